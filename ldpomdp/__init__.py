@@ -1,0 +1,40 @@
+"""ldpomdp: Liar's Dice as a POMDP - rules, game runner, opponent models, particle beliefs, sweeps."""
+
+from .game import (
+    ActionTaken,
+    GameRecord,
+    IllegalActionError,
+    Player,
+    PlayerView,
+    PublicView,
+    RoundEnd,
+    RoundRecord,
+    RoundStart,
+    play_game,
+    play_round,
+    rotate,
+)
+from .opponents import HumanPlayer, OneThirdRule, OpponentModel, RandomPlayer
+from .registry import make_player, parse_spec, register, split_specs
+from .rules import (
+    CHALLENGE,
+    Action,
+    Bid,
+    GameConfig,
+    legal_actions,
+    match_probability,
+    matching_count,
+    minimal_raises,
+    resolve_challenge,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GameConfig", "Bid", "CHALLENGE", "Action", "legal_actions", "minimal_raises", "matching_count",
+    "match_probability", "resolve_challenge",
+    "Player", "PlayerView", "PublicView", "RoundStart", "ActionTaken", "RoundEnd", "RoundRecord", "GameRecord",
+    "IllegalActionError", "play_game", "play_round", "rotate",
+    "OpponentModel", "OneThirdRule", "RandomPlayer", "HumanPlayer",
+    "make_player", "parse_spec", "register", "split_specs",
+]

@@ -1,0 +1,63 @@
+"""The opponent-model protocol: a :class:`~ldpomdp.game.Player` that can also say, for many hidden
+hands at once, how likely each of them makes a given action. Beliefs and POMCP rely on it."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ..game import Event, Player, PlayerView, PublicView, player_name
+from ..rules import Action, GameConfig
+
+__all__ = ["OpponentModel", "BaseOpponent", "checked_probabilities", "sample_action"]
+
+
+@runtime_checkable
+class OpponentModel(Player, Protocol):
+    """A player whose policy is known in closed form.
+
+    ``action_probabilities(hands, view, action)`` returns P(action | hand_i) for each row of ``hands``
+    (an N x faces array of face counts for the acting player, ``view.seat``), given the public view the
+    player acted on. Deterministic models return 0/1.
+    """
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray: ...
+
+
+class BaseOpponent:
+    """Convenience base: stores seat and config, ignores events. Subclasses add ``act`` and
+    ``action_probabilities``."""
+
+    name: str | None = None
+    seat: int = -1
+    config: GameConfig | None = None
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        self.seat, self.config = seat, config
+
+    def observe(self, event: Event) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return self.name or type(self).__name__
+
+
+def checked_probabilities(model: object, probs: np.ndarray, n: int) -> np.ndarray:
+    """Validate a model's ``action_probabilities`` output: shape (n,), finite, inside [0, 1]."""
+    probs = np.asarray(probs, dtype=np.float64)
+    if probs.shape != (n,):
+        raise ValueError(
+            f"{player_name(model)}.action_probabilities returned shape {probs.shape}, expected ({n},)"
+        )
+    if not np.all(np.isfinite(probs)) or probs.min(initial=0.0) < 0.0 or probs.max(initial=0.0) > 1.0:
+        bad = probs[~((probs >= 0.0) & (probs <= 1.0))][:3]
+        raise ValueError(
+            f"{player_name(model)}.action_probabilities returned values outside [0, 1], e.g. {bad.tolist()}"
+        )
+    return probs
+
+
+def sample_action(actions: list[Action], probs: np.ndarray, rng: np.random.Generator) -> Action:
+    """Draw one of ``actions`` with the given probabilities (which must sum to one)."""
+    return actions[int(rng.choice(len(actions), p=probs / probs.sum()))] if len(actions) > 1 else actions[0]

@@ -1,0 +1,111 @@
+"""A terminal player for people: shows the hand as ASCII dice, the table and the bid, re-prompts on
+bad input. Full game: type ``3 5`` (or ``3x5``) to bid three fives, ``c`` to challenge. Sixes game:
+``b`` raises by one, ``c`` challenges."""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, TextIO
+
+import numpy as np
+
+from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
+from ..rules import CHALLENGE, Action, Bid, is_legal, minimal_raises
+from .base import BaseOpponent
+
+__all__ = ["HumanPlayer", "render_dice"]
+
+_PIPS = {
+    1: ("     ", "  o  ", "     "),
+    2: ("o    ", "     ", "    o"),
+    3: ("o    ", "  o  ", "    o"),
+    4: ("o   o", "     ", "o   o"),
+    5: ("o   o", "  o  ", "o   o"),
+    6: ("o   o", "o   o", "o   o"),
+}
+
+
+def render_dice(dice: list[int]) -> str:
+    """ASCII art for a row of dice (faces above 6 are drawn as numbers)."""
+    if not dice:
+        return "(no dice)"
+    rows = [" ".join("+-----+" for _ in dice)]
+    for r in range(3):
+        cells = []
+        for d in dice:
+            inner = _PIPS[d][r] if d in _PIPS else (f"{d:^5}" if r == 1 else "     ")
+            cells.append(f"|{inner}|")
+        rows.append(" ".join(cells))
+    rows.append(rows[0])
+    return "\n".join(rows)
+
+
+class HumanPlayer(BaseOpponent):
+    """Reads moves from a terminal (or any text stream: pass ``stdin``/``stdout`` to drive it)."""
+
+    name = "you"
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None):
+        self._in = stdin
+        self._out = stdout
+
+    def _say(self, text: str) -> None:
+        print(text, file=self._out or sys.stdout, flush=True)
+
+    def _ask(self, prompt: str) -> str:
+        stream = self._in or sys.stdin
+        (self._out or sys.stdout).write(prompt)
+        (self._out or sys.stdout).flush()
+        line = stream.readline()
+        if not line:
+            raise EOFError("input ended while waiting for your move")
+        return line.strip().lower()
+
+    def parse(self, text: str, view: PlayerView) -> Action | str:
+        """The action typed, or an error message naming what is wrong with it."""
+        config = view.config
+        if text in ("c", "challenge", "liar", "l"):
+            return CHALLENGE if view.bid is not None else "you open the round: you must bid"
+        if config.bids == "sixes":
+            if text in ("b", "bid", "r", "raise"):
+                raises = minimal_raises(config, view.table_dice, view.bid)
+                return raises[0] if raises else "no raise is possible: the bid is already every die"
+            return "type b to raise by one or c to challenge"
+        parts = text.replace("x", " ").replace(",", " ").split()
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            return "type a bid as QUANTITY FACE (e.g. 3 5), or c to challenge"
+        action = Bid(int(parts[0]), int(parts[1]))
+        if not 1 <= action.face <= config.faces:
+            return f"face must be between 1 and {config.faces}"
+        if not is_legal(config, view.table_dice, view.bid, action):
+            return f"{action} is not a legal raise over {view.bid} with {view.table_dice} dice on the table"
+        return action
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        wild = f", {view.config.wild}s are wild" if view.config.wild else ""
+        self._say(f"\nYour turn (seat {view.seat}). Dice on the table: {view.table_dice}{wild}.")
+        self._say(render_dice(view.hand_dice))
+        self._say(f"Current bid: {view.bid or 'none (you open)'}")
+        prompt = "Bid or challenge? (b/c) " if view.config.bids == "sixes" else "Your bid (QUANTITY FACE) or c: "
+        while True:
+            answer = self.parse(self._ask(prompt), view)
+            if not isinstance(answer, str):
+                return answer
+            self._say(f"  ! {answer}")
+
+    def observe(self, event: Event) -> None:
+        if isinstance(event, RoundStart):
+            dice = ", ".join(f"seat {i}: {d}" for i, d in enumerate(event.dice))
+            self._say(f"\n=== Round {event.round_index + 1} - dice {dice}; seat {event.opener} opens")
+        elif isinstance(event, ActionTaken) and event.seat != self.seat:
+            self._say(f"seat {event.seat}: {'challenges!' if event.action is CHALLENGE else 'bids ' + str(event.action)}")
+        elif isinstance(event, RoundEnd):
+            for seat, hand in enumerate(event.hands):
+                dice = [f for f, n in enumerate(hand, start=1) for _ in range(n)]
+                self._say(f"seat {seat}{' (you)' if seat == self.seat else ''}: {dice}")
+            self._say(
+                f"{event.matching} dice match {event.bid}: seat {event.loser}"
+                f"{' (you)' if event.loser == self.seat else ''} loses a die."
+            )
+            if event.dice_after[self.seat] == 0:
+                self._say("You are out of dice.")

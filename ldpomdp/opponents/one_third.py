@@ -1,0 +1,69 @@
+"""Report 002's "MDP" player, the one-third rule, generalised to the full game, with bluffing.
+
+estimate(face) = own matching dice + (dice on the table - own dice) * P(a die matches face).
+Challenge iff estimate(bid face) < bid quantity; otherwise raise to the smallest legal bid on the face
+with the highest estimate (ties: the higher face). With probability ``bluff`` a called-for challenge
+becomes that raise instead (report 002, Alg. 6 as intended).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game import PlayerView, PublicView
+from ..rules import CHALLENGE, Action, Bid, matching_count, match_probability, minimal_raises
+from .base import BaseOpponent
+
+__all__ = ["OneThirdRule"]
+
+
+class OneThirdRule(BaseOpponent):
+    """One-third-rule player (``bluff`` = 0 is report 002's MDP player)."""
+
+    def __init__(self, bluff: float = 0.0, name: str | None = None):
+        if not 0.0 <= float(bluff) <= 1.0:
+            raise ValueError(f"OneThirdRule.bluff must be a probability in [0, 1], got {bluff!r}")
+        self.bluff = float(bluff)
+        self.name = name or ("one-third" if self.bluff == 0 else f"bluff:{self.bluff:g}")
+
+    def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, list[Bid], np.ndarray]:
+        """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
+        (-1 when no raise is legal)."""
+        config = view.config
+        hands = np.asarray(hands)
+        raises = minimal_raises(config, view.table_dice, view.bid)
+        others = view.table_dice - view.dice[view.seat]
+        faces = sorted({b.face for b in raises} | ({view.bid.face} if view.bid else set()))
+        estimate = {
+            f: matching_count(hands, f, config) + others * match_probability(config, f) for f in faces
+        }
+        n = hands.shape[0]
+        if raises:
+            est = np.stack([estimate[b.face] for b in raises], axis=1)
+            # argmax over reversed columns picks the highest face among ties
+            choice = len(raises) - 1 - np.argmax(est[:, ::-1], axis=1)
+        else:
+            choice = np.full(n, -1)
+        if view.bid is None:
+            p_challenge = np.zeros(n)
+        elif not raises:
+            p_challenge = np.ones(n)
+        else:
+            wants = estimate[view.bid.face] < view.bid.quantity
+            p_challenge = wants * (1.0 - self.bluff)
+        return p_challenge, raises, choice
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        p_challenge, raises, choice = self.policy(hands, view)
+        if action is CHALLENGE:
+            return p_challenge
+        if action not in raises:
+            return np.zeros(len(p_challenge))
+        return (choice == raises.index(action)) * (1.0 - p_challenge)
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        p_challenge, raises, choice = self.policy(np.asarray(view.hand)[None, :], view)
+        p = float(p_challenge[0])
+        if p == 1.0 or (p > 0.0 and rng.random() < p):
+            return CHALLENGE
+        return raises[int(choice[0])]

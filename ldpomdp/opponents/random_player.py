@@ -1,0 +1,26 @@
+"""A player that picks uniformly among the legal actions (report 004's Random agent)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game import PlayerView, PublicView
+from ..rules import Action, is_legal
+from .base import BaseOpponent
+
+__all__ = ["RandomPlayer"]
+
+
+class RandomPlayer(BaseOpponent):
+    """Uniform over legal actions; its likelihood does not depend on the hand."""
+
+    name = "random"
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        actions = view.legal_actions()
+        return actions[int(rng.integers(len(actions)))]
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        legal = is_legal(view.config, view.table_dice, view.bid, action)
+        p = 1.0 / len(view.legal_actions()) if legal else 0.0
+        return np.full(np.asarray(hands).shape[0], p)

@@ -1,0 +1,134 @@
+"""Player specs: the one place that turns strings like ``bluff:0.3``, ``expected-count:particles=1000``
+or ``mypkg.mod:MyOpponent:level=2`` into players. Planners and opponents register here by name; targets
+are imported lazily so this module imports nothing heavy."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import Player
+
+__all__ = ["PlayerSpec", "register", "parse_spec", "split_specs", "make_player", "registered_names"]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    target: str  # "module:attribute"
+    positional: str | None = None  # parameter that a bare value (``bluff:0.3``) sets
+    aliases: dict[str, str] = field(default_factory=dict)  # short CLI names -> constructor names
+    summary: str = ""
+
+
+_REGISTRY: dict[str, _Entry] = {}
+
+
+def register(
+    name: str, target: str, positional: str | None = None, aliases: dict[str, str] | None = None, summary: str = ""
+) -> None:
+    """Make ``name`` a player spec building ``target`` ("module:Class")."""
+    _REGISTRY[name] = _Entry(target, positional, dict(aliases or {}), summary)
+
+
+def registered_names() -> dict[str, str]:
+    """Spec names with their one-line summaries."""
+    return {name: entry.summary for name, entry in sorted(_REGISTRY.items())}
+
+
+register("one-third", "ldpomdp.opponents.one_third:OneThirdRule", summary="report 002's one-third rule (MDP player)")
+register("bluff", "ldpomdp.opponents.one_third:OneThirdRule", positional="bluff",
+         summary="one-third rule that bluffs with the given probability, e.g. bluff:0.3")
+register("random", "ldpomdp.opponents.random_player:RandomPlayer", summary="uniform over legal actions")
+register("human", "ldpomdp.opponents.human:HumanPlayer", summary="you, in the terminal")
+
+
+def _value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed spec: what to build and with which keyword arguments."""
+
+    text: str
+    target: str
+    kwargs: dict[str, Any]
+
+    def build(self) -> Player:
+        module_name, _, attr = self.target.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} ({exc})") from exc
+        try:
+            player = factory(**self.kwargs)
+        except TypeError as exc:
+            raise ValueError(f"player spec {self.text!r}: bad parameters {self.kwargs} ({exc})") from exc
+        except ValueError as exc:
+            raise ValueError(f"player spec {self.text!r}: {exc}") from exc
+        missing = [m for m in ("reset", "act", "observe") if not callable(getattr(player, m, None))]
+        if missing:
+            raise ValueError(f"player spec {self.text!r}: {self.target} lacks Player method(s) {missing}")
+        if getattr(player, "name", None) in (None, ""):
+            try:
+                player.name = self.text
+            except AttributeError:
+                pass
+        return player
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """Parse ``name[:value|:k=v,k=v]`` or ``package.module:Class[:k=v,...]``."""
+    text = text.strip()
+    head, sep, rest = text.partition(":")
+    if head in _REGISTRY:
+        entry = _REGISTRY[head]
+        target, params = entry.target, rest
+    elif "." in head and sep:
+        attr, _, params = rest.partition(":")
+        if not attr.isidentifier():
+            raise ValueError(f"player spec {text!r}: expected package.module:ClassName")
+        entry, target = _Entry(f"{head}:{attr}"), f"{head}:{attr}"
+    else:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"unknown player {head!r} in spec {text!r}; known: {known}, or package.module:ClassName")
+    kwargs: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            if entry.positional is None or kwargs:
+                raise ValueError(f"player spec {text!r}: expected key=value, got {item!r}")
+            key, value = entry.positional, item
+        kwargs[entry.aliases.get(key.strip(), key.strip())] = _value(value.strip())
+    if entry.positional and entry.positional not in kwargs:
+        raise ValueError(f"player spec {text!r}: needs a value, e.g. {head}:0.3")
+    return PlayerSpec(text, target, kwargs)
+
+
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of specs; ``k=v`` pieces belong to the spec before them."""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    if not specs:
+        raise ValueError("no players given")
+    return specs
+
+
+def make_player(spec: str) -> Player:
+    """Build one player from its spec string."""
+    return parse_spec(spec).build()

@@ -1,0 +1,224 @@
+"""Rules of Liar's Dice as pure functions: configuration, bids, legal raises, challenge resolution.
+
+Hands are face-count vectors: ``counts[..., f - 1]`` is how many dice show face ``f``. Every function
+here accepts a single hand (shape ``(faces,)``) or a stack of hands (shape ``(..., faces)``), so the same
+code serves the game runner, the particle beliefs and the planners.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+import numpy as np
+
+__all__ = [
+    "GameConfig",
+    "Bid",
+    "Challenge",
+    "CHALLENGE",
+    "Action",
+    "is_raise",
+    "legal_actions",
+    "is_legal",
+    "minimal_raises",
+    "matching_count",
+    "match_probability",
+    "resolve_challenge",
+    "next_opener",
+    "next_active_seat",
+]
+
+BID_MODES = ("full", "sixes")
+OPENER_RULES = ("after_challenger", "loser")
+
+
+@dataclass(frozen=True, order=True)
+class Bid:
+    """A claim that at least ``quantity`` dice on the table match ``face``."""
+
+    quantity: int
+    face: int
+
+    def __str__(self) -> str:
+        return f"{self.quantity}x{self.face}"
+
+
+class Challenge:
+    """The challenge ("liar!") action; use the singleton :data:`CHALLENGE`."""
+
+    _instance: "Challenge | None" = None
+
+    def __new__(cls) -> "Challenge":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "CHALLENGE"
+
+    __str__ = __repr__
+
+    def __reduce__(self):  # pickles (process pools) back to the singleton
+        return (Challenge, ())
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+CHALLENGE = Challenge()
+Action = Union[Bid, Challenge]
+
+
+def _positive_int(name: str, value, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"GameConfig.{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """A validated rule set.
+
+    ``dice`` is the starting dice per player (one int for all, or one per player); ``wild`` is 1, the
+    highest face, or None; ``bids`` is "full" (any face) or "sixes" (report 002: every bid on the
+    highest face, each raise adds one); ``opener`` decides who opens the next round.
+    """
+
+    num_players: int = 2
+    dice: int | tuple[int, ...] = 5
+    faces: int = 6
+    wild: int | None = 1
+    bids: str = "full"
+    opener: str = "after_challenger"
+
+    def __post_init__(self) -> None:
+        num_players = _positive_int("num_players", self.num_players, 2)
+        faces = _positive_int("faces", self.faces, 2)
+        if isinstance(self.dice, (list, tuple, np.ndarray)):
+            dice = tuple(_positive_int("dice", d, 1) for d in self.dice)
+            if len(dice) != num_players:
+                raise ValueError(
+                    f"GameConfig.dice lists {len(dice)} players but num_players is {num_players}"
+                )
+        else:
+            dice = (_positive_int("dice", self.dice, 1),) * num_players
+        if self.wild not in (1, faces, None) or isinstance(self.wild, bool):
+            raise ValueError(
+                f"GameConfig.wild must be 1, the highest face ({faces}) or None, got {self.wild!r}"
+            )
+        if self.bids not in BID_MODES:
+            raise ValueError(f"GameConfig.bids must be one of {BID_MODES}, got {self.bids!r}")
+        if self.opener not in OPENER_RULES:
+            raise ValueError(f"GameConfig.opener must be one of {OPENER_RULES}, got {self.opener!r}")
+        object.__setattr__(self, "num_players", num_players)
+        object.__setattr__(self, "faces", faces)
+        object.__setattr__(self, "dice", dice)
+        object.__setattr__(self, "wild", None if self.wild is None else int(self.wild))
+
+    @property
+    def starting_dice(self) -> tuple[int, ...]:
+        """Dice per player at the start of a game."""
+        return self.dice  # type: ignore[return-value]
+
+    @property
+    def bid_faces(self) -> tuple[int, ...]:
+        """Faces a bid may name: all of them in the full game, only the highest in "sixes"."""
+        return (self.faces,) if self.bids == "sixes" else tuple(range(1, self.faces + 1))
+
+
+def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
+    """Whether ``new`` is a legal bid over ``current`` (None = opening bid), ignoring the table size."""
+    if new.face not in config.bid_faces or new.quantity < 1:
+        return False
+    if current is None:
+        return new.quantity == 1 if config.bids == "sixes" else True
+    if config.bids == "sixes":
+        return new.quantity == current.quantity + 1
+    return (new.quantity, new.face) > (current.quantity, current.face)
+
+
+def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> list[Bid]:
+    """The smallest legal bid on each face (ascending face), within the dice on the table."""
+    if config.bids == "sixes":
+        q = 1 if bid is None else bid.quantity + 1
+        return [Bid(q, config.faces)] if q <= table_dice else []
+    raises = []
+    for face in config.bid_faces:
+        if bid is None:
+            q = 1
+        else:
+            q = bid.quantity + 1 if face <= bid.face else bid.quantity
+        if q <= table_dice:
+            raises.append(Bid(q, face))
+    return raises
+
+
+def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> list[Action]:
+    """Every legal action: all raises within the dice on the table (by rising order), then CHALLENGE.
+
+    The opener (``bid`` None) must bid; at the top bid only CHALLENGE remains.
+    """
+    if config.bids == "sixes":
+        actions: list[Action] = list(minimal_raises(config, table_dice, bid))
+    else:
+        lowest = (0, config.faces) if bid is None else (bid.quantity, bid.face)
+        actions = [
+            Bid(q, f)
+            for q in range(max(lowest[0], 1), table_dice + 1)
+            for f in config.bid_faces
+            if (q, f) > lowest
+        ]
+    if bid is not None:
+        actions.append(CHALLENGE)
+    return actions
+
+
+def is_legal(config: GameConfig, table_dice: int, bid: Bid | None, action: object) -> bool:
+    """Whether ``action`` is legal when ``bid`` stands and ``table_dice`` dice are on the table."""
+    if action is CHALLENGE:
+        return bid is not None
+    if not isinstance(action, Bid):
+        return False
+    return action.quantity <= table_dice and is_raise(config, action, bid)
+
+
+def matching_count(hands: np.ndarray, face: int, config: GameConfig) -> np.ndarray:
+    """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild."""
+    hands = np.asarray(hands)
+    count = hands[..., face - 1].astype(np.int64)
+    if config.wild is not None and face != config.wild:
+        count = count + hands[..., config.wild - 1]
+    return count
+
+
+def match_probability(config: GameConfig, face: int) -> float:
+    """P(one fair die matches ``face``): 2/faces when another face is wild, else 1/faces."""
+    if config.wild is not None and face != config.wild:
+        return 2.0 / config.faces
+    return 1.0 / config.faces
+
+
+def resolve_challenge(
+    config: GameConfig, hands: np.ndarray, bid: Bid, bidder: int, challenger: int
+) -> tuple[int, int]:
+    """Return ``(loser, matching)``: the challenger loses if the table holds at least ``bid.quantity``."""
+    matching = int(matching_count(np.asarray(hands), bid.face, config).sum())
+    return (challenger if matching >= bid.quantity else bidder), matching
+
+
+def next_active_seat(dice: tuple[int, ...] | list[int], seat: int) -> int:
+    """The next seat after ``seat`` (cyclically) that still has dice."""
+    n = len(dice)
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if dice[candidate] > 0:
+            return candidate
+    raise ValueError("no player has dice left")
+
+
+def next_opener(config: GameConfig, dice_after: tuple[int, ...], challenger: int, loser: int) -> int:
+    """Who opens the next round under ``config.opener`` (``dice_after`` already reflects the loss)."""
+    if config.opener == "loser":
+        return loser if dice_after[loser] > 0 else next_active_seat(dice_after, loser)
+    return next_active_seat(dice_after, challenger)
