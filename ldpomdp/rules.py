@@ -8,6 +8,7 @@ code serves the game runner, the particle beliefs and the planners.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Union
 
 import numpy as np
@@ -23,6 +24,7 @@ __all__ = [
     "is_legal",
     "minimal_raises",
     "matching_count",
+    "match_matrix",
     "match_probability",
     "resolve_challenge",
     "next_opener",
@@ -121,7 +123,7 @@ class GameConfig:
         """Dice per player at the start of a game."""
         return self.dice  # type: ignore[return-value]
 
-    @property
+    @cached_property
     def bid_faces(self) -> tuple[int, ...]:
         """Faces a bid may name: all of them in the full game, only the highest in "sixes"."""
         return (self.faces,) if self.bids == "sixes" else tuple(range(1, self.faces + 1))
@@ -138,11 +140,12 @@ def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
     return (new.quantity, new.face) > (current.quantity, current.face)
 
 
-def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> list[Bid]:
+@lru_cache(maxsize=65536)
+def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple[Bid, ...]:
     """The smallest legal bid on each face (ascending face), within the dice on the table."""
     if config.bids == "sixes":
         q = 1 if bid is None else bid.quantity + 1
-        return [Bid(q, config.faces)] if q <= table_dice else []
+        return (Bid(q, config.faces),) if q <= table_dice else ()
     raises = []
     for face in config.bid_faces:
         if bid is None:
@@ -151,10 +154,11 @@ def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> list
             q = bid.quantity + 1 if face <= bid.face else bid.quantity
         if q <= table_dice:
             raises.append(Bid(q, face))
-    return raises
+    return tuple(raises)
 
 
-def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> list[Action]:
+@lru_cache(maxsize=65536)
+def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple[Action, ...]:
     """Every legal action: all raises within the dice on the table (by rising order), then CHALLENGE.
 
     The opener (``bid`` None) must bid; at the top bid only CHALLENGE remains.
@@ -171,7 +175,7 @@ def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> list[
         ]
     if bid is not None:
         actions.append(CHALLENGE)
-    return actions
+    return tuple(actions)
 
 
 def is_legal(config: GameConfig, table_dice: int, bid: Bid | None, action: object) -> bool:
@@ -190,6 +194,17 @@ def matching_count(hands: np.ndarray, face: int, config: GameConfig) -> np.ndarr
     if config.wild is not None and face != config.wild:
         count = count + hands[..., config.wild - 1]
     return count
+
+
+@lru_cache(maxsize=64)
+def match_matrix(config: GameConfig) -> np.ndarray:
+    """``M[g, f] = 1`` when a die showing face ``g + 1`` matches face ``f + 1``: ``hands @ M`` gives the
+    matching count of every face at once."""
+    m = np.eye(config.faces, dtype=np.int64)
+    if config.wild is not None:
+        m[config.wild - 1, :] = 1
+    m.flags.writeable = False
+    return m
 
 
 def match_probability(config: GameConfig, face: int) -> float:

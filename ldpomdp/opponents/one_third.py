@@ -8,13 +8,26 @@ becomes that raise instead (report 002, Alg. 6 as intended).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ..game import PlayerView, PublicView
-from ..rules import CHALLENGE, Action, Bid, matching_count, match_probability, minimal_raises
+from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, match_probability, minimal_raises
 from .base import BaseOpponent
 
-__all__ = ["OneThirdRule"]
+__all__ = ["OneThirdRule", "expected_matches"]
+
+
+@lru_cache(maxsize=64)
+def _match_probabilities(config: GameConfig) -> np.ndarray:
+    return np.array([match_probability(config, f) for f in range(1, config.faces + 1)])
+
+
+def expected_matches(hands: np.ndarray, view: PublicView) -> np.ndarray:
+    """(N, faces): own matching dice of each hand plus the unseen dice times P(a die matches), per face."""
+    others = view.table_dice - view.dice[view.seat]
+    return np.asarray(hands) @ match_matrix(view.config) + others * _match_probabilities(view.config)
 
 
 class OneThirdRule(BaseOpponent):
@@ -26,22 +39,16 @@ class OneThirdRule(BaseOpponent):
         self.bluff = float(bluff)
         self.name = name or ("one-third" if self.bluff == 0 else f"bluff:{self.bluff:g}")
 
-    def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, list[Bid], np.ndarray]:
+    def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
         (-1 when no raise is legal)."""
-        config = view.config
-        hands = np.asarray(hands)
-        raises = minimal_raises(config, view.table_dice, view.bid)
-        others = view.table_dice - view.dice[view.seat]
-        faces = sorted({b.face for b in raises} | ({view.bid.face} if view.bid else set()))
-        estimate = {
-            f: matching_count(hands, f, config) + others * match_probability(config, f) for f in faces
-        }
-        n = hands.shape[0]
+        estimate = expected_matches(hands, view)
+        raises = minimal_raises(view.config, view.table_dice, view.bid)
+        n = estimate.shape[0]
         if raises:
-            est = np.stack([estimate[b.face] for b in raises], axis=1)
+            columns = estimate[:, [b.face - 1 for b in raises]]
             # argmax over reversed columns picks the highest face among ties
-            choice = len(raises) - 1 - np.argmax(est[:, ::-1], axis=1)
+            choice = len(raises) - 1 - np.argmax(columns[:, ::-1], axis=1)
         else:
             choice = np.full(n, -1)
         if view.bid is None:
@@ -49,7 +56,7 @@ class OneThirdRule(BaseOpponent):
         elif not raises:
             p_challenge = np.ones(n)
         else:
-            wants = estimate[view.bid.face] < view.bid.quantity
+            wants = estimate[:, view.bid.face - 1] < view.bid.quantity
             p_challenge = wants * (1.0 - self.bluff)
         return p_challenge, raises, choice
 

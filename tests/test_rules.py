@@ -1,0 +1,144 @@
+"""Rules: configuration validation, bid order, legal actions, matching and challenge resolution."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ldpomdp.rules import (
+    CHALLENGE,
+    Bid,
+    GameConfig,
+    is_legal,
+    legal_actions,
+    match_matrix,
+    match_probability,
+    matching_count,
+    minimal_raises,
+    next_opener,
+    resolve_challenge,
+)
+
+
+def hand(*dice: int, faces: int = 6) -> np.ndarray:
+    return np.bincount(np.array(dice, dtype=int) - 1, minlength=faces)
+
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"num_players": 1}, "num_players"),
+        ({"num_players": 2.5}, "num_players"),
+        ({"dice": 0}, "dice"),
+        ({"dice": (3, -1)}, "dice"),
+        ({"dice": (3, 3, 3)}, "dice"),
+        ({"faces": 1}, "faces"),
+        ({"wild": 3}, "wild"),
+        ({"wild": True}, "wild"),
+        ({"bids": "fives"}, "bids"),
+        ({"opener": "winner"}, "opener"),
+    ],
+)
+def test_bad_config_names_the_field(kwargs, field):
+    with pytest.raises(ValueError, match=f"GameConfig.{field}"):
+        GameConfig(**kwargs)
+
+
+def test_config_normalises_dice_and_wild():
+    config = GameConfig(num_players=3, dice=4, faces=6, wild=6)
+    assert config.starting_dice == (4, 4, 4)
+    assert config.wild == 6
+    assert GameConfig(num_players=2, dice=[2, 5]).starting_dice == (2, 5)
+    assert GameConfig(wild=None).wild is None
+
+
+def test_full_game_bid_order():
+    config = GameConfig(dice=2)
+    actions = legal_actions(config, 4, Bid(2, 5))
+    assert actions == (Bid(2, 6), Bid(3, 1), Bid(3, 2), Bid(3, 3), Bid(3, 4), Bid(3, 5), Bid(3, 6),
+                       Bid(4, 1), Bid(4, 2), Bid(4, 3), Bid(4, 4), Bid(4, 5), Bid(4, 6), CHALLENGE)
+    assert minimal_raises(config, 4, Bid(2, 5)) == (Bid(3, 1), Bid(3, 2), Bid(3, 3), Bid(3, 4), Bid(3, 5),
+                                                     Bid(2, 6))
+
+
+def test_sixes_game_adds_exactly_one():
+    config = GameConfig(dice=2, bids="sixes")
+    assert legal_actions(config, 4, None) == (Bid(1, 6),)
+    assert legal_actions(config, 4, Bid(2, 6)) == (Bid(3, 6), CHALLENGE)
+    assert not is_legal(config, 4, Bid(2, 6), Bid(4, 6))
+    assert not is_legal(config, 4, Bid(2, 6), Bid(3, 5))
+    assert legal_actions(config, 4, Bid(4, 6)) == (CHALLENGE,)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    faces=st.integers(2, 7),
+    table=st.integers(1, 12),
+    bids=st.sampled_from(["full", "sixes"]),
+    data=st.data(),
+)
+def test_legal_actions_invariants(faces, table, bids, data):
+    config = GameConfig(dice=1, faces=faces, bids=bids)
+    opening = legal_actions(config, table, None)
+    assert CHALLENGE not in opening and opening, "the opener must bid and may not challenge"
+    bid = data.draw(st.sampled_from(opening))
+    for _ in range(50):
+        actions = legal_actions(config, table, bid)
+        assert actions[-1] is CHALLENGE
+        for a in actions[:-1]:
+            assert (a.quantity, a.face) > (bid.quantity, bid.face), "bids strictly increase"
+            assert a.quantity <= table and a.face in config.bid_faces
+            assert is_legal(config, table, bid, a)
+        if len(actions) == 1:
+            assert bid.quantity == table, "only the top bid forces a challenge"
+            break
+        bid = data.draw(st.sampled_from(actions[:-1]))
+    top = Bid(table, config.faces)
+    assert legal_actions(config, table, top) == (CHALLENGE,), "the top bid forces a challenge"
+
+
+def test_matching_counts_wild_ones():
+    config = GameConfig()  # ones wild
+    h = hand(1, 1, 3, 6, 6)
+    assert matching_count(h, 6, config) == 4  # two sixes + two wild ones
+    assert matching_count(h, 3, config) == 3
+    assert matching_count(h, 1, config) == 2  # a bid on the wild face counts only ones
+    assert matching_count(h, 4, config) == 2
+    no_wild = GameConfig(wild=None)
+    assert matching_count(h, 6, no_wild) == 2
+    high_wild = GameConfig(wild=6)
+    assert matching_count(h, 3, high_wild) == 3 and matching_count(h, 6, high_wild) == 2
+    stacked = np.stack([h, hand(2, 2, 2, 2, 2)])
+    assert matching_count(stacked, 2, config).tolist() == [2, 5]
+    assert (stacked @ match_matrix(config))[:, 1].tolist() == [2, 5]
+
+
+def test_match_probability():
+    assert match_probability(GameConfig(), 6) == pytest.approx(1 / 3)
+    assert match_probability(GameConfig(), 1) == pytest.approx(1 / 6)
+    assert match_probability(GameConfig(wild=None), 6) == pytest.approx(1 / 6)
+
+
+def test_resolve_challenge_cases_from_reports():
+    config = GameConfig(num_players=2, dice=4)
+    # report 002, Fig. 1: own dice [3, 6, 2, 2]; with ones wild: bid "2 6" stands if the table has two
+    hands = np.stack([hand(3, 6, 2, 2), hand(1, 5, 5, 4)])
+    assert resolve_challenge(config, hands, Bid(2, 6), bidder=1, challenger=0) == (0, 2)
+    assert resolve_challenge(config, hands, Bid(3, 6), bidder=1, challenger=0) == (1, 2)
+    # a bid on the wild face counts only the wild face
+    assert resolve_challenge(config, hands, Bid(2, 1), bidder=0, challenger=1) == (0, 1)
+    # exactly the bid quantity: the bid stands, the challenger loses
+    assert resolve_challenge(config, hands, Bid(3, 2), bidder=0, challenger=1) == (1, 3)
+    no_wild = GameConfig(num_players=2, dice=4, wild=None)
+    assert resolve_challenge(no_wild, hands, Bid(2, 6), bidder=1, challenger=0) == (1, 1)
+
+
+def test_next_opener_rules():
+    after = GameConfig(num_players=3, dice=2)
+    assert next_opener(after, (2, 1, 2), challenger=1, loser=1) == 2
+    assert next_opener(after, (2, 0, 2), challenger=0, loser=1) == 2  # skips the eliminated seat
+    loser = GameConfig(num_players=3, dice=2, opener="loser")
+    assert next_opener(loser, (2, 1, 2), challenger=0, loser=1) == 1
+    assert next_opener(loser, (2, 0, 2), challenger=0, loser=1) == 2
