@@ -1,5 +1,6 @@
 """ldpomdp: Liar's Dice as a POMDP - rules, game runner, opponent models, particle beliefs, sweeps."""
 
+from .belief import ExactBelief, RejectionParticleBelief, TableBelief
 from .game import (
     ActionTaken,
     GameRecord,
@@ -37,4 +38,5 @@ __all__ = [
     "IllegalActionError", "play_game", "play_round", "rotate",
     "OpponentModel", "OneThirdRule", "RandomPlayer", "HumanPlayer",
     "make_player", "parse_spec", "register", "split_specs",
+    "RejectionParticleBelief", "ExactBelief", "TableBelief",
 ]

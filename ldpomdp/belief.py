@@ -1,0 +1,372 @@
+"""Beliefs over opponents' hidden dice: a vectorized rejection particle filter and its exact reference.
+
+A belief is over one opponent's hand, stored as face counts (``hand[f - 1]`` = dice showing ``f``).
+Both classes share one interface: ``update(likelihoods)`` with P(observed action | hand) for every
+particle (or support row), ``update_from(model, action, view)``, and the queries ``expected_count``,
+``count_distribution`` and ``sample``. :class:`TableBelief` keeps one belief per opponent for a round.
+
+Only numpy and :mod:`ldpomdp.rules` are imported here, so the module can be used on its own.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any, Mapping
+
+import numpy as np
+
+from .rules import GameConfig, matching_count
+
+__all__ = ["RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support"]
+
+MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
+HAND_DTYPE = np.int16
+
+
+def _int_at_least(owner: str, name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{owner}.{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _probability(owner: str, name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{owner}.{name} must be a probability in [0, 1], got {value!r}")
+    return float(value)
+
+
+@lru_cache(maxsize=64)
+def _rules(faces: int, wild: int | None) -> GameConfig:
+    """A rule set carrying ``faces`` and ``wild``, so that counting reuses :func:`rules.matching_count`."""
+    return GameConfig(faces=faces, wild=wild)
+
+
+@lru_cache(maxsize=8)
+def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """Every hand of ``num_dice`` fair dice as face counts, in lexicographic order, with its multinomial
+    probability: ``(support (M, faces) int16, prior (M,))``, M = C(num_dice + faces - 1, faces - 1).
+
+    Built one face at a time (no loop over hands or dice); cached and read-only, because every round
+    creates new exact beliefs over the same supports.
+    """
+    num_dice = _int_at_least("hand_support", "num_dice", num_dice, 0)
+    faces = _int_at_least("hand_support", "faces", faces, 2)
+    size = math.comb(num_dice + faces - 1, faces - 1)
+    if size > MAX_SUPPORT:
+        raise ValueError(
+            f"hand_support: {num_dice} dice with {faces} faces have {size:,} hands, more than "
+            f"{MAX_SUPPORT:,}; use RejectionParticleBelief instead"
+        )
+    counts = np.arange(num_dice + 1, dtype=np.int64)[:, None]  # count of face 1
+    for _ in range(faces - 2):  # append faces 2 .. faces-1, each from 0 to the dice left
+        options = num_dice - counts.sum(axis=1) + 1
+        starts = np.repeat(np.cumsum(options) - options, options)
+        nxt = np.arange(options.sum()) - starts
+        counts = np.column_stack([np.repeat(counts, options, axis=0), nxt])
+    support = np.column_stack([counts, num_dice - counts.sum(axis=1)]).astype(HAND_DTYPE)
+    log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, num_dice + 1)))])
+    log_prior = log_factorial[num_dice] - log_factorial[support].sum(axis=1) - num_dice * math.log(faces)
+    prior = np.exp(log_prior)
+    prior /= prior.sum()
+    support.flags.writeable = False
+    prior.flags.writeable = False
+    return support, prior
+
+
+class _Belief:
+    """What both beliefs share: validation, updates, queries. Subclasses provide ``particles``,
+    ``weights``, ``effective_sample_size``, ``_apply`` (one validated update) and ``_draw_indices``."""
+
+    particles: np.ndarray
+    weights: np.ndarray
+
+    def __init__(self, num_dice: int, faces: int, injection: float, refresh: float):
+        owner = type(self).__name__
+        self.num_dice = _int_at_least(owner, "num_dice", num_dice, 0)
+        self.faces = _int_at_least(owner, "faces", faces, 2)
+        self.injection = _probability(owner, "injection", injection)
+        self.refresh = _probability(owner, "refresh", refresh)
+        self.depleted = False
+
+    def update(self, likelihoods: np.ndarray) -> None:
+        """Condition on an observation: ``likelihoods[i]`` = P(observed action | hand i), shape (rows,)."""
+        self._apply(self._checked(likelihoods, "likelihoods"))
+
+    def _apply(self, likelihoods: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def _checked(self, likelihoods: Any, source: str) -> np.ndarray:
+        """``likelihoods`` as float64 of shape (rows,), every value in [0, 1]; else a ValueError."""
+        values = np.asarray(likelihoods, dtype=np.float64)
+        rows = len(self.particles)
+        if values.shape != (rows,):
+            raise ValueError(
+                f"{type(self).__name__}.update: {source} has shape {values.shape}, expected ({rows},) "
+                "(one probability per particle)"
+            )
+        inside = (values >= 0.0) & (values <= 1.0)  # False for NaN too
+        if not inside.all():
+            raise ValueError(
+                f"{type(self).__name__}.update: {source} must be probabilities in [0, 1], "
+                f"got e.g. {values[~inside][:3].tolist()}"
+            )
+        return values
+
+    def _keep_probability(self, likelihoods: np.ndarray) -> np.ndarray:
+        """Report 002, Alg. 7: a hand the observation rejects survives anyway with prob. ``injection``;
+        so P(keep) = likelihood + (1 - likelihood) * injection, and the posterior is prior * P(keep)."""
+        if self.injection == 0.0:
+            return likelihoods
+        return likelihoods + (1.0 - likelihoods) * self.injection
+
+    def update_from(self, model: Any, action: Any, view: Any) -> None:
+        """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting),
+        with likelihoods from the opponent model's ``action_probabilities``."""
+        probs = model.action_probabilities(self.particles, view, action)
+        self._apply(self._checked(probs, f"{model!r}.action_probabilities({action})"))
+
+    def _matching(self, face: int, wild: int | None) -> np.ndarray:
+        owner = type(self).__name__
+        if isinstance(face, bool) or not isinstance(face, (int, np.integer)) or not 1 <= face <= self.faces:
+            raise ValueError(f"{owner}: face must be an integer in 1..{self.faces}, got {face!r}")
+        if wild not in (None, 1, self.faces) or isinstance(wild, bool):
+            raise ValueError(f"{owner}: wild must be 1, the highest face ({self.faces}) or None, got {wild!r}")
+        return matching_count(self.particles, int(face), _rules(self.faces, wild))
+
+    def count_distribution(self, face: int, wild: int | None = None) -> np.ndarray:
+        """P(the hand holds exactly c dice matching ``face``) for c = 0 .. num_dice (wild dice count)."""
+        dist = np.bincount(self._matching(face, wild), weights=self.weights, minlength=self.num_dice + 1)
+        return dist / dist.sum()
+
+    def expected_count(self, face: int, wild: int | None = None) -> float:
+        """Expected number of dice matching ``face`` in the hand."""
+        return float(np.arange(self.num_dice + 1) @ self.count_distribution(face, wild))
+
+    def sample(self, k: int, rng: np.random.Generator | None = None) -> np.ndarray:
+        """``k`` hands drawn from the belief, shape (k, faces)."""
+        k = _int_at_least(type(self).__name__ + ".sample", "k", k, 0)
+        rng = self.rng if rng is None else rng
+        return self.particles[self._draw_indices(k, rng)]
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(num_dice={self.num_dice}, faces={self.faces}, rows={len(self.particles)}, "
+            f"ess={self.effective_sample_size:.4g}, depleted={self.depleted})"
+        )
+
+
+class RejectionParticleBelief(_Belief):
+    """Report 002's rejection particle filter, vectorized.
+
+    ``particles`` (N, faces) are hands drawn from Multinomial(num_dice, 1/faces). ``update`` keeps
+    particle i with its likelihood (or ``injection``, see :meth:`_keep_probability`), keeps every
+    survivor once and fills the other slots with survivors drawn uniformly (so weights stay uniform),
+    then replaces a ``refresh`` share by fresh prior draws. No survivor: back to the prior, ``depleted``.
+    """
+
+    def __init__(
+        self,
+        num_dice: int,
+        faces: int = 6,
+        n_particles: int = 100_000,
+        injection: float = 0.0,
+        refresh: float = 0.0,
+        rng: np.random.Generator | int | None = None,
+    ):
+        super().__init__(num_dice, faces, injection, refresh)
+        self.n_particles = _int_at_least(type(self).__name__, "n_particles", n_particles, 1)
+        self.rng = np.random.default_rng(rng)
+        self.weights = np.full(self.n_particles, 1.0 / self.n_particles)
+        self._reset_to_prior()
+
+    def _prior_draws(self, k: int) -> np.ndarray:
+        return self.rng.multinomial(self.num_dice, [1.0 / self.faces] * self.faces, size=k).astype(HAND_DTYPE)
+
+    def _reset_to_prior(self) -> None:
+        n = self.n_particles
+        self.particles = self._prior_draws(n)
+        # lineage[i]: which independent draw particle i copies; the effective sample size counts them
+        self._lineage = np.arange(n)
+        self._next_id = n
+
+    def _apply(self, likelihoods: np.ndarray) -> None:
+        """Rejection step with P(observed action | particle) for every particle, then resampling."""
+        keep = self._keep_probability(likelihoods)
+        survivors = np.flatnonzero(self.rng.random(self.n_particles) < keep)
+        self.depleted = survivors.size == 0
+        if self.depleted:
+            self._reset_to_prior()
+            return
+        fresh = round(self.refresh * self.n_particles)
+        slots = self.n_particles - fresh
+        if survivors.size > slots:  # the refresh share crowds out some survivors: drop a random subset
+            order = survivors[self.rng.permutation(survivors.size)[:slots]]
+        else:
+            extra = survivors[self.rng.integers(survivors.size, size=slots - survivors.size)]
+            order = np.concatenate([survivors, extra])
+        self.particles = self.particles[order]
+        self._lineage = self._lineage[order]
+        if fresh:
+            self.particles = np.concatenate([self.particles, self._prior_draws(fresh)])
+            self._lineage = np.concatenate([self._lineage, self._next_id + np.arange(fresh)])
+            self._next_id += fresh
+            if self._next_id > 4 * self.n_particles:  # renumber lineages so ids stay below N
+                present = np.bincount(self._lineage, minlength=self._next_id) > 0
+                self._lineage = (np.cumsum(present) - 1)[self._lineage]
+                self._next_id = int(present.sum())
+
+    def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.integers(self.n_particles, size=k)
+
+    def count_distribution(self, face: int, wild: int | None = None) -> np.ndarray:
+        return np.bincount(self._matching(face, wild), minlength=self.num_dice + 1) / self.n_particles
+
+    @property
+    def effective_sample_size(self) -> float:
+        """Kish's N^2 / sum(m_j^2) over the independent draws j the particles copy (m_j copies each):
+        N after a prior draw, about the number of distinct survivors after rejections."""
+        copies = np.bincount(self._lineage).astype(np.float64)
+        return float(self.n_particles**2 / (copies @ copies))
+
+
+class ExactBelief(_Belief):
+    """Every possible hand (``support``, see :func:`hand_support`) with its exact posterior ``weights``.
+
+    ``update`` multiplies the weights by P(keep) (the same injection rule as the particle filter) and
+    mixes in a ``refresh`` share of the prior; an observation that no hand explains (all weights zero)
+    resets to the prior and sets ``depleted``. The reference for tests and a planner option.
+    """
+
+    def __init__(
+        self,
+        num_dice: int,
+        faces: int = 6,
+        injection: float = 0.0,
+        refresh: float = 0.0,
+        rng: np.random.Generator | int | None = None,
+    ):
+        super().__init__(num_dice, faces, injection, refresh)
+        self.support, self.prior = hand_support(self.num_dice, self.faces)
+        self.weights = self.prior.copy()
+        self.rng = np.random.default_rng(rng)
+        self._match_cache: dict[tuple[int, int | None], np.ndarray] = {}
+
+    @property
+    def particles(self) -> np.ndarray:  # type: ignore[override]
+        """Alias of ``support``, so code written for particles works on the exact belief."""
+        return self.support
+
+    def _apply(self, likelihoods: np.ndarray) -> None:
+        """Exact Bayes step: posterior = prior * P(keep), renormalised."""
+        weights = self.weights * self._keep_probability(likelihoods)
+        total = weights.sum()
+        self.depleted = not total > 0.0
+        if self.depleted:
+            self.weights = self.prior.copy()
+            return
+        weights /= total
+        if self.refresh:
+            weights = (1.0 - self.refresh) * weights + self.refresh * self.prior
+        self.weights = weights
+
+    def _matching(self, face: int, wild: int | None) -> np.ndarray:
+        key = (face, wild)
+        if key not in self._match_cache:
+            self._match_cache[key] = super()._matching(face, wild)
+        return self._match_cache[key]
+
+    def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        cdf = np.cumsum(self.weights)
+        return np.minimum(np.searchsorted(cdf, rng.random(k) * cdf[-1], side="right"), len(cdf) - 1)
+
+    @property
+    def effective_sample_size(self) -> float:
+        """Infinite: the exact belief has no sampling error."""
+        return math.inf
+
+
+class TableBelief:
+    """One belief per opponent for the current round, seen from ``seat``.
+
+    Create it at the start of every round from the dice counts; feed it every action with
+    :meth:`observe_action`; each opponent's belief is updated through that opponent's model.
+    ``kind`` is "particles" (:class:`RejectionParticleBelief`) or "exact" (:class:`ExactBelief`).
+    """
+
+    KINDS = ("particles", "exact")
+
+    def __init__(
+        self,
+        config: GameConfig,
+        seat: int,
+        dice: tuple[int, ...],
+        models: Mapping[int, Any],
+        kind: str = "particles",
+        n_particles: int = 10_000,
+        injection: float = 0.0,
+        refresh: float = 0.0,
+        rng: np.random.Generator | int | None = None,
+    ):
+        if not isinstance(config, GameConfig):
+            raise ValueError(f"TableBelief.config must be a GameConfig, got {type(config).__name__}")
+        if kind not in self.KINDS:
+            raise ValueError(f"TableBelief.kind must be one of {self.KINDS}, got {kind!r}")
+        dice = tuple(_int_at_least("TableBelief", "dice", d, 0) for d in dice)
+        if len(dice) != config.num_players:
+            raise ValueError(f"TableBelief.dice lists {len(dice)} players, the config has {config.num_players}")
+        if isinstance(seat, bool) or seat not in range(config.num_players):
+            raise ValueError(f"TableBelief.seat must be in 0..{config.num_players - 1}, got {seat!r}")
+        opponents = [s for s, d in enumerate(dice) if d > 0 and s != seat]
+        missing = [s for s in opponents if s not in models]
+        if missing:
+            raise ValueError(f"TableBelief.models has no opponent model for seat(s) {missing}")
+        self.config, self.seat, self.dice, self.kind = config, seat, dice, kind
+        self.models = dict(models)
+        children = np.random.default_rng(rng).spawn(len(opponents))
+        self.beliefs: dict[int, RejectionParticleBelief | ExactBelief] = {}
+        for s, child in zip(opponents, children):
+            if kind == "exact":
+                self.beliefs[s] = ExactBelief(dice[s], config.faces, injection, refresh, rng=child)
+            else:
+                self.beliefs[s] = RejectionParticleBelief(
+                    dice[s], config.faces, n_particles, injection, refresh, rng=child
+                )
+
+    def observe_action(self, seat: int, action: Any, view: Any) -> None:
+        """``seat`` played ``action`` on ``view`` (the public view before acting); our own seat is ignored."""
+        if seat == self.seat:
+            return
+        if seat not in self.beliefs:
+            raise ValueError(f"TableBelief.observe_action: seat {seat!r} has no belief (seats {list(self.beliefs)})")
+        if view.seat != seat:
+            raise ValueError(f"TableBelief.observe_action: view is for seat {view.seat}, the action for seat {seat}")
+        self.beliefs[seat].update_from(self.models[seat], action, view)
+
+    def expected_total(self, face: int, wild: int | None) -> float:
+        """Expected dice matching ``face`` over all opponents' hands."""
+        return float(sum(b.expected_count(face, wild) for b in self.beliefs.values()))
+
+    def total_distribution(self, face: int, wild: int | None) -> np.ndarray:
+        """Distribution of the opponents' total matching count (hands independent: a convolution)."""
+        total = np.ones(1)
+        for belief in self.beliefs.values():
+            total = np.convolve(total, belief.count_distribution(face, wild))
+        return total
+
+    def sample_hands(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        """(k, num_players, faces) hands, opponents drawn independently from their beliefs; rows of
+        our own seat and of players without dice are zeros (the caller fills in its own hand)."""
+        k = _int_at_least("TableBelief.sample_hands", "k", k, 0)
+        hands = np.zeros((k, self.config.num_players, self.config.faces), dtype=HAND_DTYPE)
+        for s, belief in self.beliefs.items():
+            hands[:, s] = belief.sample(k, rng)
+        return hands
+
+    @property
+    def depleted(self) -> bool:
+        """Whether any opponent's last update found no survivor."""
+        return any(b.depleted for b in self.beliefs.values())
