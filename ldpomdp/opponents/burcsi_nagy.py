@@ -1,0 +1,104 @@
+"""Report 001's mixed heuristic strategy with parameters (s, t) (Burcsi & Nagy, section 3).
+
+p1 = P(standing bid is false | own hand); p2 = P(best legal raise is true | own hand), the best raise being
+the most likely true one (the smallest bid on some face; ties: the higher face). c_s ~ U[0, s] if our last
+challenge against the previous player (the standing bid's author) succeeded, else 0; c_t ~ U[0, t] if the
+next player's last challenge failed, else 0. Raise iff p2 - p1 + c_s - c_t > 0, as the report writes it.
+The opener always raises; with no legal raise it challenges. Challenge outcomes are kept from ``observe``
+for every seat, so one instance can model any seat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game import Event, PlayerView, PublicView, RoundEnd
+from ..rules import CHALLENGE, Action, GameConfig, minimal_raises, next_active_seat
+from .base import BaseOpponent
+from .probability import best_raise, bid_true_probability
+
+__all__ = ["BurcsiNagyPlayer", "uniform_difference_sf"]
+
+
+def _ramp_integral(w: np.ndarray, a: float) -> np.ndarray:
+    """Integral of clip(v, 0, a) dv over v from 0 to w (0 for w <= 0)."""
+    w = np.maximum(w, 0.0)
+    return np.where(w <= a, 0.5 * w * w, 0.5 * a * a + a * (w - a))
+
+
+def uniform_difference_sf(d: np.ndarray, a: float, b: float) -> np.ndarray:
+    """P(A - B > d) for A ~ U[0, a], B ~ U[0, b] independent; a width of 0 means the constant 0.
+
+    With both widths positive A - B has a trapezoid density; P = (R(a - d) - R(a - d - b)) / (a b), where
+    R is the integral of clip(v, 0, a).
+    """
+    d = np.asarray(d, dtype=np.float64)
+    if a > 0 and b > 0:
+        c = a - d
+        return np.clip((_ramp_integral(c, a) - _ramp_integral(c - b, a)) / (a * b), 0.0, 1.0)
+    if a > 0:
+        return np.clip((a - d) / a, 0.0, 1.0)
+    if b > 0:
+        return np.clip(-d / b, 0.0, 1.0)
+    return (d < 0).astype(np.float64)
+
+
+def _width(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value < float("inf"):
+        raise ValueError(f"BurcsiNagyPlayer.{name} must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+class BurcsiNagyPlayer(BaseOpponent):
+    """Raise iff p2 - p1 + c_s - c_t > 0 with the random nudges c_s ~ U[0, s], c_t ~ U[0, t]."""
+
+    def __init__(self, s: float = 0.0, t: float = 0.0, name: str | None = None):
+        self.s, self.t = _width("s", s), _width("t", t)
+        self.name = name or f"burcsi-nagy:s={self.s:g},t={self.t:g}"
+        self._won: dict[tuple[int, int], bool] = {}  # (challenger, bidder) -> that last challenge succeeded
+        self._failed: dict[int, bool] = {}  # challenger -> its last challenge failed
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        self._won, self._failed = {}, {}
+
+    def observe(self, event: Event) -> None:
+        if isinstance(event, RoundEnd):
+            succeeded = event.loser != event.challenger
+            self._won[(event.challenger, event.bidder)] = succeeded
+            self._failed[event.challenger] = not succeeded
+
+    def widths(self, view: PublicView) -> tuple[float, float]:
+        """The ranges (s or 0, t or 0) of c_s and c_t for the seat acting in ``view``."""
+        a = self.s if view.bid is not None and self._won.get((view.seat, view.bidder), False) else 0.0
+        b = self.t if self._failed.get(next_active_seat(view.dice, view.seat), False) else 0.0
+        return a, b
+
+    def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple, np.ndarray, np.ndarray]:
+        """For each hand: P(raise), the minimal raises, the index of the raise it would make, and p2 - p1."""
+        hands = np.asarray(hands)
+        n = hands.shape[0]
+        raises = minimal_raises(view.config, view.table_dice, view.bid)
+        if not raises:
+            return np.zeros(n), raises, np.full(n, -1), np.full(n, -np.inf)
+        choice, p2 = best_raise(hands, view, raises)
+        if view.bid is None:
+            return np.ones(n), raises, choice, np.full(n, np.inf)
+        margin = p2 - (1.0 - bid_true_probability(hands, view, view.bid))
+        return uniform_difference_sf(-margin, *self.widths(view)), raises, choice, margin
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        p_raise, raises, choice, _ = self.policy(hands, view)
+        if action is CHALLENGE:
+            return 1.0 - p_raise if view.bid is not None else np.zeros_like(p_raise)
+        if action not in raises:
+            return np.zeros_like(p_raise)
+        return (choice == raises.index(action)) * p_raise
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        _, raises, choice, margin = self.policy(np.asarray(view.hand)[None, :], view)
+        if not raises:
+            return CHALLENGE
+        a, b = self.widths(view)
+        c_s, c_t = a * rng.random(), b * rng.random()
+        return raises[int(choice[0])] if margin[0] + c_s - c_t > 0 else CHALLENGE

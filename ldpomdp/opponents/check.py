@@ -1,0 +1,91 @@
+"""``check_opponent``: test your own opponent model the way ldpomdp relies on it.
+
+It seats the model in real games (rotating its seat, against random and one-third players, so it sees
+every kind of event) and, on each of its turns, checks that ``act`` returns a legal action and that
+``action_probabilities`` over random hands has the right shape, lies in [0, 1], gives illegal actions
+probability 0, sums to one over the legal actions for every hand, and gives the action ``act`` chose a
+positive probability for the hand it was dealt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game import IllegalActionError, PlayerView, play_game, player_name
+from ..rules import CHALLENGE, Action, GameConfig
+from .base import checked_probabilities
+from .one_third import OneThirdRule
+from .random_player import RandomPlayer
+
+__all__ = ["check_opponent"]
+
+
+def _state(view: PlayerView) -> str:
+    c = view.config
+    history = " ".join(f"{seat}:{action}" for seat, action in view.history) or "-"
+    return (f"[bids={c.bids} wild={c.wild} faces={c.faces}; seat {view.seat}, dice {view.dice}, "
+            f"hand {view.hand}, history {history}]")
+
+
+class _Inspector:
+    """Stands in for the model at the table and checks it on each of its turns."""
+
+    def __init__(self, model: object, hands_per_state: int):
+        self.model, self.hands_per_state, self.turns = model, hands_per_state, 0
+        self.name = player_name(model)
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        self.model.reset(seat, config)
+
+    def observe(self, event) -> None:
+        self.model.observe(event)
+
+    def _probabilities(self, hands: np.ndarray, view: PlayerView, action: Action) -> np.ndarray:
+        try:
+            probs = self.model.action_probabilities(hands, view.public(), action)
+            return checked_probabilities(self.model, probs, hands.shape[0])
+        except ValueError as exc:
+            raise ValueError(f"{exc} (action {action}, state {_state(view)})") from exc
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        faces, dice = view.config.faces, view.dice[view.seat]
+        hands = np.vstack([view.hand, rng.multinomial(dice, np.full(faces, 1.0 / faces), self.hands_per_state - 1)])
+        legal = view.legal_actions()
+        probs = {action: self._probabilities(hands, view, action) for action in legal}
+        illegal = view.bid if view.bid is not None else CHALLENGE
+        if np.any(self._probabilities(hands, view, illegal) != 0):
+            raise ValueError(f"{self.name}.action_probabilities gives the illegal action {illegal} a positive "
+                             f"probability in state {_state(view)}")
+        total = np.sum(list(probs.values()), axis=0)
+        bad = np.flatnonzero(np.abs(total - 1.0) > 1e-6)
+        if bad.size:
+            raise ValueError(f"{self.name}.action_probabilities sums to {total[bad[0]]:.6g} (not 1) over the legal "
+                             f"actions for hand {tuple(hands[bad[0]].tolist())} in state {_state(view)}")
+        action = self.model.act(view, rng)
+        if action not in probs:
+            raise IllegalActionError(f"{self.name}.act played the illegal action {action!r} in state {_state(view)}")
+        if probs[action][0] <= 0:
+            raise ValueError(f"{self.name}.act played {action} but action_probabilities gives it probability 0 "
+                             f"for that hand in state {_state(view)}")
+        self.turns += 1
+        return action
+
+
+def check_opponent(model: object, config: GameConfig, rng: np.random.Generator, n_states: int = 200,
+                   hands_per_state: int = 32) -> int:
+    """Check ``model`` on at least ``n_states`` of its own turns; raise ValueError naming the class, the
+    state and the action on the first problem. Returns the number of turns checked."""
+    if not callable(getattr(model, "action_probabilities", None)):
+        raise ValueError(f"{player_name(model)} has no action_probabilities(hands, view, action) method")
+    if n_states < 1 or hands_per_state < 1:
+        raise ValueError(f"check_opponent needs n_states >= 1 and hands_per_state >= 1, got {n_states}, "
+                         f"{hands_per_state}")
+    inspector = _Inspector(model, hands_per_state)
+    game = 0
+    while inspector.turns < n_states:
+        players = [RandomPlayer() if (game + i) % 2 else OneThirdRule(bluff=0.2) for i in range(config.num_players - 1)]
+        seat = game % config.num_players
+        players.insert(seat, inspector)
+        play_game(config, players, rng, first_opener=int(rng.integers(config.num_players)))
+        game += 1
+    return inspector.turns
