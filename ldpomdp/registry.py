@@ -41,6 +41,14 @@ register("bluff", "ldpomdp.opponents.one_third:OneThirdRule", positional="bluff"
          summary="one-third rule that bluffs with the given probability, e.g. bluff:0.3")
 register("random", "ldpomdp.opponents.random_player:RandomPlayer", summary="uniform over legal actions")
 register("human", "ldpomdp.opponents.human:HumanPlayer", summary="you, in the terminal")
+register("oehm", "ldpomdp.opponents.oehm:OehmPlayer", positional="bluff",
+         summary="report 003: calls with P(bid false), raises by one; bluffs on a random face, e.g. oehm:0.2")
+register("burcsi-nagy", "ldpomdp.opponents.burcsi_nagy:BurcsiNagyPlayer",
+         summary="report 001's (s, t) mixed strategy, e.g. burcsi-nagy:s=0.5,t=0.1")
+register("aggressive", "ldpomdp.opponents.wildcard:AggressivePlayer",
+         summary="report 004 dummy: challenges half the time, else raises by one")
+register("conservative", "ldpomdp.opponents.wildcard:ConservativePlayer",
+         summary="report 004 dummy: bids only what its own hand makes true")
 
 
 def _value(text: str) -> Any:

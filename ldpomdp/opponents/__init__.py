@@ -1,9 +1,13 @@
 """Opponents: the :class:`OpponentModel` protocol and one module per family."""
 
 from .base import BaseOpponent, OpponentModel, checked_probabilities, sample_action
+from .burcsi_nagy import BurcsiNagyPlayer
+from .check import check_opponent
 from .human import HumanPlayer, render_dice
+from .oehm import OehmPlayer
 from .one_third import OneThirdRule
 from .random_player import RandomPlayer
+from .wildcard import AggressivePlayer, ConservativePlayer
 
 __all__ = [
     "OpponentModel",
@@ -14,4 +18,9 @@ __all__ = [
     "RandomPlayer",
     "HumanPlayer",
     "render_dice",
+    "OehmPlayer",
+    "BurcsiNagyPlayer",
+    "AggressivePlayer",
+    "ConservativePlayer",
+    "check_opponent",
 ]
