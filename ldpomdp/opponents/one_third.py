@@ -16,7 +16,7 @@ from ..game import PlayerView, PublicView
 from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, match_probability, minimal_raises
 from .base import BaseOpponent
 
-__all__ = ["OneThirdRule", "expected_matches"]
+__all__ = ["OneThirdRule", "expected_matches", "estimate_policy"]
 
 
 @lru_cache(maxsize=64)
@@ -28,6 +28,33 @@ def expected_matches(hands: np.ndarray, view: PublicView) -> np.ndarray:
     """(N, faces): own matching dice of each hand plus the unseen dice times P(a die matches), per face."""
     others = view.table_dice - view.dice[view.seat]
     return np.asarray(hands) @ match_matrix(view.config) + others * _match_probabilities(view.config)
+
+
+def estimate_policy(
+    estimate: np.ndarray, view: PublicView, bluff: float = 0.0
+) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
+    """The estimate rule, shared by the one-third player and the expected-count planner.
+
+    ``estimate`` (N, faces): expected matching dice on the whole table per face, for N hands. Returns
+    P(challenge) (challenge iff the bid face's estimate is below the quantity, kept with prob. 1 - ``bluff``),
+    the smallest raise on each face, and the index of the raise on the best-estimated face (ties: higher face).
+    """
+    raises = minimal_raises(view.config, view.table_dice, view.bid)
+    n = estimate.shape[0]
+    if raises:
+        columns = estimate[:, [b.face - 1 for b in raises]]
+        # argmax over reversed columns picks the highest face among ties
+        choice = len(raises) - 1 - np.argmax(columns[:, ::-1], axis=1)
+    else:
+        choice = np.full(n, -1)
+    if view.bid is None:
+        p_challenge = np.zeros(n)
+    elif not raises:
+        p_challenge = np.ones(n)
+    else:
+        wants = estimate[:, view.bid.face - 1] < view.bid.quantity
+        p_challenge = wants * (1.0 - bluff)
+    return p_challenge, raises, choice
 
 
 class OneThirdRule(BaseOpponent):
@@ -42,23 +69,7 @@ class OneThirdRule(BaseOpponent):
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
         (-1 when no raise is legal)."""
-        estimate = expected_matches(hands, view)
-        raises = minimal_raises(view.config, view.table_dice, view.bid)
-        n = estimate.shape[0]
-        if raises:
-            columns = estimate[:, [b.face - 1 for b in raises]]
-            # argmax over reversed columns picks the highest face among ties
-            choice = len(raises) - 1 - np.argmax(columns[:, ::-1], axis=1)
-        else:
-            choice = np.full(n, -1)
-        if view.bid is None:
-            p_challenge = np.zeros(n)
-        elif not raises:
-            p_challenge = np.ones(n)
-        else:
-            wants = estimate[:, view.bid.face - 1] < view.bid.quantity
-            p_challenge = wants * (1.0 - self.bluff)
-        return p_challenge, raises, choice
+        return estimate_policy(expected_matches(hands, view), view, self.bluff)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         p_challenge, raises, choice = self.policy(hands, view)
