@@ -1,0 +1,119 @@
+"""Best responses and exploitability of any policy that can state its action probabilities.
+
+The policy's behaviour strategy is read off ``action_probabilities`` at every public node where it
+acts, for all of its hands at once; the best responder then maximises, by backward induction over
+its information sets (own hand, public node), the chance- and policy-weighted payoff below each node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..game import PublicView, player_name
+from ..opponents.base import checked_probabilities
+from ..rules import GameConfig
+from .tree import RoundTree, build_tree
+
+__all__ = ["policy_behaviour", "best_response_value", "Exploitability", "exploitability"]
+
+
+def policy_behaviour(policy: object, tree: RoundTree, role: int, opener_seat: int = 0) -> np.ndarray:
+    """(H_role, role's edges) probabilities that ``policy`` (playing ``role``) takes each edge."""
+    if not callable(getattr(policy, "action_probabilities", None)):
+        raise ValueError(f"policy {player_name(policy)} has no action_probabilities(hands, view, action)")
+    seat = opener_seat if role == 0 else 1 - opener_seat
+    dice = [0, 0]
+    dice[opener_seat], dice[1 - opener_seat] = tree.dice
+    hands = tree.hands[role]
+    edges = tree.role_edges[role]
+    out = np.empty((len(hands), len(edges)))
+    nodes = np.unique(tree.edge_node[edges])
+    for node in nodes:
+        view = PublicView(tree.config, seat, tuple(dice), tree.history(int(node), opener_seat))
+        a, b = tree.edge_start[node], tree.edge_start[node + 1]
+        probs = np.stack(
+            [checked_probabilities(policy, policy.action_probabilities(hands, view, act), len(hands))
+             for act in tree.actions(int(node))],
+            axis=1,
+        )
+        total = probs.sum(axis=1)
+        if not np.allclose(total, 1.0, atol=1e-6):
+            raise ValueError(
+                f"policy {player_name(policy)}: probabilities of the legal actions sum to {total.min():.6g}"
+                f"..{total.max():.6g}, not 1, after {view.history}"
+            )
+        out[:, tree.edge_local[a:b]] = probs
+    return out
+
+
+def best_response_value(tree: RoundTree, role: int, behaviour: np.ndarray) -> float:
+    """Expected payoff (+1 win / -1 loss) a best responder earns against ``role`` playing ``behaviour``."""
+    br = 1 - role
+    actor = tree.edge_actor
+    # per edge, the policy's probability of taking it for each of its hands (1 on the responder's edges)
+    factor = np.ones((tree.num_edges, len(tree.hands[role])))
+    factor[tree.role_edges[role]] = behaviour.T
+    reach = np.empty((tree.num_nodes, len(tree.hands[role])))
+    reach[0] = tree.hand_probs[role]
+    levels = tree.levels()
+    for a, b in levels[:-1]:  # top-down: reach of each child = parent's reach x policy's action probability
+        edges = np.arange(tree.edge_start[a], tree.edge_start[b])
+        inner = edges[tree.edge_child[edges] >= 0]
+        reach[tree.edge_child[inner]] = reach[tree.edge_node[inner]] * factor[inner]
+    term = tree.terminal_edges
+    payoff = tree.opener_payoff if role == 1 else -tree.opener_payoff.transpose(1, 0, 2)  # (H_br, H_pol, T)
+    weight = reach[tree.edge_node[term]] * factor[term]  # (T, H_pol)
+    edge_value = np.zeros((tree.num_edges, len(tree.hands[br])))
+    edge_value[term] = np.einsum("ipt,tp->ti", payoff, weight) * tree.hand_probs[br][None, :]
+    node_value = np.zeros((tree.num_nodes, len(tree.hands[br])))
+    for a, b in reversed(levels):  # bottom-up: the responder maximises per (own hand, node)
+        e0, e1 = tree.edge_start[a], tree.edge_start[b]
+        inner = np.arange(e0, e1)[tree.edge_child[e0:e1] >= 0]
+        edge_value[inner] = node_value[tree.edge_child[inner]]
+        offsets = tree.edge_start[a:b] - e0
+        block = edge_value[e0:e1]
+        reduce = np.maximum.reduceat if actor[e0] == br else np.add.reduceat
+        node_value[a:b] = reduce(block, offsets, axis=0)
+    return float(node_value[0].sum())
+
+
+@dataclass(frozen=True)
+class Exploitability:
+    """How much a best responder gains against a policy, in payoff units (+1 win / -1 loss).
+
+    ``as_opener`` = game value - what the policy guarantees as the round's opener; ``as_responder``
+    likewise in the other seat; both are >= 0 and zero exactly for an equilibrium strategy.
+    Halve a figure to read it as lost win probability.
+    """
+
+    value: float  # equilibrium payoff to the opener
+    best_response_to_opener: float  # payoff of the best responder when the policy opens
+    best_response_to_responder: float  # payoff of the best responder (the opener) against the policy
+
+    @property
+    def as_opener(self) -> float:
+        return self.best_response_to_opener + self.value
+
+    @property
+    def as_responder(self) -> float:
+        return self.best_response_to_responder - self.value
+
+    @property
+    def average(self) -> float:
+        return (self.as_opener + self.as_responder) / 2.0
+
+
+def exploitability(policy: object, config: GameConfig, dice: tuple[int, int] | None = None) -> Exploitability:
+    """Exploitability of ``policy`` in one round of ``config`` (seat 0 opens; ``dice`` = (opener's,
+    responder's), default the starting dice), for both seats. Solves the round (cached) for the value."""
+    from .nash import cached_solution  # the cache lives with the Nash player
+
+    solution = cached_solution(config, dice)
+    tree = solution.tree
+    values = []
+    for role in (0, 1):
+        policy.reset(role, config)
+        values.append(best_response_value(tree, role, policy_behaviour(policy, tree, role)))
+    return Exploitability(solution.value, values[0], values[1])

@@ -1,0 +1,225 @@
+"""The public tree of one two-player round: every bid sequence the rules allow, as flat numpy arrays.
+
+Nodes are bid sequences (the root is the empty one, where the opener must bid); edges are actions
+(a legal raise, or a challenge, which ends the round). Nodes are numbered breadth first and each
+node's edges are contiguous, in ``legal_actions`` order, so whole depth levels can be processed with
+``np.add.reduceat`` / ``np.maximum.reduceat``. Roles: 0 = the round's opener, 1 = the responder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from math import comb, factorial, prod
+
+import numpy as np
+
+from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, matching_count
+
+__all__ = ["RoundTree", "build_tree", "check_size", "enumerate_hands", "MAX_SEQUENCES"]
+
+# Largest LP we agree to build: sequences of both players together (hands x public edges).
+MAX_SEQUENCES = 400_000
+
+
+def enumerate_hands(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every face-count vector of ``num_dice`` fair dice (lexicographic) and its multinomial probability."""
+    hands: list[tuple[int, ...]] = []
+
+    def fill(prefix: tuple[int, ...], left: int) -> None:
+        if len(prefix) == faces - 1:
+            hands.append(prefix + (left,))
+            return
+        for k in range(left, -1, -1):
+            fill(prefix + (k,), left - k)
+
+    fill((), num_dice)
+    probs = [factorial(num_dice) / prod(factorial(c) for c in h) / faces**num_dice for h in hands]
+    return np.array(hands, dtype=np.int64), np.array(probs)
+
+
+@dataclass(frozen=True)
+class RoundTree:
+    """One round's public tree plus both players' hands (see module docstring for the layout)."""
+
+    config: GameConfig
+    dice: tuple[int, int]  # (opener's dice, responder's dice)
+    node_depth: np.ndarray  # actor of node n is node_depth[n] % 2
+    node_parent_edge: np.ndarray  # -1 at the root
+    edge_start: np.ndarray  # edges of node n are edge_start[n] : edge_start[n + 1]
+    edge_node: np.ndarray  # the node an edge leaves
+    edge_child: np.ndarray  # the node it leads to, -1 for a challenge (terminal)
+    edge_bid: np.ndarray  # index into ``bids`` of the raise, -1 for a challenge
+    bids: tuple[Bid, ...]  # every bid that occurs, in rising order
+    hands: tuple[np.ndarray, np.ndarray]  # per role: (H_r, faces) face counts
+    hand_probs: tuple[np.ndarray, np.ndarray]  # per role: (H_r,) multinomial probabilities
+    node_index: dict  # tuple of bids (the public sequence) -> node id
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.node_depth)
+
+    @property
+    def num_edges(self) -> int:
+        return len(self.edge_node)
+
+    @cached_property
+    def edge_actor(self) -> np.ndarray:
+        return self.node_depth[self.edge_node] % 2
+
+    @cached_property
+    def role_edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per role, the ids of the edges (actions) it takes, ascending."""
+        return tuple(np.flatnonzero(self.edge_actor == r) for r in (0, 1))  # type: ignore[return-value]
+
+    @cached_property
+    def edge_local(self) -> np.ndarray:
+        """Position of every edge among its actor's edges (``role_edges[actor]``)."""
+        local = np.empty(self.num_edges, dtype=np.int64)
+        for edges in self.role_edges:
+            local[edges] = np.arange(len(edges))
+        return local
+
+    @cached_property
+    def own_parent_edge(self) -> np.ndarray:
+        """For each node, the actor's own previous action (the edge into the node's parent), -1 if none."""
+        parent_node = np.where(self.node_parent_edge >= 0, self.edge_node[self.node_parent_edge], -1)
+        return np.where(parent_node >= 0, self.node_parent_edge[np.maximum(parent_node, 0)], -1)
+
+    def actions(self, node: int) -> list[Action]:
+        """The actions of ``node``'s edges, in edge order."""
+        return [self.bids[b] if b >= 0 else CHALLENGE for b in self.edge_bid[self.edge_start[node]:self.edge_start[node + 1]]]
+
+    def history(self, node: int, opener_seat: int = 0) -> tuple[tuple[int, Action], ...]:
+        """The public history (seat, bid) leading to ``node`` when ``opener_seat`` opened."""
+        out = []
+        while self.node_parent_edge[node] >= 0:
+            e = self.node_parent_edge[node]
+            node = self.edge_node[e]
+            out.append((opener_seat if self.node_depth[node] % 2 == 0 else 1 - opener_seat, self.bids[self.edge_bid[e]]))
+        return tuple(reversed(out))
+
+    def hand_index(self, role: int, hands: np.ndarray) -> np.ndarray:
+        """Row of ``self.hands[role]`` for each face-count row of ``hands`` (ValueError on a foreign hand)."""
+        hands = np.asarray(hands, dtype=np.int64).reshape(-1, self.config.faces)
+        base = self.dice[role] + 1
+        weights = base ** np.arange(self.config.faces)
+        known = self.hands[role] @ weights
+        order = np.argsort(known)
+        keys = hands @ weights
+        pos = np.clip(np.searchsorted(known[order], keys), 0, len(known) - 1)
+        found = order[pos]
+        bad = (known[found] != keys) | (hands.sum(axis=1) != self.dice[role]) | (hands.min(axis=1, initial=0) < 0)
+        if bad.any():
+            raise ValueError(
+                f"hand {hands[np.argmax(bad)].tolist()} is not a face-count vector of {self.dice[role]} dice "
+                f"with {self.config.faces} faces"
+            )
+        return found
+
+    @cached_property
+    def opener_payoff(self) -> np.ndarray:
+        """(H_0, H_1, terminals) payoff to the opener (+1 keeps the die, -1 loses it), terminals in edge order."""
+        term = np.flatnonzero(self.edge_bid < 0)
+        node = self.edge_node[term]
+        bid_idx = self.edge_bid[self.node_parent_edge[node]]
+        faces = np.array([b.face for b in self.bids])[bid_idx]
+        quantity = np.array([b.quantity for b in self.bids])[bid_idx]
+        h0, h1 = self.hands
+        # matching dice of every hand for every terminal's bid face
+        m0 = np.stack([matching_count(h0, f, self.config) for f in range(1, self.config.faces + 1)], axis=1)
+        m1 = np.stack([matching_count(h1, f, self.config) for f in range(1, self.config.faces + 1)], axis=1)
+        total = m0[:, None, faces - 1] + m1[None, :, faces - 1]
+        holds = total >= quantity
+        challenger_is_responder = self.edge_actor[term] == 1
+        return np.where(holds == challenger_is_responder, 1.0, -1.0)
+
+    @cached_property
+    def terminal_edges(self) -> np.ndarray:
+        return np.flatnonzero(self.edge_bid < 0)
+
+    def levels(self) -> list[tuple[int, int]]:
+        """Node id ranges [a, b) of each depth, root first."""
+        cuts = np.flatnonzero(np.diff(self.node_depth)) + 1
+        bounds = np.concatenate([[0], cuts, [self.num_nodes]])
+        return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def round_dice(config: GameConfig, dice: tuple[int, int] | None) -> tuple[int, int]:
+    """Validate ``(opener's dice, responder's dice)``; default: the config's starting dice."""
+    if config.num_players != 2:
+        raise ValueError(f"exact solvers handle two players; GameConfig.num_players is {config.num_players}")
+    dice = tuple(config.starting_dice) if dice is None else tuple(dice)
+    if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in dice):
+        raise ValueError(f"dice must be (opener's dice, responder's dice), two integers >= 1; got {dice!r}")
+    return int(dice[0]), int(dice[1])
+
+
+def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple[int, int]:
+    """Validated ``(opener's dice, responder's dice)``; ValueError when the round's LP would exceed
+    :data:`MAX_SEQUENCES` (hands x public bid sequences of both players)."""
+    dice = round_dice(config, dice)
+    table = sum(dice)
+    num_bids = len(legal_actions(config, table, None)) if config.bids == "full" else table
+    nodes = 2**num_bids if config.bids == "full" else num_bids + 1
+    hands = sum(comb(d + config.faces - 1, config.faces - 1) for d in dice)
+    if nodes * hands > MAX_SEQUENCES:
+        raise ValueError(
+            f"one round with dice {dice}, {config.faces} faces and {config.bids!r} bids has about "
+            f"{nodes * hands:,} sequences ({nodes:,} public bid sequences x {hands} hands); the exact "
+            f"solver's limit is MAX_SEQUENCES = {MAX_SEQUENCES:,}"
+        )
+    return dice
+
+
+def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> RoundTree:
+    """Enumerate the public tree of one round (``dice`` = (opener's, responder's), default the
+    starting dice); ValueError when it is too large (see :func:`check_size`)."""
+    dice = check_size(config, dice)
+    table = sum(dice)
+    hands = tuple(enumerate_hands(d, config.faces) for d in dice)
+    raises_after: dict[Bid | None, list[Action]] = {}
+    all_bids: dict[Bid, int] = {}
+    depth, parent_edge, edge_start = [0], [-1], []
+    edge_node, edge_child, edge_bid_obj = [], [], []
+    node_index: dict[tuple[Bid, ...], int] = {(): 0}
+    chains: list[tuple[Bid, ...]] = [()]
+    n = 0
+    while n < len(chains):  # breadth first: children are appended after every node of this depth
+        chain = chains[n]
+        last = chain[-1] if chain else None
+        if last not in raises_after:
+            raises_after[last] = legal_actions(config, table, last)
+        edge_start.append(len(edge_node))
+        for action in raises_after[last]:
+            edge_node.append(n)
+            if action is CHALLENGE:
+                edge_child.append(-1)
+                edge_bid_obj.append(None)
+                continue
+            all_bids.setdefault(action, 0)
+            child = chain + (action,)
+            node_index[child] = len(chains)
+            edge_child.append(len(chains))
+            edge_bid_obj.append(action)
+            chains.append(child)
+            depth.append(len(child))
+            parent_edge.append(len(edge_node) - 1)
+        n += 1
+    edge_start.append(len(edge_node))
+    bids = tuple(sorted(all_bids))
+    bid_pos = {b: i for i, b in enumerate(bids)}
+    return RoundTree(
+        config=config,
+        dice=dice,
+        node_depth=np.array(depth, dtype=np.int64),
+        node_parent_edge=np.array(parent_edge, dtype=np.int64),
+        edge_start=np.array(edge_start, dtype=np.int64),
+        edge_node=np.array(edge_node, dtype=np.int64),
+        edge_child=np.array(edge_child, dtype=np.int64),
+        edge_bid=np.array([-1 if b is None else bid_pos[b] for b in edge_bid_obj], dtype=np.int64),
+        bids=bids,
+        hands=(hands[0][0], hands[1][0]),
+        hand_probs=(hands[0][1], hands[1][1]),
+        node_index=node_index,
+    )
