@@ -49,6 +49,8 @@ register("aggressive", "ldpomdp.opponents.wildcard:AggressivePlayer",
          summary="report 004 dummy: challenges half the time, else raises by one")
 register("conservative", "ldpomdp.opponents.wildcard:ConservativePlayer",
          summary="report 004 dummy: bids only what its own hand makes true")
+register("nash", "ldpomdp.exact.nash:NashPlayer",
+         summary="exact per-round equilibrium (two players, small rounds; solved once, cached on disk)")
 
 
 def _value(text: str) -> Any:
