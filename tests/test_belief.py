@@ -1,0 +1,344 @@
+"""Belief core: the particle filter against the exact belief, closed forms, injection, depletion, input checks."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import all_hands
+
+from ldpomdp import (
+    ActionTaken,
+    Bid,
+    ExactBelief,
+    GameConfig,
+    OneThirdRule,
+    PublicView,
+    RejectionParticleBelief,
+    TableBelief,
+    play_round,
+)
+from ldpomdp.belief import hand_support
+
+
+def total_variation(p: np.ndarray, q: np.ndarray) -> float:
+    return 0.5 * float(np.abs(p - q).sum())
+
+
+class Recording(OneThirdRule):
+    """A one-third player that also logs every action taken at the table."""
+
+    def __init__(self, bluff: float, log: list):
+        super().__init__(bluff)
+        self.log = log
+
+    def observe(self, event) -> None:
+        if isinstance(event, ActionTaken):
+            self.log.append(event)
+
+
+def played_round(config: GameConfig, bluff: float, seed: int) -> list[ActionTaken]:
+    """The actions of one round played by one-third players (seat 0 records them)."""
+    log: list[ActionTaken] = []
+    players = [Recording(bluff, log)] + [OneThirdRule(bluff) for _ in range(config.num_players - 1)]
+    play_round(config, players, config.starting_dice, seed % config.num_players, np.random.default_rng(seed))
+    return log
+
+
+# --- the support and the prior ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dice,faces", [(0, 6), (1, 2), (4, 3), (5, 6), (7, 4)])
+def test_support_is_every_hand_with_multinomial_prior(dice, faces):
+    support, prior = hand_support(dice, faces)
+    assert len(support) == math.comb(dice + faces - 1, faces - 1)
+    assert sorted(map(tuple, support)) == sorted(map(tuple, all_hands(dice, faces)))
+    expected = [math.factorial(dice) / math.prod(math.factorial(c) for c in row) / faces**dice for row in support]
+    np.testing.assert_allclose(prior, expected, rtol=1e-12)
+    assert not support.flags.writeable and not prior.flags.writeable
+
+
+def test_support_at_35_dice_and_size_limit():
+    support, prior = hand_support(35, 6)
+    assert support.shape == (658_008, 6) and (support.sum(axis=1) == 35).all()
+    assert prior.sum() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="RejectionParticleBelief"):
+        hand_support(400, 6)
+
+
+def test_prior_particles_and_exact_prior_agree():
+    """The particle prior is Multinomial(d, 1/6): each face count's mean d/6 (4-sigma from N draws)."""
+    n, d = 100_000, 35
+    belief = RejectionParticleBelief(d, n_particles=n, rng=1)
+    assert belief.particles.dtype == np.int16 and (belief.particles.sum(axis=1) == d).all()
+    sigma = math.sqrt(d * (1 / 6) * (5 / 6) / n)
+    assert np.abs(belief.particles.mean(axis=0) - d / 6).max() < 4 * sigma
+    exact = ExactBelief(d)
+    for face, wild in [(6, 1), (1, 1), (3, None)]:
+        assert total_variation(belief.count_distribution(face, wild), exact.count_distribution(face, wild)) < 4 / math.sqrt(n)
+    assert belief.effective_sample_size == n
+    assert exact.expected_count(6, 1) == pytest.approx(d / 3)
+
+
+# --- particles against the exact belief ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [10_000, 100_000])
+@pytest.mark.parametrize("bluff", [0.0, 0.3])
+@pytest.mark.parametrize("bids", ["sixes", "full"])
+def test_particles_match_exact_after_one_third_rounds(bids, bluff, n):
+    """After every bid of rounds played by one-third players (3 players, 5 dice), the particle belief of
+    each opponent matches the exact belief on every bid face.
+
+    Tolerance: 4 / sqrt(ESS). The particles are copies of ESS independent posterior draws, and the
+    expected total variation of an empirical distribution of M draws over at most 6 counts is below
+    0.9 / sqrt(M). ESS equals N only while observations reject little; when the full game's face choice
+    pins a hand down, it drops to a few percent of N (see ``effective_sample_size``), and so must the
+    accuracy. The check also asserts it could fail: the exact posterior is farther than the tolerance
+    from the prior at least once per case.
+    """
+    config = GameConfig(num_players=3, dice=5, bids=bids)
+    models = {seat: OneThirdRule(bluff) for seat in range(3)}
+    informative = 0
+    for seed in range(3):
+        particles = TableBelief(config, 0, config.starting_dice, models, n_particles=n, rng=seed)
+        exact = TableBelief(config, 0, config.starting_dice, models, kind="exact")
+        for event in played_round(config, bluff, seed):
+            particles.observe_action(event.seat, event.action, event.view)
+            exact.observe_action(event.seat, event.action, event.view)
+            for seat, belief in particles.beliefs.items():
+                reference = exact.beliefs[seat]
+                tolerance = 4 / math.sqrt(belief.effective_sample_size)
+                assert not belief.depleted
+                for face in config.bid_faces:
+                    got, want = belief.count_distribution(face, 1), reference.count_distribution(face, 1)
+                    assert total_variation(got, want) < tolerance, (seed, event, seat, face)
+                    prior = ExactBelief(5).count_distribution(face, 1)
+                    informative += total_variation(prior, want) > tolerance
+    assert informative > 0
+
+
+@pytest.mark.parametrize("injection,refresh", [(0.3, 0.0), (0.0, 0.2), (0.2, 0.1)])
+def test_injection_and_refresh_match_exact(injection, refresh):
+    """With injection and refresh, particles track the exact belief with the same settings."""
+    n, d = 100_000, 5
+    config = GameConfig(dice=d, bids="sixes")
+    rule = OneThirdRule()
+    particles = RejectionParticleBelief(d, n_particles=n, injection=injection, refresh=refresh, rng=3)
+    exact = ExactBelief(d, injection=injection, refresh=refresh)
+    history: list = []
+    for q in range(1, 6):  # seat 1 raises to 1, 3, 5 sixes; seat 0 to 2 and 4
+        if q % 2:
+            view = PublicView(config, 1, (d, d), tuple(history))
+            particles.update_from(rule, Bid(q, 6), view)
+            exact.update_from(rule, Bid(q, 6), view)
+        history.append(((q + 1) % 2, Bid(q, 6)))
+        tolerance = 4 / math.sqrt(particles.effective_sample_size)
+        assert total_variation(particles.count_distribution(6, 1), exact.count_distribution(6, 1)) < tolerance
+    assert exact.weights.min() > 0  # injection and refresh both keep every hand possible
+
+
+# --- closed forms ----------------------------------------------------------------------------------
+
+
+def truncated_binomial(d: int, others: int, standing: list[int], bluff: float) -> np.ndarray:
+    """Sixes game, ones wild: own matching ~ Binomial(d, 1/3); raising over a standing bid q needs
+    own + others / 3 >= q (else it is a bluff, probability ``bluff``)."""
+    pmf = np.array([math.comb(d, k) * 2 ** (d - k) / 3**d for k in range(d + 1)])
+    for q in standing:
+        pmf = pmf * np.where(3 * np.arange(d + 1) + others >= 3 * q, 1.0, bluff)
+    return pmf / pmf.sum()
+
+
+@pytest.mark.parametrize("d,others", [(5, 5), (4, 7), (6, 3), (8, 12)])
+@pytest.mark.parametrize("bluff", [0.0, 0.25])
+def test_sixes_exact_belief_is_truncated_binomial(d, others, bluff):
+    """The exact posterior after each raise by a one-third player equals the closed form."""
+    config = GameConfig(num_players=2, dice=(others, d), bids="sixes")
+    rule = OneThirdRule(bluff)
+    exact = ExactBelief(d)
+    standing: list[int] = []
+    history: list = [(0, Bid(1, 6))]
+    for q in range(2, d + others, 2):  # seat 1 raises over q - 1, seat 0 answers with q + 1
+        view = PublicView(config, 1, (others, d), tuple(history))
+        if rule.action_probabilities(exact.support, view, Bid(q, 6)) @ exact.weights == 0:
+            break  # no hand raises here: the rest is the depletion test's business
+        exact.update_from(rule, Bid(q, 6), view)
+        standing.append(q - 1)
+        np.testing.assert_allclose(
+            exact.count_distribution(6, 1), truncated_binomial(d, others, standing, bluff), atol=1e-12
+        )
+        history += [(1, Bid(q, 6)), (0, Bid(q + 1, 6))]
+    assert len(standing) >= 2
+
+
+# --- injection, depletion ------------------------------------------------------------------------
+
+
+def test_full_injection_leaves_the_prior():
+    particles = RejectionParticleBelief(5, n_particles=1000, injection=1.0, rng=0)
+    before = particles.particles.copy()
+    particles.update(np.zeros(1000))
+    np.testing.assert_array_equal(particles.particles, before)
+    assert particles.effective_sample_size == 1000 and not particles.depleted
+    exact = ExactBelief(5, injection=1.0)
+    exact.update(np.zeros(len(exact.support)))
+    np.testing.assert_allclose(exact.weights, exact.prior)
+
+
+@pytest.mark.parametrize("kind", ["particles", "exact"])
+def test_contradictory_observation_flags_depleted_and_keeps_a_usable_belief(kind):
+    """A one-third player with 2 dice cannot raise 5 sixes to 6 with 3 other dice (2 + 3/3 < 5)."""
+    config = GameConfig(num_players=2, dice=(3, 2), bids="sixes")
+    table = TableBelief(config, 0, (3, 2), {1: OneThirdRule()}, kind=kind, n_particles=5000, rng=0)
+    view = PublicView(config, 1, (3, 2), ((0, Bid(5, 6)),))
+    table.observe_action(1, Bid(6, 6), view)
+    belief = table.beliefs[1]
+    assert belief.depleted and table.depleted
+    assert (belief.particles.sum(axis=1) == 2).all()
+    dist = belief.count_distribution(6, 1)
+    assert dist.sum() == pytest.approx(1.0)
+    prior = truncated_binomial(2, 3, [], 0.0)
+    assert total_variation(dist, prior) < 4 / math.sqrt(belief.effective_sample_size) + 1e-12
+    assert table.sample_hands(10, np.random.default_rng(0)).shape == (10, 2, 6)
+    belief.update(np.ones(len(belief.particles)))
+    assert not belief.depleted
+
+
+# --- the effective sample size -------------------------------------------------------------------
+
+
+def test_effective_sample_size_counts_independent_draws():
+    n = 20_000
+    belief = RejectionParticleBelief(5, n_particles=n, rng=4)
+    one = np.zeros(n)
+    one[7] = 1.0
+    kept = belief.particles[7].copy()
+    belief.update(one)
+    assert belief.effective_sample_size == pytest.approx(1.0) and (belief.particles == kept).all()
+    belief = RejectionParticleBelief(5, n_particles=n, rng=4)
+    half = (np.arange(n) % 2).astype(float)
+    belief.update(half)
+    # N/2 survivors, each copied 1 + Binomial(N/2, 2/N) times: ESS = N^2 / (N/2 * E[m^2]) ~ 0.4 N
+    assert 0.38 * n < belief.effective_sample_size < 0.42 * n
+    belief.update(half)  # keeps the survivors' copies that sit in odd slots
+    assert belief.effective_sample_size < 0.4 * n
+
+
+# --- update_from, sampling, reproducibility ------------------------------------------------------
+
+
+def test_update_from_equals_update_with_model_likelihoods():
+    config = GameConfig(num_players=2, dice=5)
+    view = PublicView(config, 1, (5, 5), ((0, Bid(2, 3)),))
+    rule = OneThirdRule(bluff=0.2)
+    a = RejectionParticleBelief(5, n_particles=5000, rng=9)
+    b = RejectionParticleBelief(5, n_particles=5000, rng=9)
+    a.update_from(rule, Bid(2, 5), view)
+    b.update(rule.action_probabilities(b.particles, view, Bid(2, 5)))
+    np.testing.assert_array_equal(a.particles, b.particles)
+
+
+def test_exact_sampling_follows_the_weights():
+    exact = ExactBelief(3)
+    likelihood = (exact.support[:, 5] >= 2).astype(float)
+    exact.update(likelihood)
+    draws = exact.sample(40_000, np.random.default_rng(2))
+    assert draws.shape == (40_000, 6) and (draws[:, 5] >= 2).all()
+    p = float(exact.weights[(exact.support[:, 5] == 3)].sum())  # P(three sixes | at least two)
+    assert abs((draws[:, 5] == 3).mean() - p) < 4 * math.sqrt(p * (1 - p) / 40_000)
+
+
+def test_table_belief_structure_and_reproducibility():
+    config = GameConfig(num_players=4, dice=(3, 1, 4, 3))
+    models = {s: OneThirdRule() for s in range(4)}
+    dice = (3, 0, 4, 3)  # seat 1 is out
+    table = TableBelief(config, 2, dice, models, n_particles=2000, rng=5)
+    assert sorted(table.beliefs) == [0, 3]
+    twin = TableBelief(config, 2, dice, models, n_particles=2000, rng=5)
+    np.testing.assert_array_equal(table.beliefs[3].particles, twin.beliefs[3].particles)
+    assert not np.array_equal(table.beliefs[0].particles, table.beliefs[3].particles), "independent streams"
+    view = PublicView(config, 2, dice, ((0, Bid(1, 2)),))
+    table.observe_action(2, Bid(2, 2), view)  # our own action: ignored
+    total = table.total_distribution(4, 1)
+    assert total.shape == (7,) and total.sum() == pytest.approx(1.0)
+    assert float(np.arange(7) @ total) == pytest.approx(table.expected_total(4, 1))
+    np.testing.assert_allclose(
+        total, np.convolve(table.beliefs[0].count_distribution(4, 1), table.beliefs[3].count_distribution(4, 1))
+    )
+    hands = table.sample_hands(50, np.random.default_rng(1))
+    assert hands.shape == (50, 4, 6)
+    assert (hands[:, [1, 2]] == 0).all()
+    assert (hands[:, 0].sum(axis=1) == 3).all() and (hands[:, 3].sum(axis=1) == 3).all()
+
+
+# --- input validation ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make,message",
+    [
+        (lambda: RejectionParticleBelief(-1), "num_dice must be an integer >= 0"),
+        (lambda: ExactBelief(-2), "num_dice must be an integer >= 0"),
+        (lambda: RejectionParticleBelief(3, faces=1), "faces must be an integer >= 2"),
+        (lambda: RejectionParticleBelief(3, n_particles=0), "n_particles must be an integer >= 1"),
+        (lambda: RejectionParticleBelief(3, injection=1.5), r"injection must be a probability in \[0, 1\]"),
+        (lambda: ExactBelief(3, refresh=-0.1), r"refresh must be a probability in \[0, 1\]"),
+        (lambda: RejectionParticleBelief(2.5), "num_dice must be an integer"),
+    ],
+)
+def test_bad_arguments_name_the_field(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+@pytest.mark.parametrize("belief", [RejectionParticleBelief(3, n_particles=100, rng=0), ExactBelief(3)])
+def test_bad_likelihoods_and_queries(belief):
+    rows = len(belief.particles)
+    with pytest.raises(ValueError, match=rf"shape \({rows - 1},\), expected \({rows},\)"):
+        belief.update(np.ones(rows - 1))
+    with pytest.raises(ValueError, match="shape"):
+        belief.update(np.ones((rows, 1)))
+    for bad in (1.5, -0.1, np.nan):
+        values = np.full(rows, 0.5)
+        values[3] = bad
+        with pytest.raises(ValueError, match=r"probabilities in \[0, 1\]"):
+            belief.update(values)
+    with pytest.raises(ValueError, match=r"face must be an integer in 1\.\.6"):
+        belief.count_distribution(7)
+    with pytest.raises(ValueError, match="wild must be 1, the highest face"):
+        belief.expected_count(3, wild=3)
+    with pytest.raises(ValueError, match="k must be an integer >= 0"):
+        belief.sample(-1, np.random.default_rng(0))
+
+
+def test_bad_model_output_names_the_model():
+    class Broken(OneThirdRule):
+        def action_probabilities(self, hands, view, action):
+            return np.full(len(hands), 2.0)
+
+    config = GameConfig(dice=3)
+    belief = RejectionParticleBelief(3, n_particles=50, rng=0)
+    with pytest.raises(ValueError, match=r"one-third\.action_probabilities"):
+        belief.update_from(Broken(), Bid(1, 2), PublicView(config, 1, (3, 3)))
+
+
+def test_bad_table_arguments():
+    config = GameConfig(num_players=3, dice=2)
+    models = {s: OneThirdRule() for s in range(3)}
+    with pytest.raises(ValueError, match="kind must be one of"):
+        TableBelief(config, 0, (2, 2, 2), models, kind="grid")
+    with pytest.raises(ValueError, match="lists 2 players"):
+        TableBelief(config, 0, (2, 2), models)
+    with pytest.raises(ValueError, match="dice must be an integer >= 0"):
+        TableBelief(config, 0, (2, -1, 2), models)
+    with pytest.raises(ValueError, match=r"seat must be in 0\.\.2"):
+        TableBelief(config, 3, (2, 2, 2), models)
+    with pytest.raises(ValueError, match=r"no opponent model for seat\(s\) \[2\]"):
+        TableBelief(config, 0, (2, 2, 2), {1: OneThirdRule()})
+    table = TableBelief(config, 0, (2, 2, 0), models, n_particles=10, rng=0)
+    with pytest.raises(ValueError, match="seat 2 has no belief"):
+        table.observe_action(2, Bid(1, 2), PublicView(config, 2, (2, 2, 0)))
+    with pytest.raises(ValueError, match="view is for seat 0"):
+        table.observe_action(1, Bid(1, 2), PublicView(config, 0, (2, 2, 0)))
