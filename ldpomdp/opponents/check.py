@@ -32,7 +32,8 @@ class _Inspector:
 
     def __init__(self, model: object, hands_per_state: int):
         self.model, self.hands_per_state, self.turns = model, hands_per_state, 0
-        self.name = player_name(model)
+        name = player_name(model)
+        self.name = type(model).__name__ + ("" if name == type(model).__name__ else f" ({name!r})")
 
     def reset(self, seat: int, config: GameConfig) -> None:
         self.model.reset(seat, config)
@@ -45,7 +46,7 @@ class _Inspector:
             probs = self.model.action_probabilities(hands, view.public(), action)
             return checked_probabilities(self.model, probs, hands.shape[0])
         except ValueError as exc:
-            raise ValueError(f"{exc} (action {action}, state {_state(view)})") from exc
+            raise ValueError(f"{self.name}: {exc} (action {action}, state {_state(view)})") from exc
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         faces, dice = view.config.faces, view.dice[view.seat]
@@ -76,7 +77,7 @@ def check_opponent(model: object, config: GameConfig, rng: np.random.Generator, 
     """Check ``model`` on at least ``n_states`` of its own turns; raise ValueError naming the class, the
     state and the action on the first problem. Returns the number of turns checked."""
     if not callable(getattr(model, "action_probabilities", None)):
-        raise ValueError(f"{player_name(model)} has no action_probabilities(hands, view, action) method")
+        raise ValueError(f"{type(model).__name__} has no action_probabilities(hands, view, action) method")
     if n_states < 1 or hands_per_state < 1:
         raise ValueError(f"check_opponent needs n_states >= 1 and hands_per_state >= 1, got {n_states}, "
                          f"{hands_per_state}")

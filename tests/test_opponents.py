@@ -1,0 +1,287 @@
+"""The opponent zoo: legality and self-consistency (check_opponent), exact likelihoods against sampled
+frequencies of ``act``, each family's rule on hand-made states, and clear errors for broken user classes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import all_hands
+
+from ldpomdp import CHALLENGE, Bid, GameConfig, PlayerView, RoundEnd, play_game
+from ldpomdp.game import IllegalActionError
+from ldpomdp.opponents import (
+    AggressivePlayer,
+    BaseOpponent,
+    BurcsiNagyPlayer,
+    ConservativePlayer,
+    OehmPlayer,
+    OneThirdRule,
+    RandomPlayer,
+    check_opponent,
+)
+from ldpomdp.opponents.burcsi_nagy import uniform_difference_sf
+from ldpomdp.opponents.probability import bid_true_probability
+from ldpomdp.registry import make_player
+
+CONFIGS = {
+    "full-ones-wild": GameConfig(num_players=3, dice=5),
+    "full-no-wild": GameConfig(num_players=3, dice=3, wild=None),
+    "full-high-wild": GameConfig(num_players=2, dice=4, wild=6),
+    "sixes-ones-wild": GameConfig(num_players=2, dice=4, bids="sixes"),
+    "sixes-high-wild": GameConfig(num_players=3, dice=3, wild=6, bids="sixes"),
+}
+SPECS = ["oehm:0.3", "burcsi-nagy:s=0.6,t=0.4", "aggressive", "conservative", "random", "one-third", "bluff:0.35"]
+
+
+def view_for(config, hand, dice, history=(), seat=0):
+    return PlayerView(config, seat, tuple(dice), tuple(history), hand=tuple(int(x) for x in hand))
+
+
+def round_end(challenger, bidder, loser, dice=(5, 5, 5)):
+    """A finished round for ``observe`` (hands and bid do not matter to the models here)."""
+    hands = tuple((0,) * 5 + (d,) for d in dice)
+    return RoundEnd(0, hands, Bid(1, 2), bidder, challenger, loser, 0, dice)
+
+
+@pytest.mark.parametrize("config_name", sorted(CONFIGS))
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_opponent_passes_check_opponent(spec, config_name):
+    """Legal actions only, probabilities in [0, 1] summing to one over the legal actions, act consistent."""
+    turns = check_opponent(make_player(spec), CONFIGS[config_name], np.random.default_rng(7), n_states=100)
+    assert turns >= 100
+
+
+# --- exact likelihoods against the sampled frequencies of act -------------------------------------
+
+def frequency_check(model, view, rng, samples=3000):
+    """Sample act and compare each action's frequency with action_probabilities (4-sigma bands)."""
+    legal = view.legal_actions()
+    hand = np.asarray(view.hand)[None, :]
+    probs = np.array([model.action_probabilities(hand, view.public(), a)[0] for a in legal])
+    assert probs.sum() == pytest.approx(1.0, abs=1e-9)
+    counts = dict.fromkeys(legal, 0)
+    for _ in range(samples):
+        counts[model.act(view, rng)] += 1
+    freq = np.array([counts[a] for a in legal]) / samples
+    tolerance = 4 * np.sqrt(probs * (1 - probs) / samples)
+    assert np.all(np.abs(freq - probs) <= tolerance), (type(model).__name__, list(zip(legal, probs, freq)))
+    return probs
+
+
+def test_oehm_frequencies_match_probabilities():
+    config = GameConfig(num_players=3, dice=5)
+    model = OehmPlayer(bluff=0.4)
+    model.reset(0, config)
+    rng = np.random.default_rng(11)
+    for hand, bid in [((1, 0, 2, 0, 1, 1), Bid(5, 3)), ((0, 1, 1, 1, 1, 1), Bid(6, 6)), ((2, 2, 0, 0, 1, 0), None)]:
+        history = () if bid is None else ((2, bid),)
+        probs = frequency_check(model, view_for(config, hand, (5, 5, 5), history), rng)
+        assert 0 < probs.max() < 1
+
+
+def test_burcsi_nagy_frequencies_match_probabilities_with_every_nudge():
+    """Seat 0 acts on seat 2's bid; seat 1 is next. Switch on c_s, c_t, both, neither via observe."""
+    config = GameConfig(num_players=3, dice=5)
+    view = view_for(config, (1, 0, 1, 1, 2, 0), (5, 5, 5), ((1, Bid(6, 5)), (2, Bid(7, 3))))
+    histories = {
+        "none": [],
+        "s": [round_end(challenger=0, bidder=2, loser=2)],  # our challenge of seat 2 succeeded
+        "t": [round_end(challenger=1, bidder=0, loser=1)],  # seat 1's challenge failed
+        "both": [round_end(0, 2, 2), round_end(1, 0, 1)],
+    }
+    rng = np.random.default_rng(12)
+    raise_probs = {}
+    for name, events in histories.items():
+        model = BurcsiNagyPlayer(s=0.6, t=0.5)
+        model.reset(0, config)
+        for event in events:
+            model.observe(event)
+        assert model.widths(view) == {"none": (0, 0), "s": (0.6, 0), "t": (0, 0.5), "both": (0.6, 0.5)}[name]
+        probs = frequency_check(model, view, rng)
+        raise_probs[name] = 1.0 - probs[-1]  # legal actions end with CHALLENGE
+    # c_s pushes towards raising, c_t towards challenging; here p2 - p1 = -0.35
+    assert raise_probs["none"] in (0.0, 1.0)
+    assert raise_probs["t"] <= raise_probs["none"] <= raise_probs["s"]
+    assert 0 < raise_probs["both"] < 1
+
+
+@pytest.mark.parametrize("spec", ["aggressive", "random", "bluff:0.35"])
+def test_other_stochastic_frequencies_match_probabilities(spec):
+    config = GameConfig(num_players=2, dice=3)
+    model = make_player(spec)
+    model.reset(0, config)
+    rng = np.random.default_rng(13)
+    for history in [(), ((1, Bid(2, 6)),), ((1, Bid(4, 3)),), ((1, Bid(6, 5)),)]:
+        frequency_check(model, view_for(config, (1, 0, 0, 2, 0, 0), (3, 3), history), rng)
+
+
+def test_uniform_difference_sf_matches_numerical_integration():
+    grid = (np.arange(4000) + 0.5) / 4000
+    for a, b in [(0.6, 0.5), (0.2, 1.0), (1.0, 0.0), (0.0, 0.3), (0.0, 0.0)]:
+        xs = a * grid[:, None] - b * grid[None, :]  # midpoint rule on [0, a] x [0, b]
+        for d in [-1.2, -0.55, -0.3, -0.05, 0.0, 0.1, 0.45, 0.7]:
+            if a == b == 0:
+                expected = float(0 > d)
+            elif a == 0 or b == 0:
+                expected = float(np.mean((a * grid - b * grid) > d))
+            else:
+                expected = float(np.mean(xs > d))
+            assert uniform_difference_sf(np.array([d]), a, b)[0] == pytest.approx(expected, abs=1e-3), (a, b, d)
+
+
+# --- exactness and vectorization ------------------------------------------------------------------
+
+def test_bid_true_probability_is_the_exact_binomial_tail():
+    """Against enumeration of every unseen hand with its multinomial probability."""
+    config = GameConfig(num_players=2, dice=(3, 4))
+    unseen_hands = all_hands(4, 6)
+    weights = np.array([math.factorial(4) / np.prod([math.factorial(int(c)) for c in h]) for h in unseen_hands])
+    weights /= 6**4
+    own = all_hands(3, 6)
+    view = view_for(config, own[0], (3, 4))
+    for bid in [Bid(3, 4), Bid(2, 1), Bid(5, 6), Bid(7, 2)]:
+        got = bid_true_probability(own, view, bid)
+        table = (unseen_hands[:, bid.face - 1] + (unseen_hands[:, 0] if bid.face != 1 else 0))[None, :]
+        mine = own[:, bid.face - 1] + (own[:, 0] if bid.face != 1 else 0)
+        expected = ((mine[:, None] + table) >= bid.quantity) @ weights
+        np.testing.assert_allclose(got, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_vectorized_probabilities_equal_row_by_row(spec):
+    config = GameConfig(num_players=2, dice=3)
+    model = make_player(spec)
+    model.reset(1, config)
+    hands = all_hands(3, 6)
+    for history in [(), ((0, Bid(2, 4)),), ((0, Bid(5, 1)),)]:
+        view = view_for(config, hands[0], (3, 3), history, seat=1).public()
+        for action in view.legal_actions():
+            together = model.action_probabilities(hands, view, action)
+            alone = np.array([model.action_probabilities(h[None, :], view, action)[0] for h in hands])
+            np.testing.assert_array_equal(together, alone)
+
+
+# --- each family's rule on hand-made states -------------------------------------------------------
+
+def test_oehm_rule():
+    config = GameConfig(num_players=2, dice=5)
+    model = OehmPlayer(bluff=0.0)
+    hand = (1, 0, 0, 2, 1, 1)  # fours + the wild one: 3 matching fours
+    view = view_for(config, hand, (5, 5), ((1, Bid(4, 2)),))
+    p_true = float(bid_true_probability(np.array([hand]), view.public(), Bid(4, 2))[0])  # need 3 of 5 at 1/3
+    assert p_true == pytest.approx(sum(math.comb(5, k) * (1 / 3) ** k * (2 / 3) ** (5 - k) for k in range(3, 6)))
+    probs = {a: model.action_probabilities(np.array([hand]), view.public(), a)[0] for a in view.legal_actions()}
+    assert probs[CHALLENGE] == pytest.approx(1 - p_true)
+    assert probs[Bid(5, 4)] == pytest.approx(p_true)  # quantity + 1 on the face it holds most of
+    assert sum(probs.values()) == pytest.approx(1.0)
+    top = view_for(config, hand, (5, 5), ((1, Bid(10, 2)),))
+    assert model.act(top, np.random.default_rng(0)) is CHALLENGE  # no +1 raise left
+    bluffer = OehmPlayer(bluff=1.0)  # always a uniform face
+    p = bluffer.action_probabilities(np.array([hand]), view.public(), Bid(5, 2))[0]
+    assert p == pytest.approx(p_true / 6)
+
+
+def test_burcsi_nagy_without_nudges_raises_iff_p2_beats_p1():
+    config = GameConfig(num_players=2, dice=5)
+    model = BurcsiNagyPlayer(s=0.0, t=0.0)
+    model.reset(0, config)
+    rng = np.random.default_rng(0)
+    hand = (0, 0, 0, 3, 0, 2)  # three 4s, two 6s, no wild
+    # 3x4 and 2x6 are both certain: ties go to the higher face
+    assert model.act(view_for(config, hand, (5, 5), ((1, Bid(2, 4)),)), rng) == Bid(2, 6)
+    assert model.act(view_for(config, hand, (5, 5), ((1, Bid(3, 6)),)), rng) == Bid(4, 4)  # p2 = 0.87 > p1 = 0.13
+    assert model.act(view_for(config, hand, (5, 5), ((1, Bid(8, 2)),)), rng) is CHALLENGE
+    assert model.act(view_for(config, hand, (5, 5)), rng) == Bid(1, 6)  # the opener always raises
+
+
+def test_aggressive_rule_and_fallbacks():
+    full = GameConfig(num_players=2, dice=3)
+    dist = AggressivePlayer.distribution
+    assert dist(view_for(full, (3, 0, 0, 0, 0, 0), (3, 3), ((1, Bid(2, 3)),))) == {
+        CHALLENGE: 0.5, Bid(3, 3): 0.25, Bid(2, 4): 0.25}
+    assert dist(view_for(full, (3, 0, 0, 0, 0, 0), (3, 3), ((1, Bid(2, 6)),))) == {CHALLENGE: 0.5, Bid(3, 6): 0.5}
+    assert dist(view_for(full, (3, 0, 0, 0, 0, 0), (3, 3), ((1, Bid(6, 2)),))) == {CHALLENGE: 0.5, Bid(6, 3): 0.5}
+    assert dist(view_for(full, (3, 0, 0, 0, 0, 0), (3, 3), ((1, Bid(6, 6)),))) == {CHALLENGE: 1.0}
+    assert dist(view_for(full, (3, 0, 0, 0, 0, 0), (3, 3))) == {Bid(1, f): 1 / 6 for f in range(1, 7)}
+    sixes = GameConfig(num_players=2, dice=3, bids="sixes")
+    assert dist(view_for(sixes, (3, 0, 0, 0, 0, 0), (3, 3), ((1, Bid(2, 6)),))) == {CHALLENGE: 0.5, Bid(3, 6): 0.5}
+
+
+def test_conservative_bids_only_what_its_hand_makes_true():
+    config = GameConfig(num_players=2, dice=5)
+    model = ConservativePlayer()
+    rng = np.random.default_rng(0)
+    hand = (1, 0, 2, 0, 0, 2)  # one wild one, two 3s, two 6s: 3 matching threes and sixes, 1 one
+    assert model.act(view_for(config, hand, (5, 5)), rng) == Bid(1, 1)  # smallest true bid
+    assert model.act(view_for(config, hand, (5, 5), ((1, Bid(2, 4)),)), rng) == Bid(2, 6)
+    assert model.act(view_for(config, hand, (5, 5), ((1, Bid(3, 3)),)), rng) == Bid(3, 6)
+    assert model.act(view_for(config, hand, (5, 5), ((1, Bid(3, 6)),)), rng) is CHALLENGE
+    sixes = GameConfig(num_players=2, dice=2, bids="sixes")
+    assert model.act(view_for(sixes, (0, 2, 0, 0, 0, 0), (2, 2)), rng) == Bid(1, 6)  # opener must bid
+
+
+@pytest.mark.parametrize("bad", [
+    lambda: OehmPlayer(bluff=1.5), lambda: OehmPlayer(bluff="x"), lambda: BurcsiNagyPlayer(s=-0.1),
+    lambda: BurcsiNagyPlayer(t=float("inf")), lambda: make_player("oehm:2"), lambda: make_player("burcsi-nagy:u=1"),
+])
+def test_parameters_are_validated(bad):
+    with pytest.raises(ValueError, match="bluff|BurcsiNagyPlayer|burcsi-nagy"):
+        bad()
+
+
+# --- broken user classes fail loudly, naming themselves ----------------------------------------------
+
+class IllegalBot(RandomPlayer):
+    """Claims the random player's probabilities but always bids one two (illegal over most bids)."""
+
+    name = None  # no display name: errors fall back to the class name
+
+    def act(self, view, rng):
+        return Bid(1, 2)
+
+
+class OverconfidentBot(RandomPlayer):
+    def action_probabilities(self, hands, view, action):
+        return super().action_probabilities(hands, view, action) * 1.5 + 1.0
+
+
+class LeakyBot(RandomPlayer):
+    def action_probabilities(self, hands, view, action):
+        return super().action_probabilities(hands, view, action) * 0.9
+
+
+def test_illegal_action_is_named():
+    config = GameConfig(num_players=2, dice=3)
+    with pytest.raises(IllegalActionError, match=r"IllegalBot.act played the illegal action"):
+        check_opponent(IllegalBot(), config, np.random.default_rng(0), n_states=20)
+    with pytest.raises(IllegalActionError, match="IllegalBot"):
+        play_game(config, [IllegalBot(), RandomPlayer()], np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("bot, message", [
+    (OverconfidentBot, r"OverconfidentBot \(.random.\): random.action_probabilities returned values outside \[0, 1\].*state"),
+    (LeakyBot, r"LeakyBot \(.random.\).action_probabilities sums to 0.9 \(not 1\) over the legal actions for hand"),
+])
+def test_bad_probabilities_are_named(bot, message):
+    with pytest.raises(ValueError, match=message):
+        check_opponent(bot(), GameConfig(num_players=2, dice=3), np.random.default_rng(0), n_states=20)
+
+
+def test_act_inconsistent_with_probabilities_is_named():
+    class Liar(OneThirdRule):
+        def act(self, view, rng):
+            return view.legal_actions()[0]  # the smallest bid, whatever the rule says
+
+    with pytest.raises(ValueError, match=r"Liar \(.one-third.\).act played .* probability 0"):
+        check_opponent(Liar(), GameConfig(num_players=2, dice=3), np.random.default_rng(0), n_states=50)
+
+
+def test_a_player_without_probabilities_is_rejected():
+    class NoModel(BaseOpponent):
+        def act(self, view, rng):
+            return view.legal_actions()[0]
+
+    with pytest.raises(ValueError, match="NoModel has no action_probabilities"):
+        check_opponent(NoModel(), GameConfig(), np.random.default_rng(0))
