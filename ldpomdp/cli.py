@@ -1,4 +1,5 @@
-"""Command line: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs)."""
+"""Command line: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs),
+``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.experiments`)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,55 @@ def cmd_players(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from .experiments import Cell, format_table, parse_dice_range, run_experiment, run_sweep
+    from .report002 import get_experiment
+
+    options = dict(workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
+    if args.experiment:
+        if args.players:
+            raise ValueError("give either --experiment or --players, not both")
+        run_experiment(get_experiment(args.experiment), quick=args.quick, out=args.out, games=args.games,
+                       seed=args.seed, plot=not args.no_plot, **options)
+        return 0
+    if not args.players:
+        raise ValueError("give --players SPEC,SPEC[,...] or --experiment NAME")
+    players = split_specs(args.players)
+    cells = [Cell.from_config(players, config_from_args(argparse.Namespace(**{**vars(args), "dice": d}),
+                                                         len(players)))
+             for d in parse_dice_range(args.dice)]
+    out = args.out or "results/sweep"
+    rows = run_sweep(cells, args.games or 1000, out, args.seed, **options)
+    print(format_table(rows))
+    print(f"wrote {out}/summary.csv")
+    if not args.no_plot:
+        from .sweep_plots import plot_summary
+
+        written = plot_summary(rows, cells, out, title=" vs ".join(players))
+        print(f"wrote {', '.join(map(str, written))}" if written else "plots need matplotlib: pip install 'ldpomdp[plot]'")
+    return 0
+
+
+def _sweep_parser(sub) -> None:
+    from .report002 import EXPERIMENTS
+
+    sweep = sub.add_parser("sweep", help="play many games per setting; resumable; CSV summary and plots",
+                           conflict_handler="resolve")
+    sweep.add_argument("--players", help="comma-separated player specs, e.g. expected-count,one-third")
+    sweep.add_argument("--experiment", help=f"a named experiment of report 002: {', '.join(EXPERIMENTS)}")
+    sweep.add_argument("--quick", action="store_true", help="the experiment's small version (minutes)")
+    sweep.add_argument("--games", type=int, default=None, help="games per cell (default 1000, or the experiment's)")
+    sweep.add_argument("--out", default=None, help="output folder (default results/<experiment> or results/sweep)")
+    sweep.add_argument("--workers", type=int, default=None, help="local worker processes (default: all cores)")
+    sweep.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (extra: dask)")
+    sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sweep.add_argument("--no-plot", action="store_true", help="CSV only, no PNG")
+    _config_args(sweep)
+    sweep.add_argument("--dice", default="1-35", help="dice per player: 5, 1-35, 1-35:2 or a comma list")
+    sweep.add_argument("--seed", type=int, default=0, help="sweep seed (default 0; resuming needs the same)")
+    sweep.set_defaults(func=cmd_sweep)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ldpomdp", description="Liar's Dice as a POMDP")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -64,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
     players = sub.add_parser("players", help="list the player specs")
     players.set_defaults(func=cmd_players)
+    _sweep_parser(sub)
     return parser
 
 

@@ -1,0 +1,502 @@
+"""Benchmark sweeps: many games per cell (players x dice x rules), run on any executor, stored so that
+nothing is lost and a re-run resumes, summarised per cell and player with Wilson intervals.
+
+One function, :func:`run_sweep`, serves the CLI (``ldpomdp sweep``), the scripts in ``benchmarks/`` and
+the tests. Game ``g`` of a cell always uses the seed ``SeedSequence([seed, hash(cell id)]).spawn(...)[g]``
+and the seats rotate with ``g``, so a game's result never depends on the worker count, the batching or
+which games ran before an interruption.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from .game import play_game, rotate
+from .registry import make_player
+from .rules import GameConfig
+
+__all__ = [
+    "Cell",
+    "Experiment",
+    "SummaryRow",
+    "GameStore",
+    "run_sweep",
+    "run_experiment",
+    "game_seed",
+    "play_batch",
+    "summarize",
+    "wilson_interval",
+    "parse_dice_range",
+]
+
+GAMES_FILE = "games.jsonl"
+SUMMARY_FILE = "summary.csv"
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One game setting of a sweep: the players (spec strings, seat-agnostic order), the dice each
+    starts with, and the rules. Player parameters (bluff, particles, injection) live in the specs."""
+
+    players: tuple[str, ...]
+    dice: int
+    bids: str = "sixes"
+    faces: int = 6
+    wild: int | None = 1
+    opener: str = "after_challenger"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(str(p).strip() for p in self.players))
+
+    @property
+    def id(self) -> str:
+        """A stable, readable key built from every parameter that changes the games."""
+        return (f"players={'|'.join(self.players)};dice={self.dice};bids={self.bids};faces={self.faces};"
+                f"wild={self.wild};opener={self.opener}")
+
+    def config(self) -> GameConfig:
+        """The validated rules (errors name the cell)."""
+        if len(self.players) < 2:
+            raise ValueError(f"cell {self.id}: needs at least 2 players, got {len(self.players)}")
+        try:
+            return GameConfig(num_players=len(self.players), dice=self.dice, faces=self.faces, wild=self.wild,
+                              bids=self.bids, opener=self.opener)
+        except ValueError as exc:
+            raise ValueError(f"cell {self.id}: {exc}") from None
+
+    @classmethod
+    def from_config(cls, players: Sequence[str], config: GameConfig) -> "Cell":
+        dice = set(config.starting_dice)
+        if len(dice) != 1:
+            raise ValueError("a sweep cell gives every player the same dice")
+        return cls(tuple(players), dice.pop(), config.bids, config.faces, config.wild, config.opener)
+
+
+def _cell_entropy(cell_id: str) -> int:
+    return int.from_bytes(hashlib.sha256(cell_id.encode()).digest()[:16], "little")
+
+
+def game_seed(seed: int, cell: Cell, game: int) -> np.random.SeedSequence:
+    """Seed of game ``game`` of ``cell``: exactly ``SeedSequence([seed, h]).spawn(n)[game]`` for any
+    ``n > game``, with ``h`` a stable hash of the cell id, built without spawning the others."""
+    return np.random.SeedSequence([seed, _cell_entropy(cell.id)], spawn_key=(game,))
+
+
+def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict], float]:
+    """Play the given games of one cell (in a worker) and return their records and the seconds spent.
+
+    Players are built once per batch from their specs; game ``g`` seats them with ``rotate(players, g)``
+    and seat 0 opens, so over ``n`` consecutive games every player opens once.
+    """
+    start = time.perf_counter()
+    config = cell.config()
+    players = [make_player(spec) for spec in cell.players]
+    records = []
+    for g in games:
+        seated, seat_of = rotate(players, g)
+        rng = np.random.default_rng(game_seed(seed, cell, g))
+        game = play_game(config, seated, rng, first_opener=0)
+        records.append({
+            "cell": cell.id,
+            "game": int(g),
+            "seed": int(seed),
+            "seats": [seat_of.index(s) for s in range(len(players))],  # player index in each seat
+            "winner": game.winner,  # seat
+            "rounds": len(game.rounds),
+            "challenges": game.challenges,  # per seat
+            "successful_challenges": game.successful_challenges,  # per seat
+        })
+    return records, time.perf_counter() - start
+
+
+class GameStore:
+    """``games.jsonl``: one finished game per line, appended by the parent process and fsynced per batch.
+
+    Opening it reads what is there, keeps the first record of each (cell, game) and cuts a half-written
+    last line (from a killed run) so that later appends stay valid JSON lines.
+    """
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.records: dict[tuple[str, int], dict] = {}
+        if self.path.exists():
+            self._load()
+
+    def _load(self) -> None:
+        data = self.path.read_bytes()
+        *complete, tail = data.split(b"\n")  # ``tail`` is what follows the last newline
+        for number, line in enumerate(complete, start=1):
+            if line.strip():
+                record = self._parse(line)
+                if record is None:
+                    raise ValueError(f"{self.path}: line {number} is not a game record; "
+                                     f"fix or remove that line to resume")
+                self._keep(record)
+        if tail.strip():
+            record = self._parse(tail)
+            if record is None:  # half-written by a killed run: cut it so appends stay valid
+                with open(self.path, "r+b") as fh:
+                    fh.truncate(len(data) - len(tail))
+            else:  # complete record, only its newline is missing
+                self._keep(record)
+                with open(self.path, "ab") as fh:
+                    fh.write(b"\n")
+
+    @staticmethod
+    def _parse(line: bytes) -> dict | None:
+        try:
+            record = json.loads(line)
+            record["game"] = int(record["game"])
+            str(record["cell"])
+            return record
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def _keep(self, record: dict) -> None:
+        self.records.setdefault((record["cell"], record["game"]), record)
+
+    def seeds(self) -> set[int]:
+        return {int(r.get("seed", -1)) for r in self.records.values()}
+
+    def append(self, records: Sequence[dict]) -> None:
+        """Append new records (skipping keys already stored) and make them durable."""
+        fresh = [r for r in records if (r["cell"], r["game"]) not in self.records]
+        if not fresh:
+            return
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in fresh))
+            fh.flush()
+            os.fsync(fh.fileno())
+        for r in fresh:
+            self.records[(r["cell"], r["game"])] = r
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default); (0, 1) when ``n`` is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """Results of one player (by its seat-agnostic index in ``cell.players``) over one cell's games."""
+
+    cell: str
+    dice: int
+    bids: str
+    player: str
+    player_index: int
+    games: int
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    challenges_per_game: float
+    challenge_success_rate: float  # NaN when the player never challenged
+
+
+def summarize(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], dict]) -> list[SummaryRow]:
+    """Per cell and player: wins with a Wilson interval, challenges per game and their success rate,
+    over games ``0 .. games-1`` of each cell that are stored."""
+    rows = []
+    for cell in cells:
+        n_players = len(cell.players)
+        recs = [records[(cell.id, g)] for g in range(games) if (cell.id, g) in records]
+        wins = np.zeros(n_players, dtype=int)
+        chal = np.zeros(n_players, dtype=int)
+        good = np.zeros(n_players, dtype=int)
+        for r in recs:
+            seats = r["seats"]
+            wins[seats[r["winner"]]] += 1
+            np.add.at(chal, seats, r["challenges"])
+            np.add.at(good, seats, r["successful_challenges"])
+        n = len(recs)
+        for i, spec in enumerate(cell.players):
+            low, high = wilson_interval(int(wins[i]), n)
+            rows.append(SummaryRow(
+                cell=cell.id, dice=cell.dice, bids=cell.bids, player=spec, player_index=i, games=n,
+                wins=int(wins[i]), win_rate=wins[i] / n if n else math.nan, ci_low=low, ci_high=high,
+                challenges_per_game=chal[i] / n if n else math.nan,
+                challenge_success_rate=good[i] / chal[i] if chal[i] else math.nan,
+            ))
+    return rows
+
+
+def write_summary(rows: Sequence[SummaryRow], path: Path) -> None:
+    fields = list(SummaryRow.__dataclass_fields__)
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(fields)
+        for row in rows:
+            values = [getattr(row, f) for f in fields]
+            writer.writerow(["" if isinstance(v, float) and math.isnan(v) else
+                             (round(v, 6) if isinstance(v, float) else v) for v in values])
+
+
+def format_table(rows: Sequence[SummaryRow], x_of: Callable[[SummaryRow], object] | None = None,
+                 x_label: str = "dice") -> str:
+    """A plain-text table of the summary, one line per cell and player."""
+    x_of = x_of or (lambda r: r.dice)
+    head = f"{x_label:>7} {'player':28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'chal/game':>9} {'chal ok':>8}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        ok = "" if math.isnan(r.challenge_success_rate) else f"{r.challenge_success_rate:.3f}"
+        rate = "" if math.isnan(r.win_rate) else f"{r.win_rate:.3f}"
+        lines.append(f"{str(x_of(r)):>7} {f'{r.player_index}: {r.player}'[:28]:28} {r.games:6d} {rate:>9} "
+                     f"{f'[{r.ci_low:.3f}, {r.ci_high:.3f}]':>15} {r.challenges_per_game:9.2f} {ok:>8}")
+    return "\n".join(lines)
+
+
+def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
+    """Fail before any game: every spec builds, every cell's rules are valid and accepted by its players."""
+    if not cells:
+        raise ValueError("the sweep has no cells")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games per cell must be an integer >= 1, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    ids = [c.id for c in cells]
+    if len(set(ids)) != len(ids):
+        raise ValueError("the sweep lists the same cell twice")
+    built = {}
+    for cell in cells:
+        config = cell.config()
+        for seat, spec in enumerate(cell.players):
+            if spec not in built:
+                built[spec] = make_player(spec)
+            try:
+                built[spec].reset(seat, config)
+            except ValueError as exc:
+                raise ValueError(f"player {spec!r} in cell {cell.id}: {exc}") from None
+
+
+def _prepare_out(out: Path) -> Path:
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        with open(out / GAMES_FILE, "a"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"output folder {str(out)!r} is not writable: {exc.strerror or exc}") from None
+    return out
+
+
+@contextmanager
+def _executor(workers: int | None, scheduler: str | None, executor: Executor | None
+              ) -> Iterator[tuple[Executor, int]]:
+    """The executor to run on and how many games it runs at once."""
+    if executor is not None:
+        yield executor, max(1, workers or os.cpu_count() or 1)
+        return
+    if scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise ValueError("--scheduler needs dask.distributed: pip install 'ldpomdp[dask]'") from None
+        with Client(scheduler) as client:
+            yield client.get_executor(), max(1, sum(client.nthreads().values()))
+        return
+    workers = os.cpu_count() or 1 if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    import multiprocessing
+
+    if sys.platform == "win32":
+        context = multiprocessing.get_context("spawn")
+    else:  # workers fork from a server that imported ldpomdp once, so each starts fast and thread-free
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        yield pool, workers
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _batches(todo: Sequence[tuple[Cell, list[int]]], parallelism: int, batch: int | None
+             ) -> list[tuple[Cell, list[int]]]:
+    """Split each cell's missing games into batches, costliest first so the tail of the run is short."""
+    out = []
+    for cell, games in todo:
+        size = batch or max(1, min(50, math.ceil(len(games) / (2 * parallelism))))
+        out += [(cell, games[i:i + size]) for i in range(0, len(games), size)]
+    return sorted(out, key=lambda b: -(b[0].dice * len(b[0].players)) ** 2 * len(b[1]))
+
+
+def run_sweep(
+    cells: Sequence[Cell],
+    games: int,
+    out: str | Path,
+    seed: int = 0,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    executor: Executor | None = None,
+    batch: int | None = None,
+    progress: bool = True,
+    log: Callable[[str], None] | None = print,
+) -> list[SummaryRow]:
+    """Play ``games`` games of every cell (resuming what ``out/games.jsonl`` already holds), then write
+    ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
+    cores), a dask cluster at ``scheduler``, or any given ``executor``."""
+    cells = list(cells)
+    validate(cells, games, seed)
+    out = _prepare_out(Path(out))
+    store = GameStore(out / GAMES_FILE)
+    other = store.seeds() - {seed}
+    if other:
+        raise ValueError(f"{out / GAMES_FILE} holds games of seed {sorted(other)}, not {seed}: "
+                         f"use the same --seed or another --out folder")
+    todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
+    todo = [(c, g) for c, g in todo if g]
+    missing = sum(len(g) for _, g in todo)
+    timing: dict[str, list[float]] = {}
+    if missing:
+        if log:
+            log(f"{missing} of {games * len(cells)} games to play ({len(cells)} cells) -> {out / GAMES_FILE}")
+        start = time.perf_counter()
+        with _executor(workers, scheduler, executor) as (pool, parallelism):
+            futures: dict[Future, Cell] = {
+                pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
+            }
+            bar = _progress(missing, progress)
+            try:
+                for fut in as_completed(futures):
+                    records, seconds = fut.result()
+                    store.append(records)
+                    t = timing.setdefault(futures[fut].id, [0, 0.0])
+                    t[0] += len(records)
+                    t[1] += seconds
+                    bar.update(len(records))
+            except BaseException:
+                for fut in futures:
+                    fut.cancel()
+                raise
+            finally:
+                bar.close()
+        wall = time.perf_counter() - start
+        if log:
+            log(f"played {missing} games in {wall:.1f} s wall ({missing / wall:.2f} games/s)")
+        _write_timing(out / "timing.csv", cells, timing, wall)
+    rows = summarize(cells, games, store.records)
+    write_summary(rows, out / SUMMARY_FILE)
+    return rows
+
+
+def _write_timing(path: Path, cells: Sequence[Cell], timing: dict[str, list[float]], wall: float) -> None:
+    """Worker seconds per game for each cell played in this run (a speed record, not a result)."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["cell", "dice", "games", "worker_seconds", "games_per_worker_second"])
+        for cell in cells:
+            if cell.id in timing:
+                n, s = timing[cell.id]
+                writer.writerow([cell.id, cell.dice, n, round(s, 3), round(n / s, 3) if s else ""])
+        writer.writerow(["total wall", "", sum(t[0] for t in timing.values()), round(wall, 3), ""])
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", smoothing=0.05, dynamic_ncols=True)
+
+
+def parse_dice_range(text: str) -> list[int]:
+    """``"1-35"``, ``"5"`` or ``"1-5,10,20-30:5"`` -> sorted distinct dice counts (each >= 1)."""
+    values: set[int] = set()
+    try:
+        for part in filter(None, (p.strip() for p in str(text).split(","))):
+            span, _, step = part.partition(":")
+            lo, dash, hi = span.partition("-")
+            a = int(lo)
+            b = int(hi) if dash else a
+            values.update(range(a, b + 1, int(step) if step else 1))
+    except ValueError:
+        raise ValueError(f"--dice must look like 5, 1-35 or 1-35:2 (comma-separated), got {text!r}") from None
+    if not values or min(values) < 1:
+        raise ValueError(f"--dice must name dice counts >= 1, got {text!r}")
+    return sorted(values)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A named sweep: how to build its cells (full or quick), how many games, and how to plot it."""
+
+    name: str
+    title: str
+    build: Callable[[bool], list[Cell]]  # quick -> cells
+    games: int
+    quick_games: int
+    x_label: str = "dice per player"
+    x_of: Callable[[Cell], float] = field(default=lambda cell: cell.dice)
+    roles: tuple[str, ...] = ()  # legend names per player index; default: the first cell's specs
+    reference: str = ""  # what report 002 found, for comparison
+
+    def cells(self, quick: bool = False) -> list[Cell]:
+        return self.build(quick)
+
+
+def run_experiment(
+    experiment: Experiment,
+    quick: bool = False,
+    out: str | Path | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    plot: bool = True,
+    log: Callable[[str], None] | None = print,
+    **run_options,
+) -> list[SummaryRow]:
+    """Run a named experiment with :func:`run_sweep`, print its table, write the CSV and the plots."""
+    cells = experiment.cells(quick)
+    games = games or (experiment.quick_games if quick else experiment.games)
+    out = Path(out or Path("results") / experiment.name)
+    if log:
+        log(f"{experiment.name}: {experiment.title} ({len(cells)} cells x {games} games{', quick' if quick else ''})")
+    rows = run_sweep(cells, games, out, seed, log=log, **run_options)
+    x_by_cell = {c.id: experiment.x_of(c) for c in cells}
+    if log:
+        log(format_table(rows, lambda r: x_by_cell[r.cell], experiment.x_label.split()[0]))
+        if experiment.reference:
+            log(f"report 002: {experiment.reference}")
+        log(f"wrote {out / SUMMARY_FILE}")
+    if plot:
+        from .sweep_plots import plot_summary
+
+        written = plot_summary(rows, cells, out, title=experiment.title, x_of=experiment.x_of,
+                               x_label=experiment.x_label, roles=experiment.roles)
+        if log:
+            log(f"wrote {', '.join(str(p) for p in written)}" if written else
+                "plots need matplotlib: pip install 'ldpomdp[plot]'")
+    return rows

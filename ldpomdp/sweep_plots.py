@@ -1,0 +1,98 @@
+"""Plots of a sweep summary (matplotlib is optional: ``pip install 'ldpomdp[plot]'``).
+
+Several cells: win rate against the cell's x value (dice by default) with the 95% Wilson interval as a
+band, one line per player. One cell: bar charts of wins (with the interval) and challenges per player.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .experiments import Cell, SummaryRow
+
+__all__ = ["plot_summary", "player_labels"]
+
+
+def player_labels(cells: Sequence[Cell], roles: Sequence[str] = ()) -> list[str]:
+    """Legend names per player index: ``roles`` if given, else the first cell's specs, numbered when a
+    spec appears more than once (``one-third #1``, ``one-third #2``)."""
+    if roles:
+        return list(roles)
+    specs = list(cells[0].players)
+    return [f"{s} #{specs[:i + 1].count(s)}" if specs.count(s) > 1 else s for i, s in enumerate(specs)]
+
+
+def plot_summary(
+    rows: Sequence[SummaryRow],
+    cells: Sequence[Cell],
+    out: str | Path,
+    title: str = "",
+    x_of: Callable[[Cell], float] = lambda cell: cell.dice,
+    x_label: str = "dice per player",
+    roles: Sequence[str] = (),
+) -> list[Path]:
+    """Write the PNG plots into ``out``; returns their paths ([] when matplotlib is missing)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    out = Path(out)
+    labels = player_labels(cells, roles)
+    x_by_cell = {c.id: x_of(c) for c in cells}
+    if len(cells) == 1:
+        return _bars(plt, rows, labels, out, title)
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for i, label in enumerate(labels):
+        mine = sorted((r for r in rows if r.player_index == i and r.games), key=lambda r: x_by_cell[r.cell])
+        if not mine:
+            continue
+        xs = [x_by_cell[r.cell] for r in mine]
+        line, = ax.plot(xs, [r.win_rate for r in mine], marker="o", ms=3, label=label)
+        ax.fill_between(xs, [r.ci_low for r in mine], [r.ci_high for r in mine], color=line.get_color(),
+                        alpha=0.2, linewidth=0)
+    ax.axhline(1 / len(labels), color="grey", lw=0.8, ls="--", label=f"1/{len(labels)}")
+    ax.set_xlabel(x_label)
+    ax.set_ylabel("win rate (95% Wilson band)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title + _games_note(rows))
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path = out / "win_rate.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return [path]
+
+
+def _games_note(rows: Sequence[SummaryRow]) -> str:
+    counts = sorted({r.games for r in rows})
+    return f" ({counts[0]} games per point)" if len(counts) == 1 else f" ({counts[0]}-{counts[-1]} games per point)"
+
+
+def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: str) -> list[Path]:
+    rows = sorted(rows, key=lambda r: r.player_index)
+    paths = []
+    for name, values, err, ylabel in (
+        ("wins", [r.wins for r in rows],
+         [[r.wins - r.ci_low * r.games for r in rows], [r.ci_high * r.games - r.wins for r in rows]],
+         "games won (95% Wilson interval)"),
+        ("challenges", [r.challenges_per_game * r.games for r in rows], None, "challenges made"),
+    ):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        bars = ax.bar(labels, values, yerr=err, capsize=4, color=[f"C{i}" for i in range(len(rows))])
+        total = sum(values) or 1
+        for bar, v in zip(bars, values):
+            ax.annotate(f"{v:.0f} ({100 * v / total:.1f}%)", (bar.get_x() + bar.get_width() / 2, v),
+                        ha="center", va="bottom", fontsize=9, xytext=(0, 2), textcoords="offset points")
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{title}: {name}" + _games_note(rows))
+        fig.tight_layout()
+        path = out / f"{name}.png"
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        paths.append(path)
+    return paths

@@ -1,0 +1,263 @@
+"""Sweep runner: seeds independent of workers, resumable storage, summaries, validation, executors."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ldpomdp.cli import main as cli_main
+from ldpomdp.experiments import (
+    Cell,
+    GameStore,
+    game_seed,
+    parse_dice_range,
+    play_batch,
+    run_sweep,
+    summarize,
+    wilson_interval,
+)
+from ldpomdp.report002 import EXPERIMENTS
+
+SMALL = [Cell(("one-third", "bluff:0.3"), d) for d in (1, 2, 4)] + [Cell(("random", "one-third", "bluff:0.5"), 2)]
+
+
+def lines(folder: Path) -> list[str]:
+    return sorted((folder / "games.jsonl").read_text().splitlines())
+
+
+def sweep(out, cells=SMALL, games=12, **kw):
+    kw.setdefault("progress", False)
+    kw.setdefault("log", None)
+    kw.setdefault("seed", 7)
+    return run_sweep(cells, games, out, **kw)
+
+
+# --- statistics -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("k,n,low,high", [
+    (5, 10, 0.2366, 0.7634),  # textbook values (e.g. Newcombe 1998, Agresti & Coull 1998)
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (50, 100, 0.4038, 0.5962),
+    (81, 263, 0.2553, 0.3662),
+])
+def test_wilson_interval_known_values(k, n, low, high):
+    lo, hi = wilson_interval(k, n)
+    assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+
+
+def test_wilson_endpoints_invert_the_score_test():
+    z = 1.959963984540054
+    for k, n in [(3, 17), (40, 41), (500, 1000)]:
+        p = k / n
+        for p0 in wilson_interval(k, n):
+            if 0 < p0 < 1:
+                assert abs(p - p0) == pytest.approx(z * math.sqrt(p0 * (1 - p0) / n), rel=1e-9)
+
+
+def test_summarize_maps_seats_to_players():
+    cell = Cell(("a.b:X", "c.d:Y", "e.f:Z"), 3)
+    records = {
+        # seats[s] = player index in seat s; winner and challenges are per seat
+        (cell.id, 0): {"seats": [0, 1, 2], "winner": 1, "challenges": [2, 0, 1], "successful_challenges": [1, 0, 1]},
+        (cell.id, 1): {"seats": [1, 2, 0], "winner": 0, "challenges": [0, 3, 1], "successful_challenges": [0, 1, 0]},
+        (cell.id, 2): {"seats": [2, 0, 1], "winner": 2, "challenges": [1, 1, 1], "successful_challenges": [1, 1, 1]},
+        (cell.id, 9): {"seats": [0, 1, 2], "winner": 0, "challenges": [9, 9, 9], "successful_challenges": [9, 9, 9]},
+    }
+    rows = summarize([cell], 3, records)  # game 9 is outside the 3 requested games
+    assert [r.games for r in rows] == [3, 3, 3]
+    assert [r.wins for r in rows] == [0, 3, 0]  # player 1 won in seats 1, 0 and 2
+    # player 0 sat in seats 0, 2, 1: challenges 2 + 1 + 1, successes 1 + 0 + 1
+    assert rows[0].challenges_per_game == pytest.approx(4 / 3) and rows[0].challenge_success_rate == pytest.approx(0.5)
+    # player 2 sat in seats 2, 1, 0: challenges 1 + 3 + 1, successes 1 + 1 + 1
+    assert rows[2].challenges_per_game == pytest.approx(5 / 3) and rows[2].challenge_success_rate == pytest.approx(0.6)
+    assert rows[1].win_rate == 1.0 and rows[1].ci_low == pytest.approx(wilson_interval(3, 3)[0])
+
+
+# --- seeds and seats ------------------------------------------------------------------------------
+
+def test_game_seed_is_the_spawned_child():
+    cell = SMALL[0]
+    parent = np.random.SeedSequence([7, int(game_seed(7, cell, 0).entropy[1])])
+    children = parent.spawn(5)
+    for g in range(5):
+        a = np.random.default_rng(game_seed(7, cell, g)).integers(0, 2**63, 4)
+        assert np.array_equal(a, np.random.default_rng(children[g]).integers(0, 2**63, 4))
+    assert game_seed(7, cell, 0).entropy != game_seed(7, SMALL[1], 0).entropy
+
+
+def test_batches_do_not_change_games_and_seats_rotate():
+    cell = SMALL[3]
+    whole, _ = play_batch(cell, 3, range(9))
+    split = play_batch(cell, 3, [4, 5, 6, 7, 8])[0] + play_batch(cell, 3, [0, 1, 2, 3])[0]
+    assert sorted(whole, key=lambda r: r["game"]) == sorted(split, key=lambda r: r["game"])
+    opens = [0, 0, 0]  # seat 0 opens every game
+    for r in whole:
+        opens[r["seats"][0]] += 1
+        assert sorted(r["seats"]) == [0, 1, 2]
+    assert opens == [3, 3, 3]
+
+
+# --- executors ------------------------------------------------------------------------------------
+
+def test_one_and_two_workers_give_identical_games(tmp_path):
+    rows1 = sweep(tmp_path / "w1", workers=1)
+    rows2 = sweep(tmp_path / "w2", workers=2, batch=5)
+    assert lines(tmp_path / "w1") == lines(tmp_path / "w2")
+    assert len(lines(tmp_path / "w1")) == 12 * len(SMALL)
+    assert rows1 == rows2
+    assert (tmp_path / "w1" / "summary.csv").read_text() == (tmp_path / "w2" / "summary.csv").read_text()
+
+
+def test_any_executor_and_dask_cluster_give_the_same_games(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    sweep(tmp_path / "ref", workers=1)
+    with ThreadPoolExecutor(3) as pool:
+        sweep(tmp_path / "threads", executor=pool, batch=4)
+    assert lines(tmp_path / "threads") == lines(tmp_path / "ref")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        sweep(tmp_path / "dask", scheduler=cluster.scheduler_address)
+    assert lines(tmp_path / "dask") == lines(tmp_path / "ref")
+
+
+# --- storage and resuming -------------------------------------------------------------------------
+
+def test_resume_skips_finished_games_and_repairs_a_half_written_line(tmp_path):
+    ref, out = tmp_path / "ref", tmp_path / "out"
+    sweep(ref, workers=1)
+    sweep(out, games=5, workers=1)  # a shorter run first: games 0-4 of every cell
+    path = out / "games.jsonl"
+    with open(path, "a") as fh:
+        fh.write('{"cell": "players=one-third|bluff:0.3;dice=1;bi')  # killed mid-write
+    store = GameStore(path)
+    assert len(store.records) == 5 * len(SMALL) and path.read_text().endswith("}\n")
+    sweep(out, workers=2)
+    assert lines(out) == lines(ref)
+    sweep(out, workers=2)  # nothing left to do: nothing is appended
+    assert lines(out) == lines(ref)
+
+
+def test_store_rejects_corruption_and_other_seeds(tmp_path):
+    out = tmp_path / "out"
+    sweep(out, games=2, workers=1)
+    with pytest.raises(ValueError, match="holds games of seed"):
+        run_sweep(SMALL, 2, out, seed=8, progress=False, log=None)
+    text = (out / "games.jsonl").read_text().splitlines()
+    (out / "games.jsonl").write_text("\n".join([text[0], "garbage", *text[1:]]) + "\n")
+    with pytest.raises(ValueError, match="line 2 is not a game record"):
+        sweep(out, games=2, workers=1)
+
+
+def _count_lines(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def test_killed_sweep_resumes_with_every_game_exactly_once(tmp_path):
+    args = ["--players", "one-third,random", "--dice", "1-8", "--bids", "sixes", "--games", "100",
+            "--seed", "3", "--no-plot", "--no-progress"]
+    cmd = [sys.executable, "-m", "ldpomdp.cli", "sweep", *args]
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([*cmd, "--out", str(killed), "--workers", "2"], start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while _count_lines(killed / "games.jsonl") < 150 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)  # the sweep and its worker pool
+    proc.wait()
+    partial = _count_lines(killed / "games.jsonl")
+    assert 0 < partial < 8 * 100, "the sweep should have been killed mid-run"
+    assert subprocess.run([*cmd, "--out", str(killed), "--workers", "2"], capture_output=True).returncode == 0
+    sweep(tmp_path / "whole", cells=[Cell(("one-third", "random"), d) for d in range(1, 9)], games=100,
+          seed=3, workers=1)
+    got = lines(killed)
+    keys = [(r["cell"], r["game"]) for r in map(json.loads, got)]
+    assert len(keys) == len(set(keys)) == 8 * 100
+    assert got == lines(tmp_path / "whole")
+
+
+# --- validation -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cells,games,message", [
+    ([Cell(("one-third", "nosuchplayer"), 3)], 5, "unknown player 'nosuchplayer'"),
+    ([Cell(("one-third", "one-third"), 0)], 5, "dice must be an integer >= 1"),
+    ([Cell(("one-third", "bluff:1.5"), 3)], 5, r"bluff.*\[0, 1\]"),
+    ([Cell(("one-third",), 3)], 5, "at least 2 players"),
+    ([Cell(("one-third", "one-third"), 3, bids="most")], 5, "bids must be one of"),
+    ([Cell(("one-third", "one-third"), 3)], 0, "games per cell"),
+])
+def test_bad_sweeps_fail_before_any_game(tmp_path, cells, games, message):
+    with pytest.raises(ValueError, match=message):
+        run_sweep(SMALL[:1] + cells, games, tmp_path / "out", progress=False, log=None)
+    assert not (tmp_path / "out").exists()
+
+
+def test_unwritable_output_fails_before_any_game(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="not writable"):
+        run_sweep(SMALL, 5, tmp_path / "file" / "out", progress=False, log=None)
+
+
+def test_cli_reports_bad_input_clearly(tmp_path, capsys):
+    assert cli_main(["sweep", "--players", "one-third,bluff:1.5", "--dice", "2", "--out", str(tmp_path / "o")]) == 2
+    assert "bluff:1.5" in capsys.readouterr().err
+    assert cli_main(["sweep", "--experiment", "fig99"]) == 2
+    assert "unknown experiment 'fig99'" in capsys.readouterr().err
+    assert cli_main(["sweep", "--players", "one-third,one-third", "--dice", "0-3"]) == 2
+    assert "--dice" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_parse_dice_range():
+    assert parse_dice_range("1-5") == [1, 2, 3, 4, 5]
+    assert parse_dice_range("3,1-35:10") == [1, 3, 11, 21, 31]
+    for bad in ("", "a-b", "0-2", "5-"):
+        with pytest.raises(ValueError, match="--dice"):
+            parse_dice_range(bad)
+
+
+# --- outputs --------------------------------------------------------------------------------------
+
+def test_cli_sweep_writes_csv_and_plot(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "cli"
+    assert cli_main(["sweep", "--players", "one-third,random", "--dice", "1-3", "--games", "6", "--bids", "sixes",
+                     "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    header = (out / "summary.csv").read_text().splitlines()[0]
+    assert header == ("cell,dice,bids,player,player_index,games,wins,win_rate,ci_low,ci_high,"
+                      "challenges_per_game,challenge_success_rate")
+    assert (out / "win_rate.png").stat().st_size > 1000
+    assert "win rate" in capsys.readouterr().out
+
+
+def test_single_cell_gives_bar_charts_and_no_matplotlib_still_gives_csv(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from ldpomdp.sweep_plots import plot_summary
+
+    cells = SMALL[3:]
+    rows = sweep(tmp_path, cells=cells, workers=1)
+    assert sorted(p.name for p in plot_summary(rows, cells, tmp_path)) == ["challenges.png", "wins.png"]
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import now fails
+    assert plot_summary(rows, cells, tmp_path) == []
+
+
+def test_named_experiments_build_distinct_cells():
+    for name, exp in EXPERIMENTS.items():
+        for quick in (True, False):
+            cells = exp.cells(quick)
+            assert cells and len({c.id for c in cells}) == len(cells), name
+            assert all(c.bids == "sixes" and c.wild == 1 and c.opener == "after_challenger" for c in cells)
+        assert exp.quick_games < exp.games
