@@ -4,10 +4,10 @@ responses and exploitability, and report 000's call-and-re-roll game."""
 from .best_response import Exploitability, best_response_value, exploitability, policy_behaviour
 from .nash import NashPlayer, cache_dir, cached_solution
 from .sequence_form import RoundSolution, sequence_form, solve_round
-from .tree import MAX_SEQUENCES, RoundTree, build_tree, enumerate_hands
+from .tree import MAX_SEQUENCES, RoundTree, build_tree
 
 __all__ = [
-    "solve_round", "RoundSolution", "sequence_form", "RoundTree", "build_tree", "enumerate_hands", "MAX_SEQUENCES",
+    "solve_round", "RoundSolution", "sequence_form", "RoundTree", "build_tree", "MAX_SEQUENCES",
     "NashPlayer", "cached_solution", "cache_dir",
     "exploitability", "Exploitability", "best_response_value", "policy_behaviour",
 ]

@@ -10,32 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from math import comb, factorial, prod
+from math import comb
 
 import numpy as np
 
+from ..belief import hand_support
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, matching_count
 
-__all__ = ["RoundTree", "build_tree", "check_size", "enumerate_hands", "MAX_SEQUENCES"]
+__all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES"]
 
 # Largest LP we agree to build: sequences of both players together (hands x public edges).
 MAX_SEQUENCES = 400_000
-
-
-def enumerate_hands(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every face-count vector of ``num_dice`` fair dice (lexicographic) and its multinomial probability."""
-    hands: list[tuple[int, ...]] = []
-
-    def fill(prefix: tuple[int, ...], left: int) -> None:
-        if len(prefix) == faces - 1:
-            hands.append(prefix + (left,))
-            return
-        for k in range(left, -1, -1):
-            fill(prefix + (k,), left - k)
-
-    fill((), num_dice)
-    probs = [factorial(num_dice) / prod(factorial(c) for c in h) / faces**num_dice for h in hands]
-    return np.array(hands, dtype=np.int64), np.array(probs)
 
 
 @dataclass(frozen=True)
@@ -177,7 +162,7 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
     starting dice); ValueError when it is too large (see :func:`check_size`)."""
     dice = check_size(config, dice)
     table = sum(dice)
-    hands = tuple(enumerate_hands(d, config.faces) for d in dice)
+    hands = tuple(hand_support(d, config.faces) for d in dice)
     raises_after: dict[Bid | None, list[Action]] = {}
     all_bids: dict[Bid, int] = {}
     depth, parent_edge, edge_start = [0], [-1], []
@@ -219,7 +204,7 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
         edge_child=np.array(edge_child, dtype=np.int64),
         edge_bid=np.array([-1 if b is None else bid_pos[b] for b in edge_bid_obj], dtype=np.int64),
         bids=bids,
-        hands=(hands[0][0], hands[1][0]),
+        hands=(hands[0][0].astype(np.int64), hands[1][0].astype(np.int64)),
         hand_probs=(hands[0][1], hands[1][1]),
         node_index=node_index,
     )
