@@ -14,6 +14,7 @@ import hashlib
 import json
 import math
 import os
+import random
 import sys
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
@@ -96,6 +97,18 @@ def game_seed(seed: int, cell: Cell, game: int) -> np.random.SeedSequence:
     return np.random.SeedSequence([seed, _cell_entropy(cell.id)], spawn_key=(game,))
 
 
+def _seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
+    """The game's generator from its seed sequence. Players that keep a generator of their own (an
+    ``rng`` attribute, e.g. the planners' beliefs) get a fresh child stream, and Python's ``random``
+    (pomdp-py draws from it) is reseeded, so a game never depends on the games played before it."""
+    children = seq.spawn(len(players) + 1)
+    for player, child in zip(players, children[1:]):
+        if isinstance(getattr(player, "rng", None), np.random.Generator):
+            player.rng = np.random.default_rng(child)
+    random.seed(int(children[0].generate_state(2, np.uint64)[0]))
+    return np.random.default_rng(seq)
+
+
 def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict], float]:
     """Play the given games of one cell (in a worker) and return their records and the seconds spent.
 
@@ -108,8 +121,7 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     records = []
     for g in games:
         seated, seat_of = rotate(players, g)
-        rng = np.random.default_rng(game_seed(seed, cell, g))
-        game = play_game(config, seated, rng, first_opener=0)
+        game = play_game(config, seated, _seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
         records.append({
             "cell": cell.id,
             "game": int(g),

@@ -108,6 +108,16 @@ def test_batches_do_not_change_games_and_seats_rotate():
     assert opens == [3, 3, 3]
 
 
+@pytest.mark.parametrize("spec,dice", [("expected-count:particles=30", 8), ("pomcp:sims=30,n_particles=100", 3)])
+def test_planner_games_do_not_depend_on_batches(spec, dice):
+    # the planners draw belief particles (and pomdp-py draws from Python's random) outside the game's
+    # generator: each game must reseed them, or a game would depend on the games before it in its batch
+    cell = Cell((spec, "one-third"), dice)
+    whole = play_batch(cell, 1, range(8))[0]
+    split = play_batch(cell, 1, [4, 5, 6, 7])[0] + play_batch(cell, 1, [0, 1, 2, 3])[0]
+    assert sorted(whole, key=lambda r: r["game"]) == sorted(split, key=lambda r: r["game"])
+
+
 # --- executors ------------------------------------------------------------------------------------
 
 def test_one_and_two_workers_give_identical_games(tmp_path):
