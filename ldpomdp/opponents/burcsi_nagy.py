@@ -15,7 +15,7 @@ import numpy as np
 from ..game import Event, PlayerView, PublicView, RoundEnd
 from ..rules import CHALLENGE, Action, GameConfig, minimal_raises, next_active_seat
 from .base import BaseOpponent
-from .probability import best_raise, bid_true_probability
+from .probability import best_raise, raise_true_probabilities
 
 __all__ = ["BurcsiNagyPlayer", "uniform_difference_sf"]
 
@@ -74,31 +74,33 @@ class BurcsiNagyPlayer(BaseOpponent):
         b = self.t if self._failed.get(next_active_seat(view.dice, view.seat), False) else 0.0
         return a, b
 
-    def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple, np.ndarray, np.ndarray]:
-        """For each hand: P(raise), the minimal raises, the index of the raise it would make, and p2 - p1."""
-        hands = np.asarray(hands)
-        n = hands.shape[0]
+    def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple, np.ndarray, np.ndarray]:
+        """For each hand: the index in the minimal raises of the raise it would make, and p2 - p1 (the
+        margin; +inf for the opener, who always raises). Needs a legal raise."""
         raises = minimal_raises(view.config, view.table_dice, view.bid)
-        if not raises:
-            return np.zeros(n), raises, np.full(n, -1), np.full(n, -np.inf)
-        choice, p2 = best_raise(hands, view, raises)
         if view.bid is None:
-            return np.ones(n), raises, choice, np.full(n, np.inf)
-        margin = p2 - (1.0 - bid_true_probability(hands, view, view.bid))
-        return uniform_difference_sf(-margin, *self.widths(view)), raises, choice, margin
+            choice, _ = best_raise(raise_true_probabilities(hands, view, raises))
+            return raises, choice, np.full(len(choice), np.inf)
+        probs = raise_true_probabilities(hands, view, (*raises, view.bid))
+        choice, p2 = best_raise(probs[:, :-1])
+        return raises, choice, p2 - (1.0 - probs[:, -1])
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        p_raise, raises, choice, _ = self.policy(hands, view)
+        n = np.asarray(hands).shape[0]
+        if not minimal_raises(view.config, view.table_dice, view.bid):
+            return np.full(n, float(action is CHALLENGE))
+        raises, choice, margin = self.policy(hands, view)
+        p_raise = np.ones(n) if view.bid is None else uniform_difference_sf(-margin, *self.widths(view))
         if action is CHALLENGE:
-            return 1.0 - p_raise if view.bid is not None else np.zeros_like(p_raise)
+            return 1.0 - p_raise if view.bid is not None else np.zeros(n)
         if action not in raises:
-            return np.zeros_like(p_raise)
+            return np.zeros(n)
         return (choice == raises.index(action)) * p_raise
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        _, raises, choice, margin = self.policy(np.asarray(view.hand)[None, :], view)
-        if not raises:
+        if not minimal_raises(view.config, view.table_dice, view.bid):
             return CHALLENGE
+        raises, choice, margin = self.policy(np.asarray(view.hand)[None, :], view)
         a, b = self.widths(view)
         c_s, c_t = a * rng.random(), b * rng.random()
         return raises[int(choice[0])] if margin[0] + c_s - c_t > 0 else CHALLENGE

@@ -1,5 +1,5 @@
 """P(a bid is true | own hand): the binomial tail over the dice a player cannot see, vectorized over
-hands. Shared by the probability-driven opponents (Oehm, Burcsi-Nagy)."""
+hands and bids. Shared by the probability-driven opponents (Oehm, Burcsi-Nagy)."""
 
 from __future__ import annotations
 
@@ -9,37 +9,41 @@ import numpy as np
 from scipy.stats import binom
 
 from ..game import PublicView
-from ..rules import Bid, match_matrix, match_probability
+from ..rules import Bid, GameConfig, match_matrix, match_probability
 
-__all__ = ["at_least_probability", "bid_true_probability", "raise_true_probabilities", "best_raise"]
+__all__ = ["raise_true_probabilities", "bid_true_probability", "best_raise"]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _tail(unseen: int, p: float) -> np.ndarray:
-    """``tail[k] = P(Binomial(unseen, p) >= k)`` for k = 0 .. unseen + 1 (read-only, cached)."""
+    """``tail[k] = P(Binomial(unseen, p) >= k)`` for k = 0 .. unseen + 1."""
     tail = binom.sf(np.arange(-1, unseen + 1), unseen, p)
-    tail[0] = 1.0
-    tail[-1] = 0.0
-    tail.flags.writeable = False
+    tail[0], tail[-1] = 1.0, 0.0
     return tail
 
 
-def at_least_probability(need: np.ndarray, unseen: int, p: float) -> np.ndarray:
-    """P(at least ``need`` of ``unseen`` dice match) elementwise; need <= 0 gives 1, need > unseen 0."""
-    return _tail(int(unseen), float(p))[np.clip(need, 0, unseen + 1)]
+@lru_cache(maxsize=4096)
+def _tails(config: GameConfig, unseen: int, table: int) -> np.ndarray:
+    """``tails[f - 1, table + k] = P(at least k of ``unseen`` dice match face f)`` for every k a bid can
+    need, -table .. table (k <= 0: certain; k > unseen: impossible), so lookups need no clipping."""
+    k = np.clip(np.arange(-table, table + 1), 0, unseen + 1)
+    tails = np.stack([_tail(unseen, match_probability(config, f))[k] for f in range(1, config.faces + 1)])
+    tails.flags.writeable = False
+    return tails
+
+
+@lru_cache(maxsize=65536)
+def _columns(bids: tuple[Bid, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The bids' face indices and quantities as arrays."""
+    return np.array([b.face - 1 for b in bids], dtype=np.intp), np.array([b.quantity for b in bids])
 
 
 def raise_true_probabilities(hands: np.ndarray, view: PublicView, bids: tuple[Bid, ...]) -> np.ndarray:
     """(N, len(bids)): P(bid true | hand) for each hand of the acting seat (``view.seat``) and bid."""
-    hands = np.asarray(hands)
-    config = view.config
-    unseen = view.table_dice - view.dice[view.seat]
-    matching = hands @ match_matrix(config)
-    out = np.empty((hands.shape[0], len(bids)))
-    for j, bid in enumerate(bids):  # one column per candidate bid (at most `faces` of them)
-        need = bid.quantity - matching[:, bid.face - 1]
-        out[:, j] = at_least_probability(need, unseen, match_probability(config, bid.face))
-    return out
+    table = view.table_dice
+    faces, quantities = _columns(tuple(bids))
+    need = quantities - (np.asarray(hands) @ match_matrix(view.config))[:, faces]
+    return _tails(view.config, table - view.dice[view.seat], table)[faces, need + table]
 
 
 def bid_true_probability(hands: np.ndarray, view: PublicView, bid: Bid) -> np.ndarray:
@@ -47,9 +51,8 @@ def bid_true_probability(hands: np.ndarray, view: PublicView, bid: Bid) -> np.nd
     return raise_true_probabilities(hands, view, (bid,))[:, 0]
 
 
-def best_raise(hands: np.ndarray, view: PublicView, raises: tuple[Bid, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """For each hand: the index in ``raises`` of the most likely true raise (ties: the higher face, as
-    in the one-third rule) and its probability of being true. ``raises`` must not be empty."""
-    probs = raise_true_probabilities(hands, view, raises)
-    choice = len(raises) - 1 - np.argmax(probs[:, ::-1], axis=1)
-    return choice, probs[np.arange(probs.shape[0]), choice]
+def best_raise(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Given (N, R) probabilities of R candidate raises (ascending face), the index of the most likely
+    true one for each hand (ties: the higher face, as in the one-third rule) and its probability."""
+    reverse = probs[:, ::-1]
+    return probs.shape[1] - 1 - reverse.argmax(axis=1), reverse.max(axis=1)
