@@ -1,0 +1,114 @@
+"""Report 004's Table 2 (WiLDCARD, 1-vs-2): full game, ones wild, 5 dice, 3 players. Each player spec
+plays against all six pairs of dummies (Random, Aggressive, Conservative), 1000 games per cell, seats
+rotated so that every player opens equally often; win rates with 95% Wilson intervals, printed beside the
+report's rows.
+
+    python benchmarks/wildcard_table.py [--quick] [--players aggressive,conservative,random,one-third,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+from pathlib import Path
+
+from ldpomdp.experiments import Cell, SummaryRow, run_sweep
+from ldpomdp.registry import registered_names, split_specs
+
+PAIRS = (("random", "aggressive"), ("aggressive", "conservative"), ("conservative", "random"),
+         ("random", "random"), ("aggressive", "aggressive"), ("conservative", "conservative"))
+COLUMNS = tuple("vs{" + ",".join(p[0].upper() for p in pair) + "}" for pair in PAIRS)
+REPORT = {  # report 004, Table 2 (win %, 1000 games per cell)
+    "Aggressive [B]": (70.2, 4.2, 14.9, 83.3, 34.2, 7.7),
+    "Conservative [B]": (99.7, 39.1, 52.1, 99.8, 78.1, 33.5),
+    "Agent 0 (random)": (15.1, 0.0, 0.2, 32.9, 3.2, 0.0),
+    "QAgent 1": (98.4, 34.8, 43.3, 99.9, 63.8, 26.8),
+    "QAgent 2": (99.1, 39.5, 45.4, 100.0, 72.6, 27.9),
+    "Final QAgent": (99.8, 48.1, 52.5, 100.0, 85.8, 36.4),
+}
+REPORT_ROW_OF = {"aggressive": "Aggressive [B]", "conservative": "Conservative [B]", "random": "Agent 0 (random)"}
+DUMMIES = ("aggressive", "conservative", "random")
+PLANNERS = ("expected-count", "pomcp")
+
+
+def default_players() -> list[str]:
+    """The dummies, the one-third rule, and the planners that are registered."""
+    return [*DUMMIES, "one-third", *(p for p in PLANNERS if p in registered_names())]
+
+
+def cells_for(spec: str) -> list[Cell]:
+    """The six cells of one row: ``spec`` against each pair of dummies."""
+    return [Cell((spec, *pair), dice=5, bids="full", wild=1) for pair in PAIRS]
+
+
+def format_rows(results: dict[str, list[SummaryRow]]) -> str:
+    """Report 004's Table 2 layout: ours (win % and 95% interval) with the report's rows for reference."""
+    width = 18
+    head = f"{'agent':26}" + "".join(f"{c:>{width}}" for c in COLUMNS)
+    lines = [head, "-" * len(head)]
+    for spec, rows in results.items():
+        cells = [f"{100 * r.win_rate:5.1f} [{100 * r.ci_low:.0f}-{100 * r.ci_high:.0f}]" for r in rows]
+        lines.append(f"{spec[:26]:26}" + "".join(f"{c:>{width}}" for c in cells))
+        if spec in REPORT_ROW_OF:
+            name = REPORT_ROW_OF[spec]
+            lines.append(f"{'  report: ' + name:26}" + "".join(f"{v:>{width}.1f}" for v in REPORT[name]))
+    lines.append("-" * len(head))
+    for name in ("QAgent 1", "QAgent 2", "Final QAgent"):
+        lines.append(f"{'report: ' + name:26}" + "".join(f"{v:>{width}.1f}" for v in REPORT[name]))
+    return "\n".join(lines)
+
+
+def target_lines(results: dict[str, list[SummaryRow]]) -> list[str]:
+    """For every non-dummy row: the columns where it beats the report's Final QAgent."""
+    final = REPORT["Final QAgent"]
+    out = []
+    for spec, rows in results.items():
+        if spec in DUMMIES:
+            continue
+        point = sum(100 * r.win_rate > f for r, f in zip(rows, final))
+        sure = sum(100 * r.ci_low > f for r, f in zip(rows, final))
+        out.append(f"{spec}: above Final QAgent in {point}/6 columns (95% interval entirely above in {sure}/6)")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", default=None,
+                        help="comma-separated player specs, one row each (default: the dummies, one-third and "
+                             "the registered planners)")
+    parser.add_argument("--games", type=int, default=None, help="games per cell (default 1000; --quick 90)")
+    parser.add_argument("--quick", action="store_true", help="90 games per cell")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="results/wildcard_table")
+    args = parser.parse_args()
+    specs = split_specs(args.players) if args.players else default_players()
+    games = args.games or (90 if args.quick else 1000)
+    cells = [cell for spec in specs for cell in cells_for(spec)]
+    out = Path(args.out)
+    rows = run_sweep(cells, games, out, args.seed, workers=args.workers)
+    ours = {r.cell: r for r in rows if r.player_index == 0}
+    results = {spec: [ours[c.id] for c in cells_for(spec)] for spec in specs}
+    with open(out / "table.csv", "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["player", "opponents", "games", "wins", "win_rate", "ci_low", "ci_high", "report_row",
+                         "report_win_rate", "final_qagent_win_rate"])
+        for spec, spec_rows in results.items():
+            for j, r in enumerate(spec_rows):
+                name = REPORT_ROW_OF.get(spec, "")
+                writer.writerow([spec, "+".join(PAIRS[j]), r.games, r.wins, round(r.win_rate, 4),
+                                 round(r.ci_low, 4), round(r.ci_high, 4), name,
+                                 REPORT[name][j] / 100 if name else "", REPORT["Final QAgent"][j] / 100])
+    print(f"\nWiLDCARD Table 2 setting: 3 players, 5 dice, ones wild, full bids; {games} games per cell; "
+          f"win % [95% Wilson interval]")
+    print(format_rows(results))
+    for line in target_lines(results):
+        print(line)
+    print(f"wrote {out / 'table.csv'} and {out / 'summary.csv'}")
+    if any(math.isnan(r.win_rate) for rs in results.values() for r in rs):
+        raise SystemExit("some cells have no games")
+
+
+if __name__ == "__main__":
+    main()
