@@ -11,7 +11,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from ldpomdp.exact import NashPlayer, cached_solution, exploitability, solve_round
+from ldpomdp.exact import NashPlayer, ReplayPolicy, cached_solution, exploitability, solve_round
 from ldpomdp.exact.best_response import best_response_value, policy_behaviour
 from ldpomdp.exact.matrix_game import solve_matrix_game
 from ldpomdp.exact.sequence_form import _sequence, sequence_form
@@ -186,6 +186,24 @@ def test_exploitability_of_heuristics_is_positive_and_consistent():
         assert result.as_opener > 1e-3 and result.as_responder > 1e-3
         assert result.best_response_to_responder >= value - 1e-12  # a best responder does at least as well as Nash
         assert result.average == pytest.approx((result.as_opener + result.as_responder) / 2)
+
+
+def test_replay_policy_reads_probabilities_off_act():
+    config = GameConfig(dice=1, faces=3, wild=1)
+    assert exploitability(ReplayPolicy(OneThirdRule), config) == exploitability(OneThirdRule(), config)
+    # a randomised player: frequencies over fresh players estimate its probabilities (4 sigma)
+    samples = 400
+    replay = ReplayPolicy(lambda: OneThirdRule(bluff=0.5), samples=samples, seed=2)
+    tree = build_tree(config)
+    node = tree.node_index[(tree.bids[-2],)]  # 2x2 stands: the rule wants to challenge with most hands
+    view = PublicView(config, 1, (1, 1), tree.history(node))
+    truth, estimate = OneThirdRule(bluff=0.5), replay
+    for action in tree.actions(node):
+        p = truth.action_probabilities(tree.hands[1], view, action)
+        q = estimate.action_probabilities(tree.hands[1], view, action)
+        assert np.all(np.abs(q - p) <= 4 * np.sqrt(p * (1 - p) / samples) + 1e-12)
+    with pytest.raises(ValueError, match="samples"):
+        ReplayPolicy(OneThirdRule, samples=0)
 
 
 def test_policy_probabilities_must_sum_to_one():

@@ -1,7 +1,7 @@
 """Exact solutions of small two-player rounds: the sequence-form LP, equilibrium players, best
 responses and exploitability, and report 000's call-and-re-roll game."""
 
-from .best_response import Exploitability, best_response_value, exploitability, policy_behaviour
+from .best_response import Exploitability, ReplayPolicy, best_response_value, exploitability, policy_behaviour
 from .nash import NashPlayer, cache_dir, cached_solution
 from .sequence_form import RoundSolution, sequence_form, solve_round
 from .tree import MAX_SEQUENCES, RoundTree, build_tree
@@ -9,5 +9,5 @@ from .tree import MAX_SEQUENCES, RoundTree, build_tree
 __all__ = [
     "solve_round", "RoundSolution", "sequence_form", "RoundTree", "build_tree", "MAX_SEQUENCES",
     "NashPlayer", "cached_solution", "cache_dir",
-    "exploitability", "Exploitability", "best_response_value", "policy_behaviour",
+    "exploitability", "Exploitability", "ReplayPolicy", "best_response_value", "policy_behaviour",
 ]

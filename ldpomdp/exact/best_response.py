@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game import PublicView, player_name
+from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
 from ..opponents.base import checked_probabilities
-from ..rules import GameConfig
+from ..rules import Action, GameConfig
 from .tree import RoundTree, build_tree
 
-__all__ = ["policy_behaviour", "best_response_value", "Exploitability", "exploitability"]
+__all__ = ["policy_behaviour", "best_response_value", "Exploitability", "exploitability", "ReplayPolicy"]
 
 
 def policy_behaviour(policy: object, tree: RoundTree, role: int, opener_seat: int = 0) -> np.ndarray:
@@ -77,6 +77,53 @@ def best_response_value(tree: RoundTree, role: int, behaviour: np.ndarray) -> fl
         reduce = np.maximum.reduceat if actor[e0] == br else np.add.reduceat
         node_value[a:b] = reduce(block, offsets, axis=0)
     return float(node_value[0].sum())
+
+
+class ReplayPolicy:
+    """``action_probabilities`` for any player, read off its ``act``: for each hand and sample, a fresh
+    player from ``factory()`` is reset, sees the round's public events up to the view, and acts once
+    (with ``numpy.random.default_rng((seed, sample))``).
+
+    Exact for players that are deterministic given what they observed (``samples=1``, e.g. the
+    expected-count planner); for a randomised player (POMCP) the frequencies over ``samples`` fresh
+    players estimate its action distribution, and the factory should seed each new player differently.
+    Sampling noise is exploitable too, so such estimates err upwards.
+    """
+
+    def __init__(self, factory, samples: int = 1, seed: int = 0, name: str | None = None):
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"ReplayPolicy.samples must be an integer >= 1, got {samples!r}")
+        self.factory, self.samples, self.seed = factory, samples, seed
+        self.name = name or f"replay({player_name(factory())})"
+        self._last: tuple[tuple, dict] | None = None
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        self._last = None
+
+    def _distributions(self, hands: np.ndarray, view: PublicView) -> dict:
+        key = (view.config, view.seat, view.dice, view.history, hands.tobytes())
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
+        counts: dict = {}
+        opener = view.history[0][0] if view.history else view.seat
+        for i, hand in enumerate(hands):
+            me = PlayerView(view.config, view.seat, view.dice, view.history, view.round_index,
+                            hand=tuple(int(c) for c in hand))
+            for sample in range(self.samples):
+                player = self.factory()
+                player.reset(view.seat, view.config)
+                player.observe(RoundStart(view.round_index, view.dice, opener))
+                for k, (seat, action) in enumerate(view.history):
+                    before = PublicView(view.config, seat, view.dice, view.history[:k], view.round_index)
+                    player.observe(ActionTaken(seat, action, before))
+                action = player.act(me, np.random.default_rng((self.seed, sample)))
+                counts.setdefault(action, np.zeros(len(hands)))[i] += 1.0 / self.samples
+        self._last = (key, counts)
+        return counts
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        hands = np.asarray(hands)
+        return self._distributions(hands, view).get(action, np.zeros(len(hands)))
 
 
 @dataclass(frozen=True)

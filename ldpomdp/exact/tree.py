@@ -17,10 +17,12 @@ import numpy as np
 from ..belief import hand_support
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, matching_count
 
-__all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES"]
+__all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 
-# Largest LP we agree to build: sequences of both players together (hands x public edges).
-MAX_SEQUENCES = 400_000
+# Largest LP we agree to build: sequences of both players together (about hands x public bid sequences;
+# one die each with 7 faces, ~230k, takes ~30 s) and payoff entries (opener's hands x responder's x challenges).
+MAX_SEQUENCES = 250_000
+MAX_PAYOFF_ENTRIES = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -147,12 +149,17 @@ def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple
     table = sum(dice)
     num_bids = len(legal_actions(config, table, None)) if config.bids == "full" else table
     nodes = 2**num_bids if config.bids == "full" else num_bids + 1
-    hands = sum(comb(d + config.faces - 1, config.faces - 1) for d in dice)
-    if nodes * hands > MAX_SEQUENCES:
+    hands = [comb(d + config.faces - 1, config.faces - 1) for d in dice]
+    where = f"one round with dice {dice}, {config.faces} faces and {config.bids!r} bids has about"
+    if nodes * sum(hands) > MAX_SEQUENCES:
         raise ValueError(
-            f"one round with dice {dice}, {config.faces} faces and {config.bids!r} bids has about "
-            f"{nodes * hands:,} sequences ({nodes:,} public bid sequences x {hands} hands); the exact "
-            f"solver's limit is MAX_SEQUENCES = {MAX_SEQUENCES:,}"
+            f"{where} {nodes * sum(hands):,} sequences ({nodes:,} public bid sequences x {sum(hands)} hands); "
+            f"the exact solver's limit is MAX_SEQUENCES = {MAX_SEQUENCES:,}"
+        )
+    if nodes * hands[0] * hands[1] > MAX_PAYOFF_ENTRIES:
+        raise ValueError(
+            f"{where} {nodes * hands[0] * hands[1]:,} payoff entries ({hands[0]} x {hands[1]} hands x "
+            f"{nodes:,} challenges); the exact solver's limit is MAX_PAYOFF_ENTRIES = {MAX_PAYOFF_ENTRIES:,}"
         )
     return dice
 
