@@ -110,12 +110,13 @@ def _seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.ra
 
 
 def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict], float]:
-    """Play the given games of one cell (in a worker) and return their records and the seconds spent.
+    """Play the given games of one cell (in a worker); return their records and the CPU seconds spent
+    (this thread's, so a busy machine does not inflate them).
 
     Players are built once per batch from their specs; game ``g`` seats them with ``rotate(players, g)``
     and seat 0 opens, so over ``n`` consecutive games every player opens once.
     """
-    start = time.perf_counter()
+    start = time.thread_time()
     config = cell.config()
     players = [make_player(spec) for spec in cell.players]
     records = []
@@ -132,7 +133,7 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
             "challenges": game.challenges,  # per seat
             "successful_challenges": game.successful_challenges,  # per seat
         })
-    return records, time.perf_counter() - start
+    return records, time.thread_time() - start
 
 
 class GameStore:
@@ -349,10 +350,15 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
 
 def _batches(todo: Sequence[tuple[Cell, list[int]]], parallelism: int, batch: int | None
              ) -> list[tuple[Cell, list[int]]]:
-    """Split each cell's missing games into batches, costliest first so the tail of the run is short."""
+    """Split each cell's missing games into batches, costliest first so the tail of the run is short.
+
+    A game's cost grows with the dice on the table, so batches shrink with it: many cheap games per task
+    keep the process overhead small, few costly ones keep the progress bar moving and the load balanced.
+    """
     out = []
     for cell, games in todo:
-        size = batch or max(1, min(50, math.ceil(len(games) / (2 * parallelism))))
+        by_cost = math.ceil(200 / (cell.dice * len(cell.players)))
+        size = batch or max(1, min(50, by_cost, math.ceil(len(games) / (2 * parallelism))))
         out += [(cell, games[i:i + size]) for i in range(0, len(games), size)]
     return sorted(out, key=lambda b: -(b[0].dice * len(b[0].players)) ** 2 * len(b[1]))
 
@@ -402,15 +408,20 @@ def run_sweep(
                     t[0] += len(records)
                     t[1] += seconds
                     bar.update(len(records))
-            except BaseException:
+            except BaseException as exc:
                 for fut in futures:
                     fut.cancel()
+                if log and isinstance(exc, KeyboardInterrupt):
+                    log(f"stopped: {len(store.records)} games are saved in {store.path}; "
+                        f"run the same command again to resume")
                 raise
             finally:
                 bar.close()
         wall = time.perf_counter() - start
         if log:
-            log(f"played {missing} games in {wall:.1f} s wall ({missing / wall:.2f} games/s)")
+            cpu = sum(t[1] for t in timing.values())
+            log(f"played {missing} games in {wall:.1f} s wall ({missing / wall:.2f} games/s; "
+                f"{cpu:.1f} worker CPU seconds, {missing / max(cpu, 1e-9):.2f} games per CPU second)")
         _write_timing(out / "timing.csv", cells, timing, wall)
     rows = summarize(cells, games, store.records)
     write_summary(rows, out / SUMMARY_FILE)
@@ -418,10 +429,10 @@ def run_sweep(
 
 
 def _write_timing(path: Path, cells: Sequence[Cell], timing: dict[str, list[float]], wall: float) -> None:
-    """Worker seconds per game for each cell played in this run (a speed record, not a result)."""
+    """CPU seconds per game for each cell played in this run (a speed record, not a result)."""
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow(["cell", "dice", "games", "worker_seconds", "games_per_worker_second"])
+        writer.writerow(["cell", "dice", "games", "cpu_seconds", "games_per_cpu_second"])
         for cell in cells:
             if cell.id in timing:
                 n, s = timing[cell.id]
