@@ -14,7 +14,8 @@ import numpy as np
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
 from ..opponents.base import checked_probabilities
 from ..rules import Action, GameConfig
-from .tree import RoundTree, build_tree
+from .nash import cached_solution
+from .tree import RoundTree
 
 __all__ = ["policy_behaviour", "best_response_value", "Exploitability", "exploitability", "ReplayPolicy"]
 
@@ -155,8 +156,6 @@ class Exploitability:
 def exploitability(policy: object, config: GameConfig, dice: tuple[int, int] | None = None) -> Exploitability:
     """Exploitability of ``policy`` in one round of ``config`` (seat 0 opens; ``dice`` = (opener's,
     responder's), default the starting dice), for both seats. Solves the round (cached) for the value."""
-    from .nash import cached_solution  # the cache lives with the Nash player
-
     solution = cached_solution(config, dice)
     tree = solution.tree
     values = []

@@ -15,7 +15,7 @@ from math import comb
 import numpy as np
 
 from ..belief import hand_support
-from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, matching_count
+from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 
@@ -107,16 +107,12 @@ class RoundTree:
     @cached_property
     def opener_payoff(self) -> np.ndarray:
         """(H_0, H_1, terminals) payoff to the opener (+1 keeps the die, -1 loses it), terminals in edge order."""
-        term = np.flatnonzero(self.edge_bid < 0)
-        node = self.edge_node[term]
-        bid_idx = self.edge_bid[self.node_parent_edge[node]]
+        term = self.terminal_edges
+        bid_idx = self.edge_bid[self.node_parent_edge[self.edge_node[term]]]  # the challenged bid
         faces = np.array([b.face for b in self.bids])[bid_idx]
         quantity = np.array([b.quantity for b in self.bids])[bid_idx]
-        h0, h1 = self.hands
-        # matching dice of every hand for every terminal's bid face
-        m0 = np.stack([matching_count(h0, f, self.config) for f in range(1, self.config.faces + 1)], axis=1)
-        m1 = np.stack([matching_count(h1, f, self.config) for f in range(1, self.config.faces + 1)], axis=1)
-        total = m0[:, None, faces - 1] + m1[None, :, faces - 1]
+        match = match_matrix(self.config)  # hands @ match: matching dice of every face
+        total = (self.hands[0] @ match)[:, None, faces - 1] + (self.hands[1] @ match)[None, :, faces - 1]
         holds = total >= quantity
         challenger_is_responder = self.edge_actor[term] == 1
         return np.where(holds == challenger_is_responder, 1.0, -1.0)
