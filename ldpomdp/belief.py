@@ -208,14 +208,14 @@ class RejectionParticleBelief(_Belief):
         else:
             extra = survivors[self.rng.integers(survivors.size, size=slots - survivors.size)]
             order = np.concatenate([survivors, extra])
-        self.particles = np.take(self.particles, order, axis=0)  # ~5x faster than particles[order]
+        self.particles = np.take(self.particles, order, axis=0)  # much faster than particles[order]
         self._lineage = np.take(self._lineage, order)
         if fresh:
             self.particles = np.concatenate([self.particles, self._prior_draws(fresh)])
             new_ids = np.arange(self._next_id, self._next_id + fresh, dtype=np.int32)
             self._lineage = np.concatenate([self._lineage, new_ids])
             self._next_id += fresh
-            if self._next_id > 4 * self.n_particles:  # renumber lineages so ids stay below N
+            if self._next_id > 4 * self.n_particles:  # renumber lineages 0.. so ids stay small
                 present = np.bincount(self._lineage, minlength=self._next_id) > 0
                 self._lineage = (np.cumsum(present, dtype=np.int32) - 1)[self._lineage]
                 self._next_id = int(present.sum())

@@ -244,6 +244,16 @@ def test_effective_sample_size_counts_independent_draws():
     assert belief.effective_sample_size < 0.4 * n
 
 
+def test_refresh_gives_new_lineages_through_renumbering():
+    """Keeping everything with refresh 0.5: half the survivors make room for fresh draws, all distinct,
+    so ESS stays N through many updates (and the lineage ids' periodic renumbering)."""
+    belief = RejectionParticleBelief(4, n_particles=1000, refresh=0.5, rng=6)
+    for _ in range(20):
+        belief.update(np.ones(1000))
+        assert belief.effective_sample_size == pytest.approx(1000)
+    assert (belief.particles.sum(axis=1) == 4).all()
+
+
 # --- update_from, sampling, reproducibility ------------------------------------------------------
 
 
