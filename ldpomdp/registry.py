@@ -51,6 +51,11 @@ register("conservative", "ldpomdp.opponents.wildcard:ConservativePlayer",
          summary="report 004 dummy: bids only what its own hand makes true")
 register("nash", "ldpomdp.exact.nash:NashPlayer",
          summary="exact per-round equilibrium (two players, small rounds; solved once, cached on disk)")
+register("expected-count", "planners.expected_count:ExpectedCountPlanner",
+         aliases={"particles": "n_particles"},
+         summary="report 002's POMDP player: belief + expected count, e.g. expected-count:particles=1000,belief=exact")
+register("pomcp", "planners.pomcp:POMCPPlanner", aliases={"sims": "num_sims", "depth": "max_depth"},
+         summary="POMCP (pomdp-py) over the belief, e.g. pomcp:sims=2000,depth=12")
 
 
 def _value(text: str) -> Any:

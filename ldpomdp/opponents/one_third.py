@@ -24,10 +24,17 @@ def _match_probabilities(config: GameConfig) -> np.ndarray:
     return np.array([match_probability(config, f) for f in range(1, config.faces + 1)])
 
 
+@lru_cache(maxsize=64)
+def _match_matrix_f32(config: GameConfig) -> np.ndarray:
+    return match_matrix(config).astype(np.float32)
+
+
 def expected_matches(hands: np.ndarray, view: PublicView) -> np.ndarray:
     """(N, faces): own matching dice of each hand plus the unseen dice times P(a die matches), per face."""
     others = view.table_dice - view.dice[view.seat]
-    return np.asarray(hands) @ match_matrix(view.config) + others * _match_probabilities(view.config)
+    # float32 BLAS product: exact for dice counts, ~10x faster than numpy's integer matmul
+    own = np.asarray(hands, dtype=np.float32) @ _match_matrix_f32(view.config)
+    return own + others * _match_probabilities(view.config)
 
 
 def estimate_policy(

@@ -1,0 +1,46 @@
+"""The planner's actions: a bid, a challenge, or the one dummy action of a finished round."""
+
+from __future__ import annotations
+
+import pomdp_py
+
+from ..rules import CHALLENGE, Action
+
+__all__ = ["LDAction", "END"]
+
+
+class LDAction(pomdp_py.Action):
+    """Wraps a rules action (``Bid`` or ``CHALLENGE``); ``move`` None is the dummy action after the round.
+
+    Interned: ``LDAction(move)`` returns the one instance for ``move`` (also after pickling), so equality is
+    identity and the hash is CPython's C-level one: search trees look actions up millions of times.
+    """
+
+    _interned: dict = {}
+
+    def __new__(cls, move: Action | None):
+        action = cls._interned.get(move)
+        if action is None:
+            action = super().__new__(cls)
+            action.move = move
+            cls._interned[move] = action
+        return action
+
+    def __init__(self, move: Action | None):  # state is set once, in __new__
+        pass
+
+    __hash__ = object.__hash__
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+
+    def __deepcopy__(self, memo) -> "LDAction":
+        return self
+
+    def __reduce__(self):
+        return (LDAction, (self.move,))
+
+    def __repr__(self) -> str:
+        return "END" if self.move is None else ("CHALLENGE" if self.move is CHALLENGE else f"bid {self.move}")
+
+
+END = LDAction(None)

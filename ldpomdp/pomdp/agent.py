@@ -1,0 +1,99 @@
+"""Build the pomdp-py agent of one player for one round: root particles drawn from the belief core."""
+
+from __future__ import annotations
+
+import random
+from typing import Mapping
+
+import numpy as np
+import pomdp_py
+
+from ..game import PlayerView
+from ..rules import GameConfig, match_probability
+from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel
+from .state import LDState
+
+__all__ = ["ROLLOUTS", "LDParticles", "make_agent", "root_states", "reset_root", "others_expected"]
+
+ROLLOUTS = ("expected-count", "one-third")
+
+
+class LDParticles(pomdp_py.Particles):
+    """pomdp-py particles whose draws are reproducible: a ``random.Random`` seeded from the numpy Generator
+    (pomdp-py's own draw uses the global ``random``; a numpy call per draw would cost ~1 us more)."""
+
+    def __init__(self, particles: list, rng: np.random.Generator | random.Random):
+        super().__init__(particles)
+        self._random = rng if isinstance(rng, random.Random) else random.Random(int(rng.integers(2**63)))
+
+    def random(self):
+        particles = self.particles
+        return self._random.choice(particles) if particles else None
+
+    def __deepcopy__(self, memo) -> "LDParticles":  # states are immutable: copy the list only
+        return LDParticles(list(self.particles), self._random)
+
+
+def root_states(view: PlayerView, belief, k: int, rng: np.random.Generator) -> list[LDState]:
+    """``k`` states at ``view``: opponents' hands drawn jointly from ``belief`` (a TableBelief), ours known."""
+    hands = np.asarray(belief.sample_hands(k, rng)).astype(np.int64)
+    hands[:, view.seat] = view.hand
+    history, dice, turn, r = view.history, view.dice, view.seat, view.round_index
+    # one state object per particle is what pomdp-py's Particles holds
+    return [LDState(tuple(map(tuple, h)), dice, history, turn, -1, (), r) for h in hands.tolist()]
+
+
+def others_expected(config: GameConfig, view: PlayerView, belief, rollout: str) -> list[float]:
+    """Per face, the opponents' expected matching dice the rollout rule assumes: from ``belief``
+    ("expected-count") or the unseen dice times P(a die matches) ("one-third")."""
+    faces = range(1, config.faces + 1)
+    if rollout == "expected-count":
+        return [belief.expected_total(f, config.wild) for f in faces]
+    unseen = view.table_dice - view.dice[view.seat]
+    return [unseen * match_probability(config, f) for f in faces]
+
+
+def reset_root(
+    agent: pomdp_py.Agent, view: PlayerView, belief, k: int, rng: np.random.Generator, rollout: str = "expected-count"
+) -> None:
+    """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view``, and refresh the rollout
+    rule's estimate (the belief core is the source of truth; the search tree, if any, is kept)."""
+    states = root_states(view, belief, k, rng)
+    agent.transition_model.set_root(view.history, states)
+    agent.policy_model.set_others_expected(others_expected(view.config, view, belief, rollout))
+    particles = LDParticles(states, rng)
+    agent.set_belief(particles)
+    tree = getattr(agent, "tree", None)
+    if tree is not None:
+        tree.belief = particles
+
+
+def make_agent(
+    config: GameConfig,
+    seat: int,
+    opponent_models: Mapping[int, object],
+    belief,
+    view: PlayerView,
+    n_root: int = 1000,
+    rollout: str = "expected-count",
+    rng: np.random.Generator | int | None = None,
+) -> pomdp_py.Agent:
+    """A pomdp-py agent for ``seat``'s decision at ``view`` (its hand, the dice, this round's bids so far).
+
+    ``belief`` is the round's :class:`~ldpomdp.belief.TableBelief`; ``n_root`` root particles are drawn from
+    it. ``rollout``: "expected-count" (own dice + the belief's expected matching count of the opponents) or
+    "one-third" (own dice + the unseen dice times P(a die matches)).
+    """
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"make_agent: rollout must be one of {ROLLOUTS}, got {rollout!r}")
+    if view.seat != seat or view.config != config:
+        raise ValueError(f"make_agent: view is for seat {view.seat}, the agent for seat {seat} (same config needed)")
+    rng = np.random.default_rng(rng)
+    states = root_states(view, belief, n_root, rng)
+    transition = TransitionModel(config, seat, opponent_models, rng)
+    transition.set_root(view.history, states)
+    policy = PolicyModel(config, seat, view.dice, view.hand, view.bid, others_expected(config, view, belief, rollout))
+    return pomdp_py.Agent(
+        LDParticles(states, rng), policy, transition_model=transition, observation_model=ObservationModel(),
+        reward_model=RewardModel(seat),
+    )

@@ -1,0 +1,261 @@
+"""The round's POMDP as seen by one player: transition (the opponents play by their models), observation,
+reward and the pruned-action / rollout policy, as pomdp-py model classes.
+
+Speed: POMCP calls these models millions of times. Public histories are interned in a trie
+(:class:`PublicNode`). An opponent played by :class:`~ldpomdp.opponents.OneThirdRule` (whose decision depends
+on the public view only through the dice and the standing bid) has its policy tabulated once per standing bid
+over every distinct hand of the root particles (one vectorized ``estimate_policy`` call), so a simulated move
+is two dict look-ups; any other model is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+import pomdp_py
+
+from ..game import PlayerView, PublicView, player_name
+from ..opponents.one_third import OneThirdRule, estimate_policy, expected_matches
+from ..rules import (
+    CHALLENGE, Action, Bid, GameConfig, is_legal, match_matrix, matching_count, minimal_raises, next_active_seat,
+    resolve_challenge,
+)
+from .action import END, LDAction
+from .observation import LDObservation
+from .state import LDState
+
+__all__ = ["PublicNode", "TransitionModel", "ObservationModel", "RewardModel", "PolicyModel"]
+
+
+class PublicNode:
+    """One public history of the round, interned: ``child(seat, action)`` returns the same node every time."""
+
+    __slots__ = ("history", "children", "observations")
+
+    def __init__(self, history: tuple[tuple[int, Action], ...] = ()):
+        self.history = history
+        self.children: dict[tuple[int, Action], PublicNode] = {}
+        self.observations: dict[tuple[int, int] | None, LDObservation] = {}  # interned, see TransitionModel
+
+    def observation(self, key: tuple[int, int] | None, seen: tuple, loser: int) -> LDObservation:
+        """The one observation object for arriving here (key None) or ending here (key (challenger, loser))."""
+        obs = self.observations.get(key)
+        if obs is None:
+            obs = self.observations[key] = LDObservation(seen, loser)
+        return obs
+
+    def child(self, seat: int, action: Action) -> "PublicNode":
+        key = (seat, action)
+        node = self.children.get(key)
+        if node is None:
+            node = self.children[key] = PublicNode(self.history + (key,))
+        return node
+
+
+class TransitionModel(pomdp_py.TransitionModel):
+    """Applies the planner's action, then plays every other player with its opponent model on the hands in
+    the state, until it is the planner's turn again or a challenge ends the round. Round over: absorbing.
+
+    ``models`` maps every other seat with dice to its :class:`~ldpomdp.opponents.OpponentModel`; models are
+    only read (``act``, ``policy``), never told about simulated events.
+    """
+
+    def __init__(self, config: GameConfig, seat: int, models: Mapping[int, object], rng: np.random.Generator):
+        self.config, self.seat, self.models, self.rng = config, seat, dict(models), rng
+        self.root = PublicNode()
+        self._rows: dict[int, dict[tuple[int, ...], int]] = {}  # seat -> {distinct root hand: row}
+        self._totals: dict[tuple, list[int]] = {}  # root hands -> matching dice on the table per face
+        self._estimates: dict[int, np.ndarray] = {}  # seat -> (rows, faces) one-third estimates
+        self._tables: dict[tuple[int, Bid | None], tuple[list[float], tuple[Bid, ...], list[int]]] = {}
+
+    def set_root(self, history: tuple[tuple[int, Action], ...], states: Sequence[LDState]) -> None:
+        """Start a new search from the public ``history`` over the root particles ``states``: index each
+        opponent's distinct hands for the tabulated policies, and forget earlier tables."""
+        self.root = PublicNode(history)
+        self._rows, self._estimates, self._tables = {}, {}, {}
+        if states:
+            hands = np.array([state.hands for state in states], dtype=np.int64)  # (k, players, faces)
+            faces = range(1, self.config.faces + 1)
+            totals = np.stack([matching_count(hands, f, self.config).sum(axis=1) for f in faces], axis=1)
+            self._totals = dict(zip((state.hands for state in states), totals.tolist()))
+        for s, model in self.models.items():
+            if isinstance(model, OneThirdRule) and states:
+                rows = dict.fromkeys(state.hands[s] for state in states)
+                self._rows[s] = {hand: i for i, hand in enumerate(rows)}
+                view = PublicView(self.config, s, states[0].dice, history, states[0].round_index)
+                self._estimates[s] = expected_matches(np.array(list(rows), dtype=np.int64), view)
+
+    def node(self, state: LDState) -> PublicNode:
+        """The interned node of ``state``'s public history (states built elsewhere get a detached node)."""
+        node = state.public
+        if node is None:
+            node = self.root if state.history == self.root.history else PublicNode(state.history)
+        return node
+
+    def _opponent_move(self, state: LDState, node: PublicNode, actor: int) -> Action:
+        hand = state.hands[actor]
+        rows = self._rows.get(actor)
+        row = None if rows is None else rows.get(hand)
+        if row is not None:
+            bid = node.history[-1][1] if node.history else None
+            table = self._tables.get((actor, bid))
+            if table is None:
+                view = PublicView(self.config, actor, state.dice, node.history, state.round_index)
+                p_challenge, raises, choice = estimate_policy(self._estimates[actor], view, self.models[actor].bluff)
+                table = self._tables[actor, bid] = (p_challenge.tolist(), raises, choice.tolist())
+            p = table[0][row]
+            if p >= 1.0 or (p > 0.0 and self.rng.random() < p):
+                return CHALLENGE
+            return table[1][table[2][row]]
+        model = self.models[actor]
+        view = PlayerView(self.config, actor, state.dice, node.history, state.round_index, hand=hand)
+        move = model.act(view, self.rng)
+        if not is_legal(self.config, sum(state.dice), view.bid, move):
+            raise ValueError(f"opponent model {player_name(model)} (seat {actor}) played illegal {move!r} over {view.bid}")
+        return move
+
+    def _end(self, state: LDState, node: PublicNode, challenger: int, seen: tuple) -> LDState:
+        bidder, bid = node.history[-1]
+        totals = self._totals.get(state.hands)
+        if totals is None:
+            loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, challenger)
+        else:  # the same rule as resolve_challenge, on the root particles' precomputed counts
+            loser = challenger if totals[bid.face - 1] >= bid.quantity else bidder
+        end = LDState(state.hands, state.dice, node.history, challenger, loser, seen, state.round_index)
+        end.observation = node.observation((challenger, loser), seen, loser)
+        return end
+
+    def _play(self, state: LDState, action: LDAction, reply) -> LDState:
+        """The state after ``action`` when ``reply(state, node, actor)`` gives each opponent's move."""
+        if state.loser >= 0:
+            return state
+        node = self.node(state)
+        move = action.move
+        if state.turn != self.seat or not is_legal(self.config, sum(state.dice), state.bid, move):
+            raise ValueError(f"TransitionModel: action {action!r} is not playable in {state!r}")
+        if move is CHALLENGE:
+            return self._end(state, node, self.seat, ())
+        node = node.child(self.seat, move)
+        seen: list[tuple[int, Action]] = []
+        actor = next_active_seat(state.dice, self.seat)
+        while actor != self.seat:
+            answer = reply(state, node, actor)
+            seen.append((actor, answer))
+            if answer is CHALLENGE:
+                return self._end(state, node, actor, tuple(seen))
+            node = node.child(actor, answer)
+            actor = next_active_seat(state.dice, actor)
+        seen_t = tuple(seen)
+        nxt = LDState(state.hands, state.dice, node.history, self.seat, -1, seen_t, state.round_index)
+        nxt.public = node
+        nxt.observation = node.observation(None, seen_t, -1)
+        return nxt
+
+    def sample(self, state: LDState, action: LDAction) -> LDState:
+        return self._play(state, action, self._opponent_move)
+
+    def probability(self, next_state: LDState, state: LDState, action: LDAction) -> float:
+        """P(next_state | state, action): the product of the opponents' probabilities of the moves it shows."""
+        replies = iter(next_state.seen)
+        p = [1.0]
+
+        def reply(state: LDState, node: PublicNode, actor: int) -> Action:
+            seat, move = next(replies, (None, None))
+            if seat != actor:  # next_state's moves do not follow the seating order: impossible
+                p[0] = 0.0
+                return CHALLENGE
+            view = PublicView(self.config, actor, state.dice, node.history, state.round_index)
+            p[0] *= float(self.models[actor].action_probabilities(np.asarray(state.hands[actor])[None, :], view, move)[0])
+            return move
+
+        expected = self._play(state, action, reply)
+        return p[0] if expected == next_state else 0.0
+
+
+class ObservationModel(pomdp_py.ObservationModel):
+    """Deterministic: the planner sees the other players' actions since its own, and the loser at the end."""
+
+    def sample(self, next_state: LDState, action: LDAction) -> LDObservation:
+        obs = next_state.observation
+        if obs is None:
+            obs = next_state.observation = LDObservation(next_state.seen, next_state.loser)
+        return obs
+
+    def probability(self, observation: LDObservation, next_state: LDState, action: LDAction) -> float:
+        return float(observation == self.sample(next_state, action))
+
+
+class RewardModel(pomdp_py.RewardModel):
+    """+1 when another player loses the die, -1 when the planner does, 0 otherwise (and after the round)."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+
+    def sample(self, state: LDState, action: LDAction, next_state: LDState) -> float:
+        if state.loser >= 0 or next_state.loser < 0:
+            return 0.0
+        return -1.0 if next_state.loser == self.seat else 1.0
+
+    def probability(self, reward: float, state: LDState, action: LDAction, next_state: LDState) -> float:
+        return float(reward == self.sample(state, action, next_state))
+
+
+class PolicyModel(pomdp_py.RolloutPolicy):
+    """Pruned actions (the smallest raise on each face, then CHALLENGE; END once the round is over) and the
+    estimate-rule rollout: estimate = own matching dice + ``others_expected`` (per face), through the same
+    :func:`~ldpomdp.opponents.one_third.estimate_policy` as the one-third player and the expected-count planner.
+
+    ``root_bid`` is the bid standing when the agent's history starts, so actions can be listed from a
+    history alone (pomdp-py expands some tree nodes without a state).
+    """
+
+    def __init__(
+        self, config: GameConfig, seat: int, dice: tuple[int, ...], hand: Sequence[int],
+        root_bid: Bid | None, others_expected: Sequence[float],
+    ):
+        self.config, self.seat, self.dice, self.root_bid = config, seat, tuple(dice), root_bid
+        self.table_dice = sum(dice)
+        self.own = np.asarray(hand, dtype=np.float64)[None, :] @ match_matrix(config)
+        self._actions: dict[Bid | None, list[LDAction]] = {}
+        self.set_others_expected(others_expected)
+
+    def set_others_expected(self, others_expected: Sequence[float]) -> None:
+        """New per-face expectation of the opponents' matching dice for the rollout rule (e.g. after updates)."""
+        self.estimate = self.own + np.asarray(others_expected, dtype=np.float64)
+        self._rollout: dict[Bid | None, LDAction] = {}
+
+    def pruned_actions(self, bid: Bid | None) -> list[LDAction]:
+        actions = self._actions.get(bid)
+        if actions is None:
+            moves = list(minimal_raises(self.config, self.table_dice, bid)) + ([CHALLENGE] if bid is not None else [])
+            actions = self._actions[bid] = [LDAction(m) for m in moves]
+        return actions
+
+    def _situation(self, history: tuple | None) -> tuple[bool, Bid | None]:
+        """(round over, standing bid) from a pomdp-py history of (LDAction, LDObservation) pairs."""
+        if not history:
+            return False, self.root_bid
+        action, obs = history[-1]
+        if obs.loser >= 0:
+            return True, None
+        return False, obs.seen[-1][1] if obs.seen else action.move
+
+    def get_all_actions(self, state: LDState | None = None, history: tuple | None = None) -> list[LDAction]:
+        over, bid = (state.loser >= 0, state.bid) if state is not None else self._situation(history)
+        return [END] if over else self.pruned_actions(bid)
+
+    def rollout(self, state: LDState, history: tuple | None = None) -> LDAction:
+        if state.loser >= 0:
+            return END
+        bid = state.bid
+        action = self._rollout.get(bid)
+        if action is None:
+            view = PublicView(self.config, self.seat, self.dice, state.history[-1:])
+            p_challenge, raises, choice = estimate_policy(self.estimate, view)
+            action = LDAction(CHALLENGE if p_challenge[0] > 0 else raises[int(choice[0])])
+            self._rollout[bid] = action
+        return action
+
+    def sample(self, state: LDState) -> LDAction:
+        return self.rollout(state)

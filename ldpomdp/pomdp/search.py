@@ -1,0 +1,38 @@
+"""pomdp-py's POMCP, told that a finished round is absorbing with reward 0."""
+
+from __future__ import annotations
+
+import pomdp_py
+
+__all__ = ["RoundPOMCP"]
+
+
+class RoundPOMCP(pomdp_py.POMCP):
+    """:class:`pomdp_py.POMCP` that stops a simulation when the round is over.
+
+    pomdp-py 1.3.5.1 runs every simulation and rollout for ``max_depth`` steps, with no terminal check;
+    after the challenge our states are absorbing with reward 0, so those steps change no value and only cost
+    time. ``agent`` must be the agent planned for (pomdp-py keeps its own reference private).
+    """
+
+    def __init__(self, agent: pomdp_py.Agent, **kwargs):
+        super().__init__(**kwargs)
+        self.ld_agent = agent
+
+    def _simulate(self, state, history, root, parent, observation, depth):
+        if state.loser >= 0:
+            return 0.0
+        return super()._simulate(state, history, root, parent, observation, depth)
+
+    def _rollout(self, state, history, root, depth):
+        agent, policy = self.ld_agent, self.rollout_policy
+        transition, observe, reward = agent.transition_model, agent.observation_model, agent.reward_model
+        gamma, discount, total = self.discount_factor, 1.0, 0.0
+        while depth <= self.max_depth and state.loser < 0:
+            action = policy.rollout(state, history)
+            nxt = transition.sample(state, action)
+            history = history + ((action, observe.sample(nxt, action)),)
+            total += discount * reward.sample(state, action, nxt)
+            discount *= gamma
+            state, depth = nxt, depth + 1
+        return total

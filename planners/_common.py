@@ -1,0 +1,65 @@
+"""What both planners share: the opponent models they assume and the round's belief, fed from game events."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ldpomdp.belief import TableBelief
+from ldpomdp.game import ActionTaken, Event, RoundStart
+from ldpomdp.registry import make_player
+from ldpomdp.rules import GameConfig
+
+__all__ = ["BeliefPlayer"]
+
+
+class BeliefPlayer:
+    """A player that keeps a :class:`~ldpomdp.belief.TableBelief` over the other hands of the current round.
+
+    ``assume``: player spec of the model assumed for every opponent (default the one-third rule; it must
+    offer ``action_probabilities``). The belief restarts at every ``RoundStart`` and is updated with every
+    action of another player; the assumed models see every event, like real players.
+    """
+
+    BELIEFS = ("particles", "exact")
+
+    def __init__(
+        self, belief: str = "particles", n_particles: int = 10_000, injection: float = 0.0, refresh: float = 0.0,
+        assume: str = "one-third", seed: int | None = None, name: str | None = None,
+    ):
+        owner = type(self).__name__
+        if belief not in self.BELIEFS:
+            raise ValueError(f"{owner}.belief must be one of {self.BELIEFS}, got {belief!r}")
+        if isinstance(n_particles, bool) or not isinstance(n_particles, int) or n_particles < 1:
+            raise ValueError(f"{owner}.n_particles must be an integer >= 1, got {n_particles!r}")
+        for field, value in (("injection", injection), ("refresh", refresh)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise ValueError(f"{owner}.{field} must be a probability in [0, 1], got {value!r}")
+        if not callable(getattr(make_player(assume), "action_probabilities", None)):
+            raise ValueError(f"{owner}.assume: {assume!r} has no action_probabilities, so no belief can use it")
+        self.belief_kind, self.n_particles = belief, n_particles
+        self.injection, self.refresh, self.assume = float(injection), float(refresh), assume
+        self.rng = np.random.default_rng(seed)
+        if name:
+            self.name = name
+        self.seat, self.config = -1, None
+        self.models: dict[int, object] = {}
+        self.belief: TableBelief | None = None
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        self.seat, self.config = seat, config
+        self.models = {s: make_player(self.assume) for s in range(config.num_players) if s != seat}
+        for s, model in self.models.items():
+            model.reset(s, config)
+        self.belief = None
+
+    def observe(self, event: Event) -> None:
+        for model in self.models.values():
+            model.observe(event)
+        if isinstance(event, RoundStart):
+            models = {s: m for s, m in self.models.items() if event.dice[s] > 0}
+            self.belief = TableBelief(
+                self.config, self.seat, event.dice, models, kind=self.belief_kind, n_particles=self.n_particles,
+                injection=self.injection, refresh=self.refresh, rng=self.rng,
+            )
+        elif isinstance(event, ActionTaken) and event.seat != self.seat:
+            self.belief.observe_action(event.seat, event.action, event.view)

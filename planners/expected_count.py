@@ -1,0 +1,41 @@
+"""Report 002's "POMDP" player (Alg. 5), over any belief: estimate = own matching dice + the belief's expected
+matching dice of every opponent; challenge iff the estimate is below the bid, else raise on the best face."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ldpomdp.game import PlayerView
+from ldpomdp.opponents.one_third import estimate_policy
+from ldpomdp.rules import CHALLENGE, Action, match_matrix, minimal_raises
+
+from ._common import BeliefPlayer
+
+__all__ = ["ExpectedCountPlanner"]
+
+
+class ExpectedCountPlanner(BeliefPlayer):
+    """The expected-count policy over a per-round :class:`~ldpomdp.belief.TableBelief`.
+
+    Options: ``belief`` "particles" (``n_particles``, ``injection``, ``refresh``) or "exact"; ``assume``, the
+    spec of the opponent model behind the belief updates (default "one-third"); ``seed`` for the belief.
+    The decision rule is :func:`~ldpomdp.opponents.one_third.estimate_policy`, the one-third player's rule
+    with the belief's expectation in place of "a third of the unseen dice".
+    """
+
+    name = "expected-count"
+
+    def estimate(self, view: PlayerView) -> np.ndarray:
+        """(faces,) expected matching dice on the table per face: own hand plus the belief's expectation,
+        for the faces the rule looks at (the bid's face and those of the raises; the others get own dice only)."""
+        config = view.config
+        faces = {b.face for b in minimal_raises(config, view.table_dice, view.bid)}
+        faces |= {view.bid.face} if view.bid is not None else set()
+        others = np.zeros(config.faces)
+        for f in faces:
+            others[f - 1] = self.belief.expected_total(f, config.wild)
+        return np.asarray(view.hand) @ match_matrix(config) + others
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        p_challenge, raises, choice = estimate_policy(self.estimate(view)[None, :], view)
+        return CHALLENGE if p_challenge[0] > 0 else raises[int(choice[0])]

@@ -1,0 +1,163 @@
+"""The one-round POMDP on pomdp-py: models are consistent, states stay legal, pomdp-py planners run on it."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pomdp_py
+import pytest
+
+from ldpomdp import CHALLENGE, Bid, GameConfig, OneThirdRule, PlayerView, RandomPlayer
+from ldpomdp.rules import is_legal
+from ldpomdp.belief import TableBelief
+from ldpomdp.pomdp import END, LDAction, LDObservation, LDState, RoundPOMCP, make_agent
+from ldpomdp.rules import resolve_challenge  # noqa: E402
+
+
+def _agent(config, models, history=(), hand=None, seed=0, n_root=300, rollout="expected-count"):
+    rng = np.random.default_rng(seed)
+    hand = hand or tuple(int(c) for c in rng.multinomial(config.starting_dice[0], [1 / config.faces] * config.faces))
+    belief = TableBelief(config, 0, config.starting_dice, models, n_particles=2000, rng=seed)
+    view = PlayerView(config, 0, config.starting_dice, history, 0, hand=hand)
+    return make_agent(config, 0, models, belief, view, n_root=n_root, rollout=rollout, rng=seed), view
+
+
+@pytest.mark.parametrize("bids", ["sixes", "full"])
+@pytest.mark.parametrize("planner_class", [pomdp_py.POMCP, pomdp_py.POUCT, RoundPOMCP])
+def test_pomdp_py_planners_run_in_both_bid_modes(bids, planner_class):
+    config = GameConfig(num_players=2, dice=5, bids=bids)
+    models = {1: OneThirdRule(0.3)}
+    agent, view = _agent(config, models, history=((1, Bid(2, 6)),))
+    args = dict(max_depth=8, num_sims=300, planning_time=-1, discount_factor=1.0, exploration_const=1.0,
+                rollout_policy=agent.policy_model, show_progress=False)
+    planner = planner_class(agent, **args) if planner_class is RoundPOMCP else planner_class(**args)
+    action = planner.plan(agent)
+    assert isinstance(action, LDAction) and is_legal(config, view.table_dice, view.bid, action.move)
+    assert planner.last_num_sims == 300
+    assert set(agent.tree.children) == set(agent.policy_model.get_all_actions(history=()))
+
+
+def _check_legal(config: GameConfig, seat: int, before: LDState, action: LDAction, after: LDState) -> None:
+    """Everything a next state must satisfy: legal bids in seating order, the right loser, consistent fields."""
+    table = sum(after.dice)
+    assert after.hands == before.hands and after.dice == before.dice
+    assert after.history[: len(before.history)] == before.history
+    added = after.history[len(before.history):]
+    bid = before.bid
+    actor = seat
+    moves = [(seat, action.move)] + list(after.seen)
+    for s, move in moves:
+        assert s == actor, "players act in seating order"
+        assert is_legal(config, table, bid, move)
+        bid = move
+        actor = (actor + 1) % config.num_players
+    assert added == tuple(m for m in moves if m[1] is not CHALLENGE)
+    assert all(m[1] is not CHALLENGE for m in moves[:-1])
+    challenged = moves[-1][1] is CHALLENGE
+    assert after.terminal == challenged
+    if challenged:
+        bidder = after.history[-1][0]
+        loser, _ = resolve_challenge(config, np.array(after.hands), after.history[-1][1], bidder, moves[-1][0])
+        assert after.loser == loser
+    else:
+        assert after.turn == seat and after.loser == -1
+        assert all(s != seat for s, _ in after.seen) and len(after.seen) == config.num_players - 1
+
+
+@pytest.mark.parametrize("bids", ["sixes", "full"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_transition_never_produces_an_illegal_state(bids, players):
+    config = GameConfig(num_players=players, dice=4, bids=bids)
+    # seat 1 tabulated (one-third with bluff), seat 2 asked through act (random player)
+    models = {1: OneThirdRule(0.5), 2: RandomPlayer()}
+    models = {s: models[s] for s in range(1, players)}
+    agent, _ = _agent(config, models, n_root=200)
+    T, O, R, policy = agent.transition_model, agent.observation_model, agent.reward_model, agent.policy_model
+    rng = np.random.default_rng(3)
+    rounds = 0
+    for _ in range(300):
+        state = agent.belief.random()
+        while not state.terminal:
+            actions = policy.get_all_actions(state=state)
+            action = actions[int(rng.integers(len(actions)))]
+            after = T.sample(state, action)
+            _check_legal(config, 0, state, action, after)
+            obs = O.sample(after, action)
+            assert obs == LDObservation(after.seen, after.loser) and O.probability(obs, after, action) == 1.0
+            reward = R.sample(state, action, after)
+            assert reward == (0.0 if not after.terminal else (-1.0 if after.loser == 0 else 1.0))
+            assert T.probability(after, state, action) > 0.0
+            state = after
+        rounds += 1
+        assert policy.get_all_actions(state=state) == [END]
+        assert T.sample(state, END) is state and R.sample(state, END, state) == 0.0
+    assert rounds == 300
+
+
+def test_transition_probability_matches_sampling_frequencies():
+    config = GameConfig(num_players=2, dice=3, bids="sixes")
+    models = {1: OneThirdRule(0.5)}
+    agent, _ = _agent(config, models, hand=(1, 1, 1, 0, 0, 0))
+    T = agent.transition_model
+    state = LDState(((1, 1, 1, 0, 0, 0), (0, 1, 1, 1, 0, 0)), (3, 3), ((1, Bid(1, 6)),), 0)  # no match on seat 1
+    action = LDAction(Bid(2, 6))
+    n = 4000
+    counts = Counter(T.sample(state, action) for _ in range(n))
+    assert len(counts) == 2  # bluff (raise) or challenge
+    for nxt, k in counts.items():
+        p = T.probability(nxt, state, action)
+        assert abs(k / n - p) < 4 * np.sqrt(p * (1 - p) / n)
+    assert sum(T.probability(s, state, action) for s in counts) == pytest.approx(1.0)
+
+
+def test_actions_from_history_match_actions_from_state():
+    config = GameConfig(num_players=2, dice=3, bids="full")
+    agent, _ = _agent(config, {1: OneThirdRule(0.2)}, history=((1, Bid(1, 3)),))
+    T, O, policy = agent.transition_model, agent.observation_model, agent.policy_model
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        state, history = agent.belief.random(), ()
+        while True:
+            assert policy.get_all_actions(state=state) == policy.get_all_actions(history=history)
+            if state.terminal:
+                break
+            actions = policy.get_all_actions(state=state)
+            action = actions[int(rng.integers(len(actions)))]
+            nxt = T.sample(state, action)
+            history += ((action, O.sample(nxt, action)),)
+            state = nxt
+
+
+def test_pruned_actions_are_challenge_and_smallest_raise_per_face():
+    config = GameConfig(num_players=2, dice=3, bids="full")
+    agent, _ = _agent(config, {1: OneThirdRule()})
+    moves = [a.move for a in agent.policy_model.pruned_actions(Bid(2, 4))]
+    assert moves == [Bid(3, 1), Bid(3, 2), Bid(3, 3), Bid(3, 4), Bid(2, 5), Bid(2, 6), CHALLENGE]
+    assert [a.move for a in agent.policy_model.pruned_actions(Bid(6, 6))] == [CHALLENGE]
+    assert CHALLENGE not in [a.move for a in agent.policy_model.pruned_actions(None)]
+
+
+def test_actions_are_interned_and_survive_copies():
+    a = LDAction(Bid(3, 6))
+    assert LDAction(Bid(3, 6)) is a and copy.deepcopy(a) is a and pickle.loads(pickle.dumps(a)) is a
+    assert a != LDAction(CHALLENGE) and hash(a) == hash(LDAction(Bid(3, 6)))
+    s = LDState(((1, 0), (0, 1)), (1, 1), ((0, Bid(1, 2)),), 1)
+    assert copy.deepcopy(s) is s and s == LDState(((1, 0), (0, 1)), (1, 1), ((0, Bid(1, 2)),), 1)
+    assert LDObservation(((1, Bid(2, 2)),)) == LDObservation(((1, Bid(2, 2)),))
+
+
+def test_make_agent_rejects_bad_options():
+    config = GameConfig(num_players=2, dice=3)
+    with pytest.raises(ValueError, match="rollout"):
+        _agent(config, {1: OneThirdRule()}, rollout="greedy")
+
+
+def test_import_ldpomdp_does_not_import_pomdp_py():
+    code = "import sys, ldpomdp, ldpomdp.belief, planners.expected_count; print('pomdp_py' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
