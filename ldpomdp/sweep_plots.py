@@ -1,7 +1,7 @@
 """Plots of a sweep summary (matplotlib is optional: ``pip install 'ldpomdp[plot]'``).
 
 Several cells: win rate against the cell's x value (dice by default) with the 95% Wilson interval as a
-band, one line per player. One cell: bar charts of wins (with the interval) and challenges per player.
+band, one line per player (only the first of two: the other is its mirror). One cell: bar charts of wins (with the interval) and challenges per player.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ def plot_summary(
     if len(cells) == 1:
         return _bars(plt, rows, labels, out, title)
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for i, label in enumerate(labels):
+    shown = labels[:1] if len(labels) == 2 else labels  # with two players the second line mirrors the first
+    for i, label in enumerate(shown):
         mine = sorted((r for r in rows if r.player_index == i and r.games), key=lambda r: x_by_cell[r.cell])
         if not mine:
             continue
