@@ -54,7 +54,8 @@ register("nash", "ldpomdp.exact.nash:NashPlayer",
 register("expected-count", "planners.expected_count:ExpectedCountPlanner",
          aliases={"particles": "n_particles"},
          summary="report 002's POMDP player: belief + expected count, e.g. expected-count:particles=1000,belief=exact")
-register("pomcp", "planners.pomcp:POMCPPlanner", aliases={"sims": "num_sims", "depth": "max_depth"},
+register("pomcp", "planners.pomcp:POMCPPlanner",
+         aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
          summary="POMCP (pomdp-py) over the belief, e.g. pomcp:sims=2000,depth=12")
 
 
