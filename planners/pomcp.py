@@ -3,8 +3,6 @@ root particles drawn from the belief core."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 
 import numpy as np
@@ -24,10 +22,10 @@ class POMCPPlanner(BeliefPlayer):
 
     Options: ``max_depth`` (planner steps simulated per search, the round's end included),
     ``exploration_const`` (UCB1; rewards are in [-1, 1]), ``rollout`` ("expected-count" or "one-third"),
-    ``n_root`` root particles drawn jointly from the belief (default ``max(num_sims, 1000)``), and the
+    ``n_root`` root particles drawn jointly from the belief (default ``num_sims`` within [200, 2000]), and the
     belief options of :class:`~planners._common.BeliefPlayer`. Between two of its decisions in a round it
-    keeps the search tree below what happened (``POMCP.update``); if that observation was never simulated
-    (particle deprivation) it starts a new tree. Either way the root particles are redrawn from the belief.
+    keeps the search tree below what happened (:meth:`RoundPOMCP.update`); if that observation was never
+    simulated (particle deprivation) it starts a new tree. Either way the root particles are redrawn from the belief.
     ``deprivations`` counts those rebuilds.
     """
 
@@ -52,7 +50,7 @@ class POMCPPlanner(BeliefPlayer):
             raise ValueError(f"POMCPPlanner.exploration_const must be a number >= 0, got {exploration_const!r}")
         self.num_sims, self.planning_time, self.max_depth = num_sims, planning_time, max_depth
         self.exploration_const, self.rollout = float(exploration_const), rollout
-        self.n_root = n_root if n_root is not None else max(num_sims, 1000)
+        self.n_root = n_root if n_root is not None else min(max(num_sims, 200), 2000)
         self.deprivations = self.decisions = self.simulations = 0
         self.planning_seconds = 0.0
         self._new_round()
@@ -76,8 +74,7 @@ class POMCPPlanner(BeliefPlayer):
         observation = LDObservation(tuple(self._seen))
         self.agent.update_history(self._last, observation)
         try:
-            with contextlib.redirect_stdout(io.StringIO()):  # pomdp-py prints a line per reinvigoration
-                self.planner.update(self.agent, self._last, observation)
+            self.planner.update(self.agent, self._last, observation)
         except ValueError as exc:
             if "deprivation" not in str(exc).lower():
                 raise

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pomdp_py
+from pomdp_py.algorithms.pomcp import RootVNodeParticles
 
 __all__ = ["RoundPOMCP"]
 
 
 class RoundPOMCP(pomdp_py.POMCP):
-    """:class:`pomdp_py.POMCP` that stops a simulation when the round is over.
+    """:class:`pomdp_py.POMCP` that stops a simulation when the round is over, and whose ``update`` leaves
+    the root particles to the caller.
 
     pomdp-py 1.3.5.1 runs every simulation and rollout for ``max_depth`` steps, with no terminal check;
     after the challenge our states are absorbing with reward 0, so those steps change no value and only cost
@@ -36,3 +38,14 @@ class RoundPOMCP(pomdp_py.POMCP):
             discount *= gamma
             state, depth = nxt, depth + 1
         return total
+
+    def update(self, agent: pomdp_py.Agent, real_action, real_observation) -> None:
+        """Keep the subtree below ``(real_action, real_observation)`` as the new root, like POMCP.update, and
+        raise its ``ValueError("Particle deprivation.")`` when that observation was never simulated. Unlike it,
+        no particle reinvigoration (which deep-copies and prints): the caller redraws the root particles from
+        the belief core (see :func:`~ldpomdp.pomdp.agent.reset_root`)."""
+        tree = getattr(agent, "tree", None)
+        child = None if tree is None or tree[real_action] is None else tree[real_action][real_observation]
+        if child is None:
+            raise ValueError("Particle deprivation.")
+        agent.tree = RootVNodeParticles.from_vnode(child, agent.history)

@@ -1,0 +1,111 @@
+"""POMCP speed: simulations per second inside pomdp-py's search and wall seconds per decision.
+
+    python benchmarks/pomcp_speed.py [--quick] [--dice 5,15,35] [--bids sixes,full] [--sims 2000]
+                                     [--decisions 40] [--profile] [--out results/pomcp_speed]
+
+The planner plays whole rounds against the one-third rule (2 players) until it has made ``--decisions``
+decisions per setting; a decision's wall time includes drawing the root particles from the belief, the
+tree update and the search. ``--profile`` prints where the time goes (cProfile, top functions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import csv
+import io
+import pstats
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ldpomdp import GameConfig, OneThirdRule
+from ldpomdp.experiments import parse_dice_range
+from ldpomdp.game import play_round
+from planners import POMCPPlanner
+
+
+class _Timed:
+    """Forwards to a player and records the wall time of every ``act``."""
+
+    def __init__(self, player):
+        self.player, self.seconds = player, []
+
+    def reset(self, seat, config):
+        self.player.reset(seat, config)
+
+    def observe(self, event):
+        self.player.observe(event)
+
+    def act(self, view, rng):
+        start = time.perf_counter()
+        action = self.player.act(view, rng)
+        self.seconds.append(time.perf_counter() - start)
+        return action
+
+
+def measure(dice: int, bids: str, sims: int, decisions: int, seed: int) -> dict:
+    config = GameConfig(num_players=2, dice=dice, bids=bids)
+    planner = POMCPPlanner(num_sims=sims, seed=seed)
+    timed = _Timed(planner)
+    players = [timed, OneThirdRule()]
+    for seat, p in enumerate(players):
+        p.reset(seat, config)
+    rng = np.random.default_rng(seed)
+    r = 0
+    while len(timed.seconds) < decisions:  # full-size rounds: every round starts from the initial dice
+        play_round(config, players, config.starting_dice, r % 2, rng, r)
+        r += 1
+    return {
+        "dice": dice, "bids": bids, "sims_per_decision": sims, "decisions": len(timed.seconds),
+        "sims_per_second": planner.simulations / planner.planning_seconds,
+        "seconds_per_decision": float(np.mean(timed.seconds)),
+        "search_share": planner.planning_seconds / sum(timed.seconds),
+        "deprivations": planner.deprivations,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="few decisions, 5 and 15 dice")
+    parser.add_argument("--dice", default="5,15,35")
+    parser.add_argument("--bids", default="sixes,full")
+    parser.add_argument("--sims", type=int, default=2000, help="simulations per decision (default 2000)")
+    parser.add_argument("--decisions", type=int, default=40, help="decisions measured per setting")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
+    parser.add_argument("--out", default="results/pomcp_speed")
+    args = parser.parse_args()
+    dice = [5, 15] if args.quick else parse_dice_range(args.dice)
+    decisions = 5 if args.quick else args.decisions
+    sims = 300 if args.quick else args.sims
+    profiler = cProfile.Profile() if args.profile else None
+    rows = []
+    head = f"{'bids':6} {'dice':>5} {'sims/dec':>8} {'decisions':>9} {'sims/s':>9} {'s/decision':>10} {'search':>7}"
+    print(head + "\n" + "-" * len(head))
+    for bids in args.bids.split(","):
+        for d in dice:
+            if profiler:
+                profiler.enable()
+            row = measure(d, bids.strip(), sims, decisions, args.seed)
+            if profiler:
+                profiler.disable()
+            rows.append(row)
+            print(f"{row['bids']:6} {d:5d} {sims:8d} {row['decisions']:9d} {row['sims_per_second']:9.0f} "
+                  f"{row['seconds_per_decision']:10.3f} {row['search_share']:7.0%}", flush=True)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "speed.csv", "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"wrote {out / 'speed.csv'}")
+    if profiler:
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(15)
+        print(text.getvalue())
+
+
+if __name__ == "__main__":
+    main()
