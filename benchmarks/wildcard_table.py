@@ -1,7 +1,8 @@
 """Report 004's Table 2 (WiLDCARD, 1-vs-2): full game, ones wild, 5 dice, 3 players. Each player spec
 plays against all six pairs of dummies (Random, Aggressive, Conservative), 1000 games per cell, seats
 rotated so that every player opens equally often; win rates with 95% Wilson intervals, printed beside the
-report's rows.
+report's rows. Against two different dummies half the games seat them in each order (X, a, b) and
+(X, b, a): rotation alone keeps the cyclic order, and who bids after whom matters a lot to these dummies.
 
     python benchmarks/wildcard_table.py [--quick] [--players aggressive,conservative,random,one-third,...]
 """
@@ -11,9 +12,10 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
-from ldpomdp.experiments import Cell, SummaryRow, run_sweep
+from ldpomdp.experiments import Cell, SummaryRow, run_sweep, wilson_interval
 from ldpomdp.registry import registered_names, split_specs
 
 PAIRS = (("random", "aggressive"), ("aggressive", "conservative"), ("conservative", "random"),
@@ -37,18 +39,43 @@ def default_players() -> list[str]:
     return [*DUMMIES, "one-third", *(p for p in PLANNERS if p in registered_names())]
 
 
-def cells_for(spec: str) -> list[Cell]:
-    """The six cells of one row: ``spec`` against each pair of dummies."""
-    return [Cell((spec, *pair), dice=5, bids="full", wild=1) for pair in PAIRS]
+def cells_for(spec: str, pair: tuple[str, str]) -> list[Cell]:
+    """The cells of one table entry: ``spec`` against the pair, in both cyclic orders if they differ."""
+    orders = [pair] if pair[0] == pair[1] else [pair, pair[::-1]]
+    return [Cell((spec, *order), dice=5, bids="full", wild=1) for order in orders]
 
 
-def format_rows(results: dict[str, list[SummaryRow]]) -> str:
+@dataclass(frozen=True)
+class Entry:
+    """One table entry: the first player's wins over the cells of :func:`cells_for`."""
+
+    wins: tuple[int, ...]  # per seating order
+    games: tuple[int, ...]
+
+    @property
+    def win_rate(self) -> float:
+        return sum(self.wins) / sum(self.games) if sum(self.games) else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(sum(self.wins), sum(self.games))
+
+
+def collect(rows: list[SummaryRow], specs: list[str]) -> dict[str, list[Entry]]:
+    """The table entries of each spec from the sweep summaries."""
+    ours = {r.cell: r for r in rows if r.player_index == 0}
+    return {spec: [Entry(tuple(ours[c.id].wins for c in cells_for(spec, pair)),
+                         tuple(ours[c.id].games for c in cells_for(spec, pair))) for pair in PAIRS]
+            for spec in specs}
+
+
+def format_rows(results: dict[str, list[Entry]]) -> str:
     """Report 004's Table 2 layout: ours (win % and 95% interval) with the report's rows for reference."""
     width = 18
     head = f"{'agent':26}" + "".join(f"{c:>{width}}" for c in COLUMNS)
     lines = [head, "-" * len(head)]
-    for spec, rows in results.items():
-        cells = [f"{100 * r.win_rate:5.1f} [{100 * r.ci_low:.0f}-{100 * r.ci_high:.0f}]" for r in rows]
+    for spec, entries in results.items():
+        cells = [f"{100 * e.win_rate:5.1f} [{100 * e.interval[0]:.0f}-{100 * e.interval[1]:.0f}]" for e in entries]
         lines.append(f"{spec[:26]:26}" + "".join(f"{c:>{width}}" for c in cells))
         if spec in REPORT_ROW_OF:
             name = REPORT_ROW_OF[spec]
@@ -59,15 +86,15 @@ def format_rows(results: dict[str, list[SummaryRow]]) -> str:
     return "\n".join(lines)
 
 
-def target_lines(results: dict[str, list[SummaryRow]]) -> list[str]:
+def target_lines(results: dict[str, list[Entry]]) -> list[str]:
     """For every non-dummy row: the columns where it beats the report's Final QAgent."""
     final = REPORT["Final QAgent"]
     out = []
-    for spec, rows in results.items():
+    for spec, entries in results.items():
         if spec in DUMMIES:
             continue
-        point = sum(100 * r.win_rate > f for r, f in zip(rows, final))
-        sure = sum(100 * r.ci_low > f for r, f in zip(rows, final))
+        point = sum(100 * e.win_rate > f for e, f in zip(entries, final))
+        sure = sum(100 * e.interval[0] > f for e, f in zip(entries, final))
         out.append(f"{spec}: above Final QAgent in {point}/6 columns (95% interval entirely above in {sure}/6)")
     return out
 
@@ -85,28 +112,31 @@ def main() -> None:
     args = parser.parse_args()
     specs = split_specs(args.players) if args.players else default_players()
     games = args.games or (90 if args.quick else 1000)
-    cells = [cell for spec in specs for cell in cells_for(spec)]
+    half = math.ceil(games / 2)
     out = Path(args.out)
-    rows = run_sweep(cells, games, out, args.seed, workers=args.workers)
-    ours = {r.cell: r for r in rows if r.player_index == 0}
-    results = {spec: [ours[c.id] for c in cells_for(spec)] for spec in specs}
+    both_orders = [c for spec in specs for pair in PAIRS if pair[0] != pair[1] for c in cells_for(spec, pair)]
+    one_order = [c for spec in specs for pair in PAIRS if pair[0] == pair[1] for c in cells_for(spec, pair)]
+    rows = run_sweep(both_orders, half, out / "mixed_pairs", args.seed, workers=args.workers)
+    rows += run_sweep(one_order, games, out / "same_pairs", args.seed, workers=args.workers)
+    results = collect(rows, specs)
     with open(out / "table.csv", "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow(["player", "opponents", "games", "wins", "win_rate", "ci_low", "ci_high", "report_row",
-                         "report_win_rate", "final_qagent_win_rate"])
-        for spec, spec_rows in results.items():
-            for j, r in enumerate(spec_rows):
+        writer.writerow(["player", "opponents", "games", "wins", "wins_per_order", "win_rate", "ci_low", "ci_high",
+                         "report_row", "report_win_rate", "final_qagent_win_rate"])
+        for spec, entries in results.items():
+            for j, e in enumerate(entries):
                 name = REPORT_ROW_OF.get(spec, "")
-                writer.writerow([spec, "+".join(PAIRS[j]), r.games, r.wins, round(r.win_rate, 4),
-                                 round(r.ci_low, 4), round(r.ci_high, 4), name,
+                writer.writerow([spec, "+".join(PAIRS[j]), sum(e.games), sum(e.wins), "/".join(map(str, e.wins)),
+                                 round(e.win_rate, 4), round(e.interval[0], 4), round(e.interval[1], 4), name,
                                  REPORT[name][j] / 100 if name else "", REPORT["Final QAgent"][j] / 100])
-    print(f"\nWiLDCARD Table 2 setting: 3 players, 5 dice, ones wild, full bids; {games} games per cell; "
+    print(f"\nWiLDCARD Table 2 setting: 3 players, 5 dice, ones wild, full bids; {games} games per entry "
+          f"({half} per seating order against two different dummies); "
           f"win % [95% Wilson interval]")
     print(format_rows(results))
     for line in target_lines(results):
         print(line)
-    print(f"wrote {out / 'table.csv'} and {out / 'summary.csv'}")
-    if any(math.isnan(r.win_rate) for rs in results.values() for r in rs):
+    print(f"wrote {out / 'table.csv'} (games and per-player summaries in {out}/*_pairs/)")
+    if any(math.isnan(e.win_rate) for entries in results.values() for e in entries):
         raise SystemExit("some cells have no games")
 
 
