@@ -269,12 +269,13 @@ def format_table(rows: Sequence[SummaryRow], x_of: Callable[[SummaryRow], object
                  x_label: str = "dice") -> str:
     """A plain-text table of the summary, one line per cell and player."""
     x_of = x_of or (lambda r: r.dice)
-    head = f"{x_label:>7} {'player':28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'chal/game':>9} {'chal ok':>8}"
+    w = max([len(f"{r.player_index}: {r.player}") for r in rows] + [6])
+    head = f"{x_label:>7} {'player':{w}} {'games':>6} {'win rate':>9} {'95% CI':>15} {'chal/game':>9} {'chal ok':>8}"
     lines = [head, "-" * len(head)]
     for r in rows:
         ok = "" if math.isnan(r.challenge_success_rate) else f"{r.challenge_success_rate:.3f}"
         rate = "" if math.isnan(r.win_rate) else f"{r.win_rate:.3f}"
-        lines.append(f"{str(x_of(r)):>7} {f'{r.player_index}: {r.player}'[:28]:28} {r.games:6d} {rate:>9} "
+        lines.append(f"{str(x_of(r)):>7} {f'{r.player_index}: {r.player}':{w}} {r.games:6d} {rate:>9} "
                      f"{f'[{r.ci_low:.3f}, {r.ci_high:.3f}]':>15} {r.challenges_per_game:9.2f} {ok:>8}")
     return "\n".join(lines)
 
