@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ldpomdp.exact.call_reroll import game_value, play, stage_values, win_probability
+from ldpomdp.exact.call_reroll import play, stage_values, win_probability
 from ldpomdp.exact.call_reroll_agents import MatrixAgent, TreeAgent
 
 REPORT_TABLE_1 = {"tree": (3703, 2275), "matrix": (1297, 2725)}  # wins (tree first, matrix first)
@@ -56,13 +56,11 @@ def main() -> None:
         print(f"{label:>13} {rows_:>11} {cols_:>8} {matrix.seconds[x]:>8.4f} {values[x]:>8.4f} {tree.values[x]:>8.4f}")
 
     rng = np.random.default_rng(args.seed)
-    agents = {"tree": tree, "matrix": matrix}
-    wins = {name: [0, 0] for name in agents}  # [tree first, matrix first]
+    names = ("tree", "matrix")
+    wins = {name: [0, 0] for name in names}  # [tree rolled first, matrix rolled first]
     for g in range(games):
-        first_name = "tree" if g < games // 2 else "matrix"
-        seated = (tree, matrix)
-        winner = play(seated, 0 if first_name == "tree" else 1, rng)
-        wins[("tree", "matrix")[winner]][0 if first_name == "tree" else 1] += 1
+        first = 0 if g < games // 2 else 1  # index into names of the agent rolling first
+        wins[names[play((tree, matrix), first, rng)]][first] += 1
     exact_tree_first = win_probability(tree, matrix)
     exact_matrix_first = win_probability(matrix, tree)
     half = games // 2
