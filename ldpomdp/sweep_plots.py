@@ -59,7 +59,7 @@ def plot_summary(
     ax.set_xlabel(x_label)
     ax.set_ylabel("win rate (95% Wilson band)")
     ax.set_ylim(0, 1)
-    ax.set_title(title + _games_note(rows))
+    ax.set_title(f"{title}\n{_games_note(rows).strip()}", fontsize=11)
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -83,14 +83,12 @@ def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: 
          "games won (95% Wilson interval)"),
         ("challenges", [r.challenges_per_game * r.games for r in rows], None, "challenges made"),
     ):
-        fig, ax = plt.subplots(figsize=(6, 4))
-        bars = ax.bar(labels, values, yerr=err, capsize=4, color=[f"C{i}" for i in range(len(rows))])
+        fig, ax = plt.subplots(figsize=(7, 4.5))
         total = sum(values) or 1
-        for bar, v in zip(bars, values):
-            ax.annotate(f"{v:.0f} ({100 * v / total:.1f}%)", (bar.get_x() + bar.get_width() / 2, v),
-                        ha="center", va="bottom", fontsize=9, xytext=(0, 2), textcoords="offset points")
+        ticks = [f"{label}\n{v:.0f} ({100 * v / total:.1f}%)" for label, v in zip(labels, values)]
+        ax.bar(ticks, values, yerr=err, capsize=4, color=[f"C{i}" for i in range(len(rows))])
         ax.set_ylabel(ylabel)
-        ax.set_title(f"{title}: {name}" + _games_note(rows))
+        ax.set_title(f"{title}\n{name}{_games_note(rows)}", fontsize=11)
         fig.tight_layout()
         path = out / f"{name}.png"
         fig.savefig(path, dpi=120)
