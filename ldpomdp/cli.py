@@ -91,7 +91,8 @@ def _sweep_parser(sub) -> None:
     sweep = sub.add_parser("sweep", help="play many games per setting; resumable; CSV summary and plots",
                            conflict_handler="resolve")
     sweep.add_argument("--players", help="comma-separated player specs, e.g. expected-count,one-third")
-    sweep.add_argument("--experiment", help=f"a named experiment of report 002: {', '.join(EXPERIMENTS)}")
+    sweep.add_argument("--experiment", help=f"a named experiment of report 002 (fixes players, dice and rules): "
+                                            f"{', '.join(EXPERIMENTS)}")
     sweep.add_argument("--quick", action="store_true", help="the experiment's small version (minutes)")
     sweep.add_argument("--games", type=int, default=None, help="games per cell (default 1000, or the experiment's)")
     sweep.add_argument("--out", default=None, help="output folder (default results/<experiment> or results/sweep)")
