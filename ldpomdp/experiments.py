@@ -332,7 +332,7 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
         with Client(scheduler) as client:
             yield client.get_executor(), max(1, sum(client.nthreads().values()))
         return
-    workers = os.cpu_count() or 1 if workers is None else workers
+    workers = (os.cpu_count() or 1) if workers is None else workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
     import multiprocessing
@@ -379,7 +379,8 @@ def run_sweep(
 ) -> list[SummaryRow]:
     """Play ``games`` games of every cell (resuming what ``out/games.jsonl`` already holds), then write
     ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
-    cores), a dask cluster at ``scheduler``, or any given ``executor``."""
+    cores), a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible
+    for players that leave Python's ``random`` alone: each game reseeds it)."""
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
