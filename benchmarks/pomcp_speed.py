@@ -6,6 +6,8 @@
 The planner plays whole rounds against the one-third rule (2 players) until it has made ``--decisions``
 decisions per setting; a decision's wall time includes drawing the root particles from the belief, the
 tree update and the search. ``--profile`` prints where the time goes (cProfile, top functions).
+On a shared machine absolute speeds vary, so the same run also times pomdp-py's own Tiger problem
+(POMCP, same depth and simulations): the ratio to it is the machine-independent figure.
 """
 
 from __future__ import annotations
@@ -66,6 +68,24 @@ def measure(dice: int, bids: str, sims: int, decisions: int, seed: int) -> dict:
     }
 
 
+def tiger_sims_per_second(sims: int, max_depth: int) -> float:
+    """Reference: pomdp-py's POMCP on its bundled Tiger problem (every simulation runs ``max_depth`` steps)."""
+    import random
+
+    import pomdp_py
+    from pomdp_py.problems.tiger.tiger_problem import TigerProblem, TigerState
+
+    random.seed(0)
+    states = [TigerState("tiger-left"), TigerState("tiger-right")]
+    problem = TigerProblem.create("tiger-left", 0.5, 0.15)
+    problem.agent.set_belief(pomdp_py.Particles([random.choice(states) for _ in range(1000)]), prior=True)
+    planner = pomdp_py.POMCP(max_depth=max_depth, num_sims=sims, planning_time=-1, discount_factor=0.95,
+                             exploration_const=50, rollout_policy=problem.agent.policy_model, show_progress=False)
+    start = time.perf_counter()
+    planner.plan(problem.agent)
+    return sims / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few decisions, 5 and 15 dice")
@@ -94,6 +114,13 @@ def main() -> None:
             rows.append(row)
             print(f"{row['bids']:6} {d:5d} {sims:8d} {row['decisions']:9d} {row['sims_per_second']:9.0f} "
                   f"{row['seconds_per_decision']:10.3f} {row['search_share']:7.0%}", flush=True)
+    depth = POMCPPlanner().max_depth
+    tiger = tiger_sims_per_second(sims, depth)
+    print(f"reference: pomdp-py Tiger POMCP, depth {depth}: {tiger:.0f} sims/s in this run")
+    for row in rows:
+        row["tiger_sims_per_second"] = tiger
+        row["ratio_to_tiger"] = row["sims_per_second"] / tiger
+        print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "speed.csv", "w", newline="", encoding="utf-8") as fh:
