@@ -6,8 +6,9 @@
 The planner plays whole rounds against the one-third rule (2 players) until it has made ``--decisions``
 decisions per setting; a decision's wall time includes drawing the root particles from the belief, the
 tree update and the search. ``--profile`` prints where the time goes (cProfile, top functions).
-On a shared machine absolute speeds vary, so the same run also times pomdp-py's own Tiger problem
-(POMCP, same depth and simulations): the ratio to it is the machine-independent figure.
+On a shared machine wall times depend on the load, so decisions are also timed in CPU seconds of the
+thread (``time.thread_time``), and the same run times pomdp-py's own Tiger problem (POMCP, same depth and
+simulations, CPU time) as a reference: the ratio to it is the machine-independent figure.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from planners import POMCPPlanner
 
 
 class _Timed:
-    """Forwards to a player and records the wall time of every ``act``."""
+    """Forwards to a player and records the wall and CPU time of every ``act``."""
 
     def __init__(self, player):
-        self.player, self.seconds = player, []
+        self.player, self.seconds, self.cpu = player, [], []
 
     def reset(self, seat, config):
         self.player.reset(seat, config)
@@ -41,9 +42,10 @@ class _Timed:
         self.player.observe(event)
 
     def act(self, view, rng):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         action = self.player.act(view, rng)
         self.seconds.append(time.perf_counter() - start)
+        self.cpu.append(time.thread_time() - cpu)
         return action
 
 
@@ -63,13 +65,16 @@ def measure(dice: int, bids: str, sims: int, decisions: int, seed: int) -> dict:
         "dice": dice, "bids": bids, "sims_per_decision": sims, "decisions": len(timed.seconds),
         "sims_per_second": planner.simulations / planner.planning_seconds,
         "seconds_per_decision": float(np.mean(timed.seconds)),
+        "cpu_seconds_per_decision": float(np.mean(timed.cpu)),
+        "sims_per_cpu_second": planner.simulations / sum(timed.cpu),
         "search_share": planner.planning_seconds / sum(timed.seconds),
         "deprivations": planner.deprivations,
     }
 
 
 def tiger_sims_per_second(sims: int, max_depth: int) -> float:
-    """Reference: pomdp-py's POMCP on its bundled Tiger problem (every simulation runs ``max_depth`` steps)."""
+    """Reference: pomdp-py's POMCP on its bundled Tiger problem (every simulation runs ``max_depth`` steps),
+    simulations per CPU second."""
     import random
 
     import pomdp_py
@@ -81,9 +86,9 @@ def tiger_sims_per_second(sims: int, max_depth: int) -> float:
     problem.agent.set_belief(pomdp_py.Particles([random.choice(states) for _ in range(1000)]), prior=True)
     planner = pomdp_py.POMCP(max_depth=max_depth, num_sims=sims, planning_time=-1, discount_factor=0.95,
                              exploration_const=50, rollout_policy=problem.agent.policy_model, show_progress=False)
-    start = time.perf_counter()
+    start = time.thread_time()
     planner.plan(problem.agent)
-    return sims / (time.perf_counter() - start)
+    return sims / (time.thread_time() - start)
 
 
 def main() -> None:
@@ -102,7 +107,8 @@ def main() -> None:
     sims = 300 if args.quick else args.sims
     profiler = cProfile.Profile() if args.profile else None
     rows = []
-    head = f"{'bids':6} {'dice':>5} {'sims/dec':>8} {'decisions':>9} {'sims/s':>9} {'s/decision':>10} {'search':>7}"
+    head = (f"{'bids':6} {'dice':>5} {'sims/dec':>8} {'decisions':>9} {'sims/s':>9} {'s/decision':>10} "
+            f"{'search':>7} {'sims/cpu-s':>10} {'cpu-s/dec':>9}")
     print(head + "\n" + "-" * len(head))
     for bids in args.bids.split(","):
         for d in dice:
@@ -113,14 +119,15 @@ def main() -> None:
                 profiler.disable()
             rows.append(row)
             print(f"{row['bids']:6} {d:5d} {sims:8d} {row['decisions']:9d} {row['sims_per_second']:9.0f} "
-                  f"{row['seconds_per_decision']:10.3f} {row['search_share']:7.0%}", flush=True)
+                  f"{row['seconds_per_decision']:10.3f} {row['search_share']:7.0%} "
+                  f"{row['sims_per_cpu_second']:10.0f} {row['cpu_seconds_per_decision']:9.3f}", flush=True)
     depth = POMCPPlanner().max_depth
     tiger = tiger_sims_per_second(sims, depth)
-    print(f"reference: pomdp-py Tiger POMCP, depth {depth}: {tiger:.0f} sims/s in this run")
+    print(f"reference: pomdp-py Tiger POMCP, depth {depth}: {tiger:.0f} sims per CPU second in this run")
     for row in rows:
-        row["tiger_sims_per_second"] = tiger
-        row["ratio_to_tiger"] = row["sims_per_second"] / tiger
-        print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger")
+        row["tiger_sims_per_cpu_second"] = tiger
+        row["ratio_to_tiger"] = row["sims_per_cpu_second"] / tiger
+        print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger (whole decisions, CPU time)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "speed.csv", "w", newline="", encoding="utf-8") as fh:
