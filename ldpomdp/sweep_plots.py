@@ -6,6 +6,7 @@ band, one line per player (only the first of two: the other is its mirror). One 
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -59,7 +60,7 @@ def plot_summary(
     ax.set_xlabel(x_label)
     ax.set_ylabel("win rate (95% Wilson band)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"{title}\n{_games_note(rows).strip()}", fontsize=11)
+    ax.set_title(_wrap(f"{title} {_games_note(rows).strip()}"), fontsize=11)
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -67,6 +68,10 @@ def plot_summary(
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return [path]
+
+
+def _wrap(title: str) -> str:
+    return "\n".join(textwrap.wrap(title, 70))
 
 
 def _games_note(rows: Sequence[SummaryRow]) -> str:
@@ -88,7 +93,7 @@ def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: 
         ticks = [f"{label}\n{v:.0f} ({100 * v / total:.1f}%)" for label, v in zip(labels, values)]
         ax.bar(ticks, values, yerr=err, capsize=4, color=[f"C{i}" for i in range(len(rows))])
         ax.set_ylabel(ylabel)
-        ax.set_title(f"{title}\n{name}{_games_note(rows)}", fontsize=11)
+        ax.set_title(_wrap(f"{title}: {name}{_games_note(rows)}"), fontsize=11)
         fig.tight_layout()
         path = out / f"{name}.png"
         fig.savefig(path, dpi=120)
