@@ -50,6 +50,8 @@ class POMCPPlanner(BeliefPlayer):
             raise ValueError(f"POMCPPlanner.exploration_const must be a number >= 0, got {exploration_const!r}")
         self.num_sims, self.planning_time, self.max_depth = num_sims, planning_time, max_depth
         self.exploration_const, self.rollout = float(exploration_const), rollout
+        if n_root is not None and (isinstance(n_root, bool) or not isinstance(n_root, int) or n_root < 1):
+            raise ValueError(f"POMCPPlanner.n_root must be an integer >= 1, got {n_root!r}")
         self.n_root = n_root if n_root is not None else min(max(num_sims, 200), 2000)
         self.deprivations = self.decisions = self.simulations = 0
         self.planning_seconds = 0.0

@@ -120,5 +120,7 @@ def test_specs_and_options():
         make_player("pomcp:sims=0")
     with pytest.raises(ValueError, match="rollout"):
         make_player("pomcp:rollout=greedy")
+    with pytest.raises(ValueError, match="n_root"):
+        make_player("pomcp:n_root=0")
     with pytest.raises(ValueError, match="action_probabilities"):
         ExpectedCountPlanner(assume="human")
