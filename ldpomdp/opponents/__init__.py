@@ -4,6 +4,7 @@ from .base import BaseOpponent, OpponentModel, checked_probabilities, sample_act
 from .burcsi_nagy import BurcsiNagyPlayer
 from .check import check_opponent
 from .human import HumanPlayer, render_dice
+from .mixture import TypeMixture
 from .oehm import OehmPlayer
 from .one_third import OneThirdRule
 from .random_player import RandomPlayer
@@ -22,5 +23,6 @@ __all__ = [
     "BurcsiNagyPlayer",
     "AggressivePlayer",
     "ConservativePlayer",
+    "TypeMixture",
     "check_opponent",
 ]

@@ -1,0 +1,130 @@
+"""A Bayesian opponent-type model: the seat plays like one of K known models, and which one is learnt
+from the hands it shows at the end of each round.
+
+Why: a planner that assumes one model for every opponent is wrong about someone at a mixed table. Here
+the posterior w over the K types is updated at every ``RoundEnd`` with the likelihood of the seat's
+actions in that round given its revealed hand, P_k(a | h, view), and mixed with ``floor`` so no type
+dies. Within a round the hand is unknown and w does not move, so the predictive model is
+
+    P(a | h, view) = sum_k w_k P_k(a | h, view),
+
+which is exactly what a belief over the hidden hand needs (``action_probabilities``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
+from ..rules import Action, GameConfig
+from .base import BaseOpponent
+
+__all__ = ["TypeMixture", "DEFAULT_TYPES"]
+
+DEFAULT_TYPES = ("one-third", "random", "aggressive", "conservative", "oehm:0.2")
+
+
+def _type_specs(types: Sequence[str] | str) -> tuple[str, ...]:
+    """The component specs: a sequence of spec strings, or one string of specs joined by "+"."""
+    if isinstance(types, str):
+        specs = tuple(s.strip() for s in types.split("+"))
+        if any(":" in s for s in specs):
+            raise ValueError(f"TypeMixture.types: specs with ':' (e.g. 'oehm:0.2') cannot be joined with '+' "
+                             f"in a string, got {types!r}; pass a list of spec strings from Python instead")
+    elif isinstance(types, Sequence) and all(isinstance(s, str) for s in types):
+        specs = tuple(s.strip() for s in types)
+    else:
+        raise ValueError(f"TypeMixture.types must be a sequence of player specs or specs joined by '+', "
+                         f"got {types!r}")
+    if not specs or not all(specs):
+        raise ValueError(f"TypeMixture.types needs at least one non-empty player spec, got {types!r}")
+    if len(set(specs)) != len(specs):
+        raise ValueError(f"TypeMixture.types lists a spec twice: {specs}")
+    return specs
+
+
+class TypeMixture(BaseOpponent):
+    """Posterior mixture of K opponent models (``types``, player specs with ``action_probabilities``).
+
+    ``types``: from Python a sequence of specs (default :data:`DEFAULT_TYPES`); from a spec string the
+    specs joined by "+", e.g. ``mixture:types=one-third+random+conservative`` (specs containing ":", such
+    as ``oehm:0.2``, cannot be given that way). ``floor`` in [0, 1): after each round
+    w <- (1 - floor) w + floor / K, so a type that explained a few rounds badly can come back.
+
+    Every event is forwarded to every component. Likelihoods are computed at ``RoundEnd`` before the
+    components see it, so a stateful component is asked in the state it had during the round (as the
+    beliefs ask it: after it observed the round's actions).
+    """
+
+    def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, name: str | None = None):
+        from ..registry import make_player  # registry imports opponents lazily; avoid a cycle
+
+        self.types = _type_specs(types)
+        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= floor < 1.0:
+            raise ValueError(f"TypeMixture.floor must be a number in [0, 1), got {floor!r}")
+        self.floor = float(floor)
+        self.components = []
+        for spec in self.types:
+            try:
+                model = make_player(spec)
+            except ValueError as exc:
+                raise ValueError(f"TypeMixture.types: {exc}") from exc
+            if not callable(getattr(model, "action_probabilities", None)):
+                raise ValueError(f"TypeMixture.types: {spec!r} has no action_probabilities")
+            self.components.append(model)
+        self.name = name or ("mixture" if self.types == DEFAULT_TYPES else "mixture:types=" + "+".join(self.types))
+        self.posterior = np.full(len(self.types), 1.0 / len(self.types))
+        self._pending: list[tuple[Action, PublicView]] = []
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """The current posterior, by type spec."""
+        return dict(zip(self.types, self.posterior.tolist()))
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        for model in self.components:
+            model.reset(seat, config)
+        self.posterior = np.full(len(self.types), 1.0 / len(self.types))
+        self._pending = []
+
+    def observe(self, event: Event) -> None:
+        if isinstance(event, RoundStart):
+            self._pending = []
+        elif isinstance(event, ActionTaken) and event.seat == self.seat:
+            self._pending.append((event.action, event.view))
+        elif isinstance(event, RoundEnd):
+            self._update(np.asarray(event.hands[self.seat])[None, :])
+            self._pending = []
+        for model in self.components:
+            model.observe(event)
+
+    def _update(self, hand: np.ndarray) -> None:
+        """Bayes on the round's actions given the revealed ``hand`` (1 x faces), then the floor."""
+        if not self._pending:
+            return
+        log_lik = np.zeros(len(self.components))
+        with np.errstate(divide="ignore"):
+            for k, model in enumerate(self.components):
+                log_lik[k] = sum(float(np.log(model.action_probabilities(hand, view, action)[0]))
+                                 for action, view in self._pending)
+            log_post = np.log(self.posterior) + log_lik
+        top = log_post.max()
+        if np.isfinite(top):  # if no type explains the round, the round teaches nothing
+            post = np.exp(log_post - top)
+            self.posterior = post / post.sum()
+        mixed = (1.0 - self.floor) * self.posterior + self.floor / len(self.components)
+        self.posterior = mixed / mixed.sum()
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        total = np.zeros(np.asarray(hands).shape[0])
+        for w, model in zip(self.posterior, self.components):
+            if w > 0.0:
+                total += w * np.asarray(model.action_probabilities(hands, view, action), dtype=np.float64)
+        return np.minimum(total, 1.0)  # the weights sum to one up to rounding
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        k = int(rng.choice(len(self.components), p=self.posterior))
+        return self.components[k].act(view, rng)

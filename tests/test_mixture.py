@@ -1,0 +1,122 @@
+"""TypeMixture: a valid opponent model, learns who it watches, acts as its likelihood says."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundStart, play_game
+from ldpomdp.opponents import TypeMixture, check_opponent
+from ldpomdp.registry import make_player
+from ldpomdp.rules import Bid, GameConfig
+
+CONFIG = GameConfig(num_players=3, dice=5)
+
+
+@pytest.mark.parametrize("bids", ["full", "sixes"])
+def test_check_opponent(bids):
+    config = GameConfig(num_players=3, dice=5, bids=bids)
+    assert check_opponent(TypeMixture(), config, np.random.default_rng(3), n_states=150) >= 150
+
+
+class Watched:
+    """Plays ``player`` and shows every event to ``watcher``, reset to the same seat."""
+
+    def __init__(self, player, watcher):
+        self.player, self.watcher = player, watcher
+
+    def reset(self, seat, config):
+        self.player.reset(seat, config)
+        self.watcher.reset(seat, config)
+
+    def observe(self, event):
+        self.player.observe(event)
+        self.watcher.observe(event)
+
+    def act(self, view, rng):
+        return self.player.act(view, rng)
+
+
+@pytest.mark.parametrize("kind", ["conservative", "aggressive", "random", "one-third"])
+def test_posterior_finds_the_watched_type(kind):
+    rng = np.random.default_rng(11)
+    for game in range(3):  # a fresh posterior each game: reset() starts from uniform
+        watcher = TypeMixture()
+        table = [Watched(make_player(kind), watcher), make_player("one-third"), make_player("random")]
+        play_game(CONFIG, table[game:] + table[:game], rng)  # the watched player sits in every seat
+        assert watcher.weights[kind] > 0.9, (game, watcher.weights)
+
+
+def test_update_is_bayes_rule_with_floor():
+    random_, conservative = make_player("random"), make_player("conservative")
+    for floor in (0.0, 0.2):
+        model = TypeMixture(["random", "conservative"], floor=floor)
+        model.reset(1, CONFIG)
+        hand = (2, 0, 1, 0, 1, 1)
+        views = [PlayerView(CONFIG, 1, (5, 5, 5), ((0, Bid(2, 3)),), hand=hand),
+                 PlayerView(CONFIG, 1, (5, 5, 5), ((0, Bid(2, 3)), (1, Bid(3, 3)), (2, Bid(4, 3))), hand=hand)]
+        actions = [Bid(3, 3), Bid(4, 4)]
+        model.observe(RoundStart(0, (5, 5, 5), 0))
+        model.observe(ActionTaken(0, Bid(2, 3), PublicView(CONFIG, 0, (5, 5, 5))))  # other seats: not evidence
+        model.observe(ActionTaken(1, actions[0], views[0].public()))
+        model.observe(ActionTaken(2, Bid(4, 3), PublicView(CONFIG, 2, (5, 5, 5), views[1].history[:2])))
+        model.observe(ActionTaken(1, actions[1], views[1].public()))
+        before = model.posterior.copy()
+        model.observe(RoundEnd(0, ((1,) * 5 + (0,), hand, (5, 0, 0, 0, 0, 0)), Bid(5, 4), 1, 2, 2, 3, (5, 5, 4)))
+        lik = np.array([np.prod([m.action_probabilities(np.array([hand]), v.public(), a)[0]
+                                 for v, a in zip(views, actions)]) for m in (random_, conservative)])
+        assert lik[0] > 0 and lik[1] in (0.0, 1.0)
+        expected = (1 - floor) * before * lik / (before * lik).sum() + floor / 2
+        np.testing.assert_allclose(model.posterior, expected, rtol=1e-12)
+        model.reset(1, CONFIG)
+        np.testing.assert_allclose(model.posterior, [0.5, 0.5])
+
+
+def test_act_frequencies_match_action_probabilities():
+    model = TypeMixture()
+    model.reset(0, CONFIG)
+    model.posterior = np.array([0.3, 0.2, 0.2, 0.2, 0.1])
+    view = PlayerView(CONFIG, 0, (5, 5, 5), ((1, Bid(2, 4)), (2, Bid(3, 4))), hand=(1, 0, 1, 2, 0, 1))
+    rng, n = np.random.default_rng(5), 6000
+    drawn = [model.act(view, rng) for _ in range(n)]
+    hand = np.array([view.hand])
+    counts = {a: 0 for a in view.legal_actions()}
+    for action in drawn:
+        counts[action] += 1  # KeyError: an illegal action
+    total = 0.0
+    for action, count in counts.items():
+        p = float(model.action_probabilities(hand, view.public(), action)[0])
+        total += p
+        sigma = np.sqrt(p * (1 - p) / n)
+        assert abs(count / n - p) <= 4 * sigma + 1e-12, (action, count / n, p)
+    assert total == pytest.approx(1.0)
+
+
+def test_act_draws_only_from_the_given_rng():
+    model = TypeMixture()
+    model.reset(0, CONFIG)
+    view = PlayerView(CONFIG, 0, (5, 5, 5), ((1, Bid(2, 4)),), hand=(1, 0, 1, 2, 0, 1))
+    np.random.seed(0)
+    global_state = np.random.get_state()[1].copy()
+    first = [model.act(view, np.random.default_rng(9)) for _ in range(5)]
+    assert len(set(first)) == 1
+    np.testing.assert_array_equal(np.random.get_state()[1], global_state)
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    ({"floor": 1.0}, "floor"), ({"floor": -0.1}, "floor"), ({"floor": "x"}, "floor"),
+    ({"types": "one-third+oehm:0.2"}, "types"), ({"types": []}, "types"), ({"types": ["nope"]}, "types"),
+    ({"types": ["random", "random"]}, "types"), ({"types": 3}, "types"), ({"types": ["human"]}, "types"),
+])
+def test_validation_names_the_parameter(kwargs, field):
+    with pytest.raises(ValueError, match=f"TypeMixture.{field}"):
+        TypeMixture(**kwargs)
+
+
+def test_spec():
+    model = make_player("mixture:types=one-third+random+conservative,floor=0.05")
+    assert isinstance(model, TypeMixture)
+    assert model.types == ("one-third", "random", "conservative") and model.floor == 0.05
+    assert make_player("mixture").types == TypeMixture().types
+    with pytest.raises(ValueError, match="floor"):
+        make_player("mixture:floor=2")
