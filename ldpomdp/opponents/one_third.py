@@ -8,47 +8,55 @@ becomes that raise instead (report 002, Alg. 6 as intended).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import Sequence
 
 import numpy as np
 
 from ..game import PlayerView, PublicView
-from ..rules import CHALLENGE, Action, Bid, GameConfig, match_probability, minimal_raises
+from ..rules import CHALLENGE, Action, Bid, match_probability, minimal_raises
 from .base import BaseOpponent
 
-__all__ = ["OneThirdRule", "expected_matches", "estimate_policy"]
+__all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces"]
 
 
-@lru_cache(maxsize=64)
-def _match_probabilities(config: GameConfig) -> np.ndarray:
-    return np.array([match_probability(config, f) for f in range(1, config.faces + 1)])
+def rule_faces(view: PublicView) -> tuple[int, ...]:
+    """The faces the estimate rule looks at: the standing bid's and those of the legal raises, ascending."""
+    faces = {b.face for b in minimal_raises(view.config, view.table_dice, view.bid)}
+    if view.bid is not None:
+        faces.add(view.bid.face)
+    return tuple(sorted(faces))
 
 
-def expected_matches(hands: np.ndarray, view: PublicView) -> np.ndarray:
-    """(N, faces): own matching dice of each hand plus the unseen dice times P(a die matches), per face."""
+def expected_matches(hands: np.ndarray, view: PublicView, faces: Sequence[int] | None = None) -> np.ndarray:
+    """(N, len(faces)): own matching dice of each hand plus the unseen dice times P(a die matches), for
+    each of ``faces`` (default: every face). Column by column, so that a rule needing one face pays for one."""
     config = view.config
+    faces = range(1, config.faces + 1) if faces is None else faces
+    hands = np.atleast_2d(np.asarray(hands))
     others = view.table_dice - view.dice[view.seat]
-    own = np.array(hands, dtype=np.float64, ndmin=2)
-    if config.wild is not None:  # wild dice count for every other face (a broadcast beats a matrix product)
-        wild = own[:, config.wild - 1].copy()
-        own += wild[:, None]
-        own[:, config.wild - 1] = wild
-    return own + others * _match_probabilities(config)
+    estimate = np.empty((hands.shape[0], len(faces)), order="F")
+    for column, face in enumerate(faces):
+        np.add(hands[:, face - 1], others * match_probability(config, face), out=estimate[:, column])
+        if config.wild is not None and face != config.wild:
+            estimate[:, column] += hands[:, config.wild - 1]
+    return estimate
 
 
 def estimate_policy(
-    estimate: np.ndarray, view: PublicView, bluff: float = 0.0
+    estimate: np.ndarray, view: PublicView, bluff: float = 0.0, faces: Sequence[int] | None = None
 ) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
-    """The estimate rule, shared by the one-third player and the expected-count planner.
+    """The estimate rule, shared by the one-third player, the expected-count planner and POMCP's rollout.
 
-    ``estimate`` (N, faces): expected matching dice on the whole table per face, for N hands. Returns
-    P(challenge) (challenge iff the bid face's estimate is below the quantity, kept with prob. 1 - ``bluff``),
-    the smallest raise on each face, and the index of the raise on the best-estimated face (ties: higher face).
+    ``estimate`` (N, len(faces)): expected matching dice on the whole table for N hands, one column per face
+    of ``faces`` (default every face; it must include :func:`rule_faces`). Returns P(challenge) (challenge iff
+    the bid face's estimate is below the quantity, kept with prob. 1 - ``bluff``), the smallest raise on each
+    face, and the index of the raise on the best-estimated face (ties: higher face).
     """
+    column = (lambda f: f - 1) if faces is None else list(faces).index
     raises = minimal_raises(view.config, view.table_dice, view.bid)
     n = estimate.shape[0]
     if len(raises) > 1:
-        columns = estimate[:, [b.face - 1 for b in raises]]
+        columns = estimate[:, [column(b.face) for b in raises]]
         # argmax over reversed columns picks the highest face among ties
         choice = len(raises) - 1 - np.argmax(columns[:, ::-1], axis=1)
     else:
@@ -58,7 +66,7 @@ def estimate_policy(
     elif not raises:
         p_challenge = np.ones(n)
     else:
-        wants = estimate[:, view.bid.face - 1] < view.bid.quantity
+        wants = estimate[:, column(view.bid.face)] < view.bid.quantity
         p_challenge = wants * (1.0 - bluff)
     return p_challenge, raises, choice
 
@@ -75,7 +83,8 @@ class OneThirdRule(BaseOpponent):
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
         (-1 when no raise is legal)."""
-        return estimate_policy(expected_matches(hands, view), view, self.bluff)
+        faces = rule_faces(view)
+        return estimate_policy(expected_matches(hands, view, faces), view, self.bluff, faces)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         p_challenge, raises, choice = self.policy(hands, view)
