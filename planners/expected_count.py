@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ldpomdp.game import PlayerView
-from ldpomdp.opponents.one_third import estimate_policy
-from ldpomdp.rules import CHALLENGE, Action, match_matrix, minimal_raises
+from ldpomdp.opponents.one_third import estimate_policy, rule_faces
+from ldpomdp.rules import CHALLENGE, Action, match_matrix
 
 from ._common import BeliefPlayer
 
@@ -29,10 +29,8 @@ class ExpectedCountPlanner(BeliefPlayer):
         """(faces,) expected matching dice on the table per face: own hand plus the belief's expectation,
         for the faces the rule looks at (the bid's face and those of the raises; the others get own dice only)."""
         config = view.config
-        faces = {b.face for b in minimal_raises(config, view.table_dice, view.bid)}
-        faces |= {view.bid.face} if view.bid is not None else set()
         others = np.zeros(config.faces)
-        for f in faces:
+        for f in rule_faces(view):
             others[f - 1] = self.belief.expected_total(f, config.wild)
         return np.asarray(view.hand) @ match_matrix(config) + others
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from scipy.stats import binom
 
 from ..game import PublicView
 from ..rules import Bid, GameConfig, match_matrix, match_probability
@@ -16,9 +15,15 @@ __all__ = ["raise_true_probabilities", "bid_true_probability", "best_raise"]
 
 @lru_cache(maxsize=1024)
 def _tail(unseen: int, p: float) -> np.ndarray:
-    """``tail[k] = P(Binomial(unseen, p) >= k)`` for k = 0 .. unseen + 1."""
-    tail = binom.sf(np.arange(-1, unseen + 1), unseen, p)
-    tail[0], tail[-1] = 1.0, 0.0
+    """``tail[k] = P(Binomial(unseen, p) >= k)`` for k = 0 .. unseen + 1 (log-space pmf, numpy only, so
+    that importing the opponents does not pull in scipy.stats)."""
+    k = np.arange(unseen + 1)
+    log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, unseen + 1)))])
+    log_pmf = log_factorial[unseen] - log_factorial[k] - log_factorial[unseen - k]
+    with np.errstate(divide="ignore"):  # p = 0 or 1: log(0) = -inf gives pmf 0, as it should
+        log_pmf = log_pmf + k * np.log(p) + (unseen - k) * np.log1p(-p)
+    tail = np.append(np.cumsum(np.exp(log_pmf)[::-1])[::-1], 0.0)
+    tail[0] = 1.0
     return tail
 
 
