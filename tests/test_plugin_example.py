@@ -67,3 +67,11 @@ def test_act_frequencies_match_probabilities_and_memory_counts():
                             dice_after=(5, 4)))
     assert player.action_probabilities(hand, view.public(), CHALLENGE)[0] == 1.0
     assert player.act(view, rng) is CHALLENGE
+
+
+def test_readme_shows_this_exact_example():
+    """The README's "Writing your own opponent" code block is examples/my_opponent.py, character for character."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Writing your own opponent", 1)[1]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert block == (ROOT / "examples" / "my_opponent.py").read_text(encoding="utf-8")
