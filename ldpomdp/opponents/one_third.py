@@ -8,12 +8,13 @@ becomes that raise instead (report 002, Alg. 6 as intended).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
 
 from ..game import PlayerView, PublicView
-from ..rules import CHALLENGE, Action, Bid, match_probability, minimal_raises
+from ..rules import CHALLENGE, Action, Bid, GameConfig, match_probability, minimal_raises
 from .base import BaseOpponent
 
 __all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces"]
@@ -27,18 +28,24 @@ def rule_faces(view: PublicView) -> tuple[int, ...]:
     return tuple(sorted(faces))
 
 
+@lru_cache(maxsize=4096)
+def _face_columns(config: GameConfig, faces: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For ``faces``: their column indices, P(a die matches) and whether wild dice count for them."""
+    wild = [config.wild is not None and f != config.wild for f in faces]
+    return (np.array(faces) - 1, np.array([match_probability(config, f) for f in faces]), np.array(wild))
+
+
 def expected_matches(hands: np.ndarray, view: PublicView, faces: Sequence[int] | None = None) -> np.ndarray:
     """(N, len(faces)): own matching dice of each hand plus the unseen dice times P(a die matches), for
-    each of ``faces`` (default: every face). Column by column, so that a rule needing one face pays for one."""
+    each of ``faces`` (default: every face). Only those columns are computed: a rule that needs one face
+    (the sixes game) pays for one, and a single hand costs a handful of numpy calls whatever the faces."""
     config = view.config
-    faces = range(1, config.faces + 1) if faces is None else faces
+    faces = tuple(range(1, config.faces + 1)) if faces is None else tuple(faces)
+    columns, probabilities, counts_wild = _face_columns(config, faces)
     hands = np.atleast_2d(np.asarray(hands))
-    others = view.table_dice - view.dice[view.seat]
-    estimate = np.empty((hands.shape[0], len(faces)), order="F")
-    for column, face in enumerate(faces):
-        np.add(hands[:, face - 1], others * match_probability(config, face), out=estimate[:, column])
-        if config.wild is not None and face != config.wild:
-            estimate[:, column] += hands[:, config.wild - 1]
+    estimate = hands[:, columns] + (view.table_dice - view.dice[view.seat]) * probabilities
+    if config.wild is not None:
+        estimate += hands[:, config.wild - 1 : config.wild] * counts_wild
     return estimate
 
 
