@@ -17,23 +17,13 @@ from typing import Any, Mapping
 import numpy as np
 
 from .rules import GameConfig, matching_count
+from .validation import int_at_least as _int_at_least
+from .validation import probability as _probability
 
 __all__ = ["RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support"]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
 HAND_DTYPE = np.int16
-
-
-def _int_at_least(owner: str, name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{owner}.{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def _probability(owner: str, name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not 0.0 <= value <= 1.0:
-        raise ValueError(f"{owner}.{name} must be a probability in [0, 1], got {value!r}")
-    return float(value)
 
 
 @lru_cache(maxsize=64)

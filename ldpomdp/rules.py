@@ -13,6 +13,8 @@ from typing import Union
 
 import numpy as np
 
+from .validation import int_at_least
+
 __all__ = [
     "GameConfig",
     "Bid",
@@ -72,12 +74,6 @@ CHALLENGE = Challenge()
 Action = Union[Bid, Challenge]
 
 
-def _positive_int(name: str, value, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"GameConfig.{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
 @dataclass(frozen=True)
 class GameConfig:
     """A validated rule set.
@@ -95,16 +91,16 @@ class GameConfig:
     opener: str = "after_challenger"
 
     def __post_init__(self) -> None:
-        num_players = _positive_int("num_players", self.num_players, 2)
-        faces = _positive_int("faces", self.faces, 2)
+        num_players = int_at_least("GameConfig", "num_players", self.num_players, 2)
+        faces = int_at_least("GameConfig", "faces", self.faces, 2)
         if isinstance(self.dice, (list, tuple, np.ndarray)):
-            dice = tuple(_positive_int("dice", d, 1) for d in self.dice)
+            dice = tuple(int_at_least("GameConfig", "dice", d, 1) for d in self.dice)
             if len(dice) != num_players:
                 raise ValueError(
                     f"GameConfig.dice lists {len(dice)} players but num_players is {num_players}"
                 )
         else:
-            dice = (_positive_int("dice", self.dice, 1),) * num_players
+            dice = (int_at_least("GameConfig", "dice", self.dice, 1),) * num_players
         if self.wild not in (1, faces, None) or isinstance(self.wild, bool):
             raise ValueError(
                 f"GameConfig.wild must be 1, the highest face ({faces}) or None, got {self.wild!r}"

@@ -8,6 +8,7 @@ from ldpomdp.belief import TableBelief
 from ldpomdp.game import ActionTaken, Event, RoundStart
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
+from ldpomdp.validation import int_at_least, probability
 
 __all__ = ["BeliefPlayer"]
 
@@ -29,11 +30,8 @@ class BeliefPlayer:
         owner = type(self).__name__
         if belief not in self.BELIEFS:
             raise ValueError(f"{owner}.belief must be one of {self.BELIEFS}, got {belief!r}")
-        if isinstance(n_particles, bool) or not isinstance(n_particles, int) or n_particles < 1:
-            raise ValueError(f"{owner}.n_particles must be an integer >= 1, got {n_particles!r}")
-        for field, value in (("injection", injection), ("refresh", refresh)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise ValueError(f"{owner}.{field} must be a probability in [0, 1], got {value!r}")
+        n_particles = int_at_least(owner, "n_particles", n_particles, 1)
+        injection, refresh = probability(owner, "injection", injection), probability(owner, "refresh", refresh)
         if not callable(getattr(make_player(assume), "action_probabilities", None)):
             raise ValueError(f"{owner}.assume: {assume!r} has no action_probabilities, so no belief can use it")
         self.belief_kind, self.n_particles = belief, n_particles

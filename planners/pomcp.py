@@ -11,6 +11,7 @@ import pomdp_py
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
 from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, make_agent, reset_root
 from ldpomdp.rules import Action, is_legal
+from ldpomdp.validation import int_at_least
 
 from ._common import BeliefPlayer
 
@@ -40,18 +41,17 @@ class POMCPPlanner(BeliefPlayer):
         super().__init__(belief, n_particles, injection, refresh, assume, seed, name)
         if rollout not in ROLLOUTS:
             raise ValueError(f"POMCPPlanner.rollout must be one of {ROLLOUTS}, got {rollout!r}")
-        if planning_time is None and (isinstance(num_sims, bool) or not isinstance(num_sims, int) or num_sims < 1):
-            raise ValueError(f"POMCPPlanner.num_sims must be an integer >= 1, got {num_sims!r}")
+        if planning_time is None:
+            num_sims = int_at_least("POMCPPlanner", "num_sims", num_sims, 1)
         if planning_time is not None and not (isinstance(planning_time, (int, float)) and planning_time > 0):
             raise ValueError(f"POMCPPlanner.planning_time must be a positive number of seconds, got {planning_time!r}")
-        if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
-            raise ValueError(f"POMCPPlanner.max_depth must be an integer >= 1, got {max_depth!r}")
+        max_depth = int_at_least("POMCPPlanner", "max_depth", max_depth, 1)
         if not (isinstance(exploration_const, (int, float)) and math.isfinite(exploration_const) and exploration_const >= 0):
             raise ValueError(f"POMCPPlanner.exploration_const must be a number >= 0, got {exploration_const!r}")
         self.num_sims, self.planning_time, self.max_depth = num_sims, planning_time, max_depth
         self.exploration_const, self.rollout = float(exploration_const), rollout
-        if n_root is not None and (isinstance(n_root, bool) or not isinstance(n_root, int) or n_root < 1):
-            raise ValueError(f"POMCPPlanner.n_root must be an integer >= 1, got {n_root!r}")
+        if n_root is not None:
+            n_root = int_at_least("POMCPPlanner", "n_root", n_root, 1)
         self.n_root = n_root if n_root is not None else min(max(num_sims, 200), 2000)
         self.deprivations = self.decisions = self.simulations = 0
         self.planning_seconds = 0.0
