@@ -246,8 +246,26 @@ def test_effective_sample_size_counts_independent_draws():
     belief.update(half)
     # N/2 survivors, each copied 1 + Binomial(N/2, 2/N) times: ESS = N^2 / (N/2 * E[m^2]) ~ 0.4 N
     assert 0.38 * n < belief.effective_sample_size < 0.42 * n
-    belief.update(half)  # keeps the survivors' copies that sit in odd slots
-    assert belief.effective_sample_size < 0.4 * n
+    # survivors stay in their (odd) slots, only rejected slots are rewritten: the same half again keeps
+    # exactly the first survivors, once each, so the ESS is back to ~0.4 N
+    odd_lineages = belief._lineage[1::2].copy()
+    belief.update(half)
+    np.testing.assert_array_equal(belief._lineage[1::2], odd_lineages)
+    assert 0.38 * n < belief.effective_sample_size < 0.42 * n
+
+
+def test_refresh_takes_rejected_slots_first():
+    """With half the particles rejected and a 10% refresh share, every survivor stays (once, in its slot),
+    the fresh draws are new lineages, and the other rejected slots hold copies of survivors."""
+    n = 10_000
+    belief = RejectionParticleBelief(5, n_particles=n, refresh=0.1, rng=8)
+    before = belief._lineage.copy()
+    belief.update((np.arange(n) % 2).astype(float))
+    np.testing.assert_array_equal(belief._lineage[1::2], before[1::2])
+    even = belief._lineage[0::2]
+    fresh = even >= n  # ids from n on are new draws
+    assert fresh.sum() == round(0.1 * n)
+    assert set(even[~fresh].tolist()) <= set(before[1::2].tolist())
 
 
 def test_refresh_gives_new_lineages_through_renumbering():
