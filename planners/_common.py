@@ -7,7 +7,7 @@ import numpy as np
 from ldpomdp.belief import TableBelief
 from ldpomdp.game import ActionTaken, Event, RoundStart
 from ldpomdp.registry import make_player
-from ldpomdp.rules import GameConfig
+from ldpomdp.rules import CHALLENGE, GameConfig
 from ldpomdp.validation import int_at_least, probability
 
 __all__ = ["BeliefPlayer"]
@@ -18,7 +18,7 @@ class BeliefPlayer:
 
     ``assume``: player spec of the model assumed for every opponent (default the one-third rule; it must
     offer ``action_probabilities``). The belief restarts at every ``RoundStart`` and is updated with every
-    action of another player; the assumed models see every event, like real players.
+    bid of another player (a challenge ends the round); the assumed models see every event, like real players.
     """
 
     BELIEFS = ("particles", "exact")
@@ -59,5 +59,6 @@ class BeliefPlayer:
                 self.config, self.seat, event.dice, models, kind=self.belief_kind, n_particles=self.n_particles,
                 injection=self.injection, refresh=self.refresh, rng=self.rng,
             )
-        elif isinstance(event, ActionTaken) and event.seat != self.seat:
+        elif isinstance(event, ActionTaken) and event.seat != self.seat and event.action is not CHALLENGE:
+            # a challenge ends the round: no decision is left to take on this belief, so it is not updated
             self.belief.observe_action(event.seat, event.action, event.view)

@@ -65,3 +65,56 @@ def test_likelihood_agrees_with_act_on_every_hand(bids, bluff, wild):
         for i, h in enumerate(hands):
             played = rule.act(view_for(config, h, dice, history), rng)
             assert probs[i, actions.index(played)] > 0
+
+
+@pytest.mark.parametrize("bids", ["full", "sixes"])
+@pytest.mark.parametrize("bluff", [0.0, 0.35])
+def test_hand_independent_shortcut_equals_the_rule_on_every_hand(bids, bluff):
+    """The rule skips the hands exactly where its decision is the same for all of them (and at most one
+    raise is legal), and then answers what it computes hand by hand."""
+    from ldpomdp.opponents.one_third import estimate_policy, expected_matches
+
+    config = GameConfig(dice=(4, 3), bids=bids)
+    rule, hands, shortcuts = OneThirdRule(bluff=bluff), all_hands(4, 6), 0  # every hand: none to 4 matches
+    faces = (6,) if bids == "sixes" else range(1, 7)
+    for table_bid in [None] + [Bid(q, f) for q in range(1, 8) for f in faces]:
+        history = [] if table_bid is None else [(1, table_bid)]
+        view = view_for(config, hands[0], (4, 3), history)
+        shortcut = rule._same_for_every_hand(view) is not None
+        want_p, want_raises, want_choice = estimate_policy(expected_matches(hands, view), view, bluff)
+        constant = len(set(want_p)) == 1 and len(set(want_choice)) == 1
+        assert shortcut == (constant and len(want_raises) <= 1)
+        shortcuts += shortcut
+        got_p, got_raises, got_choice = rule.policy(hands, view)
+        assert got_raises == want_raises
+        np.testing.assert_array_equal(got_p, want_p)
+        np.testing.assert_array_equal(got_choice, want_choice)
+        for action in legal_actions(config, 7, table_bid):
+            want = estimate_policy(expected_matches(hands, view), view, bluff)
+            index = want[1].index(action) if action in want[1] else None
+            expected = want[0] if action is CHALLENGE else (
+                np.zeros(len(hands)) if index is None else (want[2] == index) * (1 - want[0]))
+            np.testing.assert_array_equal(rule.action_probabilities(hands, view, action), expected)
+    assert shortcuts >= (4 if bids == "sixes" else 1)
+
+
+@pytest.mark.parametrize("wild", [1, 6, None])
+def test_many_hands_are_computed_like_one_hand_at_a_time(wild):
+    """Particles (many rows) take another code path than single hands: same estimates and decisions,
+    ties going to the higher face (checked against an argmax over the reversed columns)."""
+    from ldpomdp.opponents.one_third import FEW_HANDS, estimate_policy, expected_matches
+
+    config = GameConfig(dice=(6, 4), wild=wild)
+    rng = np.random.default_rng(5)
+    hands = rng.multinomial(6, [1 / 6] * 6, size=4 * FEW_HANDS)
+    for bid in [None, Bid(2, 3), Bid(3, 6), Bid(5, 2)]:
+        view = view_for(config, hands[0], (6, 4), [] if bid is None else [(1, bid)])
+        many = expected_matches(hands, view)
+        one = np.concatenate([expected_matches(h[None, :], view) for h in hands])
+        np.testing.assert_allclose(many, one)
+        p_many, raises, choice_many = estimate_policy(many, view)
+        p_one, _, choice_one = estimate_policy(one, view)
+        np.testing.assert_array_equal(p_many, p_one)
+        np.testing.assert_array_equal(choice_many, choice_one)
+        columns = one[:, [b.face - 1 for b in raises]]
+        np.testing.assert_array_equal(choice_many, len(raises) - 1 - np.argmax(columns[:, ::-1], axis=1))

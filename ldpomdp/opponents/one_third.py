@@ -19,6 +19,8 @@ from .base import BaseOpponent
 
 __all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces"]
 
+FEW_HANDS = 64  # up to this many hands, expected_matches gathers the columns at once
+
 
 def rule_faces(view: PublicView) -> tuple[int, ...]:
     """The faces the estimate rule looks at: the standing bid's and those of the legal raises, ascending."""
@@ -38,15 +40,26 @@ def _face_columns(config: GameConfig, faces: tuple[int, ...]) -> tuple[np.ndarra
 def expected_matches(hands: np.ndarray, view: PublicView, faces: Sequence[int] | None = None) -> np.ndarray:
     """(N, len(faces)): own matching dice of each hand plus the unseen dice times P(a die matches), for
     each of ``faces`` (default: every face). Only those columns are computed: a rule that needs one face
-    (the sixes game) pays for one, and a single hand costs a handful of numpy calls whatever the faces."""
+    (the sixes game) pays for one. A few hands take one gather; many hands (particles) are done face by
+    face into a face-major buffer, 2-4x faster than fancy-indexing 10^4 rows."""
     config = view.config
     faces = tuple(range(1, config.faces + 1)) if faces is None else tuple(faces)
     columns, probabilities, counts_wild = _face_columns(config, faces)
     hands = np.atleast_2d(np.asarray(hands))
-    estimate = hands[:, columns] + (view.table_dice - view.dice[view.seat]) * probabilities
-    if config.wild is not None:
-        estimate += hands[:, config.wild - 1 : config.wild] * counts_wild
-    return estimate
+    share = (view.table_dice - view.dice[view.seat]) * probabilities
+    if len(hands) <= FEW_HANDS:
+        estimate = hands[:, columns] + share
+        if config.wild is not None:
+            estimate += hands[:, config.wild - 1 : config.wild] * counts_wild
+        return estimate
+    estimate = np.empty((len(faces), len(hands)))
+    for row, column, add, with_wild in zip(estimate, columns, share, counts_wild):
+        if with_wild:
+            np.add(hands[:, column], hands[:, config.wild - 1], out=row)
+        else:
+            row[:] = hands[:, column]
+        row += add
+    return estimate.T
 
 
 def estimate_policy(
@@ -62,10 +75,13 @@ def estimate_policy(
     column = (lambda f: f - 1) if faces is None else list(faces).index
     raises = minimal_raises(view.config, view.table_dice, view.bid)
     n = estimate.shape[0]
-    if len(raises) > 1:
-        columns = estimate[:, [column(b.face) for b in raises]]
-        # argmax over reversed columns picks the highest face among ties
-        choice = len(raises) - 1 - np.argmax(columns[:, ::-1], axis=1)
+    if len(raises) > 1:  # the best face, the higher one among ties (raises are in face order);
+        # a running maximum over the few columns: argmax along rows of 10^4 x 6 is 3-10x slower
+        best, choice = estimate[:, column(raises[0].face)], np.zeros(n, dtype=np.int64)
+        for i, bid in enumerate(raises[1:], start=1):
+            values = estimate[:, column(bid.face)]
+            choice[values >= best] = i
+            best = np.maximum(best, values)
     else:
         choice = np.full(n, len(raises) - 1)
     if view.bid is None:
@@ -76,6 +92,37 @@ def estimate_policy(
         wants = estimate[:, column(view.bid.face)] < view.bid.quantity
         p_challenge = wants * (1.0 - bluff)
     return p_challenge, raises, choice
+
+
+@lru_cache(maxsize=4096)
+def _hand_independent(
+    config: GameConfig, table_dice: int, own_dice: int, bid: Bid | None, bluff: float
+) -> tuple[float, tuple[Bid, ...], int] | None:
+    """The rule's decision when no hand can change it, else None: at most one legal raise, and the bid's
+    estimate, own matching dice (0 .. ``own_dice``) plus the unseen dice's share, is at least the quantity
+    for every hand or below it for every hand. (P(challenge), raises, index of the raise.)"""
+    raises = minimal_raises(config, table_dice, bid)
+    if len(raises) > 1:
+        return None
+    if bid is None or not raises:
+        return (0.0 if bid is None else 1.0), raises, len(raises) - 1
+    unseen_share = (table_dice - own_dice) * match_probability(config, bid.face)
+    if unseen_share >= bid.quantity:  # even a hand without a match believes the bid
+        return 0.0, raises, 0
+    if unseen_share + own_dice < bid.quantity:  # even a hand of all matches doubts it
+        return 1.0 - bluff, raises, 0
+    return None
+
+
+def _probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice):
+    """P(``action``) from the rule's decision, for arrays over hands or for one hand-independent decision."""
+    if action is CHALLENGE:
+        return p_challenge
+    if action not in raises:
+        return 0.0 * p_challenge
+    if len(raises) == 1:  # the only raise is every hand's choice
+        return 1.0 - p_challenge
+    return (choice == raises.index(action)) * (1.0 - p_challenge)
 
 
 class OneThirdRule(BaseOpponent):
@@ -90,16 +137,22 @@ class OneThirdRule(BaseOpponent):
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
         (-1 when no raise is legal)."""
+        same = self._same_for_every_hand(view)
+        if same is not None:
+            n = np.atleast_2d(np.asarray(hands)).shape[0]
+            return np.full(n, same[0]), same[1], np.full(n, same[2])
         faces = rule_faces(view)
         return estimate_policy(expected_matches(hands, view, faces), view, self.bluff, faces)
 
+    def _same_for_every_hand(self, view: PublicView) -> tuple[float, tuple[Bid, ...], int] | None:
+        """The decision when no hand can change it (e.g. most bids of the sixes game), else None."""
+        return _hand_independent(view.config, view.table_dice, view.dice[view.seat], view.bid, self.bluff)
+
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        p_challenge, raises, choice = self.policy(hands, view)
-        if action is CHALLENGE:
-            return p_challenge
-        if action not in raises:
-            return np.zeros(len(p_challenge))
-        return (choice == raises.index(action)) * (1.0 - p_challenge)
+        same = self._same_for_every_hand(view)
+        if same is not None:  # one probability for every hand, without looking at them
+            return np.full(len(hands), _probability_of(action, *same))
+        return _probability_of(action, *self.policy(hands, view))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         p_challenge, raises, choice = self.policy(np.asarray(view.hand)[None, :], view)
