@@ -24,7 +24,7 @@ from ldpomdp import (
     play_round,
 )
 import ldpomdp.belief
-from ldpomdp.belief import hand_support
+from ldpomdp.belief import alias_table, hand_support
 
 
 def _imports(path: Path) -> set[str]:
@@ -90,10 +90,34 @@ def test_support_at_35_dice_and_size_limit():
         hand_support(400, 6)
 
 
-def test_prior_particles_and_exact_prior_agree():
-    """The particle prior is Multinomial(d, 1/6): each face count's mean d/6 (4-sigma from N draws)."""
+def test_alias_table_gives_back_the_probabilities_exactly():
+    """Row r is drawn with P = (threshold[r] + sum of (1 - threshold[s]) over s aliased to r) / M: equal to
+    the input up to rounding, for skewed vectors, zeros, uniform ones and the 35-dice hand prior."""
+    rng = np.random.default_rng(3)
+    cases = [rng.random(int(rng.integers(1, 60))) ** int(rng.integers(1, 9)) for _ in range(300)]
+    cases += [np.ones(7), np.array([0.0, 1.0, 0.0]), np.array([5.0]), hand_support(35)[1]]
+    for p in cases:
+        if rng.random() < 0.3 and len(p) > 1:
+            p = p.copy()
+            p[int(rng.integers(len(p)))] = 0.0
+        threshold, alias = alias_table(p)
+        m = len(p)
+        assert ((threshold >= 0) & (threshold <= 1)).all()
+        mass = threshold / m + np.bincount(alias, weights=(1 - threshold) / m, minlength=m)
+        np.testing.assert_allclose(mass, p / p.sum(), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("table", [True, False])
+def test_prior_particles_and_exact_prior_agree(table, monkeypatch):
+    """The particle prior is Multinomial(d, 1/6), through the alias table or (support too large to
+    tabulate) rolled dice: each face count's mean d/6 (4-sigma from N draws), count distributions."""
+    if not table:
+        monkeypatch.setattr(ldpomdp.belief, "PRIOR_TABLE_MAX", 0)
+        ldpomdp.belief._prior_table.cache_clear()
     n, d = 100_000, 35
     belief = RejectionParticleBelief(d, n_particles=n, rng=1)
+    assert (ldpomdp.belief._prior_table(d, 6) is not None) == table
+    ldpomdp.belief._prior_table.cache_clear()
     assert belief.particles.dtype == np.int16 and (belief.particles.sum(axis=1) == d).all()
     sigma = math.sqrt(d * (1 / 6) * (5 / 6) / n)
     assert np.abs(belief.particles.mean(axis=0) - d / 6).max() < 4 * sigma
