@@ -133,12 +133,14 @@ def parse_spec(text: str) -> PlayerSpec:
 
 
 def split_specs(text: str) -> list[str]:
-    """Split a comma-separated list of specs; ``k=v`` pieces belong to the spec before them."""
+    """Split a comma-separated list of specs; ``k=v`` pieces belong to the spec before them, also when the
+    value is itself a spec with ":" (``pomcp:sims=200,assume=oehm:0.2``): a piece with "=" before its first
+    ":" is a parameter, since a spec's name never contains "="."""
     specs: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
         if not piece:
             continue
-        if specs and "=" in piece and ":" not in piece:
+        if specs and "=" in piece.partition(":")[0]:
             specs[-1] += "," + piece
         else:
             specs.append(piece)

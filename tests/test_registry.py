@@ -23,6 +23,15 @@ def test_split_specs_keeps_parameters_together():
     assert split_specs("bluff:0.2, one-third,x.y:Z:a=1,b=2") == ["bluff:0.2", "one-third", "x.y:Z:a=1,b=2"]
 
 
+def test_split_specs_keeps_nested_specs_in_parameters():
+    text = "expected-count:belief=exact,assume=oehm:0.2,random,pomcp:sims=5,assume=bluff:0.3,oehm:bluff=0.1"
+    specs = split_specs(text)
+    assert specs == ["expected-count:belief=exact,assume=oehm:0.2", "random", "pomcp:sims=5,assume=bluff:0.3",
+                     "oehm:bluff=0.1"]
+    assert parse_spec(specs[0]).kwargs == {"belief": "exact", "assume": "oehm:0.2"}
+    assert make_player(specs[2]).assume == "bluff:0.3"
+
+
 @pytest.mark.parametrize(
     "spec, message",
     [
