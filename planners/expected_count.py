@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ldpomdp.game import PlayerView
-from ldpomdp.opponents.one_third import estimate_policy, rule_faces
-from ldpomdp.rules import CHALLENGE, Action, match_matrix
+from ldpomdp.opponents.one_third import estimate_policy, rule_faces, settled_decision
+from ldpomdp.rules import CHALLENGE, Action, Bid, match_matrix
 
 from ._common import BeliefPlayer
 
@@ -35,5 +35,18 @@ class ExpectedCountPlanner(BeliefPlayer):
         return np.asarray(view.hand) @ match_matrix(config) + others
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        p_challenge, raises, choice = estimate_policy(self.estimate(view)[None, :], view)
-        return CHALLENGE if p_challenge[0] > 0 else raises[int(choice[0])]
+        settled = self._settled(view)
+        if settled is not None:
+            p_challenge, raises, choice = settled
+        else:
+            p_challenges, raises, choices = estimate_policy(self.estimate(view)[None, :], view)
+            p_challenge, choice = p_challenges[0], choices[0]
+        return CHALLENGE if p_challenge > 0 else raises[int(choice)]
+
+    def _settled(self, view: PlayerView) -> tuple[float, tuple[Bid, ...], int] | None:
+        """The decision when the belief cannot change it (e.g. our own dice already make the bid): the
+        others' expected matching dice lie between none and all of their dice."""
+        bid = view.bid
+        own = 0 if bid is None else int(np.asarray(view.hand) @ match_matrix(view.config)[:, bid.face - 1])
+        others = view.table_dice - view.dice[view.seat]
+        return settled_decision(view.config, view.table_dice, bid, 0.0, own, own + others)

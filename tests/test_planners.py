@@ -46,6 +46,31 @@ def test_raises_over_a_bid_its_own_hand_proves(kind, bids):
 
 
 @pytest.mark.parametrize("bids", ["sixes", "full"])
+def test_expected_count_skips_the_belief_only_where_it_cannot_change_the_decision(bids):
+    """Over every hand and standing bid: ``act`` (which decides without the belief when the others'
+    expectation cannot matter) equals the rule applied to the full estimate; it skips often in sixes."""
+    from conftest import all_hands
+
+    from ldpomdp.opponents.one_third import estimate_policy
+
+    config = GameConfig(num_players=2, dice=(3, 4), bids=bids)
+    planner = ExpectedCountPlanner(belief="exact")
+    planner.reset(0, config)
+    planner.observe(RoundStart(0, (3, 4), 0))
+    faces = (6,) if bids == "sixes" else range(1, 7)
+    skipped, states = 0, 0
+    for bid in [None] + [Bid(q, f) for q in range(1, 8) for f in faces]:
+        for hand in all_hands(3, 6):
+            view = PlayerView(config, 0, (3, 4), () if bid is None else ((1, bid),), 0, hand=tuple(int(x) for x in hand))
+            p, raises, choice = estimate_policy(planner.estimate(view)[None, :], view)
+            want = CHALLENGE if p[0] > 0 else raises[int(choice[0])]
+            assert planner.act(view, np.random.default_rng(0)) == want
+            skipped += planner._settled(view) is not None
+            states += 1
+    assert skipped > (states // 3 if bids == "sixes" else 0)
+
+
+@pytest.mark.parametrize("bids", ["sixes", "full"])
 def test_expected_count_estimate_adds_own_dice_and_belief(bids):
     config = GameConfig(num_players=2, dice=4, bids=bids)
     planner = ExpectedCountPlanner(belief="exact")

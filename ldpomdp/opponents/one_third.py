@@ -17,7 +17,7 @@ from ..game import PlayerView, PublicView
 from ..rules import CHALLENGE, Action, Bid, GameConfig, match_probability, minimal_raises
 from .base import BaseOpponent
 
-__all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces"]
+__all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces", "settled_decision"]
 
 FEW_HANDS = 64  # up to this many hands, expected_matches gathers the columns at once
 
@@ -94,22 +94,24 @@ def estimate_policy(
     return p_challenge, raises, choice
 
 
-@lru_cache(maxsize=4096)
-def _hand_independent(
-    config: GameConfig, table_dice: int, own_dice: int, bid: Bid | None, bluff: float
+@lru_cache(maxsize=8192)
+def settled_decision(
+    config: GameConfig, table_dice: int, bid: Bid | None, bluff: float, low: float, high: float
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """The rule's decision when no hand can change it, else None: at most one legal raise, and the bid's
-    estimate, own matching dice (0 .. ``own_dice``) plus the unseen dice's share, is at least the quantity
-    for every hand or below it for every hand. (P(challenge), raises, index of the raise.)"""
+    """The estimate rule's decision when it cannot depend on what is unknown, else None: at most one raise
+    is legal, and the estimate of the bid's face, known to lie in [``low``, ``high``], is at least the
+    quantity at both ends or below it at both ends. Returns (P(challenge), raises, index of the raise).
+
+    The one-third rule uses it over all hands (its own matching dice are unknown to a belief); the
+    expected-count planner over all beliefs (the others' expected matching dice lie in 0 .. their dice)."""
     raises = minimal_raises(config, table_dice, bid)
     if len(raises) > 1:
         return None
     if bid is None or not raises:
         return (0.0 if bid is None else 1.0), raises, len(raises) - 1
-    unseen_share = (table_dice - own_dice) * match_probability(config, bid.face)
-    if unseen_share >= bid.quantity:  # even a hand without a match believes the bid
+    if low >= bid.quantity:  # believed even at the low end
         return 0.0, raises, 0
-    if unseen_share + own_dice < bid.quantity:  # even a hand of all matches doubts it
+    if high < bid.quantity:  # doubted even at the high end
         return 1.0 - bluff, raises, 0
     return None
 
@@ -146,7 +148,9 @@ class OneThirdRule(BaseOpponent):
 
     def _same_for_every_hand(self, view: PublicView) -> tuple[float, tuple[Bid, ...], int] | None:
         """The decision when no hand can change it (e.g. most bids of the sixes game), else None."""
-        return _hand_independent(view.config, view.table_dice, view.dice[view.seat], view.bid, self.bluff)
+        own, bid = view.dice[view.seat], view.bid
+        share = 0.0 if bid is None else (view.table_dice - own) * match_probability(view.config, bid.face)
+        return settled_decision(view.config, view.table_dice, bid, self.bluff, share, share + own)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         same = self._same_for_every_hand(view)
