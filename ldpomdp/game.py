@@ -7,6 +7,7 @@ reveals every hand, one player loses a die, and the next round starts. The last 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -167,8 +168,13 @@ class GameRecord:
 
 
 def roll_hand(num_dice: int, faces: int, rng: np.random.Generator) -> tuple[int, ...]:
-    """Roll ``num_dice`` fair dice and return the face counts."""
-    return tuple(int(c) for c in np.bincount(rng.integers(0, faces, size=num_dice), minlength=faces))
+    """Roll ``num_dice`` fair dice and return the face counts (one multinomial draw)."""
+    return tuple(rng.multinomial(num_dice, _fair(faces)).tolist())
+
+
+@lru_cache(maxsize=16)
+def _fair(faces: int) -> np.ndarray:
+    return np.full(faces, 1.0 / faces)
 
 
 def _broadcast(players: Sequence[Player], event: Event) -> None:

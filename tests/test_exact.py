@@ -4,6 +4,7 @@ best-response checks, the Nash player and its disk cache."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 from math import comb
@@ -221,9 +222,11 @@ def test_nash_player_is_registered_and_plays_a_multi_round_game():
     config = GameConfig(dice=2, faces=3, wild=1)
     players = [make_player("nash"), make_player("random")]
     rng = np.random.default_rng(3)
-    records = [play_game(config, players, rng, first_opener=k % 2) for k in range(20)]
+    n = 200
+    records = [play_game(config, players, rng, first_opener=k % 2) for k in range(n)]
     assert all(r.winner in (0, 1) for r in records)
-    assert sum(r.winner == 0 for r in records) >= 14  # P(nash wins) is far above 0.7 against random
+    # it wins ~76% against random (measured over 600 games): assert more than 4 standard errors above a coin
+    assert sum(r.winner == 0 for r in records) > n * (0.5 + 4 * math.sqrt(0.25 / n))
 
 
 def _mixed_decision(solution):
