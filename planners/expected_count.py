@@ -7,7 +7,7 @@ import numpy as np
 
 from ldpomdp.game import PlayerView
 from ldpomdp.opponents.one_third import estimate_policy, rule_faces, settled_decision
-from ldpomdp.rules import CHALLENGE, Action, Bid, match_matrix
+from ldpomdp.rules import CHALLENGE, Action, match_matrix, matching_count, minimal_raises
 
 from ._common import BeliefPlayer
 
@@ -35,18 +35,17 @@ class ExpectedCountPlanner(BeliefPlayer):
         return np.asarray(view.hand) @ match_matrix(config) + others
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        settled = self._settled(view)
-        if settled is not None:
-            p_challenge, raises, choice = settled
-        else:
-            p_challenges, raises, choices = estimate_policy(self.estimate(view)[None, :], view)
-            p_challenge, choice = p_challenges[0], choices[0]
-        return CHALLENGE if p_challenge > 0 else raises[int(choice)]
-
-    def _settled(self, view: PlayerView) -> tuple[float, tuple[Bid, ...], int] | None:
-        """The decision when the belief cannot change it (e.g. our own dice already make the bid): the
-        others' expected matching dice lie between none and all of their dice."""
-        bid = view.bid
-        own = 0 if bid is None else int(np.asarray(view.hand) @ match_matrix(view.config)[:, bid.face - 1])
+        config, bid = view.config, view.bid
+        own = 0 if bid is None else int(matching_count(np.asarray(view.hand), bid.face, config))
         others = view.table_dice - view.dice[view.seat]
-        return settled_decision(view.config, view.table_dice, bid, 0.0, own, own + others)
+        # the others' expected matching dice lie between none and all of their dice: when the rule decides
+        # alike at both ends the belief is not asked; with one raise only the bid face's estimate matters
+        decided = settled_decision(config, view.table_dice, bid, 0.0, own, own + others)
+        if decided is None and len(minimal_raises(config, view.table_dice, bid)) == 1:
+            estimate = own + self.belief.expected_total(bid.face, config.wild)
+            decided = settled_decision(config, view.table_dice, bid, 0.0, estimate, estimate)
+        if decided is None:
+            p_challenges, raises, choices = estimate_policy(self.estimate(view)[None, :], view)
+            decided = p_challenges[0], raises, choices[0]
+        p_challenge, raises, choice = decided
+        return CHALLENGE if p_challenge > 0 else raises[int(choice)]

@@ -14,7 +14,7 @@ from typing import Sequence
 import numpy as np
 
 from ..game import PlayerView, PublicView
-from ..rules import CHALLENGE, Action, Bid, GameConfig, match_probability, minimal_raises
+from ..rules import CHALLENGE, Action, Bid, GameConfig, match_probability, matching_count, minimal_raises
 from .base import BaseOpponent
 
 __all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces", "settled_decision"]
@@ -148,9 +148,13 @@ class OneThirdRule(BaseOpponent):
 
     def _same_for_every_hand(self, view: PublicView) -> tuple[float, tuple[Bid, ...], int] | None:
         """The decision when no hand can change it (e.g. most bids of the sixes game), else None."""
-        own, bid = view.dice[view.seat], view.bid
-        share = 0.0 if bid is None else (view.table_dice - own) * match_probability(view.config, bid.face)
-        return settled_decision(view.config, view.table_dice, bid, self.bluff, share, share + own)
+        return self._settled(view, 0.0, float(view.dice[view.seat]))
+
+    def _settled(self, view: PublicView, low: float, high: float) -> tuple[float, tuple[Bid, ...], int] | None:
+        """:func:`settled_decision` with own matching dice of the bid's face between ``low`` and ``high``."""
+        bid, unseen = view.bid, view.table_dice - view.dice[view.seat]
+        share = 0.0 if bid is None else unseen * match_probability(view.config, bid.face)
+        return settled_decision(view.config, view.table_dice, bid, self.bluff, share + low, share + high)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         same = self._same_for_every_hand(view)
@@ -159,8 +163,12 @@ class OneThirdRule(BaseOpponent):
         return _probability_of(action, *self.policy(hands, view))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        p_challenge, raises, choice = self.policy(np.asarray(view.hand)[None, :], view)
-        p = float(p_challenge[0])
+        own = 0.0 if view.bid is None else float(matching_count(np.asarray(view.hand), view.bid.face, view.config))
+        decided = self._settled(view, own, own)  # one raise at most: the bid face's estimate decides
+        if decided is None:
+            p_challenges, raises, choices = self.policy(np.asarray(view.hand)[None, :], view)
+            decided = float(p_challenges[0]), raises, int(choices[0])
+        p, raises, choice = decided
         if p == 1.0 or (p > 0.0 and rng.random() < p):
             return CHALLENGE
-        return raises[int(choice[0])]
+        return raises[choice]
