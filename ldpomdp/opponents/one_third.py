@@ -102,8 +102,9 @@ def settled_decision(
     is legal, and the estimate of the bid's face, known to lie in [``low``, ``high``], is at least the
     quantity at both ends or below it at both ends. Returns (P(challenge), raises, index of the raise).
 
-    The one-third rule uses it over all hands (its own matching dice are unknown to a belief); the
-    expected-count planner over all beliefs (the others' expected matching dice lie in 0 .. their dice)."""
+    The one-third rule uses it over all hands (a belief does not know the seat's matching dice), the
+    expected-count planner over all beliefs (the others' expected matching dice lie in 0 .. their dice);
+    with ``low`` = ``high``, one known estimate, it is the rule itself whenever one raise at most is legal."""
     raises = minimal_raises(config, table_dice, bid)
     if len(raises) > 1:
         return None
