@@ -179,7 +179,7 @@ class _Belief:
         decision asks it again after every update, and most updates of the sixes game keep every particle)."""
         key = (face, wild)
         if key not in self._expected:
-            self._expected[key] = float(self.weights @ self._matching(face, wild))
+            self._expected[key] = float(np.einsum("i,i->", self.weights, self._matching(face, wild)))  # no BLAS: its threads stall under load
         return self._expected[key]
 
     def sample(self, k: int, rng: np.random.Generator | None = None) -> np.ndarray:
@@ -270,9 +270,15 @@ class RejectionParticleBelief(_Belief):
             else:
                 dropped = survivors[self.rng.permutation(survivors.size)[: fresh - rejected.size]]
                 renewed, rejected = np.concatenate([rejected, dropped]), rejected[:0]
-        particles, lineage = self.particles.copy(), self._lineage.copy()
-        donors = survivors[self.rng.integers(survivors.size, size=rejected.size)]
-        particles[rejected], lineage[rejected] = np.take(particles, donors, axis=0), lineage[donors]
+        donors = survivors[(self.rng.random(rejected.size) * survivors.size).astype(np.intp)]  # uniform, 2x faster
+        if 5 * rejected.size < self.n_particles:  # few slots to rewrite: copy, then scatter whole hands as records
+            particles, lineage = self.particles.copy(), self._lineage.copy()
+            hands = particles.view(np.dtype((np.void, particles.shape[1] * particles.itemsize)))[:, 0]
+            hands[rejected], lineage[rejected] = hands[donors], lineage[donors]
+        else:  # many: one gather of every slot (a scattered hand costs about five gathered ones)
+            order = np.arange(self.n_particles)
+            order[rejected] = donors
+            particles, lineage = np.take(self.particles, order, axis=0), np.take(self._lineage, order)
         if fresh:
             particles[renewed] = self._prior_draws(fresh)
             lineage[renewed] = np.arange(self._next_id, self._next_id + fresh, dtype=np.int32)

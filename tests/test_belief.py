@@ -278,6 +278,21 @@ def test_effective_sample_size_counts_independent_draws():
     assert 0.38 * n < belief.effective_sample_size < 0.42 * n
 
 
+@pytest.mark.parametrize("rejected_share", [0.05, 0.6])  # the two ways of rewriting slots: scatter, gather
+def test_survivors_keep_their_slots_and_rejected_slots_copy_survivors(rejected_share):
+    n = 10_000
+    belief = RejectionParticleBelief(8, n_particles=n, rng=9)
+    before, lineage = belief.particles.copy(), belief._lineage.copy()
+    keep = (np.random.default_rng(2).random(n) >= rejected_share).astype(float)
+    belief.update(keep)
+    kept = keep == 1.0
+    np.testing.assert_array_equal(belief.particles[kept], before[kept])
+    np.testing.assert_array_equal(belief._lineage[kept], lineage[kept])
+    copied = belief._lineage[~kept]
+    assert set(copied.tolist()) <= set(lineage[kept].tolist())
+    np.testing.assert_array_equal(belief.particles[~kept], before[copied])  # lineage i is the i-th prior draw
+
+
 def test_refresh_takes_rejected_slots_first():
     """With half the particles rejected and a 10% refresh share, every survivor stays (once, in its slot),
     the fresh draws are new lineages, and the other rejected slots hold copies of survivors."""
