@@ -19,7 +19,7 @@ from .base import BaseOpponent
 
 __all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces", "settled_decision"]
 
-FEW_HANDS = 64  # up to this many hands, expected_matches gathers the columns at once
+FEW_HANDS = 64  # up to this many hands the estimate rule works on whole arrays at once (fewer numpy calls)
 
 
 def rule_faces(view: PublicView) -> tuple[int, ...]:
@@ -75,8 +75,10 @@ def estimate_policy(
     column = (lambda f: f - 1) if faces is None else list(faces).index
     raises = minimal_raises(view.config, view.table_dice, view.bid)
     n = estimate.shape[0]
-    if len(raises) > 1:  # the best face, the higher one among ties (raises are in face order);
-        # a running maximum over the few columns: argmax along rows of 10^4 x 6 is 3-10x slower
+    if 1 < len(raises) and n <= FEW_HANDS:  # the best face, the higher one among ties (raises in face order)
+        columns = estimate[:, [column(b.face) for b in raises]]
+        choice = len(raises) - 1 - np.argmax(columns[:, ::-1], axis=1)
+    elif len(raises) > 1:  # many hands: a running maximum, as argmax along 10^4 rows of a few columns is slow
         best, choice = estimate[:, column(raises[0].face)], np.zeros(n, dtype=np.int64)
         for i, bid in enumerate(raises[1:], start=1):
             values = estimate[:, column(bid.face)]
@@ -149,13 +151,21 @@ class OneThirdRule(BaseOpponent):
 
     def _same_for_every_hand(self, view: PublicView) -> tuple[float, tuple[Bid, ...], int] | None:
         """The decision when no hand can change it (e.g. most bids of the sixes game), else None."""
-        return self._settled(view, 0.0, float(view.dice[view.seat]))
+        return self._settled(view)
 
-    def _settled(self, view: PublicView, low: float, high: float) -> tuple[float, tuple[Bid, ...], int] | None:
-        """:func:`settled_decision` with own matching dice of the bid's face between ``low`` and ``high``."""
-        bid, unseen = view.bid, view.table_dice - view.dice[view.seat]
-        share = 0.0 if bid is None else unseen * match_probability(view.config, bid.face)
-        return settled_decision(view.config, view.table_dice, bid, self.bluff, share + low, share + high)
+    def _settled(
+        self, view: PublicView, hand: Sequence[int] | None = None
+    ) -> tuple[float, tuple[Bid, ...], int] | None:
+        """:func:`settled_decision` for the known ``hand``, or for any hand of the seat's dice (None)."""
+        config, bid = view.config, view.bid
+        if len(minimal_raises(config, view.table_dice, bid)) > 1:  # the choice of face needs every face's estimate
+            return None
+        if hand is None:
+            low, high = 0.0, float(view.dice[view.seat])
+        else:
+            low = high = 0.0 if bid is None else float(matching_count(np.asarray(hand), bid.face, config))
+        share = 0.0 if bid is None else (view.table_dice - view.dice[view.seat]) * match_probability(config, bid.face)
+        return settled_decision(config, view.table_dice, bid, self.bluff, share + low, share + high)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         same = self._same_for_every_hand(view)
@@ -164,8 +174,7 @@ class OneThirdRule(BaseOpponent):
         return _probability_of(action, *self.policy(hands, view))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        own = 0.0 if view.bid is None else float(matching_count(np.asarray(view.hand), view.bid.face, view.config))
-        decided = self._settled(view, own, own)  # one raise at most: the bid face's estimate decides
+        decided = self._settled(view, view.hand)  # one raise at most: the bid face's estimate decides
         if decided is None:
             p_challenges, raises, choices = self.policy(np.asarray(view.hand)[None, :], view)
             decided = float(p_challenges[0]), raises, int(choices[0])
