@@ -35,15 +35,16 @@ class ExpectedCountPlanner(BeliefPlayer):
         return np.asarray(view.hand) @ match_matrix(config) + others
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        config, bid = view.config, view.bid
-        own = 0 if bid is None else int(matching_count(np.asarray(view.hand), bid.face, config))
-        others = view.table_dice - view.dice[view.seat]
-        # the others' expected matching dice lie between none and all of their dice: when the rule decides
-        # alike at both ends the belief is not asked; with one raise only the bid face's estimate matters
-        decided = settled_decision(config, view.table_dice, bid, 0.0, own, own + others)
-        if decided is None and len(minimal_raises(config, view.table_dice, bid)) == 1:
-            estimate = own + self.belief.expected_total(bid.face, config.wild)
-            decided = settled_decision(config, view.table_dice, bid, 0.0, estimate, estimate)
+        config, bid, table = view.config, view.bid, view.table_dice
+        decided = None
+        if len(minimal_raises(config, table, bid)) <= 1:  # one raise at most: only the bid face's estimate matters
+            own = 0 if bid is None else int(matching_count(np.asarray(view.hand), bid.face, config))
+            # the others' expected matching dice lie between none and all of their dice: the belief is asked
+            # only when the rule decides differently at the two ends
+            decided = settled_decision(config, table, bid, 0.0, own, own + table - view.dice[view.seat])
+            if decided is None:
+                estimate = own + self.belief.expected_total(bid.face, config.wild)
+                decided = settled_decision(config, table, bid, 0.0, estimate, estimate)
         if decided is None:
             p_challenges, raises, choices = estimate_policy(self.estimate(view)[None, :], view)
             decided = p_challenges[0], raises, choices[0]
