@@ -80,7 +80,7 @@ def test_hand_independent_shortcut_equals_the_rule_on_every_hand(bids, bluff):
     for table_bid in [None] + [Bid(q, f) for q in range(1, 8) for f in faces]:
         history = [] if table_bid is None else [(1, table_bid)]
         view = view_for(config, hands[0], (4, 3), history)
-        shortcut = rule._same_for_every_hand(view) is not None
+        shortcut = rule._settled(view) is not None
         want_p, want_raises, want_choice = estimate_policy(expected_matches(hands, view), view, bluff)
         constant = len(set(want_p)) == 1 and len(set(want_choice)) == 1
         assert shortcut == (constant and len(want_raises) <= 1)

@@ -142,21 +142,21 @@ class OneThirdRule(BaseOpponent):
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
         (-1 when no raise is legal)."""
-        same = self._same_for_every_hand(view)
-        if same is not None:
-            n = np.atleast_2d(np.asarray(hands)).shape[0]
-            return np.full(n, same[0]), same[1], np.full(n, same[2])
+        same = self._settled(view)
+        if same is None:
+            return self._policy_by_hand(hands, view)
+        n = np.atleast_2d(np.asarray(hands)).shape[0]
+        return np.full(n, same[0]), same[1], np.full(n, same[2])
+
+    def _policy_by_hand(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         faces = rule_faces(view)
         return estimate_policy(expected_matches(hands, view, faces), view, self.bluff, faces)
-
-    def _same_for_every_hand(self, view: PublicView) -> tuple[float, tuple[Bid, ...], int] | None:
-        """The decision when no hand can change it (e.g. most bids of the sixes game), else None."""
-        return self._settled(view)
 
     def _settled(
         self, view: PublicView, hand: Sequence[int] | None = None
     ) -> tuple[float, tuple[Bid, ...], int] | None:
-        """:func:`settled_decision` for the known ``hand``, or for any hand of the seat's dice (None)."""
+        """:func:`settled_decision` for the known ``hand``, or for any hand of the seat's dice (None): the
+        decision when no hand can change it (e.g. most bids of the sixes game)."""
         config, bid = view.config, view.bid
         if len(minimal_raises(config, view.table_dice, bid)) > 1:  # the choice of face needs every face's estimate
             return None
@@ -168,15 +168,15 @@ class OneThirdRule(BaseOpponent):
         return settled_decision(config, view.table_dice, bid, self.bluff, share + low, share + high)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        same = self._same_for_every_hand(view)
+        same = self._settled(view)
         if same is not None:  # one probability for every hand, without looking at them
             return np.full(len(hands), _probability_of(action, *same))
-        return _probability_of(action, *self.policy(hands, view))
+        return _probability_of(action, *self._policy_by_hand(hands, view))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         decided = self._settled(view, view.hand)  # one raise at most: the bid face's estimate decides
         if decided is None:
-            p_challenges, raises, choices = self.policy(np.asarray(view.hand)[None, :], view)
+            p_challenges, raises, choices = self._policy_by_hand(np.asarray(view.hand)[None, :], view)
             decided = float(p_challenges[0]), raises, int(choices[0])
         p, raises, choice = decided
         if p == 1.0 or (p > 0.0 and rng.random() < p):
