@@ -7,7 +7,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..game import Event, Player, PlayerView, PublicView, player_name
+from ..game import Event, Player, PublicView, player_name
 from ..rules import Action, GameConfig
 
 __all__ = ["OpponentModel", "BaseOpponent", "checked_probabilities", "sample_action"]

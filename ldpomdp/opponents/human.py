@@ -5,7 +5,7 @@ bad input. Full game: type ``3 5`` (or ``3x5``) to bid three fives, ``c`` to cha
 from __future__ import annotations
 
 import sys
-from typing import Callable, TextIO
+from typing import TextIO
 
 import numpy as np
 
