@@ -89,9 +89,10 @@ def measure(dice: int, bids: str, n: int, args: argparse.Namespace, exact_ms: di
     belief = RejectionParticleBelief(dice, n_particles=n, rng=args.seed)
     prior = belief.particles.copy()
     likelihoods = rule.action_probabilities(prior, view, action)
+    state = dict(vars(belief))
 
     def restore() -> None:  # every repeat updates the same prior particles
-        belief.particles = prior
+        vars(belief).update(state)
 
     repeats = max(1, args.repeats if n < 1_000_000 else args.repeats // 2)
     row = {"dice": dice, "bids": bids, "n_particles": n, "acceptance": round(float(likelihoods.mean()), 3)}

@@ -20,6 +20,9 @@ class OpponentModel(Player, Protocol):
     ``action_probabilities(hands, view, action)`` returns P(action | hand_i) for each row of ``hands``
     (an N x faces array of face counts for the acting player, ``view.seat``), given the public view the
     player acted on. Deterministic models return 0/1.
+
+    Optional: ``shared_probability(view, action)`` returns P(action) as one float when every hand gives the
+    same answer (else None), so that a belief can skip the per-hand work (:class:`BaseOpponent` says None).
     """
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray: ...
@@ -37,6 +40,10 @@ class BaseOpponent:
         self.seat, self.config = seat, config
 
     def observe(self, event: Event) -> None:
+        return None
+
+    def shared_probability(self, view: PublicView, action: Action) -> float | None:
+        """P(``action``) when it is the same for every hand, else None (the default: ask per hand)."""
         return None
 
     def __repr__(self) -> str:

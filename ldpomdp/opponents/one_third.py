@@ -167,10 +167,14 @@ class OneThirdRule(BaseOpponent):
         share = 0.0 if bid is None else (view.table_dice - view.dice[view.seat]) * match_probability(config, bid.face)
         return settled_decision(config, view.table_dice, bid, self.bluff, share + low, share + high)
 
+    def shared_probability(self, view: PublicView, action: Action) -> float | None:
+        same = self._settled(view)  # no hand can change the decision: one probability for all
+        return None if same is None else float(_probability_of(action, *same))
+
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        same = self._settled(view)
-        if same is not None:  # one probability for every hand, without looking at them
-            return np.full(len(hands), _probability_of(action, *same))
+        shared = self.shared_probability(view, action)
+        if shared is not None:
+            return np.full(len(hands), shared)
         return _probability_of(action, *self._policy_by_hand(hands, view))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:

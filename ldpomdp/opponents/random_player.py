@@ -20,7 +20,9 @@ class RandomPlayer(BaseOpponent):
         actions = view.legal_actions()
         return actions[int(rng.integers(len(actions)))]
 
-    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+    def shared_probability(self, view: PublicView, action: Action) -> float:
         legal = is_legal(view.config, view.table_dice, view.bid, action)
-        p = 1.0 / len(view.legal_actions()) if legal else 0.0
-        return np.full(np.asarray(hands).shape[0], p)
+        return 1.0 / len(view.legal_actions()) if legal else 0.0
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        return np.full(np.asarray(hands).shape[0], self.shared_probability(view, action))

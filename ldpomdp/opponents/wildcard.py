@@ -42,8 +42,11 @@ class AggressivePlayer(BaseOpponent):
             dist[action] = dist.get(action, 0.0) + 0.25
         return dist
 
+    def shared_probability(self, view: PublicView, action: Action) -> float:
+        return self.distribution(view).get(action, 0.0)
+
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        return np.full(np.asarray(hands).shape[0], self.distribution(view).get(action, 0.0))
+        return np.full(np.asarray(hands).shape[0], self.shared_probability(view, action))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         dist = self.distribution(view)
