@@ -113,6 +113,17 @@ def _prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | N
     return padded, np.column_stack([threshold, alias.astype(np.float64)])  # row numbers < 2^53: exact
 
 
+@lru_cache(maxsize=256)
+def _answers_shared(model_type: type) -> bool:
+    """Whether a model's optional ``shared_probability`` speaks for its ``action_probabilities``: it must come
+    from the class that defines ``action_probabilities`` or a subclass of it (a user class overriding only
+    ``action_probabilities`` of a model with the shortcut is asked hand by hand)."""
+    def owner(name: str) -> type | None:
+        return next((k for k in model_type.__mro__ if name in vars(k)), None)
+    shared, per_hand = owner("shared_probability"), owner("action_probabilities")
+    return shared is not None and per_hand is not None and issubclass(shared, per_hand)
+
+
 class _Belief:
     """What both beliefs share: validation, updates, queries. Subclasses provide ``particles``,
     ``weights``, ``effective_sample_size``, ``_apply`` (one validated update) and ``_draw_indices``."""
@@ -167,8 +178,7 @@ class _Belief:
         """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting),
         with likelihoods from the opponent model's ``action_probabilities``, or its optional
         ``shared_probability`` when that says every hand gives the same one (no per-particle work)."""
-        shared = getattr(model, "shared_probability", None)
-        p = None if shared is None else shared(view, action)
+        p = model.shared_probability(view, action) if _answers_shared(type(model)) else None
         if p is None:
             probs = model.action_probabilities(self.particles, view, action)
             self._apply(self._checked(probs, f"{model!r}.action_probabilities({action})"))

@@ -331,6 +331,39 @@ def test_update_from_equals_update_with_model_likelihoods():
     np.testing.assert_array_equal(a.particles, b.particles)
 
 
+@pytest.mark.parametrize("kind", ["particles", "exact"])
+@pytest.mark.parametrize("bluff, bid, action", [(0.0, Bid(1, 6), Bid(2, 6)), (0.3, Bid(7, 6), Bid(8, 6)),
+                                                (0.0, Bid(7, 6), Bid(8, 6))])
+def test_shared_probability_updates_like_the_per_hand_likelihoods(kind, bluff, bid, action):
+    """Sixes game, bids every hand answers alike (always believed; always doubted, so a raise is a bluff or
+    impossible): the one-number shortcut leaves the belief exactly as the per-hand update does."""
+    config = GameConfig(num_players=2, dice=5, bids="sixes")
+    view = PublicView(config, 1, (5, 5), ((0, bid),))
+    rule = OneThirdRule(bluff=bluff)
+    shared = rule.shared_probability(view, action)
+    assert shared == pytest.approx(1.0 if bid.quantity < 5 else bluff, abs=1e-15)
+    make = (lambda: ExactBelief(5, rng=4)) if kind == "exact" else (lambda: RejectionParticleBelief(5, n_particles=3000, rng=4))
+    a, b = make(), make()
+    a.update_from(rule, action, view)
+    b.update(rule.action_probabilities(b.particles, view, action))
+    np.testing.assert_array_equal(a.particles, b.particles)
+    np.testing.assert_allclose(a.weights, b.weights, rtol=1e-12)
+    assert a.depleted == b.depleted == (shared == 0.0)
+
+
+def test_a_subclass_overriding_only_the_per_hand_probabilities_is_asked_per_hand():
+    class Contrarian(OneThirdRule):  # inherits the shortcut, which no longer describes it
+        def action_probabilities(self, hands, view, action):
+            return 1.0 - super().action_probabilities(hands, view, action)
+
+    config = GameConfig(num_players=2, dice=5, bids="sixes")
+    view = PublicView(config, 1, (5, 5), ((0, Bid(1, 6)),))
+    assert OneThirdRule().shared_probability(view, Bid(2, 6)) == 1.0
+    belief = RejectionParticleBelief(5, n_particles=500, rng=0)
+    belief.update_from(Contrarian(), Bid(2, 6), view)  # probability 0 for every hand: nothing survives
+    assert belief.depleted
+
+
 def test_exact_sampling_follows_the_weights():
     exact = ExactBelief(3)
     likelihood = (exact.support[:, 5] >= 2).astype(float)
@@ -413,6 +446,17 @@ def test_bad_model_output_names_the_model():
     belief = RejectionParticleBelief(3, n_particles=50, rng=0)
     with pytest.raises(ValueError, match=r"one-third\.action_probabilities"):
         belief.update_from(Broken(), Bid(1, 2), PublicView(config, 1, (3, 3)))
+
+
+def test_bad_shared_probability_names_the_model():
+    class Broken(OneThirdRule):
+        def shared_probability(self, view, action):
+            return 1.5
+
+    config = GameConfig(dice=3)
+    belief = RejectionParticleBelief(3, n_particles=50, rng=0)
+    with pytest.raises(ValueError, match=r"one-third\.shared_probability\(2x2\) must be a probability"):
+        belief.update_from(Broken(), Bid(2, 2), PublicView(config, 1, (3, 3), ((0, Bid(1, 2)),)))
 
 
 def test_bad_table_arguments():

@@ -95,6 +95,10 @@ def test_hand_independent_shortcut_equals_the_rule_on_every_hand(bids, bluff):
             expected = want[0] if action is CHALLENGE else (
                 np.zeros(len(hands)) if index is None else (want[2] == index) * (1 - want[0]))
             np.testing.assert_array_equal(rule.action_probabilities(hands, view, action), expected)
+            shared = rule.shared_probability(view, action)  # the belief's shortcut: one number for all hands
+            assert (shared is not None) == shortcut
+            if shortcut:
+                np.testing.assert_array_equal(np.full(len(hands), shared), expected)
     assert shortcuts >= (4 if bids == "sixes" else 1)
 
 
