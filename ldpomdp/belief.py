@@ -282,12 +282,13 @@ class RejectionParticleBelief(_Belief):
         """Rejection step with P(observed action | particle) for every particle, then resampling in place:
         only the rejected slots are rewritten (most updates reject a few particles), on a copy of the arrays."""
         keep = self._keep_probability(likelihoods)
-        if not self.refresh and keep.min() >= 1.0:  # every particle survives: resampling is the identity
+        kept = keep >= 1.0
+        certain = np.count_nonzero(kept)
+        if not self.refresh and certain == self.n_particles:  # every particle survives: resampling is the identity
             self.depleted = False
             return
         self._expected.clear()
-        kept = keep >= 1.0
-        if np.count_nonzero(kept) != np.count_nonzero(keep):  # some 0 < keep < 1: a coin for each particle
+        if certain != np.count_nonzero(keep):  # some 0 < keep < 1: a coin for each particle
             kept = self.rng.random(self.n_particles) < keep
         survivors = np.flatnonzero(kept)
         self.depleted = survivors.size == 0

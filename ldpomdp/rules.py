@@ -114,6 +114,18 @@ class GameConfig:
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "wild", None if self.wild is None else int(self.wild))
 
+    def __hash__(self) -> int:
+        """Computed once per object: a config keys every cached rule lookup, several times per move."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.num_players, self.dice, self.faces, self.wild, self.bids, self.opener))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict:
+        """Pickled without the cached hash: string hashes differ between processes."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     @property
     def starting_dice(self) -> tuple[int, ...]:
         """Dice per player at the start of a game."""

@@ -142,3 +142,25 @@ def test_next_opener_rules():
     loser = GameConfig(num_players=3, dice=2, opener="loser")
     assert next_opener(loser, (2, 1, 2), challenger=0, loser=1) == 1
     assert next_opener(loser, (2, 0, 2), challenger=0, loser=1) == 2
+
+
+def test_config_hash_is_cached_but_not_pickled_across_processes():
+    """The hash is remembered per object (configs key every cached rule lookup) and left out of pickles:
+    a config sent to a worker with another string-hash seed must still find equal configs in dicts."""
+    import pickle
+    import subprocess
+    import sys
+
+    config = GameConfig(num_players=3, bids="sixes", opener="loser")
+    assert hash(config) == hash(GameConfig(num_players=3, bids="sixes", opener="loser"))
+    payload = pickle.dumps(config)
+    assert "_hash" not in pickle.loads(payload).__dict__
+    check = (
+        "import pickle, sys; from ldpomdp.rules import GameConfig; "
+        "c = pickle.loads(sys.stdin.buffer.read()); "
+        "print({GameConfig(num_players=3, bids='sixes', opener='loser'): 'found'}[c])"
+    )
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", check], input=payload, capture_output=True,
+                             env={**__import__("os").environ, "PYTHONHASHSEED": seed}, check=True)
+        assert out.stdout.decode().strip() == "found"
