@@ -195,11 +195,15 @@ def is_legal(config: GameConfig, table_dice: int, bid: Bid | None, action: objec
     return action.quantity <= table_dice and is_raise(config, action, bid)
 
 
-def matching_count(hands: np.ndarray, face: int, config: GameConfig) -> np.ndarray:
-    """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild."""
+def matching_count(hands: np.ndarray | tuple[int, ...], face: int, config: GameConfig) -> np.ndarray | int:
+    """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild.
+    One hand given as a tuple (a :class:`~ldpomdp.game.PlayerView`'s) gives a plain int, without numpy."""
+    wild = config.wild is not None and face != config.wild
+    if isinstance(hands, tuple):
+        return hands[face - 1] + (hands[config.wild - 1] if wild else 0)
     hands = np.asarray(hands)
     count = hands[..., face - 1].astype(np.int64)
-    if config.wild is not None and face != config.wild:
+    if wild:
         count = count + hands[..., config.wild - 1]
     return count
 

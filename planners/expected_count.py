@@ -38,7 +38,7 @@ class ExpectedCountPlanner(BeliefPlayer):
         config, bid, table = view.config, view.bid, view.table_dice
         decided = None
         if len(minimal_raises(config, table, bid)) <= 1:  # one raise at most: only the bid face's estimate matters
-            own = 0 if bid is None else int(matching_count(np.asarray(view.hand), bid.face, config))
+            own = 0 if bid is None else int(matching_count(view.hand, bid.face, config))
             # the others' expected matching dice lie between none and all of their dice: the belief is asked
             # only when the rule decides differently at the two ends
             decided = settled_decision(config, table, bid, 0.0, own, own + table - view.dice[view.seat])

@@ -113,6 +113,10 @@ def test_matching_counts_wild_ones():
     stacked = np.stack([h, hand(2, 2, 2, 2, 2)])
     assert matching_count(stacked, 2, config).tolist() == [2, 5]
     assert (stacked @ match_matrix(config))[:, 1].tolist() == [2, 5]
+    for rules in (config, no_wild, high_wild):  # one hand as a tuple: plain ints, the same counts
+        for face in range(1, 7):
+            as_tuple = matching_count(tuple(h.tolist()), face, rules)
+            assert type(as_tuple) is int and as_tuple == matching_count(h, face, rules)
 
 
 def test_match_probability():

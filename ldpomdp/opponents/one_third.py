@@ -163,7 +163,7 @@ class OneThirdRule(BaseOpponent):
         if hand is None:
             low, high = 0.0, float(view.dice[view.seat])
         else:
-            low = high = 0.0 if bid is None else float(matching_count(np.asarray(hand), bid.face, config))
+            low = high = 0.0 if bid is None else float(matching_count(tuple(hand), bid.face, config))
         share = 0.0 if bid is None else (view.table_dice - view.dice[view.seat]) * match_probability(config, bid.face)
         return settled_decision(config, view.table_dice, bid, self.bluff, share + low, share + high)
 
