@@ -84,8 +84,10 @@ def estimate_policy(
             values = estimate[:, column(bid.face)]
             choice[values >= best] = i
             best = np.maximum(best, values)
+    elif raises:  # one raise: every hand's choice (zeros come free from calloc, a full array is written)
+        choice = np.zeros(n, dtype=np.int64)
     else:
-        choice = np.full(n, len(raises) - 1)
+        choice = np.full(n, -1)
     if view.bid is None:
         p_challenge = np.zeros(n)
     elif not raises:
