@@ -1,5 +1,6 @@
 """Exact solutions of small two-player rounds: the sequence-form LP, equilibrium players, best
-responses and exploitability, and report 000's call-and-re-roll game."""
+responses and exploitability, report 000's call-and-re-roll game, and the game-level best response to
+opponents that ignore their hands (any number of players)."""
 
 from .best_response import Exploitability, ReplayPolicy, best_response_value, exploitability, policy_behaviour
 from .fixed_opponents import BestResponsePlayer, FixedOpponentsSolution, solve_fixed_opponents
