@@ -77,7 +77,8 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int) -> flo
 
 CASES = {  # small enough for every bid history: 2^(bids) sequences at most
     "2p vs aggressive, 1 die": (GameConfig(num_players=2, dice=1), {1: AggressivePlayer()}, 0),
-    "2p vs aggressive, 3 faces, 2 dice, seat 1": (GameConfig(num_players=2, dice=2, faces=3), {0: AggressivePlayer()}, 1),
+    "2p vs aggressive, 3 faces, 2 dice, seat 1": (
+        GameConfig(num_players=2, dice=2, faces=3), {0: AggressivePlayer()}, 1),
     "2p vs random, 3 faces, loser opens": (
         GameConfig(num_players=2, dice=(2, 1), faces=3, opener="loser"), {1: RandomPlayer()}, 0),
     "3p random+aggressive, 3 faces, top face wild, seat 1": (

@@ -68,8 +68,9 @@ def opponent_distribution(model: object, view: PublicView, rows: Mapping[Bid, in
     probabilities do not sum to one."""
     name = player_name(model)
     out = np.zeros(size + 1)
+    shared = _answers_shared(type(model))  # a shortcut the model's own per-hand answer stands behind
     for action in view.legal_actions():
-        p = model.shared_probability(view, action) if _answers_shared(type(model)) else None
+        p = model.shared_probability(view, action) if shared else None
         if p is None:
             raise ValueError(
                 f"opponent {name} (seat {view.seat}) acts on its hand over bid {view.bid} with dice {view.dice}: "
@@ -132,7 +133,8 @@ class FixedOpponentsSolution:
             raise ValueError(f"seat must be an int in 0..{config.num_players - 1}, got {seat!r}")
         wanted = set(range(config.num_players)) - {seat}
         if set(models) != wanted:
-            raise ValueError(f"models must map every other seat {sorted(wanted)} to a model, got seats {sorted(models)}")
+            raise ValueError(f"models must map every other seat {sorted(wanted)} to a model, "
+                             f"got seats {sorted(models)}")
         states = math.prod(d + 1 for d in config.starting_dice)
         if states > MAX_DICE_STATES:
             raise ValueError(f"{states:,} dice states exceed MAX_DICE_STATES = {MAX_DICE_STATES:,}")
