@@ -20,7 +20,7 @@ from .rules import GameConfig, match_matrix, matching_count
 from .validation import int_at_least as _int_at_least
 from .validation import probability as _probability
 
-__all__ = ["RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support", "alias_table"]
+__all__ = ["RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support", "alias_table", "shared_probability_of"]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
 PRIOR_TABLE_MAX = 1_000_000  # rows; up to this support size prior hands come from an alias table (6 faces: 40 dice)
@@ -124,6 +124,12 @@ def _answers_shared(model_type: type) -> bool:
     return shared is not None and per_hand is not None and issubclass(shared, per_hand)
 
 
+def shared_probability_of(model: Any, view: Any, action: Any) -> float | None:
+    """P(``action``) from the model's optional ``shared_probability`` hook (the same for every hand), or None when
+    it has none, answers None, or does not speak for the model's ``action_probabilities`` (see above)."""
+    return model.shared_probability(view, action) if _answers_shared(type(model)) else None
+
+
 class _Belief:
     """What both beliefs share: validation, updates, queries. Subclasses provide ``particles``,
     ``weights``, ``effective_sample_size``, ``_apply`` (one validated update) and ``_draw_indices``."""
@@ -178,7 +184,7 @@ class _Belief:
         """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting),
         with likelihoods from the opponent model's ``action_probabilities``, or its optional
         ``shared_probability`` when that says every hand gives the same one (no per-particle work)."""
-        p = model.shared_probability(view, action) if _answers_shared(type(model)) else None
+        p = shared_probability_of(model, view, action)
         if p is None:
             probs = model.action_probabilities(self.particles, view, action)
             self._apply(self._checked(probs, f"{model!r}.action_probabilities({action})"))

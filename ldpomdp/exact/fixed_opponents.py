@@ -22,7 +22,7 @@ from typing import Mapping
 import numpy as np
 from scipy.stats import binom
 
-from ..belief import _answers_shared, hand_support
+from ..belief import hand_support, shared_probability_of
 from ..game import PlayerView, PublicView, player_name
 from ..rules import (CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix, match_probability,
                      next_active_seat, next_opener)
@@ -68,9 +68,8 @@ def opponent_distribution(model: object, view: PublicView, rows: Mapping[Bid, in
     probabilities do not sum to one."""
     name = player_name(model)
     out = np.zeros(size + 1)
-    shared = _answers_shared(type(model))  # a shortcut the model's own per-hand answer stands behind
     for action in view.legal_actions():
-        p = model.shared_probability(view, action) if shared else None
+        p = shared_probability_of(model, view, action)
         if p is None:
             raise ValueError(
                 f"opponent {name} (seat {view.seat}) acts on its hand over bid {view.bid} with dice {view.dice}: "
