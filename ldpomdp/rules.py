@@ -197,13 +197,14 @@ def is_legal(config: GameConfig, table_dice: int, bid: Bid | None, action: objec
 
 def matching_count(hands: np.ndarray | tuple[int, ...], face: int, config: GameConfig) -> np.ndarray | int:
     """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild.
-    One hand given as a tuple (a :class:`~ldpomdp.game.PlayerView`'s) gives a plain int, without numpy."""
-    wild = config.wild is not None and face != config.wild
-    if isinstance(hands, tuple):
-        return hands[face - 1] + (hands[config.wild - 1] if wild else 0)
+    One hand given as a flat tuple of ints (a :class:`~ldpomdp.game.PlayerView`'s) gives a plain int, without
+    numpy; anything else (arrays, nested tuples of hands) is counted hand by hand as an array."""
+    adds_wild = config.wild is not None and face != config.wild
+    if isinstance(hands, tuple) and hands and isinstance(hands[0], (int, np.integer)):
+        return int(hands[face - 1] + (hands[config.wild - 1] if adds_wild else 0))
     hands = np.asarray(hands)
     count = hands[..., face - 1].astype(np.int64)
-    if wild:
+    if adds_wild:
         count = count + hands[..., config.wild - 1]
     return count
 

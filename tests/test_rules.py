@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pickle
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -117,6 +122,8 @@ def test_matching_counts_wild_ones():
         for face in range(1, 7):
             as_tuple = matching_count(tuple(h.tolist()), face, rules)
             assert type(as_tuple) is int and as_tuple == matching_count(h, face, rules)
+    nested = (tuple(h.tolist()), (2, 2, 1, 0, 0, 0))  # a tuple of hands is counted hand by hand
+    assert matching_count(nested, 2, config).tolist() == [2, 4]
 
 
 def test_match_probability():
@@ -151,12 +158,9 @@ def test_next_opener_rules():
 def test_config_hash_is_cached_but_not_pickled_across_processes():
     """The hash is remembered per object (configs key every cached rule lookup) and left out of pickles:
     a config sent to a worker with another string-hash seed must still find equal configs in dicts."""
-    import pickle
-    import subprocess
-    import sys
-
     config = GameConfig(num_players=3, bids="sixes", opener="loser")
     assert hash(config) == hash(GameConfig(num_players=3, bids="sixes", opener="loser"))
+    assert vars(config)["_hash"] == hash(config)  # remembered after the first call
     payload = pickle.dumps(config)
     assert "_hash" not in pickle.loads(payload).__dict__
     check = (
@@ -166,5 +170,5 @@ def test_config_hash_is_cached_but_not_pickled_across_processes():
     )
     for seed in ("1", "2"):
         out = subprocess.run([sys.executable, "-c", check], input=payload, capture_output=True,
-                             env={**__import__("os").environ, "PYTHONHASHSEED": seed}, check=True)
+                             env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
         assert out.stdout.decode().strip() == "found"
