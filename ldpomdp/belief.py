@@ -20,7 +20,9 @@ from .rules import GameConfig, match_matrix, matching_count
 from .validation import int_at_least as _int_at_least
 from .validation import probability as _probability
 
-__all__ = ["RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support", "alias_table", "shared_probability_of"]
+__all__ = [
+    "RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support", "alias_table", "shared_probability_of",
+]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
 PRIOR_TABLE_MAX = 1_000_000  # rows; up to this support size prior hands come from an alias table (6 faces: 40 dice)
@@ -29,7 +31,8 @@ HAND_DTYPE = np.int16
 
 def _row_width(faces: int) -> int:
     """Columns of a stored particle row: ``faces`` padded with zero columns to 2, 4 or 8, so that a row is 4, 8
-    or 16 bytes and numpy moves it as one machine item (gathering 12-byte rows is 2.5x slower than 16-byte)."""
+    or 16 bytes and numpy moves it as one machine item (gathering 12-byte rows is 2.5x slower than 16-byte);
+    more than 8 faces stay unpadded."""
     return next((width for width in (2, 4, 8) if width >= faces), faces)
 
 
@@ -110,7 +113,9 @@ def _prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | N
     padded = np.zeros((len(support), _row_width(faces)), dtype=HAND_DTYPE)
     padded[:, :faces] = support
     threshold, alias = alias_table(prior)
-    return padded, np.column_stack([threshold, alias.astype(np.float64)])  # row numbers < 2^53: exact
+    table = np.column_stack([threshold, alias.astype(np.float64)])  # row numbers < 2^53: exact
+    padded.flags.writeable = table.flags.writeable = False  # cached and shared by every belief
+    return padded, table
 
 
 @lru_cache(maxsize=256)
@@ -182,18 +187,24 @@ class _Belief:
 
     def update_from(self, model: Any, action: Any, view: Any) -> None:
         """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting),
-        with likelihoods from the opponent model's ``action_probabilities``, or its optional
-        ``shared_probability`` when that says every hand gives the same one (no per-particle work)."""
+        with likelihoods from the opponent model's ``action_probabilities``.
+
+        When the model's optional ``shared_probability`` says every hand gives the same probability, the
+        posterior is the prior: no particle is rejected (thinning them at random would only lose distinct
+        hands: one Random bid took a 10^4-particle belief to 99 distinct hands) and only the ``refresh`` share
+        is renewed; a probability that keeps no hand (0, without injection) depletes the belief as usual."""
         p = shared_probability_of(model, view, action)
         if p is None:
             probs = model.action_probabilities(self.particles, view, action)
             self._apply(self._checked(probs, f"{model!r}.action_probabilities({action})"))
             return
         p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
-        if p == 1.0 and not self.refresh:
-            self.depleted = False  # every hand keeps its weight: nothing changes
+        if self._keep_probability(p) == 0.0:  # no hand explains the action
+            self._apply(np.zeros(len(self.particles)))
+        elif self.refresh:
+            self._apply(np.ones(len(self.particles)))  # every hand kept: only the refresh share changes
         else:
-            self._apply(np.full(len(self.particles), p))
+            self.depleted = False
 
     def _rules_for(self, face: int, wild: int | None) -> GameConfig:
         """The rule set that counts matches of ``face`` with ``wild``, after checking both."""
@@ -221,7 +232,8 @@ class _Belief:
         return self._expected[key]
 
     def _expectation(self, face: int, wild: int | None) -> float:
-        return float(np.einsum("i,i->", self.weights, self._matching(face, wild)))  # no BLAS: its threads stall under load
+        # einsum, not BLAS: BLAS threads stall under load
+        return float(np.einsum("i,i->", self.weights, self._matching(face, wild)))
 
     def sample(self, k: int, rng: np.random.Generator | None = None) -> np.ndarray:
         """``k`` hands drawn from the belief, shape (k, faces)."""
@@ -287,9 +299,15 @@ class RejectionParticleBelief(_Belief):
         self._next_id = n
 
     def _set_rows(self, rows: np.ndarray, lineage: np.ndarray) -> None:
-        """Install padded particle rows (N, row width) and their lineage; ``particles`` views the face columns."""
+        """Install padded particle rows (N, row width) and their lineage."""
         self._rows, self._lineage = rows, lineage
-        self.particles = rows[:, : self.faces]
+
+    @property
+    def particles(self) -> np.ndarray:  # type: ignore[override]
+        """(N, faces) hands: a read-only view of the face columns of the padded rows (update() replaces them)."""
+        view = self._rows[:, : self.faces]
+        view.flags.writeable = False
+        return view
 
     def _apply(self, likelihoods: np.ndarray) -> None:
         """Rejection step with P(observed action | particle) for every particle, then resampling in place:
@@ -457,7 +475,9 @@ class TableBelief:
             if kind == "exact":
                 self.beliefs[s] = ExactBelief(dice[s], config.faces, injection, refresh, rng=rng)
             else:
-                self.beliefs[s] = RejectionParticleBelief(dice[s], config.faces, n_particles, injection, refresh, rng=rng)
+                self.beliefs[s] = RejectionParticleBelief(
+                    dice[s], config.faces, n_particles, injection, refresh, rng=rng
+                )
 
     def observe_action(self, seat: int, action: Any, view: Any) -> None:
         """``seat`` played ``action`` on ``view`` (the public view before acting); our own seat is ignored."""

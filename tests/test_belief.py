@@ -331,24 +331,34 @@ def test_update_from_equals_update_with_model_likelihoods():
     np.testing.assert_array_equal(a.particles, b.particles)
 
 
-@pytest.mark.parametrize("kind", ["particles", "exact"])
+@pytest.mark.parametrize("refresh", [0.0, 0.2])
 @pytest.mark.parametrize("bluff, bid, action", [(0.0, Bid(1, 6), Bid(2, 6)), (0.3, Bid(7, 6), Bid(8, 6)),
                                                 (0.0, Bid(7, 6), Bid(8, 6))])
-def test_shared_probability_updates_like_the_per_hand_likelihoods(kind, bluff, bid, action):
+def test_an_action_every_hand_makes_alike_leaves_the_posterior(bluff, bid, action, refresh):
     """Sixes game, bids every hand answers alike (always believed; always doubted, so a raise is a bluff or
-    impossible): the one-number shortcut leaves the belief exactly as the per-hand update does."""
+    impossible). The exact posterior is the prior: the exact belief's per-hand update says so, and the particle
+    belief keeps every particle (no random thinning), renewing only the refresh share exactly as an update that
+    keeps every hand would; an impossible action depletes both."""
     config = GameConfig(num_players=2, dice=5, bids="sixes")
     view = PublicView(config, 1, (5, 5), ((0, bid),))
     rule = OneThirdRule(bluff=bluff)
     shared = rule.shared_probability(view, action)
     assert shared == pytest.approx(1.0 if bid.quantity < 5 else bluff, abs=1e-15)
-    make = (lambda: ExactBelief(5, rng=4)) if kind == "exact" else (lambda: RejectionParticleBelief(5, n_particles=3000, rng=4))
-    a, b = make(), make()
-    a.update_from(rule, action, view)
-    b.update(rule.action_probabilities(b.particles, view, action))
-    np.testing.assert_array_equal(a.particles, b.particles)
-    np.testing.assert_allclose(a.weights, b.weights, rtol=1e-12)
-    assert a.depleted == b.depleted == (shared == 0.0)
+    exact, reference = ExactBelief(5, refresh=refresh), ExactBelief(5, refresh=refresh)
+    exact.update_from(rule, action, view)
+    reference.update(rule.action_probabilities(reference.support, view, action))
+    np.testing.assert_allclose(exact.weights, reference.weights, rtol=1e-12)
+    particles, twin = (RejectionParticleBelief(5, n_particles=3000, refresh=refresh, rng=4) for _ in range(2))
+    particles.update_from(rule, action, view)
+    if shared == 0.0:
+        assert particles.depleted and exact.depleted
+        return
+    assert not particles.depleted and not exact.depleted
+    twin.update(np.ones(3000))  # keeps every hand; with refresh, the same fresh draws in the same slots
+    np.testing.assert_array_equal(particles.particles, twin.particles)
+    assert particles.effective_sample_size == pytest.approx(twin.effective_sample_size)
+    fresh = np.any(particles.particles != RejectionParticleBelief(5, n_particles=3000, rng=4).particles, axis=1)
+    assert fresh.sum() <= round(refresh * 3000)
 
 
 def test_a_subclass_overriding_only_the_per_hand_probabilities_is_asked_per_hand():
