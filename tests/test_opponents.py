@@ -252,6 +252,22 @@ class LeakyBot(RandomPlayer):
         return super().action_probabilities(hands, view, action) * 0.9
 
 
+class TwoFacedBot(RandomPlayer):
+    """Honest per-hand probabilities, but a shortcut claiming it always challenges."""
+
+    def action_probabilities(self, hands, view, action):
+        return np.full(len(hands), RandomPlayer.shared_probability(self, view, action))
+
+    def shared_probability(self, view, action):
+        return float(action is CHALLENGE)
+
+
+def test_a_shortcut_that_disagrees_with_the_probabilities_is_named():
+    with pytest.raises(ValueError, match=r"TwoFacedBot \(.random.\).shared_probability gives .* for every hand, but "
+                                         r"action_probabilities gives"):
+        check_opponent(TwoFacedBot(), GameConfig(num_players=2, dice=3), np.random.default_rng(0), n_states=20)
+
+
 def test_illegal_action_is_named():
     config = GameConfig(num_players=2, dice=3)
     with pytest.raises(IllegalActionError, match=r"IllegalBot.act played the illegal action"):

@@ -1,6 +1,6 @@
 """Opponents: the :class:`OpponentModel` protocol and one module per family."""
 
-from .base import BaseOpponent, OpponentModel, checked_probabilities, sample_action
+from .base import BaseOpponent, HandIndependentOpponent, OpponentModel, checked_probabilities, sample_action
 from .burcsi_nagy import BurcsiNagyPlayer
 from .check import check_opponent
 from .human import HumanPlayer, render_dice
@@ -13,6 +13,7 @@ from .wildcard import AggressivePlayer, ConservativePlayer
 __all__ = [
     "OpponentModel",
     "BaseOpponent",
+    "HandIndependentOpponent",
     "checked_probabilities",
     "sample_action",
     "OneThirdRule",

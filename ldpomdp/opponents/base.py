@@ -10,7 +10,7 @@ import numpy as np
 from ..game import Event, Player, PublicView, player_name
 from ..rules import Action, GameConfig
 
-__all__ = ["OpponentModel", "BaseOpponent", "checked_probabilities", "sample_action"]
+__all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action"]
 
 
 @runtime_checkable
@@ -48,6 +48,17 @@ class BaseOpponent:
 
     def __repr__(self) -> str:
         return self.name or type(self).__name__
+
+
+class HandIndependentOpponent(BaseOpponent):
+    """Base for players whose move never depends on their hand: a subclass gives ``shared_probability`` (never
+    None) and ``action_probabilities`` repeats it for every hand."""
+
+    def shared_probability(self, view: PublicView, action: Action) -> float:
+        raise NotImplementedError
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        return np.full(np.asarray(hands).shape[0], self.shared_probability(view, action))
 
 
 def checked_probabilities(model: object, probs: np.ndarray, n: int) -> np.ndarray:

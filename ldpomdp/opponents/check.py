@@ -3,21 +3,25 @@
 It seats the model in real games (rotating its seat, against random and one-third players, so it sees
 every kind of event) and, on each of its turns, checks that ``act`` returns a legal action and that
 ``action_probabilities`` over random hands has the right shape, lies in [0, 1], gives illegal actions
-probability 0, sums to one over the legal actions for every hand, and gives the action ``act`` chose a
-positive probability for the hand it was dealt.
+probability 0, sums to one over the legal actions for every hand, gives the action ``act`` chose a
+positive probability for the hand it was dealt, and, where the optional ``shared_probability`` answers,
+that it equals ``action_probabilities`` for every hand (beliefs and exact solvers trust it instead).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..belief import shared_probability_of
 from ..game import IllegalActionError, PlayerView, play_game, player_name
 from ..rules import CHALLENGE, Action, GameConfig
 from .base import checked_probabilities
 from .one_third import OneThirdRule
 from .random_player import RandomPlayer
 
-__all__ = ["check_opponent"]
+__all__ = ["check_opponent", "SUM_TOLERANCE"]
+
+SUM_TOLERANCE = 1e-6  # how far probabilities may be from what they must equal (a sum of one, the shared answer)
 
 
 def _state(view: PlayerView) -> str:
@@ -58,10 +62,17 @@ class _Inspector:
             raise ValueError(f"{self.name}.action_probabilities gives the illegal action {illegal} a positive "
                              f"probability in state {_state(view)}")
         total = np.sum(list(probs.values()), axis=0)
-        bad = np.flatnonzero(np.abs(total - 1.0) > 1e-6)
+        bad = np.flatnonzero(np.abs(total - 1.0) > SUM_TOLERANCE)
         if bad.size:
             raise ValueError(f"{self.name}.action_probabilities sums to {total[bad[0]]:.6g} (not 1) over the legal "
                              f"actions for hand {tuple(hands[bad[0]].tolist())} in state {_state(view)}")
+        for candidate in legal:
+            shared = shared_probability_of(self.model, view.public(), candidate)
+            if shared is not None and np.any(np.abs(probs[candidate] - shared) > SUM_TOLERANCE):
+                differs = int(np.argmax(np.abs(probs[candidate] - shared)))
+                raise ValueError(f"{self.name}.shared_probability gives {candidate} {shared!r} for every hand, but "
+                                 f"action_probabilities gives {probs[candidate][differs]:.6g} for hand "
+                                 f"{tuple(hands[differs].tolist())} in state {_state(view)}")
         action = self.model.act(view, rng)
         if action not in probs:
             raise IllegalActionError(f"{self.name}.act played the illegal action {action!r} in state {_state(view)}")

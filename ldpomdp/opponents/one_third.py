@@ -170,7 +170,8 @@ class OneThirdRule(BaseOpponent):
         return settled_decision(config, view.table_dice, bid, self.bluff, share + low, share + high)
 
     def shared_probability(self, view: PublicView, action: Action) -> float | None:
-        same = self._settled(view)  # no hand can change the decision: one probability for all
+        """P(``action``) when no hand of the seat's dice can change the rule's move here, else None."""
+        same = self._settled(view)
         return None if same is None else float(_probability_of(action, *same))
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:

@@ -6,12 +6,12 @@ import numpy as np
 
 from ..game import PlayerView, PublicView
 from ..rules import Action, is_legal
-from .base import BaseOpponent
+from .base import HandIndependentOpponent
 
 __all__ = ["RandomPlayer"]
 
 
-class RandomPlayer(BaseOpponent):
+class RandomPlayer(HandIndependentOpponent):
     """Uniform over legal actions; its likelihood does not depend on the hand."""
 
     name = "random"
@@ -21,8 +21,6 @@ class RandomPlayer(BaseOpponent):
         return actions[int(rng.integers(len(actions)))]
 
     def shared_probability(self, view: PublicView, action: Action) -> float:
+        """Uniform over the legal actions, whatever the hand."""
         legal = is_legal(view.config, view.table_dice, view.bid, action)
         return 1.0 / len(view.legal_actions()) if legal else 0.0
-
-    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        return np.full(np.asarray(hands).shape[0], self.shared_probability(view, action))

@@ -19,12 +19,12 @@ import numpy as np
 
 from ..game import PlayerView, PublicView
 from ..rules import CHALLENGE, Action, Bid, match_matrix, minimal_raises
-from .base import BaseOpponent, sample_action
+from .base import BaseOpponent, HandIndependentOpponent, sample_action
 
 __all__ = ["AggressivePlayer", "ConservativePlayer"]
 
 
-class AggressivePlayer(BaseOpponent):
+class AggressivePlayer(HandIndependentOpponent):
     """Challenges half the time, otherwise raises by one quantity or one face; ignores its hand."""
 
     name = "aggressive"
@@ -43,10 +43,8 @@ class AggressivePlayer(BaseOpponent):
         return dist
 
     def shared_probability(self, view: PublicView, action: Action) -> float:
+        """P(``action``) from :meth:`distribution`, whatever the hand."""
         return self.distribution(view).get(action, 0.0)
-
-    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        return np.full(np.asarray(hands).shape[0], self.shared_probability(view, action))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         dist = self.distribution(view)
