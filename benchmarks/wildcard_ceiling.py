@@ -2,7 +2,8 @@
 of hand-independent dummies: the exact best response's P(win) per seating order and opener, the column's
 expected win rate and losses per 1000 games, and P(at most k losses) over the table's exact schedule of 1000
 games (wildcard_table.py: half the games per seating order, game g opened by the seat g places after the
-player, as ``rotate`` does). Pairs with a hand-dependent dummy (Conservative) have no such solution: skipped.
+player, as ``rotate`` does). Pairs with a hand-dependent dummy (Conservative) have no such solution: skipped
+(only for that reason: any other error stops the script).
 
     python benchmarks/wildcard_ceiling.py [--quick] [--dice 5] [--games 1000]
 """
@@ -18,13 +19,15 @@ from pathlib import Path
 import numpy as np
 from wildcard_table import PAIRS, REPORT
 
-from ldpomdp.exact import solve_fixed_opponents
+from ldpomdp.exact import HandDependentModelError, solve_fixed_opponents
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
 
 MAX_K = 3  # P(at most k losses) for k = 0 .. MAX_K
 HEADER = (f"{'column':<24} {'order':<24} {'X opens':>9} {'1st opens':>9} {'2nd opens':>9} | {'win %':>7} "
           f"{'losses':>7} " + " ".join(f"{'P(<=' + str(k) + ')':>7}" for k in range(MAX_K + 1)) + f" | {'QAgent %':>8}")
+FIELDS = ("dice", "pair", "order", "p_win_x_opens", "p_win_seat1_opens", "p_win_seat2_opens", "column_win_rate",
+          "games", "expected_losses", *(f"p_at_most_{k}_losses" for k in range(MAX_K + 1)), "final_qagent_win_rate")
 
 
 def at_most(loss_probabilities: np.ndarray, max_k: int = MAX_K) -> np.ndarray:
@@ -57,7 +60,7 @@ def main() -> None:
             for order in orders:
                 solution = solve_fixed_opponents(config, {1: make_player(order[0]), 2: make_player(order[1])})
                 per_order[order] = [solution.win_probability(opener=o) for o in range(3)]
-        except ValueError as err:
+        except HandDependentModelError as err:
             skipped.append(f"vs {'+'.join(pair)}: skipped, {err}")
             continue
         for order, values in per_order.items():
@@ -78,7 +81,7 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "ceiling.csv", "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer = csv.DictWriter(fh, fieldnames=FIELDS)  # a header only if every pair was skipped
         writer.writeheader()
         writer.writerows(rows)
     print(f"Exact best response in report 004's setting with {dice} dice per player (3 players, ones wild, full "
@@ -89,7 +92,8 @@ def main() -> None:
     print(f"CPU {cpu:.1f} s; wrote {out / 'ceiling.csv'}")
 
 
-def _format(pair, per_order, rate, expected, cumulative, report) -> str:
+def _format(pair: tuple[str, str], per_order: dict[tuple[str, str], list[float]], rate: float, expected: float,
+            cumulative: np.ndarray, report: float) -> str:
     """One column's rows: P(win) per seating order and opener; the column's figures on its first row."""
     out = []
     for n, (order, values) in enumerate(per_order.items()):

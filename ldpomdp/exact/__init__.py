@@ -3,7 +3,8 @@ responses and exploitability, report 000's call-and-re-roll game, and the game-l
 opponents that ignore their hands (any number of players)."""
 
 from .best_response import Exploitability, ReplayPolicy, best_response_value, exploitability, policy_behaviour
-from .fixed_opponents import BestResponsePlayer, FixedOpponentsSolution, solve_fixed_opponents
+from .fixed_opponents import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError,
+                              solve_fixed_opponents)
 from .nash import NashPlayer, cache_dir, cached_solution
 from .sequence_form import RoundSolution, sequence_form, solve_round
 from .tree import MAX_SEQUENCES, RoundTree, build_tree
@@ -12,5 +13,5 @@ __all__ = [
     "solve_round", "RoundSolution", "sequence_form", "RoundTree", "build_tree", "MAX_SEQUENCES",
     "NashPlayer", "cached_solution", "cache_dir",
     "exploitability", "Exploitability", "ReplayPolicy", "best_response_value", "policy_behaviour",
-    "solve_fixed_opponents", "FixedOpponentsSolution", "BestResponsePlayer",
+    "solve_fixed_opponents", "FixedOpponentsSolution", "BestResponsePlayer", "HandDependentModelError",
 ]

@@ -1,38 +1,89 @@
 """The exact game-level best response of one seat against opponents whose actions ignore their hands.
 
-Such opponents' moves carry no information about their dice, and the responder's moves change nothing they
-do, so for each responder hand a round is a Markov decision process over (standing bid, its bidder): the
-only uncertainty is whether a challenged bid is true, a binomial over the other players' unseen dice.
-Rounds are solved backward over the bids (vectorised over the responder's hands); their outcomes feed a
-recursion over (dice per seat, opener), which only loses dice, and the responder maximises P(win the game).
+Such opponents' moves tell the responder nothing about their dice, and the responder's moves tell them nothing
+either: they react to its bids only through the standing bid. So for each responder hand a round is a Markov
+decision process over (standing bid, its bidder) whose only uncertainty is whether a challenged bid is true, a
+binomial over the other players' unseen dice. Rounds are solved backward over the bids (vectorised over the
+responder's hands), smallest dice states first, and their outcomes feed the game over (dice per seat, opener),
+which only loses dice; the responder maximises P(win the game).
 
 Opponents are asked through the optional ``shared_probability(view, action)`` hook of
-:class:`~ldpomdp.opponents.base.OpponentModel`, with a view whose history holds the standing bid only: a
-model's distribution must depend on the view through its config, seat, dice, bid and bidder (Markov in the
-standing bid, the same in every round), which holds for Random and Aggressive.
+:class:`~ldpomdp.opponents.base.OpponentModel` (via :func:`~ldpomdp.belief.shared_probability_of`), with a
+view whose history holds the standing bid only. The solution is exact only for models whose distribution
+depends on nothing but the config, their seat, the dice per seat, the standing bid and its bidder: Markov in
+the standing bid, with no memory of earlier bids, rounds or games (through ``observe``, which the solver never
+calls). Random and Aggressive are such models.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
-from scipy.stats import binom
 
 from ..belief import hand_support, shared_probability_of
 from ..game import PlayerView, PublicView, player_name
-from ..rules import (CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix, match_probability,
-                     next_active_seat, next_opener)
+from ..opponents.probability import raise_true_probabilities
+from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
+from ..validation import int_at_least
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
-           "MAX_ROUND_CELLS", "MAX_DICE_STATES"]
+           "HandDependentModelError", "SolveWork", "solve_work",
+           "MAX_DICE_STATES", "MAX_MODEL_CALLS", "MAX_TABLE_CELLS", "MAX_BACKUP_STEPS"]
 
-MAX_ROUND_CELLS = 20_000_000  # responder hands x bids x seats with dice, in one round's value table
-MAX_DICE_STATES = 200_000  # dice-per-seat states the game recursion may visit
-SUM_TOLERANCE = 1e-9  # how far a model's legal-action probabilities may sum from one
+OWNER = "FixedOpponentsSolution"
+MAX_DICE_STATES = 200_000  # dice-per-seat vectors up to the starting dice (checked before they are listed)
+MAX_MODEL_CALLS = 10_000_000  # shared_probability calls over every round the game can reach (Python time)
+MAX_TABLE_CELLS = 50_000_000  # float cells of the rounds' tables (bids x hands x (seats + 1)): memory, 8 bytes each
+MAX_BACKUP_STEPS = 2_000_000_000  # multiply-adds of the backward inductions over the bids (numpy time)
+SUM_TOLERANCE = 1e-6  # how far a model's legal-action probabilities may sum from one (as in check_opponent)
+
+
+class HandDependentModelError(ValueError):
+    """An opponent's move depends on its hand somewhere (its ``shared_probability`` answers None)."""
+
+
+@dataclass(frozen=True)
+class SolveWork:
+    """The work of solving every round the game can reach from some dice (upper bounds, summed over them)."""
+
+    states: int
+    model_calls: int
+    table_cells: int
+    backup_steps: int
+
+
+def solve_work(config: GameConfig, seat: int) -> SolveWork:
+    """The work of solving every round reachable from the starting dice for the responder at ``seat``, summed
+    over them; per round with n bids, H responder hands and a seats holding dice: (a - 1) n (n + 3) / 2 model
+    calls (one per legal action over every bid and opening of each opponent; fewer in "sixes"), n H (a + 1)
+    table cells (every seat's values while it is solved, then the responder's values and P(bid true) kept in the
+    cache) and a n (n - 1) H / 2 backup steps."""
+    dice, seat = config.starting_dice, _seat_index("solve_work", "seat", seat, config.num_players)
+    count = math.prod(d + 1 for d in dice)
+    if count > MAX_DICE_STATES:
+        raise ValueError(f"{OWNER}: {count:,} dice states below {dice} exceed MAX_DICE_STATES = {MAX_DICE_STATES:,}")
+    grid = np.indices(tuple(d + 1 for d in dice)).reshape(len(dice), -1).T
+    active = (grid > 0).sum(axis=1)
+    live = (grid[:, seat] > 0) & (active > 1)  # the rounds the game can reach (see _states)
+    grid, a = grid[live], active[live].astype(float)
+    n = grid.sum(axis=1) * float(len(config.bid_faces))
+    hands = np.array([math.comb(d + config.faces - 1, config.faces - 1) for d in range(dice[seat] + 1)], float)
+    h = hands[grid[:, seat]]
+    return SolveWork(len(grid), int(((a - 1) * n * (n + 3) / 2).sum()), int((n * h * (a + 1)).sum()),
+                     int((a * n * (n - 1) / 2 * h).sum()))
+
+
+def _seat_index(owner: str, name: str, value: Any, players: int) -> int:
+    """``value`` as a seat index in 0..players - 1, else a ValueError naming ``owner.name``."""
+    seat = int_at_least(owner, name, value, 0)
+    if seat >= players:
+        raise ValueError(f"{owner}.{name} must be a seat in 0..{players - 1}, got {value!r}")
+    return seat
 
 
 @lru_cache(maxsize=256)
@@ -50,28 +101,37 @@ def _raise_rows(config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndar
     return rows
 
 
-def true_probability(config: GameConfig, dice: tuple[int, ...], seat: int, hands: np.ndarray) -> np.ndarray:
-    """(bids, hands): P(bid is true | the seat holds the hand): its own matching dice plus a binomial over
-    everyone else's dice, each matching with :func:`~ldpomdp.rules.match_probability`."""
-    bids = all_bids(config, sum(dice))
-    faces = np.array([b.face for b in bids])
-    own = (hands @ match_matrix(config))[:, faces - 1].T  # (bids, hands)
-    quantity = np.array([b.quantity for b in bids])[:, None]
-    p = np.array([match_probability(config, f) for f in faces])[:, None]
-    return binom.sf(quantity - own - 1, sum(dice) - dice[seat], p)
+def _states(top: tuple[int, ...], seat: int) -> list[tuple[int, ...]]:
+    """Every dice state at or below ``top`` where ``seat`` and another seat hold dice (the rounds the game can
+    reach from ``top``), fewest dice first: each round's outcomes are then solved before it."""
+    states = [d for d in itertools.product(*(range(t + 1) for t in top)) if d[seat] > 0 and sum(x > 0 for x in d) > 1]
+    return sorted(states, key=sum)
+
+
+def _terminal(dice: tuple[int, ...], seat: int) -> float | None:
+    """The responder's game value if the game is over at ``dice`` (0 out, 1 last with dice), else None."""
+    if dice[seat] == 0:
+        return 0.0
+    return 1.0 if sum(d > 0 for d in dice) == 1 else None
+
+
+def _challenge(truth: np.ndarray, outcome: Mapping[tuple[int, int], float], challenger: int, bidder: int) -> np.ndarray:
+    """The responder's value when ``challenger`` challenges ``bidder``'s bid, true with probability ``truth``
+    (per hand): a true bid costs the challenger a die, a false one the bidder (``outcome[(loser, challenger)]``)."""
+    return truth * outcome[(challenger, challenger)] + (1.0 - truth) * outcome[(bidder, challenger)]
 
 
 def opponent_distribution(model: object, view: PublicView, rows: Mapping[Bid, int], size: int) -> np.ndarray:
     """(size + 1,): the model's probability of raising to each bid row, last entry = challenge.
 
-    Raises ValueError naming the model when its answer depends on the hand here or the legal actions'
-    probabilities do not sum to one."""
+    Raises :class:`HandDependentModelError` naming the model when its answer depends on the hand here, and
+    ValueError when the legal actions' probabilities are negative or do not sum to one."""
     name = player_name(model)
     out = np.zeros(size + 1)
     for action in view.legal_actions():
         p = shared_probability_of(model, view, action)
         if p is None:
-            raise ValueError(
+            raise HandDependentModelError(
                 f"opponent {name} (seat {view.seat}) acts on its hand over bid {view.bid} with dice {view.dice}: "
                 f"the fixed-opponents best response needs hand-independent models (shared_probability not None)"
             )
@@ -80,15 +140,16 @@ def opponent_distribution(model: object, view: PublicView, rows: Mapping[Bid, in
     if not (np.all(out >= 0.0) and abs(total - 1.0) <= SUM_TOLERANCE):
         raise ValueError(
             f"opponent {name} (seat {view.seat}): probabilities of the legal actions over bid {view.bid} with "
-            f"dice {view.dice} sum to {total!r} (each must be >= 0, the sum 1)"
+            f"dice {view.dice} sum to {total!r} (each must be >= 0, the sum 1 within {SUM_TOLERANCE})"
         )
     return out
 
 
 @dataclass
 class ResponderRound:
-    """One round's solution for fixed dice: ``after[s][i, h]`` is the responder's game value when seat s
-    has just bid ``bids[i]`` and the responder holds hand h; ``start[o]`` the value when seat o opens."""
+    """One round's solution for fixed dice: ``after[i, h]`` is the responder's game value when it has just bid
+    ``bids[i]`` holding hand h, ``truth[i, h]`` P(bids[i] is true | hand h), ``outcome[(loser, challenger)]``
+    its game value after that challenge and ``start[o]`` (per hand) its value when seat o opens."""
 
     config: GameConfig
     seat: int
@@ -96,8 +157,9 @@ class ResponderRound:
     bids: tuple[Bid, ...]
     hands: np.ndarray
     weights: np.ndarray
-    challenge: dict[tuple[int, int], np.ndarray]  # (challenger, bidder) -> (bids, hands)
-    after: dict[int, np.ndarray]
+    truth: np.ndarray
+    outcome: dict[tuple[int, int], float]
+    after: np.ndarray
     start: dict[int, np.ndarray]
 
     def value(self, opener: int) -> float:
@@ -108,9 +170,9 @@ class ResponderRound:
         """The optimal action for ``hand`` over ``bid`` by ``bidder`` (ties: challenge, then the lower bid)."""
         h = self._hand_row(hand)
         raises = _raise_rows(self.config, sum(self.dice), bid)
-        raise_values = self.after[self.seat][raises, h]
+        raise_values = self.after[raises, h]
         if bid is not None:
-            stop = self.challenge[(self.seat, bidder)][self.bids.index(bid), h]
+            stop = _challenge(self.truth[self.bids.index(bid), h], self.outcome, self.seat, bidder)
             if len(raises) == 0 or stop >= raise_values.max():
                 return CHALLENGE
         return self.bids[int(raises[int(np.argmax(raise_values))])]
@@ -119,66 +181,90 @@ class ResponderRound:
         """The row of ``hand`` in :attr:`hands` (hand_support's lexicographic order)."""
         matches = np.flatnonzero((self.hands == np.asarray(hand)).all(axis=1))
         if len(matches) != 1:
-            raise ValueError(f"hand {hand} is not a hand of {self.dice[self.seat]} dice with {self.config.faces} faces")
+            raise ValueError(f"{OWNER}: hand {hand} is not a hand of {self.dice[self.seat]} dice with "
+                             f"{self.config.faces} faces")
         return int(matches[0])
 
 
 class FixedOpponentsSolution:
-    """The responder's maximal P(win the game) against hand-independent ``models`` (seat -> model, every
-    other seat), solved lazily per dice state and cached; :meth:`action` plays it at any view."""
+    """The responder's maximal P(win the game) against hand-independent ``models`` (seat -> model, every other
+    seat), solved per dice state on first use and cached; :meth:`action` plays it at any view.
+
+    Exact for models whose action distribution depends only on the config, their seat, the dice per seat, the
+    standing bid and its bidder (Markov in the standing bid, no memory across bids, rounds or games through
+    ``observe``); a model whose ``shared_probability`` answers None raises :class:`HandDependentModelError`.
+    Raises ValueError naming the limit if the game's work (:func:`solve_work`) exceeds MAX_DICE_STATES,
+    MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS."""
 
     def __init__(self, config: GameConfig, models: Mapping[int, object], seat: int = 0):
-        if not isinstance(seat, int) or not 0 <= seat < config.num_players:
-            raise ValueError(f"seat must be an int in 0..{config.num_players - 1}, got {seat!r}")
-        wanted = set(range(config.num_players)) - {seat}
-        if set(models) != wanted:
-            raise ValueError(f"models must map every other seat {sorted(wanted)} to a model, "
-                             f"got seats {sorted(models)}")
-        states = math.prod(d + 1 for d in config.starting_dice)
-        if states > MAX_DICE_STATES:
-            raise ValueError(f"{states:,} dice states exceed MAX_DICE_STATES = {MAX_DICE_STATES:,}")
-        own = config.starting_dice[seat]
-        cells = (math.comb(own + config.faces - 1, config.faces - 1)
-                 * len(config.bid_faces) * sum(config.starting_dice) * config.num_players)
-        if cells > MAX_ROUND_CELLS:
-            raise ValueError(f"the first round's table has {cells:,} cells (hands x bids x seats), more than "
-                             f"MAX_ROUND_CELLS = {MAX_ROUND_CELLS:,}")
-        self.config, self.seat, self.models = config, seat, dict(models)
+        if not isinstance(config, GameConfig):
+            raise ValueError(f"{OWNER}.config must be a GameConfig, got {config!r}")
+        self.config = config
+        self.seat = _seat_index(OWNER, "seat", seat, config.num_players)
+        wanted = set(range(config.num_players)) - {self.seat}
+        if not isinstance(models, Mapping) or set(models) != wanted:
+            raise ValueError(f"{OWNER}.models must map every other seat {sorted(wanted)} to a model, "
+                             f"got {sorted(models) if isinstance(models, Mapping) else models!r}")
+        work = solve_work(config, self.seat)
+        for what, figure, name, limit in (
+                ("model calls", work.model_calls, "MAX_MODEL_CALLS", MAX_MODEL_CALLS),
+                ("table cells", work.table_cells, "MAX_TABLE_CELLS", MAX_TABLE_CELLS),
+                ("backup steps", work.backup_steps, "MAX_BACKUP_STEPS", MAX_BACKUP_STEPS)):
+            if figure > limit:
+                raise ValueError(f"{OWNER}: solving {config} for seat {self.seat} needs up to {figure:,} {what} "
+                                 f"over its {work.states:,} rounds, more than {name} = {limit:,}")
+        self.models = {int(s): model for s, model in models.items()}
         for s, model in self.models.items():
             model.reset(s, config)  # as play_game does, for models that read their seat or config
         self._rounds: dict[tuple[int, ...], ResponderRound] = {}
 
     def win_probability(self, dice: tuple[int, ...] | None = None, opener: int = 0) -> float:
         """P(the responder wins) from ``dice`` (default: the start) with ``opener`` opening, playing optimally."""
-        dice = self.config.starting_dice if dice is None else tuple(int(d) for d in dice)
-        if len(dice) != self.config.num_players or min(dice) < 0:
-            raise ValueError(f"dice must list {self.config.num_players} counts >= 0, got {dice}")
-        if dice[self.seat] == 0:
-            return 0.0
-        if sum(d > 0 for d in dice) == 1:
-            return 1.0
-        if not 0 <= opener < len(dice) or dice[opener] == 0:
-            raise ValueError(f"opener must be a seat with dice in {dice}, got {opener!r}")
+        dice = self.config.starting_dice if dice is None else self._dice(dice)
+        opener = _seat_index(OWNER, "opener", opener, self.config.num_players)
+        over = _terminal(dice, self.seat)
+        if over is not None:
+            return over
+        if dice[opener] == 0:
+            raise ValueError(f"{OWNER}.opener must be a seat with dice in {dice}, got {opener}")
         return self.round(dice).value(opener)
 
     def action(self, view: PlayerView) -> Action:
         """The optimal action at ``view`` (the responder's seat, any reachable dice and standing bid)."""
         if view.seat != self.seat:
-            raise ValueError(f"the view is seat {view.seat}'s, this solution plays seat {self.seat}")
-        return self.round(tuple(view.dice)).action(view.hand, view.bid, view.bidder)
-
-    def _outcome(self, dice: tuple[int, ...], loser: int, challenger: int) -> float:
-        """The responder's game value after ``loser`` loses a die to ``challenger``'s challenge."""
-        after = tuple(d - (s == loser) for s, d in enumerate(dice))
-        if after[self.seat] == 0 or sum(d > 0 for d in after) == 1:
-            return self.win_probability(after)
-        return self.win_probability(after, next_opener(self.config, after, challenger, loser))
+            raise ValueError(f"{OWNER}: the view is seat {view.seat}'s, this solution plays seat {self.seat}")
+        return self.round(view.dice).action(view.hand, view.bid, view.bidder)
 
     def round(self, dice: tuple[int, ...]) -> ResponderRound:
-        """The round solution for ``dice`` (the responder and one other seat at least hold dice)."""
+        """The round solution for ``dice`` (the responder and another seat hold dice), solving first, fewest
+        dice first, every state below it not solved yet (so no recursion)."""
+        dice = self._dice(dice)
+        if _terminal(dice, self.seat) is not None:
+            raise ValueError(f"{OWNER}.dice must leave seat {self.seat} and another seat with dice, got {dice}")
         if dice not in self._rounds:
-            self._rounds[dice] = self._solve_round(dice)
+            for state in _states(dice, self.seat):
+                if state not in self._rounds:
+                    self._rounds[state] = self._solve_round(state)
         return self._rounds[dice]
+
+    def _dice(self, dice: Any) -> tuple[int, ...]:
+        """``dice`` as a tuple of counts, one per seat, each between 0 and the seat's starting dice."""
+        start = self.config.starting_dice
+        if not isinstance(dice, (tuple, list, np.ndarray)) or len(dice) != len(start):
+            raise ValueError(f"{OWNER}.dice must list {len(start)} counts, got {dice!r}")
+        out = tuple(int_at_least(OWNER, "dice", d, 0) for d in dice)
+        if any(d > s for d, s in zip(out, start)):
+            raise ValueError(f"{OWNER}.dice must not exceed the starting dice {start}, got {out}")
+        return out
+
+    def _outcome(self, dice: tuple[int, ...], loser: int, challenger: int) -> float:
+        """The responder's game value after ``loser`` loses a die to ``challenger``'s challenge (the round
+        below is already solved)."""
+        after = tuple(d - (s == loser) for s, d in enumerate(dice))
+        over = _terminal(after, self.seat)
+        if over is not None:
+            return over
+        return self._rounds[after].value(next_opener(self.config, after, challenger, loser))
 
     def _solve_round(self, dice: tuple[int, ...]) -> ResponderRound:
         """Backward induction over the bids: every seat's value after its bid i needs only bids above i."""
@@ -191,9 +277,7 @@ class FixedOpponentsSolution:
         hands = hands.astype(np.int64)
         active = [s for s in range(len(dice)) if dice[s] > 0]
         outcome = {(loser, c): self._outcome(dice, loser, c) for loser in active for c in active}
-        truth = true_probability(config, dice, me, hands)
-        challenge = {(c, s): truth * outcome[(c, c)] + (1.0 - truth) * outcome[(s, c)]
-                     for c in active for s in active if c != s}
+        truth = raise_true_probabilities(hands, PublicView(config, me, dice), bids).T  # (bids, hands)
         nxt = {s: next_active_seat(dice, s) for s in active}
         moves = {s: np.array([opponent_distribution(self.models[nxt[s]], PublicView(config, nxt[s], dice, ((s, b),)),
                                                     rows, n) for b in bids])
@@ -204,11 +288,12 @@ class FixedOpponentsSolution:
             best_raise = after[me][raises].max(axis=0) if len(raises) else np.full(len(weights), -np.inf)
             for s in active:
                 m = nxt[s]
+                stop = _challenge(truth[i], outcome, m, s)
                 if m == me:
-                    after[s][i] = np.maximum(challenge[(me, s)][i], best_raise)
+                    after[s][i] = np.maximum(stop, best_raise)
                 else:
                     p = moves[s][i]
-                    after[s][i] = p[n] * challenge[(m, s)][i] + p[i + 1:n] @ after[m][i + 1:]
+                    after[s][i] = p[n] * stop + p[i + 1:n] @ after[m][i + 1:]
         start = {}
         for o in active:
             if o == me:
@@ -216,7 +301,7 @@ class FixedOpponentsSolution:
             else:
                 p = opponent_distribution(self.models[o], PublicView(config, o, dice), rows, n)
                 start[o] = p[:n] @ after[o]
-        return ResponderRound(config, me, dice, bids, hands, weights, challenge, after, start)
+        return ResponderRound(config, me, dice, bids, hands, weights, truth, outcome, after[me], start)
 
 
 class BestResponsePlayer:
@@ -228,19 +313,27 @@ class BestResponsePlayer:
         self.solution = solution
 
     def reset(self, seat: int, config: GameConfig) -> None:
+        """Check that the table is the one solved: the same seat and config (ValueError otherwise)."""
         if seat != self.solution.seat or config != self.solution.config:
             raise ValueError(f"{self.name} was solved for seat {self.solution.seat} of {self.solution.config}, "
                              f"seated at {seat} of {config}")
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        """The solution's optimal action at ``view`` (deterministic: ``rng`` is not used)."""
         return self.solution.action(view)
 
     def observe(self, event: object) -> None:
+        """Nothing to learn: the opponents' models are fixed."""
         return None
 
 
 def solve_fixed_opponents(config: GameConfig, models: Mapping[int, object], seat: int = 0) -> FixedOpponentsSolution:
-    """Solve the game from the starting dice for every opener (every state below is solved on the way)."""
+    """The best response of ``seat`` to ``models`` (every other seat -> a model), solved from the starting dice
+    for every opener (every state below is solved on the way).
+
+    Exact when each model's action distribution depends only on the config, its seat, the dice per seat, the
+    standing bid and its bidder (Markov in the standing bid, no memory across bids, rounds or games through
+    ``observe``); models acting on their hands raise :class:`HandDependentModelError`."""
     solution = FixedOpponentsSolution(config, models, seat)
     for opener in range(config.num_players):
         solution.win_probability(opener=opener)
