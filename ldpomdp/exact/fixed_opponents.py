@@ -27,6 +27,7 @@ import numpy as np
 
 from ..belief import hand_support, shared_probability_of
 from ..game import PlayerView, PublicView, player_name
+from ..opponents.check import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
 from ..opponents.probability import raise_true_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
 from ..validation import int_at_least
@@ -40,7 +41,6 @@ MAX_DICE_STATES = 200_000  # dice-per-seat vectors up to the starting dice (chec
 MAX_MODEL_CALLS = 10_000_000  # shared_probability calls over every round the game can reach (Python time)
 MAX_TABLE_CELLS = 50_000_000  # float cells of the rounds' tables (bids x hands x (seats + 1)): memory, 8 bytes each
 MAX_BACKUP_STEPS = 2_000_000_000  # multiply-adds of the backward inductions over the bids (numpy time)
-SUM_TOLERANCE = 1e-6  # how far a model's legal-action probabilities may sum from one (as in check_opponent)
 
 
 class HandDependentModelError(ValueError):
