@@ -114,8 +114,6 @@ def test_game_value_equals_brute_force(case):
             brute_force(config, models, seat, opener), abs=1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason="opponents.probability._tail gives nan when a die matches a face surely "
-                                       "(p = 1: two faces, one wild); drop this marker once it is fixed")
 def test_two_faces_with_a_wild_equals_brute_force():
     config, models = GameConfig(num_players=3, dice=(2, 1, 1), faces=2), {1: RandomPlayer(), 2: AggressivePlayer()}
     solution = FixedOpponentsSolution(config, models)

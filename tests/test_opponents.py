@@ -149,6 +149,18 @@ def test_bid_true_probability_is_the_exact_binomial_tail():
         np.testing.assert_allclose(got, expected, atol=1e-12)
 
 
+def test_bid_true_probability_when_every_unseen_die_surely_matches():
+    """Two faces, ones wild: every die matches face 2 (p = 1), so a bid on 2s is true iff the table holds that
+    many dice (the log-space tail must not turn 0 * log(0) into nan); a bid on the wild face has p = 1/2."""
+    config = GameConfig(num_players=2, dice=(2, 3), faces=2)
+    own = all_hands(2, 2)
+    view = view_for(config, own[0], (2, 3))
+    np.testing.assert_array_equal(bid_true_probability(own, view, Bid(5, 2)), np.ones(len(own)))
+    ones_needed = 4 - own[:, 0]  # from the 3 unseen dice, each a one with probability 1/2
+    expected = [sum(math.comb(3, k) for k in range(max(n, 0), 4)) / 8 for n in ones_needed]
+    np.testing.assert_allclose(bid_true_probability(own, view, Bid(4, 1)), expected, atol=1e-12)
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_vectorized_probabilities_equal_row_by_row(spec):
     config = GameConfig(num_players=2, dice=3)

@@ -20,8 +20,9 @@ def _tail(unseen: int, p: float) -> np.ndarray:
     k = np.arange(unseen + 1)
     log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, unseen + 1)))])
     log_pmf = log_factorial[unseen] - log_factorial[k] - log_factorial[unseen - k]
-    with np.errstate(divide="ignore"):  # p = 0 or 1: log(0) = -inf gives pmf 0, as it should
-        log_pmf = log_pmf + k * np.log(p) + (unseen - k) * np.log1p(-p)
+    with np.errstate(divide="ignore", invalid="ignore"):  # p = 0 or 1: log(0) = -inf gives pmf 0, as it should,
+        log_pmf = (log_pmf + np.where(k > 0, k * np.log(p), 0.0)  # and a zero power (0 * -inf) stays 0
+                   + np.where(k < unseen, (unseen - k) * np.log1p(-p), 0.0))
     tail = np.append(np.cumsum(np.exp(log_pmf)[::-1])[::-1], 0.0)
     tail[0] = 1.0
     return tail
