@@ -299,19 +299,21 @@ class RejectionParticleBelief(_Belief):
         self._next_id = n
 
     def _set_rows(self, rows: np.ndarray, lineage: np.ndarray) -> None:
-        """Install padded particle rows (N, row width) and their lineage."""
+        """Install padded particle rows (N, row width) and their lineage, and the read-only view of their face
+        columns that :attr:`particles` hands out (made once per update, not on every access)."""
         self._rows, self._lineage = rows, lineage
+        self._particles = rows[:, : self.faces]
+        self._particles.flags.writeable = False
 
     @property
     def particles(self) -> np.ndarray:  # type: ignore[override]
         """(N, faces) hands: a read-only view of the face columns of the padded rows (update() replaces them)."""
-        view = self._rows[:, : self.faces]
-        view.flags.writeable = False
-        return view
+        return self._particles
 
     def _apply(self, likelihoods: np.ndarray) -> None:
-        """Rejection step with P(observed action | particle) for every particle, then resampling in place:
-        only the rejected slots are rewritten (most updates reject a few particles), on a copy of the arrays."""
+        """Rejection step with P(observed action | particle) for every particle, then resampling that rewrites
+        only the rejected slots (most updates reject a few particles), in new arrays: views handed out before
+        keep showing the old particles."""
         keep = self._keep_probability(likelihoods)
         kept = keep >= 1.0
         certain = np.count_nonzero(kept)
