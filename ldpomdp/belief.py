@@ -22,6 +22,7 @@ from .validation import probability as _probability
 
 __all__ = [
     "RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support", "alias_table", "shared_probability_of",
+    "deciding_face_of", "count_hands",
 ]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
@@ -105,34 +106,71 @@ def alias_table(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @lru_cache(maxsize=64)
 def _prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(support padded to :func:`_row_width` columns, alias table) to draw prior hands, or None when the
-    support has more than PRIOR_TABLE_MAX rows (then dice are rolled). The table's rows are (threshold, alias)
-    side by side, so a draw fetches one row instead of two (20% faster at 35 dice). Cached per dice count."""
-    if math.comb(num_dice + faces - 1, faces - 1) > PRIOR_TABLE_MAX:
+    support has more than PRIOR_TABLE_MAX rows (then dice are rolled). Cached per dice count.
+
+    Alias row r is two int64 side by side, so a draw fetches one 16-byte item (20% faster at 35 dice than two
+    arrays): the bits of the float r + threshold[r] (a uniform point u * M below it keeps row r; comparing it
+    whole saves taking the fraction) and alias[r]. A last row M, never kept, catches u * M rounding up to M
+    and sends it where row M - 1's overflow goes."""
+    rows = math.comb(num_dice + faces - 1, faces - 1)
+    if rows > PRIOR_TABLE_MAX:
         return None
     support, prior = hand_support(num_dice, faces)
-    padded = np.zeros((len(support), _row_width(faces)), dtype=HAND_DTYPE)
+    padded = np.zeros((rows, _row_width(faces)), dtype=HAND_DTYPE)
     padded[:, :faces] = support
     threshold, alias = alias_table(prior)
-    table = np.column_stack([threshold, alias.astype(np.float64)])  # row numbers < 2^53: exact
+    table = np.empty((rows + 1, 2), dtype=np.int64)
+    table[:rows, 0] = (np.arange(rows) + threshold).view(np.int64)
+    table[rows, 0] = np.array([float(rows)]).view(np.int64)[0]
+    table[:rows, 1], table[rows, 1] = alias, alias[rows - 1]
     padded.flags.writeable = table.flags.writeable = False  # cached and shared by every belief
     return padded, table
 
 
 @lru_cache(maxsize=256)
-def _answers_shared(model_type: type) -> bool:
-    """Whether a model's optional ``shared_probability`` speaks for its ``action_probabilities``: it must come
-    from the class that defines ``action_probabilities`` or a subclass of it (a user class overriding only
+def _speaks_for(model_type: type, hook: str) -> bool:
+    """Whether a model's optional shortcut ``hook`` speaks for its ``action_probabilities``: it must come from the
+    class that defines ``action_probabilities`` or a subclass of it (a user class overriding only
     ``action_probabilities`` of a model with the shortcut is asked hand by hand)."""
     def owner(name: str) -> type | None:
         return next((k for k in model_type.__mro__ if name in vars(k)), None)
-    shared, per_hand = owner("shared_probability"), owner("action_probabilities")
-    return shared is not None and per_hand is not None and issubclass(shared, per_hand)
+    shortcut, per_hand = owner(hook), owner("action_probabilities")
+    return shortcut is not None and per_hand is not None and issubclass(shortcut, per_hand)
 
 
 def shared_probability_of(model: Any, view: Any, action: Any) -> float | None:
     """P(``action``) from the model's optional ``shared_probability`` hook (the same for every hand), or None when
     it has none, answers None, or does not speak for the model's ``action_probabilities`` (see above)."""
-    return model.shared_probability(view, action) if _answers_shared(type(model)) else None
+    return model.shared_probability(view, action) if _speaks_for(type(model), "shared_probability") else None
+
+
+def deciding_face_of(model: Any, view: Any) -> int | None:
+    """The face whose matching count alone decides the model's move on ``view`` (its optional ``deciding_face``
+    hook), or None when it has none, answers None, or does not speak for ``action_probabilities``."""
+    return model.deciding_face(view) if _speaks_for(type(model), "deciding_face") else None
+
+
+@lru_cache(maxsize=1024)
+def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
+    """(num_dice + 1, faces) hands of ``num_dice`` dice whose row c holds exactly c dice matching ``face`` under
+    ``config`` (wild dice count): c dice of ``face``, the others on the first face that matches neither ``face``
+    nor the wild face. When every face matches (two faces, one wild) only c = num_dice occurs, and every row is
+    that hand. Asking a model about these rows gives its probabilities by matching count."""
+    hands = np.zeros((num_dice + 1, config.faces), dtype=HAND_DTYPE)
+    counted = match_matrix(config)[:, face - 1]
+    rest = np.flatnonzero(counted == 0)
+    c = np.arange(num_dice + 1)
+    if rest.size:
+        hands[:, face - 1], hands[:, rest[0]] = c, num_dice - c
+    else:
+        hands[:, face - 1] = num_dice
+    hands.flags.writeable = False
+    return hands
+
+
+def _source(asked: tuple[Any, Any] | None) -> str:
+    """Where likelihoods came from, for error messages: ``update``'s argument or a (model, action) asked."""
+    return "likelihoods" if asked is None else f"{asked[0]!r}.action_probabilities({asked[1]})"
 
 
 class _Belief:
@@ -150,10 +188,11 @@ class _Belief:
         self.refresh = _probability(owner, "refresh", refresh)
         self.depleted = False
         self._expected: dict[tuple[int, int | None], float] = {}  # expected_count's answers until the next change
+        self._matches: dict[tuple[int, int | None], np.ndarray] = {}  # matching counts per row, until the next change
 
     def update(self, likelihoods: np.ndarray) -> None:
         """Condition on an observation: ``likelihoods[i]`` = P(observed action | hand i), shape (rows,)."""
-        self._apply(self._checked(likelihoods, "likelihoods"))
+        self._apply(self._checked(likelihoods, None))
 
     def _apply(self, likelihoods: np.ndarray) -> None:
         raise NotImplementedError
@@ -161,19 +200,21 @@ class _Belief:
     def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
 
-    def _checked(self, likelihoods: Any, source: str) -> np.ndarray:
-        """``likelihoods`` as float64 of shape (rows,), every value in [0, 1]; else a ValueError."""
+    def _checked(self, likelihoods: Any, asked: tuple[Any, Any] | None, rows: int | None = None) -> np.ndarray:
+        """``likelihoods`` as float64 of shape (rows,) (default: one per particle), every value in [0, 1]; else a
+        ValueError naming where they came from: ``update``'s argument, or (model, action) when ``asked`` a model
+        (the name is built only then: building it on every update would cost more than the check)."""
         values = np.asarray(likelihoods, dtype=np.float64)
-        rows = len(self.particles)
+        rows = len(self.particles) if rows is None else rows
         if values.shape != (rows,):
             raise ValueError(
-                f"{type(self).__name__}.update: {source} has shape {values.shape}, expected ({rows},) "
-                "(one probability per particle)"
+                f"{type(self).__name__}.update: {_source(asked)} has shape {values.shape}, expected ({rows},) "
+                "(one probability per hand asked)"
             )
         if not (values.min(initial=0.0) >= 0.0 and values.max(initial=1.0) <= 1.0):  # NaN fails too
             inside = (values >= 0.0) & (values <= 1.0)
             raise ValueError(
-                f"{type(self).__name__}.update: {source} must be probabilities in [0, 1], "
+                f"{type(self).__name__}.update: {_source(asked)} must be probabilities in [0, 1], "
                 f"got e.g. {values[~inside][:3].tolist()}"
             )
         return values
@@ -189,14 +230,22 @@ class _Belief:
         """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting),
         with likelihoods from the opponent model's ``action_probabilities``.
 
-        When the model's optional ``shared_probability`` says every hand gives the same probability, the
+        When the model's optional ``deciding_face`` names a face whose matching count alone decides its move,
+        the model is asked about one hand per count (:func:`count_hands`) and each row looks its count up.
+        When its optional ``shared_probability`` says every hand gives the same probability, the
         posterior is the prior: no particle is rejected (thinning them at random would only lose distinct
         hands: one Random bid took a 10^4-particle belief to 99 distinct hands) and only the ``refresh`` share
         is renewed; a probability that keeps no hand (0, without injection) depletes the belief as usual."""
         p = shared_probability_of(model, view, action)
         if p is None:
-            probs = model.action_probabilities(self.particles, view, action)
-            self._apply(self._checked(probs, f"{model!r}.action_probabilities({action})"))
+            face = deciding_face_of(model, view)
+            if face is None:
+                probs = model.action_probabilities(self.particles, view, action)
+                self._apply(self._checked(probs, (model, action)))
+            else:
+                probs = model.action_probabilities(count_hands(self.num_dice, face, view.config), view, action)
+                by_count = self._checked(probs, (model, action), self.num_dice + 1)
+                self._apply_counted(self._matching(face, view.config.wild), by_count)
             return
         p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
         if self._keep_probability(p) == 0.0:  # no hand explains the action
@@ -215,8 +264,17 @@ class _Belief:
             raise ValueError(f"{owner}: wild must be 1, the highest face ({self.faces}) or None, got {wild!r}")
         return _rules(self.faces, wild)
 
+    def _apply_counted(self, matching: np.ndarray, by_count: np.ndarray) -> None:
+        """Update with likelihoods that depend on a row only through its count ``matching``: ``by_count[count]``."""
+        self._apply(np.take(by_count, matching))
+
     def _matching(self, face: int, wild: int | None) -> np.ndarray:
-        return matching_count(self.particles, int(face), self._rules_for(face, wild))
+        """Each row's dice matching ``face`` (remembered until the rows change: a decision and the next update
+        count the same face)."""
+        key = (face, wild)
+        if key not in self._matches:
+            self._matches[key] = matching_count(self.particles, int(face), self._rules_for(face, wild))
+        return self._matches[key]
 
     def count_distribution(self, face: int, wild: int | None = None) -> np.ndarray:
         """P(the hand holds exactly c dice matching ``face``) for c = 0 .. num_dice (wild dice count)."""
@@ -281,10 +339,11 @@ class RejectionParticleBelief(_Belief):
         table = _prior_table(self.num_dice, self.faces)
         if table is not None:
             support, alias = table
-            scaled = self.rng.random(k) * len(alias)  # whole part: the row; fraction: keep it or its alias
-            rows = np.minimum(scaled.astype(np.int64), len(alias) - 1)  # u * M may round up to M
+            scaled = self.rng.random(k)
+            scaled *= len(support)  # whole part: the row; below the row's cut: keep it, else its alias
+            rows = scaled.astype(np.int64)
             drawn = np.take(alias, rows, axis=0)
-            rows = np.where(scaled - rows < drawn[:, 0], rows, drawn[:, 1].astype(np.int64))
+            rows = np.where(scaled < drawn[:, 0].view(np.float64), rows, drawn[:, 1])
             return np.take(support, rows, axis=0)
         width = _row_width(self.faces)
         faces = self.rng.integers(0, self.faces, size=(k, self.num_dice), dtype=np.int64)
@@ -302,6 +361,8 @@ class RejectionParticleBelief(_Belief):
         """Install padded particle rows (N, row width) and their lineage, and the read-only view of their face
         columns that :attr:`particles` hands out (made once per update, not on every access)."""
         self._rows, self._lineage = rows, lineage
+        self._expected.clear()
+        self._matches.clear()
         self._particles = rows[:, : self.faces]
         self._particles.flags.writeable = False
 
@@ -311,18 +372,28 @@ class RejectionParticleBelief(_Belief):
         return self._particles
 
     def _apply(self, likelihoods: np.ndarray) -> None:
-        """Rejection step with P(observed action | particle) for every particle, then resampling that rewrites
-        only the rejected slots (most updates reject a few particles), in new arrays: views handed out before
-        keep showing the old particles."""
+        """Rejection step with P(observed action | particle) for every particle, then :meth:`_resample`."""
         keep = self._keep_probability(likelihoods)
         kept = keep >= 1.0
-        certain = np.count_nonzero(kept)
-        if not self.refresh and certain == self.n_particles:  # every particle survives: resampling is the identity
+        if np.count_nonzero(kept) != np.count_nonzero(keep):  # some 0 < keep < 1: a coin for each particle
+            kept = self.rng.random(self.n_particles) < keep
+        self._resample(kept)
+
+    def _apply_counted(self, matching: np.ndarray, by_count: np.ndarray) -> None:
+        """When every count's fate is certain (keep 0 or 1, the deterministic models), the survivors come from
+        one lookup of a boolean per count, without a likelihood per particle."""
+        keep = self._keep_probability(by_count)
+        if np.all((keep == 0.0) | (keep == 1.0)):
+            self._resample(np.take(keep == 1.0, matching))
+        else:
+            super()._apply_counted(matching, by_count)
+
+    def _resample(self, kept: np.ndarray) -> None:
+        """Keep the particles flagged in ``kept`` and refill the other slots, rewriting only those (most
+        updates reject a few particles), in new arrays: views handed out before keep showing the old particles."""
+        if not self.refresh and np.count_nonzero(kept) == self.n_particles:  # resampling is the identity
             self.depleted = False
             return
-        self._expected.clear()
-        if certain != np.count_nonzero(keep):  # some 0 < keep < 1: a coin for each particle
-            kept = self.rng.random(self.n_particles) < keep
         survivors = np.flatnonzero(kept)
         self.depleted = survivors.size == 0
         if self.depleted:
@@ -361,10 +432,9 @@ class RejectionParticleBelief(_Belief):
         return rng.integers(self.n_particles, size=k)
 
     def _expectation(self, face: int, wild: int | None) -> float:
-        """Weights are uniform: the sums of the columns that match ``face``, over N (two strided sums, 3x
-        faster than building every particle's matching count)."""
-        columns = np.flatnonzero(match_matrix(self._rules_for(face, wild))[:, face - 1])
-        return sum(int(np.add.reduce(self.particles[:, c], dtype=np.int64)) for c in columns) / self.n_particles
+        """Weights are uniform: the mean matching count (kept for the next update, which usually asks the same
+        face)."""
+        return int(np.add.reduce(self._matching(face, wild))) / self.n_particles
 
     def count_distribution(self, face: int, wild: int | None = None) -> np.ndarray:
         return np.bincount(self._matching(face, wild), minlength=self.num_dice + 1) / self.n_particles
@@ -397,7 +467,6 @@ class ExactBelief(_Belief):
         self.support, self.prior = hand_support(self.num_dice, self.faces)
         self.weights = self.prior.copy()
         self.rng = np.random.default_rng(rng)
-        self._match_cache: dict[tuple[int, int | None], np.ndarray] = {}
 
     @property
     def particles(self) -> np.ndarray:  # type: ignore[override]
@@ -417,12 +486,6 @@ class ExactBelief(_Belief):
         if self.refresh:
             weights = (1.0 - self.refresh) * weights + self.refresh * self.prior
         self.weights = weights
-
-    def _matching(self, face: int, wild: int | None) -> np.ndarray:
-        key = (face, wild)
-        if key not in self._match_cache:
-            self._match_cache[key] = super()._matching(face, wild)
-        return self._match_cache[key]
 
     def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
         cdf = np.cumsum(self.weights)

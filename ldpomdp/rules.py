@@ -8,7 +8,7 @@ code serves the game runner, the particle beliefs and the planners.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Union
 
 import numpy as np
@@ -80,7 +80,8 @@ class GameConfig:
 
     ``dice`` is the starting dice per player (one int for all, or one per player); ``wild`` is 1, the
     highest face, or None; ``bids`` is "full" (any face) or "sixes" (report 002: every bid on the
-    highest face, each raise adds one); ``opener`` decides who opens the next round.
+    highest face, each raise adds one); ``opener`` decides who opens the next round. Derived on creation:
+    ``bid_faces``, the faces a bid may name (all of them in the full game, only the highest in "sixes").
     """
 
     num_players: int = 2
@@ -113,6 +114,7 @@ class GameConfig:
         object.__setattr__(self, "faces", faces)
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "wild", None if self.wild is None else int(self.wild))
+        object.__setattr__(self, "bid_faces", (faces,) if self.bids == "sixes" else tuple(range(1, faces + 1)))
 
     def __hash__(self) -> int:
         """Computed once per object: a config keys every cached rule lookup, several times per move."""
@@ -131,10 +133,6 @@ class GameConfig:
         """Dice per player at the start of a game."""
         return self.dice  # type: ignore[return-value]
 
-    @cached_property
-    def bid_faces(self) -> tuple[int, ...]:
-        """Faces a bid may name: all of them in the full game, only the highest in "sixes"."""
-        return (self.faces,) if self.bids == "sixes" else tuple(range(1, self.faces + 1))
 
 
 def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
@@ -148,12 +146,19 @@ def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
     return (new.quantity, new.face) > (current.quantity, current.face)
 
 
+@lru_cache(maxsize=None)
+def _bid(quantity: int, face: int) -> Bid:
+    """One shared :class:`Bid` per claim for the raises the rules list: cache lookups keyed by bids then match
+    by identity instead of calling the dataclass ``__eq__`` (tens of times per round)."""
+    return Bid(quantity, face)
+
+
 @lru_cache(maxsize=65536)
 def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple[Bid, ...]:
     """The smallest legal bid on each face (ascending face), within the dice on the table."""
     if config.bids == "sixes":
         q = 1 if bid is None else bid.quantity + 1
-        return (Bid(q, config.faces),) if q <= table_dice else ()
+        return (_bid(q, config.faces),) if q <= table_dice else ()
     raises = []
     for face in config.bid_faces:
         if bid is None:
@@ -161,7 +166,7 @@ def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> tupl
         else:
             q = bid.quantity + 1 if face <= bid.face else bid.quantity
         if q <= table_dice:
-            raises.append(Bid(q, face))
+            raises.append(_bid(q, face))
     return tuple(raises)
 
 
@@ -176,7 +181,7 @@ def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple
     else:
         lowest = (0, config.faces) if bid is None else (bid.quantity, bid.face)
         actions = [
-            Bid(q, f)
+            _bid(q, f)
             for q in range(max(lowest[0], 1), table_dice + 1)
             for f in config.bid_faces
             if (q, f) > lowest
@@ -198,15 +203,17 @@ def is_legal(config: GameConfig, table_dice: int, bid: Bid | None, action: objec
 def matching_count(hands: np.ndarray | tuple[int, ...], face: int, config: GameConfig) -> np.ndarray | int:
     """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild.
     One hand given as a flat tuple of ints (a :class:`~ldpomdp.game.PlayerView`'s) gives a plain int, without
-    numpy; anything else (arrays, nested tuples of hands) is counted hand by hand as an array."""
+    numpy; anything else (arrays, nested tuples of hands) is counted hand by hand as an integer array of the
+    hands' type (at least int16)."""
     adds_wild = config.wild is not None and face != config.wild
     if isinstance(hands, tuple) and hands and isinstance(hands[0], (int, np.integer)):
         return int(hands[face - 1] + (hands[config.wild - 1] if adds_wild else 0))
     hands = np.asarray(hands)
-    count = hands[..., face - 1].astype(np.int64)
+    # the hands' own integer type, at least int16 (particles are int16: 4x less to move than int64)
+    dtype = np.promote_types(hands.dtype, np.int16) if hands.dtype.kind in "iu" else np.dtype(np.int64)
     if adds_wild:
-        count = count + hands[..., config.wild - 1]
-    return count
+        return np.add(hands[..., face - 1], hands[..., config.wild - 1], dtype=dtype)
+    return hands[..., face - 1].astype(dtype)
 
 
 @lru_cache(maxsize=64)

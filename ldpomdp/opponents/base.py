@@ -21,8 +21,11 @@ class OpponentModel(Player, Protocol):
     (an N x faces array of face counts for the acting player, ``view.seat``), given the public view the
     player acted on. Deterministic models return 0/1.
 
-    Optional: ``shared_probability(view, action)`` returns P(action) as one float when every hand gives the
-    same answer (else None), so that a belief can skip the per-hand work (:class:`BaseOpponent` says None).
+    Optional shortcuts, so that a belief can skip the per-hand work (:class:`BaseOpponent` says None to both):
+    ``shared_probability(view, action)`` returns P(action) as one float when every hand gives the same answer
+    (else None); ``deciding_face(view)`` returns a face when a hand's count of dice matching it (wild dice
+    count) alone decides every action's probability on ``view`` (else None): the belief then asks
+    ``action_probabilities`` about one hand per count instead of one per particle.
     """
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray: ...
@@ -44,6 +47,10 @@ class BaseOpponent:
 
     def shared_probability(self, view: PublicView, action: Action) -> float | None:
         """P(``action``) when it is the same for every hand, else None (the default: ask per hand)."""
+        return None
+
+    def deciding_face(self, view: PublicView) -> int | None:
+        """The face whose matching count alone decides the move on ``view``, else None (the default)."""
         return None
 
     def __repr__(self) -> str:

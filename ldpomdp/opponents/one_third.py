@@ -13,6 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..belief import count_hands
 from ..game import PlayerView, PublicView
 from ..rules import CHALLENGE, Action, Bid, GameConfig, match_probability, matching_count, minimal_raises
 from .base import BaseOpponent
@@ -20,6 +21,7 @@ from .base import BaseOpponent
 __all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces", "settled_decision"]
 
 FEW_HANDS = 64  # up to this many hands the estimate rule works on whole arrays at once (fewer numpy calls)
+CACHED_COUNT_POLICIES = 65_536  # decisions by matching count a player remembers (states of one dice setting)
 
 
 def rule_faces(view: PublicView) -> tuple[int, ...]:
@@ -121,6 +123,19 @@ def settled_decision(
     return None
 
 
+@lru_cache(maxsize=65536)
+def _settled_for(
+    config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float, own: int | None
+) -> tuple[float, tuple[Bid, ...], int] | None:
+    """:func:`settled_decision` for a seat with ``seat_dice`` dice, ``own`` of them matching the bid's face (None:
+    unknown), one cached lookup per question (the rule and every belief update ask it)."""
+    if len(minimal_raises(config, table_dice, bid)) > 1:  # the choice of face needs every face's estimate
+        return None
+    low, high = (0.0, float(seat_dice)) if own is None else (float(own), float(own))
+    share = 0.0 if bid is None else (table_dice - seat_dice) * match_probability(config, bid.face)
+    return settled_decision(config, table_dice, bid, bluff, share + low, share + high)
+
+
 def _probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice):
     """P(``action``) from the rule's decision, for arrays over hands or for one hand-independent decision."""
     if action is CHALLENGE:
@@ -140,6 +155,7 @@ class OneThirdRule(BaseOpponent):
             raise ValueError(f"OneThirdRule.bluff must be a probability in [0, 1], got {bluff!r}")
         self.bluff = float(bluff)
         self.name = name or ("one-third" if self.bluff == 0 else f"bluff:{self.bluff:g}")
+        self._count_policies: dict[tuple, tuple[np.ndarray, tuple[Bid, ...], np.ndarray]] = {}
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
@@ -154,30 +170,47 @@ class OneThirdRule(BaseOpponent):
         faces = rule_faces(view)
         return estimate_policy(expected_matches(hands, view, faces), view, self.bluff, faces)
 
+    def _policy_by_count(self, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
+        """:meth:`_policy_by_hand` for hands with c = 0 .. the seat's dice matching the bid's face, when that count
+        decides (:meth:`deciding_face`); remembered per state, as beliefs ask it of every opponent bid."""
+        key = (view.config, view.table_dice, view.bid, view.dice[view.seat])
+        policy = self._count_policies.get(key)
+        if policy is None:
+            if len(self._count_policies) >= CACHED_COUNT_POLICIES:
+                self._count_policies.clear()
+            hands = count_hands(view.dice[view.seat], view.bid.face, view.config)
+            policy = self._count_policies[key] = self._policy_by_hand(hands, view)
+        return policy
+
     def _settled(
         self, view: PublicView, hand: Sequence[int] | None = None
     ) -> tuple[float, tuple[Bid, ...], int] | None:
         """:func:`settled_decision` for the known ``hand``, or for any hand of the seat's dice (None): the
         decision when no hand can change it (e.g. most bids of the sixes game)."""
-        config, bid = view.config, view.bid
-        if len(minimal_raises(config, view.table_dice, bid)) > 1:  # the choice of face needs every face's estimate
-            return None
-        if hand is None:
-            low, high = 0.0, float(view.dice[view.seat])
-        else:
-            low = high = 0.0 if bid is None else float(matching_count(tuple(hand), bid.face, config))
-        share = 0.0 if bid is None else (view.table_dice - view.dice[view.seat]) * match_probability(config, bid.face)
-        return settled_decision(config, view.table_dice, bid, self.bluff, share + low, share + high)
+        bid = view.bid
+        own = None if hand is None or bid is None else matching_count(tuple(hand), bid.face, view.config)
+        return _settled_for(view.config, view.table_dice, bid, view.dice[view.seat], self.bluff, own)
 
     def shared_probability(self, view: PublicView, action: Action) -> float | None:
         """P(``action``) when no hand of the seat's dice can change the rule's move here, else None."""
         same = self._settled(view)
         return None if same is None else float(_probability_of(action, *same))
 
+    def deciding_face(self, view: PublicView) -> int | None:
+        """The bid's face when at most one raise is legal (the sixes game, always): only its estimate counts."""
+        bid = view.bid
+        if bid is None or len(minimal_raises(view.config, view.table_dice, bid)) > 1:
+            return None
+        return bid.face
+
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         shared = self.shared_probability(view, action)
         if shared is not None:
             return np.full(len(hands), shared)
+        face = self.deciding_face(view)
+        if face is not None:  # look each hand's matching count up
+            by_count = _probability_of(action, *self._policy_by_count(view))
+            return np.take(by_count, matching_count(hands, face, view.config))
         return _probability_of(action, *self._policy_by_hand(hands, view))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
