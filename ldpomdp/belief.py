@@ -243,9 +243,9 @@ class _Belief:
                 probs = model.action_probabilities(self.particles, view, action)
                 self._apply(self._checked(probs, (model, action)))
             else:
+                matching = self._matching(face, view.config.wild)  # checks the face first
                 probs = model.action_probabilities(count_hands(self.num_dice, face, view.config), view, action)
-                by_count = self._checked(probs, (model, action), self.num_dice + 1)
-                self._apply_counted(self._matching(face, view.config.wild), by_count)
+                self._apply_counted(matching, self._checked(probs, (model, action), self.num_dice + 1))
             return
         p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
         if self._keep_probability(p) == 0.0:  # no hand explains the action

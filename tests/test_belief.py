@@ -13,6 +13,7 @@ import pytest
 from conftest import all_hands
 
 from ldpomdp import (
+    CHALLENGE,
     ActionTaken,
     Bid,
     ExactBelief,
@@ -24,7 +25,9 @@ from ldpomdp import (
     play_round,
 )
 import ldpomdp.belief
-from ldpomdp.belief import alias_table, hand_support
+from ldpomdp.belief import alias_table, count_hands, deciding_face_of, hand_support
+from ldpomdp.opponents.one_third import _probability_of
+from ldpomdp.rules import match_matrix, matching_count
 
 
 def _imports(path: Path) -> set[str]:
@@ -361,6 +364,50 @@ def test_an_action_every_hand_makes_alike_leaves_the_posterior(bluff, bid, actio
     assert fresh.sum() <= round(refresh * 3000)
 
 
+@pytest.mark.parametrize("config", [GameConfig(dice=4), GameConfig(dice=4, wild=None), GameConfig(dice=4, wild=6),
+                                    GameConfig(dice=4, faces=2), GameConfig(dice=4, faces=3, wild=None)],
+                         ids=["ones-wild", "no-wild", "high-wild", "two-faces", "three-faces"])
+def test_count_hands_row_c_holds_c_matching_dice(config):
+    for face in range(1, config.faces + 1):
+        hands = count_hands(4, face, config)
+        assert hands.shape == (5, config.faces) and not hands.flags.writeable
+        np.testing.assert_array_equal(hands.sum(axis=1), 4)
+        counts = matching_count(hands, face, config)
+        every_die_matches = bool(np.all(match_matrix(config)[:, face - 1]))
+        np.testing.assert_array_equal(counts, np.full(5, 4) if every_die_matches else np.arange(5))
+
+
+def _per_hand(rule: OneThirdRule, action, view):
+    """The rule's likelihoods computed hand by hand (no count lookup): the reference for the shortcut."""
+    return lambda hands: _probability_of(action, *rule._policy_by_hand(hands, view))
+
+
+@pytest.mark.parametrize("injection", [0.0, 0.2])
+@pytest.mark.parametrize("bluff", [0.0, 0.3])
+@pytest.mark.parametrize("action", [Bid(4, 6), CHALLENGE])
+@pytest.mark.parametrize("wild", [1, None, 6])
+def test_update_by_matching_count_equals_the_per_hand_update(wild, action, bluff, injection):
+    """Where the one-third rule names a deciding face (the sixes game: one raise legal), the beliefs look each
+    hand's count up; the result is the update with the rule's likelihoods computed for every hand: the same
+    particles (same random stream) and the same exact weights. (In the full game one raise is legal only at
+    the top, where no hand believes the bid: the shared shortcut answers first.)"""
+    config, bid = GameConfig(dice=5, bids="sixes", wild=wild), Bid(3, 6)
+    view = PublicView(config, 1, (5, 5), ((0, bid),))
+    rule = OneThirdRule(bluff=bluff)
+    assert rule.deciding_face(view) == bid.face and rule.shared_probability(view, action) is None
+    reference = _per_hand(rule, action, view)
+    looked_up, per_hand = (RejectionParticleBelief(5, n_particles=4000, injection=injection, rng=3) for _ in range(2))
+    looked_up.expected_count(bid.face, config.wild)  # the cached counts are used, and dropped after the update
+    looked_up.update_from(rule, action, view)
+    per_hand.update(reference(per_hand.particles))
+    np.testing.assert_array_equal(looked_up.particles, per_hand.particles)
+    assert looked_up.expected_count(bid.face, config.wild) == per_hand.expected_count(bid.face, config.wild)
+    exact, exact_reference = ExactBelief(5, injection=injection), ExactBelief(5, injection=injection)
+    exact.update_from(rule, action, view)
+    exact_reference.update(reference(exact_reference.support))
+    np.testing.assert_allclose(exact.weights, exact_reference.weights, rtol=1e-12, atol=0)
+
+
 def test_a_subclass_overriding_only_the_per_hand_probabilities_is_asked_per_hand():
     class Contrarian(OneThirdRule):  # inherits the shortcut, which no longer describes it
         def action_probabilities(self, hands, view, action):
@@ -372,6 +419,11 @@ def test_a_subclass_overriding_only_the_per_hand_probabilities_is_asked_per_hand
     belief = RejectionParticleBelief(5, n_particles=500, rng=0)
     belief.update_from(Contrarian(), Bid(2, 6), view)  # probability 0 for every hand: nothing survives
     assert belief.depleted
+    doubted = PublicView(config, 1, (5, 5), ((0, Bid(4, 6)),))  # the count decides; the contrarian inverts it
+    assert OneThirdRule().deciding_face(doubted) == 6 and deciding_face_of(Contrarian(), doubted) is None
+    belief = RejectionParticleBelief(5, n_particles=500, rng=0)
+    belief.update_from(Contrarian(), CHALLENGE, doubted)
+    np.testing.assert_array_equal(matching_count(belief.particles, 6, config) + (4 - 5 * 2 / 6) >= 4, True)
 
 
 def test_exact_sampling_follows_the_weights():

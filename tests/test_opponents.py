@@ -22,6 +22,7 @@ from ldpomdp.opponents import (
     check_opponent,
 )
 from ldpomdp.opponents.burcsi_nagy import uniform_difference_sf
+from ldpomdp.opponents.one_third import _probability_of
 from ldpomdp.opponents.probability import bid_true_probability
 from ldpomdp.registry import make_player
 
@@ -278,6 +279,23 @@ def test_a_shortcut_that_disagrees_with_the_probabilities_is_named():
     with pytest.raises(ValueError, match=r"TwoFacedBot \(.random.\).shared_probability gives .* for every hand, but "
                                          r"action_probabilities gives"):
         check_opponent(TwoFacedBot(), GameConfig(num_players=2, dice=3), np.random.default_rng(0), n_states=20)
+
+
+class FaceLiar(OneThirdRule):
+    """Honest per-hand probabilities, but a shortcut claiming the count of fives decides every move."""
+
+    def deciding_face(self, view):
+        return None if view.bid is None else 5
+
+    def action_probabilities(self, hands, view, action):  # the rule hand by hand, without the shortcut
+        return _probability_of(action, *self.policy(hands, view))
+
+
+def test_a_deciding_face_that_disagrees_with_the_probabilities_is_named():
+    check_opponent(OneThirdRule(bluff=0.3), CONFIGS["sixes-ones-wild"], np.random.default_rng(0), n_states=60)
+    with pytest.raises(ValueError, match=r"FaceLiar \(.one-third.\).deciding_face says face 5's matching count "
+                                         r"decides, but action_probabilities gives"):
+        check_opponent(FaceLiar(), CONFIGS["sixes-ones-wild"], np.random.default_rng(0), n_states=60)
 
 
 def test_illegal_action_is_named():

@@ -4,17 +4,19 @@ It seats the model in real games (rotating its seat, against random and one-thir
 every kind of event) and, on each of its turns, checks that ``act`` returns a legal action and that
 ``action_probabilities`` over random hands has the right shape, lies in [0, 1], gives illegal actions
 probability 0, sums to one over the legal actions for every hand, gives the action ``act`` chose a
-positive probability for the hand it was dealt, and, where the optional ``shared_probability`` answers,
-that it equals ``action_probabilities`` for every hand (beliefs and exact solvers trust it instead).
+positive probability for the hand it was dealt, and, where the optional shortcuts answer, that they agree
+with ``action_probabilities`` for every hand (beliefs and exact solvers trust them instead):
+``shared_probability`` equals it, and under ``deciding_face`` each hand gets what its matching count's hand
+gets.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..belief import shared_probability_of
+from ..belief import count_hands, deciding_face_of, shared_probability_of
 from ..game import IllegalActionError, PlayerView, play_game, player_name
-from ..rules import CHALLENGE, Action, GameConfig
+from ..rules import CHALLENGE, Action, GameConfig, matching_count
 from .base import checked_probabilities
 from .one_third import OneThirdRule
 from .random_player import RandomPlayer
@@ -52,6 +54,29 @@ class _Inspector:
         except ValueError as exc:
             raise ValueError(f"{self.name}: {exc} (action {action}, state {_state(view)})") from exc
 
+    def _check_deciding_face(self, hands: np.ndarray, view: PlayerView, probs: dict[Action, np.ndarray]) -> None:
+        """Where ``deciding_face`` answers, each hand's probabilities equal those of the count hand with as many
+        dice matching that face (what a belief looks up instead of asking per hand)."""
+        face = deciding_face_of(self.model, view.public())
+        if face is None:
+            return
+        config = view.config
+        if isinstance(face, bool) or not isinstance(face, (int, np.integer)) or not 1 <= face <= config.faces:
+            raise ValueError(f"{self.name}.deciding_face returned {face!r}, not a face in 1..{config.faces}, in state "
+                             f"{_state(view)}")
+        counts = matching_count(hands, int(face), config)
+        by_count = count_hands(view.dice[view.seat], int(face), config)
+        for candidate, per_hand in probs.items():
+            looked_up = self._probabilities(by_count, view, candidate)[counts]
+            differs = np.flatnonzero(np.abs(per_hand - looked_up) > SUM_TOLERANCE)
+            if differs.size:
+                i = differs[0]
+                raise ValueError(f"{self.name}.deciding_face says face {face}'s matching count decides, but "
+                                 f"action_probabilities gives {candidate} {per_hand[i]:.6g} for hand "
+                                 f"{tuple(hands[i].tolist())} and {looked_up[i]:.6g} for "
+                                 f"{tuple(by_count[counts[i]].tolist())}, with as many matching dice, in state "
+                                 f"{_state(view)}")
+
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         faces, dice = view.config.faces, view.dice[view.seat]
         hands = np.vstack([view.hand, rng.multinomial(dice, np.full(faces, 1.0 / faces), self.hands_per_state - 1)])
@@ -73,6 +98,7 @@ class _Inspector:
                 raise ValueError(f"{self.name}.shared_probability gives {candidate} {shared!r} for every hand, but "
                                  f"action_probabilities gives {probs[candidate][differs]:.6g} for hand "
                                  f"{tuple(hands[differs].tolist())} in state {_state(view)}")
+        self._check_deciding_face(hands, view, probs)
         action = self.model.act(view, rng)
         if action not in probs:
             raise IllegalActionError(f"{self.name}.act played the illegal action {action!r} in state {_state(view)}")
