@@ -21,7 +21,8 @@ from .base import BaseOpponent
 __all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces", "settled_decision"]
 
 FEW_HANDS = 64  # up to this many hands the estimate rule works on whole arrays at once (fewer numpy calls)
-CACHED_COUNT_POLICIES = 65_536  # decisions by matching count a player remembers (states of one dice setting)
+CACHED_COUNT_POLICIES = 65_536  # decisions by matching count remembered (a few dice settings' states)
+_count_policies: dict[tuple, tuple[np.ndarray, tuple[Bid, ...], np.ndarray]] = {}  # shared by every player
 
 
 def rule_faces(view: PublicView) -> tuple[int, ...]:
@@ -155,7 +156,6 @@ class OneThirdRule(BaseOpponent):
             raise ValueError(f"OneThirdRule.bluff must be a probability in [0, 1], got {bluff!r}")
         self.bluff = float(bluff)
         self.name = name or ("one-third" if self.bluff == 0 else f"bluff:{self.bluff:g}")
-        self._count_policies: dict[tuple, tuple[np.ndarray, tuple[Bid, ...], np.ndarray]] = {}
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
@@ -172,14 +172,18 @@ class OneThirdRule(BaseOpponent):
 
     def _policy_by_count(self, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """:meth:`_policy_by_hand` for hands with c = 0 .. the seat's dice matching the bid's face, when that count
-        decides (:meth:`deciding_face`); remembered per state, as beliefs ask it of every opponent bid."""
-        key = (view.config, view.table_dice, view.bid, view.dice[view.seat])
-        policy = self._count_policies.get(key)
+        decides (:meth:`deciding_face`); remembered per state and class by every player of the process (beliefs
+        ask it of every opponent bid, and a game rarely meets a state twice: the dice on the table fall every
+        round)."""
+        key = (type(self), view.config, view.table_dice, view.bid, view.dice[view.seat], self.bluff)
+        policy = _count_policies.get(key)
         if policy is None:
-            if len(self._count_policies) >= CACHED_COUNT_POLICIES:
-                self._count_policies.clear()
+            if len(_count_policies) >= CACHED_COUNT_POLICIES:
+                _count_policies.clear()
             hands = count_hands(view.dice[view.seat], view.bid.face, view.config)
-            policy = self._count_policies[key] = self._policy_by_hand(hands, view)
+            policy = _count_policies[key] = self._policy_by_hand(hands, view)
+            for array in (policy[0], policy[2]):
+                array.flags.writeable = False  # shared: nobody may change a remembered decision
         return policy
 
     def _settled(
