@@ -101,7 +101,6 @@ def estimate_policy(
     return p_challenge, raises, choice
 
 
-@lru_cache(maxsize=8192)
 def settled_decision(
     config: GameConfig, table_dice: int, bid: Bid | None, bluff: float, low: float, high: float
 ) -> tuple[float, tuple[Bid, ...], int] | None:
@@ -124,17 +123,25 @@ def settled_decision(
     return None
 
 
-@lru_cache(maxsize=65536)
 def _settled_for(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float, own: int | None
 ) -> tuple[float, tuple[Bid, ...], int] | None:
     """:func:`settled_decision` for a seat with ``seat_dice`` dice, ``own`` of them matching the bid's face (None:
-    unknown), one cached lookup per question (the rule and every belief update ask it)."""
+    unknown)."""
     if len(minimal_raises(config, table_dice, bid)) > 1:  # the choice of face needs every face's estimate
         return None
     low, high = (0.0, float(seat_dice)) if own is None else (float(own), float(own))
     share = 0.0 if bid is None else (table_dice - seat_dice) * match_probability(config, bid.face)
     return settled_decision(config, table_dice, bid, bluff, share + low, share + high)
+
+
+@lru_cache(maxsize=65536)
+def _settled_for_any_hand(
+    config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float
+) -> tuple[float, tuple[Bid, ...], int] | None:
+    """:func:`_settled_for` an unknown hand, cached: every belief update asks it, and its states recur across
+    games (a known hand's question rarely does: not cached)."""
+    return _settled_for(config, table_dice, bid, seat_dice, bluff, None)
 
 
 def _probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice):
@@ -192,7 +199,9 @@ class OneThirdRule(BaseOpponent):
         """:func:`settled_decision` for the known ``hand``, or for any hand of the seat's dice (None): the
         decision when no hand can change it (e.g. most bids of the sixes game)."""
         bid = view.bid
-        own = None if hand is None or bid is None else matching_count(tuple(hand), bid.face, view.config)
+        if hand is None:
+            return _settled_for_any_hand(view.config, view.table_dice, bid, view.dice[view.seat], self.bluff)
+        own = None if bid is None else matching_count(tuple(hand), bid.face, view.config)
         return _settled_for(view.config, view.table_dice, bid, view.dice[view.seat], self.bluff, own)
 
     def shared_probability(self, view: PublicView, action: Action) -> float | None:
