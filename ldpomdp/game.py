@@ -222,12 +222,20 @@ def play_round(
             seat = (seat + 1) % len(dice)
 
 
+@lru_cache(maxsize=1024)
+def _canonical(config: GameConfig) -> GameConfig:
+    """The first config seen equal to ``config``: games share one instance per rule set, so the rule caches
+    keyed by it match by identity instead of comparing every field (sweeps make a new one per batch)."""
+    return config
+
+
 def play_game(
     config: GameConfig, players: Sequence[Player], rng: np.random.Generator, first_opener: int = 0
 ) -> GameRecord:
     """Play one game to the end; ``players[i]`` sits in seat ``i``."""
     if len(players) != config.num_players:
         raise ValueError(f"config has {config.num_players} players but {len(players)} were given")
+    config = _canonical(config)
     for seat, p in enumerate(players):
         p.reset(seat, config)
     dice = config.starting_dice
