@@ -26,6 +26,7 @@ from ldpomdp import (
 )
 import ldpomdp.belief
 from ldpomdp.belief import alias_table, count_hands, deciding_face_of, hand_support
+from ldpomdp.opponents import BaseOpponent
 from ldpomdp.opponents.one_third import _probability_of
 from ldpomdp.rules import match_matrix, matching_count
 
@@ -406,6 +407,36 @@ def test_update_by_matching_count_equals_the_per_hand_update(wild, action, bluff
     exact.update_from(rule, action, view)
     exact_reference.update(reference(exact_reference.support))
     np.testing.assert_allclose(exact.weights, exact_reference.weights, rtol=1e-12, atol=0)
+
+
+class SixesCountRule(BaseOpponent):
+    """Raises iff its count of sixes (ones wild) is in ``raising``: a deterministic rule decided by one face."""
+
+    def __init__(self, raising):
+        self.raising = sorted(raising)
+
+    def deciding_face(self, view):
+        return 6
+
+    def action_probabilities(self, hands, view, action):
+        raises = np.isin(matching_count(hands, 6, view.config), self.raising).astype(float)
+        return 1.0 - raises if action is CHALLENGE else raises
+
+
+@pytest.mark.parametrize("raising", [[0, 1], [2, 3], [3, 4, 5], [0, 2, 4], [], list(range(6))],
+                         ids=["low run", "inner run", "high run", "scattered", "none", "all"])
+def test_counted_survivors_equal_the_per_hand_update_for_any_set_of_counts(raising):
+    """Runs of kept counts are read by comparisons, other sets by a lookup: both equal the per-hand update."""
+    config = GameConfig(dice=5, bids="sixes")
+    view = PublicView(config, 1, (5, 5), ((0, Bid(3, 6)),))
+    model = SixesCountRule(raising)
+    counted, per_hand = (RejectionParticleBelief(5, n_particles=3000, rng=8) for _ in range(2))
+    counted.update_from(model, Bid(4, 6), view)
+    per_hand.update(model.action_probabilities(per_hand.particles, view, Bid(4, 6)))
+    assert counted.depleted == per_hand.depleted == (not raising)
+    np.testing.assert_array_equal(counted.particles, per_hand.particles)
+    if raising:
+        assert set(np.unique(matching_count(counted.particles, 6, config))) <= set(raising)
 
 
 def test_a_subclass_overriding_only_the_per_hand_probabilities_is_asked_per_hand():
