@@ -168,6 +168,15 @@ def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
     return hands
 
 
+@lru_cache(maxsize=16)
+def _uniform_weights(n: int) -> np.ndarray:
+    """1/n for each of n particles, read-only and shared: a belief is made every round and its weights never
+    change."""
+    weights = np.full(n, 1.0 / n)
+    weights.flags.writeable = False
+    return weights
+
+
 def _source(asked: tuple[Any, Any] | None) -> str:
     """Where likelihoods came from, for error messages: ``update``'s argument or a (model, action) asked."""
     return "likelihoods" if asked is None else f"{asked[0]!r}.action_probabilities({asked[1]})"
@@ -247,7 +256,8 @@ class _Belief:
                 probs = model.action_probabilities(count_hands(self.num_dice, face, view.config), view, action)
                 self._apply_counted(matching, self._checked(probs, (model, action), self.num_dice + 1))
             return
-        p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
+        if isinstance(p, bool) or not isinstance(p, (float, int)) or not 0.0 <= p <= 1.0:  # named only when wrong
+            p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
         if self._keep_probability(p) == 0.0:  # no hand explains the action
             self._apply(np.zeros(len(self.particles)))
         elif self.refresh:
@@ -329,7 +339,7 @@ class RejectionParticleBelief(_Belief):
         super().__init__(num_dice, faces, injection, refresh)
         self.n_particles = _int_at_least(type(self).__name__, "n_particles", n_particles, 1)
         self.rng = np.random.default_rng(rng)
-        self.weights = np.full(self.n_particles, 1.0 / self.n_particles)
+        self.weights = _uniform_weights(self.n_particles)
         self._reset_to_prior()
 
     def _prior_draws(self, k: int) -> np.ndarray:
