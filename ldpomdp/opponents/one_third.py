@@ -128,8 +128,6 @@ def _settled_for(
 ) -> tuple[float, tuple[Bid, ...], int] | None:
     """:func:`settled_decision` for a seat with ``seat_dice`` dice, ``own`` of them matching the bid's face (None:
     unknown)."""
-    if len(minimal_raises(config, table_dice, bid)) > 1:  # the choice of face needs every face's estimate
-        return None
     low, high = (0.0, float(seat_dice)) if own is None else (float(own), float(own))
     share = 0.0 if bid is None else (table_dice - seat_dice) * match_probability(config, bid.face)
     return settled_decision(config, table_dice, bid, bluff, share + low, share + high)
