@@ -402,7 +402,7 @@ class RejectionParticleBelief(_Belief):
         if counts.size == 0:
             kept = np.zeros(self.n_particles, dtype=bool)
         elif counts[-1] - counts[0] + 1 == counts.size:
-            lo, hi = counts[0], counts[-1]
+            lo, hi = int(counts[0]), int(counts[-1])  # Python ints: the comparison stays in int16
             if lo == 0:
                 kept = matching <= hi
             elif hi == self.num_dice:
