@@ -22,7 +22,6 @@ from ldpomdp.opponents import (
     check_opponent,
 )
 from ldpomdp.opponents.burcsi_nagy import uniform_difference_sf
-from ldpomdp.opponents.one_third import _probability_of
 from ldpomdp.opponents.probability import bid_true_probability
 from ldpomdp.registry import make_player
 
@@ -282,13 +281,11 @@ def test_a_shortcut_that_disagrees_with_the_probabilities_is_named():
 
 
 class FaceLiar(OneThirdRule):
-    """Honest per-hand probabilities, but a shortcut claiming the count of fives decides every move."""
+    """The one-third rule's probabilities, but a shortcut claiming the count of fives decides every move (a subclass
+    of the class that defines ``action_probabilities``, so beliefs would trust it)."""
 
     def deciding_face(self, view):
         return None if view.bid is None else 5
-
-    def action_probabilities(self, hands, view, action):  # the rule hand by hand, without the shortcut
-        return _probability_of(action, *self.policy(hands, view))
 
 
 def test_a_deciding_face_that_disagrees_with_the_probabilities_is_named():

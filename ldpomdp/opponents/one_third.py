@@ -142,6 +142,15 @@ def _settled_for_any_hand(
     return _settled_for(config, table_dice, bid, seat_dice, bluff, None)
 
 
+def _bid_face_decides(view: PublicView) -> int | None:
+    """The bid's face when at most one raise is legal (the rule then looks at that face's estimate only), else
+    None."""
+    bid = view.bid
+    if bid is None or len(minimal_raises(view.config, view.table_dice, bid)) > 1:
+        return None
+    return bid.face
+
+
 def _probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice):
     """P(``action``) from the rule's decision, for arrays over hands or for one hand-independent decision."""
     if action is CHALLENGE:
@@ -209,16 +218,13 @@ class OneThirdRule(BaseOpponent):
 
     def deciding_face(self, view: PublicView) -> int | None:
         """The bid's face when at most one raise is legal (the sixes game, always): only its estimate counts."""
-        bid = view.bid
-        if bid is None or len(minimal_raises(view.config, view.table_dice, bid)) > 1:
-            return None
-        return bid.face
+        return _bid_face_decides(view)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         shared = self.shared_probability(view, action)
         if shared is not None:
             return np.full(len(hands), shared)
-        face = self.deciding_face(view)
+        face = _bid_face_decides(view)  # the rule's own answer: a subclass's deciding_face is checked against this
         if face is not None:  # look each hand's matching count up
             by_count = _probability_of(action, *self._policy_by_count(view))
             return np.take(by_count, matching_count(hands, face, view.config))
