@@ -134,7 +134,6 @@ class GameConfig:
         return self.dice  # type: ignore[return-value]
 
 
-
 def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
     """Whether ``new`` is a legal bid over ``current`` (None = opening bid), ignoring the table size."""
     if new.face not in config.bid_faces or new.quantity < 1:
