@@ -256,8 +256,7 @@ class _Belief:
                 probs = model.action_probabilities(count_hands(self.num_dice, face, view.config), view, action)
                 self._apply_counted(matching, self._checked(probs, (model, action), self.num_dice + 1))
             return
-        if isinstance(p, bool) or not isinstance(p, (float, int)) or not 0.0 <= p <= 1.0:  # named only when wrong
-            p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
+        p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
         if self._keep_probability(p) == 0.0:  # no hand explains the action
             self._apply(np.zeros(len(self.particles)))
         elif self.refresh:
@@ -399,9 +398,7 @@ class RejectionParticleBelief(_Belief):
             super()._apply_counted(matching, by_count)
             return
         counts = np.flatnonzero(certain)
-        if counts.size == 0:
-            kept = np.zeros(self.n_particles, dtype=bool)
-        elif counts[-1] - counts[0] + 1 == counts.size:
+        if counts.size and counts[-1] - counts[0] + 1 == counts.size:
             lo, hi = int(counts[0]), int(counts[-1])  # Python ints: the comparison stays in int16
             if lo == 0:
                 kept = matching <= hi
