@@ -53,6 +53,10 @@ register("mixture", "ldpomdp.opponents.mixture:TypeMixture",
          summary="Bayesian mixture over opponent types, learnt from revealed hands, e.g. mixture:types=random+conservative")
 register("nash", "ldpomdp.exact.nash:NashPlayer",
          summary="exact per-round equilibrium (two players, small rounds; solved once, cached on disk)")
+register("best-response", "ldpomdp.exact.fixed_opponents:BestResponsePlayer",
+         summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
+                 "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "
+                 "best-response:assume=bluff:0.3")
 register("expected-count", "planners.expected_count:ExpectedCountPlanner",
          aliases={"particles": "n_particles"},
          summary="report 002's POMDP player: belief + expected count, e.g. expected-count:particles=1000,belief=exact")

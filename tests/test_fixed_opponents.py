@@ -13,28 +13,38 @@ from typing import Callable
 import numpy as np
 import pytest
 
-from ldpomdp.exact import BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError, solve_fixed_opponents
+from ldpomdp.exact import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError, evaluate_player,
+                           solve_fixed_opponents)
 from ldpomdp.exact.fixed_opponents import solve_work
-from ldpomdp.game import PlayerView, PublicView, play_game
+from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game
 from ldpomdp.opponents import OneThirdRule, RandomPlayer
 from ldpomdp.opponents.wildcard import AggressivePlayer, ConservativePlayer
-from ldpomdp.rules import CHALLENGE, Action, GameConfig, legal_actions, next_active_seat, next_opener
-
-Policy = Callable[[PlayerView], Action]
-
+from ldpomdp.registry import make_player
+from ldpomdp.rules import CHALLENGE, GameConfig, legal_actions, next_active_seat, next_opener
 
 # ---------------------------------------------------------------- brute force (independent of the solver)
 
+Policy = Callable[[PlayerView], dict]  # the responder's view -> {action: probability}
+
+
 def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy: Policy | None = None) -> float:
-    """The responder's P(win the game) by expectimax over its rolls and full bid histories: its best when
-    ``policy`` is None, else following ``policy`` (its view -> action). The truth of a challenged bid is counted
-    over every roll of the other dice; opponents answer ``action_probabilities`` for the whole history."""
+    """The responder's P(win the game) by expectimax over its rolls and full bid histories, with the other seats'
+    joint rolls weighted by the prior times their models' ``action_probabilities`` on their actual hands: its best
+    when ``policy`` is None, else following ``policy``. Values are summed over the joint rolls unnormalised (every
+    action at a history shares the normaliser), the truth of a challenged bid counted roll by roll."""
     faces = config.faces
     for s, m in models.items():
         m.reset(s, config)
 
-    def matches(die: int, face: int) -> bool:
-        return die == face or (config.wild is not None and face != config.wild and die == config.wild)
+    def matching(hands: np.ndarray, face: int) -> np.ndarray:
+        wild = config.wild is not None and face != config.wild
+        return hands[..., face - 1] + (hands[..., config.wild - 1] if wild else 0)
+
+    @lru_cache(maxsize=None)
+    def rolls(n: int) -> list[tuple[tuple[int, ...], float]]:
+        counted = Counter(tuple(r.count(f) for f in range(1, faces + 1))
+                          for r in itertools.product(range(1, faces + 1), repeat=n))
+        return [(hand, k / faces**n) for hand, k in counted.items()]
 
     @lru_cache(maxsize=None)
     def game(dice: tuple[int, ...], opener: int) -> float:
@@ -42,37 +52,43 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy
             return 0.0
         if sum(d > 0 for d in dice) == 1:
             return 1.0
-        rolls = Counter(tuple(r.count(f) for f in range(1, faces + 1))
-                        for r in itertools.product(range(1, faces + 1), repeat=dice[seat]))
-        others = list(itertools.product(range(1, faces + 1), repeat=sum(dice) - dice[seat]))
-        total = sum(n * node(dice, hand, others, (), opener) for hand, n in rolls.items())
-        return total / faces ** dice[seat]
+        others = [s for s in range(len(dice)) if s != seat]
+        joint = list(itertools.product(*(rolls(dice[s]) for s in others)))
+        hands = {s: np.array([j[i][0] for j in joint], dtype=np.int64) for i, s in enumerate(others)}
+        prior = np.array([math.prod(p for _, p in j) for j in joint])
+        return sum(p * node(dice, hand, hands, (), opener, prior) for hand, p in rolls(dice[seat]))
 
-    def node(dice, hand, others, history, actor) -> float:
+    @lru_cache(maxsize=None)
+    def asked(dice, history, actor, action) -> np.ndarray:  # the same for every responder hand: asked once
+        others = [s for s in range(len(dice)) if s != seat]
+        hands = np.array([j[others.index(actor)][0] for j in itertools.product(*(rolls(dice[s]) for s in others))])
+        return models[actor].action_probabilities(hands, PublicView(config, actor, dice, history), action)
+
+    def node(dice, hand, hands, history, actor, weight) -> float:
         bid = history[-1][1] if history else None
         actions = legal_actions(config, sum(dice), bid)
+        chance = None
         if actor == seat and policy is not None:
-            chosen = policy(PlayerView(config, seat, dice, history, hand=hand))
-            assert chosen in actions
-            actions = (chosen,)
+            chance = policy(PlayerView(config, seat, dice, history, hand=hand))
+            assert set(chance) <= set(actions) and math.isclose(sum(chance.values()), 1.0)
+            actions = tuple(a for a in actions if chance.get(a, 0.0) > 0)
         values = []
         for a in actions:
+            w = weight
+            if actor != seat:
+                w = weight * asked(dice, history, actor, a)
             if a is CHALLENGE:
                 bidder = history[-1][0]
-                mine = sum(hand[f - 1] for f in range(1, faces + 1) if matches(f, bid.face))
-                true = sum(mine + sum(matches(d, bid.face) for d in roll) >= bid.quantity for roll in others)
-                p = true / len(others)
-                values.append(p * after(dice, actor, actor) + (1 - p) * after(dice, bidder, actor))
+                table = matching(np.array(hand), bid.face) + sum(matching(h, bid.face) for h in hands.values())
+                true = w @ (table >= bid.quantity)
+                values.append(true * after(dice, actor, actor) + (w.sum() - true) * after(dice, bidder, actor))
             else:
-                values.append(node(dice, hand, others, history + ((actor, a),), next_active_seat(dice, actor)))
-        if actor == seat:
-            return max(values)
-        view = PublicView(config, actor, dice, history)
-        some_hand = np.zeros((1, faces), dtype=np.int64)
-        some_hand[0, 0] = dice[actor]
-        probs = [float(models[actor].action_probabilities(some_hand, view, a)[0]) for a in actions]
-        assert math.isclose(sum(probs), 1.0)
-        return sum(p * v for p, v in zip(probs, values))
+                values.append(node(dice, hand, hands, history + ((actor, a),), next_active_seat(dice, actor), w))
+        if actor != seat:
+            return sum(values)
+        if chance is not None:
+            return sum(chance[a] * v for a, v in zip(actions, values))
+        return max(values)
 
     def after(dice, loser, challenger) -> float:
         left = tuple(d - (s == loser) for s, d in enumerate(dice))
@@ -81,6 +97,11 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy
         return game(left, next_opener(config, left, challenger, loser))
 
     return game(config.starting_dice, opener)
+
+
+def following(solution) -> Policy:
+    """The brute force's policy for a solution's deterministic actions."""
+    return lambda view: {solution.action(view): 1.0}
 
 
 CASES = {  # small enough for every bid history: 2^(bids) sequences at most
@@ -102,6 +123,20 @@ CASES = {  # small enough for every bid history: 2^(bids) sequences at most
     "3p, 3 faces, loser opens": (
         GameConfig(num_players=3, dice=(1, 2, 1), faces=3, opener="loser"),
         {1: AggressivePlayer(), 2: RandomPlayer()}, 0),
+    # the sixes game against models deciding by their count of dice matching the bid face
+    "2p sixes vs one-third": (GameConfig(num_players=2, dice=(2, 3), bids="sixes"), {1: OneThirdRule()}, 0),
+    "2p sixes vs bluff 0.3, loser opens, seat 1": (
+        GameConfig(num_players=2, dice=(3, 2), bids="sixes", opener="loser"), {0: OneThirdRule(0.3)}, 1),
+    "2p sixes vs one-third, 4 faces, no wild": (
+        GameConfig(num_players=2, dice=3, faces=4, wild=None, bids="sixes"), {1: OneThirdRule()}, 0),
+    "3p sixes one-third + bluff 0.3": (
+        GameConfig(num_players=3, dice=(2, 1, 2), bids="sixes"), {1: OneThirdRule(), 2: OneThirdRule(0.3)}, 0),
+    "3p sixes, loser opens, seat 2, bluff 0.3 + random": (
+        GameConfig(num_players=3, dice=(1, 2, 2), bids="sixes", opener="loser"),
+        {0: OneThirdRule(0.3), 1: RandomPlayer()}, 2),
+    "3p sixes, top face wild, one-third + aggressive, seat 1": (
+        GameConfig(num_players=3, dice=(2, 1, 1), faces=4, wild=4, bids="sixes"),
+        {0: OneThirdRule(), 2: AggressivePlayer()}, 1),
 }
 
 
@@ -126,8 +161,9 @@ def test_following_the_actions_gives_the_value(case):
     solution = FixedOpponentsSolution(config, models, seat)
     for opener in range(config.num_players):
         value = solution.win_probability(opener=opener)
-        assert brute_force(config, models, seat, opener, policy=solution.action) == pytest.approx(value, abs=1e-9)
-    reckless = brute_force(config, models, seat, 0, lambda v: CHALLENGE if v.bid is not None else solution.action(v))
+        assert brute_force(config, models, seat, opener, following(solution)) == pytest.approx(value, abs=1e-9)
+    reckless = brute_force(config, models, seat, 0,
+                           lambda v: {CHALLENGE if v.bid is not None else solution.action(v): 1.0})
     assert reckless < solution.win_probability(opener=0) - 1e-3  # always challenging costs a visible share
 
 
@@ -137,8 +173,68 @@ def test_one_third_rule_is_below_the_value_exactly():
     rule, rng = OneThirdRule(), np.random.default_rng(0)  # no bluff: deterministic, rng unused
     rule.reset(seat, config)
     for opener in range(config.num_players):
-        one_third = brute_force(config, models, seat, opener, lambda v: rule.act(v, rng))
+        one_third = brute_force(config, models, seat, opener, lambda v: {rule.act(v, rng): 1.0})
         assert 0.0 < one_third < solution.win_probability(opener=opener) - 1e-3
+
+
+def test_one_die_each_against_one_third_is_even():
+    solution = solve_fixed_opponents(GameConfig(num_players=2, dice=1, bids="sixes"), {1: OneThirdRule()})
+    assert solution.win_probability(opener=0) == pytest.approx(4 / 9, abs=1e-12)  # derived by hand
+    assert solution.win_probability(opener=1) == pytest.approx(5 / 9, abs=1e-12)
+
+
+def _model_policy(rule: OneThirdRule) -> Policy:
+    """The brute force's policy for a model at the responder's seat: its own action probabilities."""
+    return lambda view: {a: float(rule.action_probabilities(np.array([view.hand]), view.public(), a)[0])
+                         for a in view.legal_actions()}
+
+
+def _replayed(spec: str) -> Policy:
+    """The brute force's policy for a deterministic player: a fresh one is told the round's events so far, then
+    asked to act."""
+    def policy(view: PlayerView) -> dict:
+        player = make_player(spec)
+        player.reset(view.seat, view.config)
+        player.observe(RoundStart(0, view.dice, view.history[0][0] if view.history else view.seat))
+        for i, (s, a) in enumerate(view.history):
+            player.observe(ActionTaken(s, a, PublicView(view.config, s, view.dice, view.history[:i])))
+        return {player.act(view, np.random.default_rng(0)): 1.0}
+    return policy
+
+
+@pytest.mark.parametrize("case, spec", [
+    ("2p sixes vs one-third", "one-third"),
+    ("3p sixes one-third + bluff 0.3", "bluff:0.4"),
+    ("2p sixes vs bluff 0.3, loser opens, seat 1", "expected-count:belief=exact,assume=bluff:0.3"),
+    ("3p sixes one-third + bluff 0.3", "expected-count:belief=exact"),  # assumes one-third where seat 2 bluffs
+])
+def test_evaluated_player_equals_brute_force(case, spec):
+    config, models, seat = CASES[case]
+    player = make_player(spec)
+    policy = _model_policy(player) if hasattr(player, "action_probabilities") else _replayed(spec)
+    evaluation = evaluate_player(config, models, player, seat)
+    best = FixedOpponentsSolution(config, models, seat)
+    for opener in range(config.num_players):
+        value = evaluation.win_probability(opener=opener)
+        assert value == pytest.approx(brute_force(config, models, seat, opener, policy), abs=1e-9)
+        assert value <= best.win_probability(opener=opener) + 1e-12
+
+
+class _PeeksAtFaceTwo(OneThirdRule):
+    """Challenges by the one-third rule unless it holds a two: acts on more than its count."""
+
+    def act(self, view, rng):
+        return CHALLENGE if view.bid is not None and view.hand[1] == 0 else super().act(view, rng)
+
+    action_probabilities = None  # evaluated through act
+
+
+def test_evaluation_refuses_what_it_cannot_follow():
+    config = GameConfig(num_players=2, dice=2, bids="sixes")
+    with pytest.raises(ValueError, match="acts on more of its hand than its count"):
+        evaluate_player(config, {1: OneThirdRule()}, _PeeksAtFaceTwo())
+    with pytest.raises(ValueError, match=r"FixedOpponentsSolution\.policy.*sixes game only"):
+        evaluate_player(GameConfig(num_players=2, dice=1), {1: RandomPlayer()}, OneThirdRule())
 
 
 # ---------------------------------------------------------------- played games
@@ -162,6 +258,33 @@ def test_played_games_match_the_value():
     assert 0.2 < value < 0.9  # a real check: the responder loses a fair share of games
     rate = win_rate(MC_CONFIG, BestResponsePlayer(solution), models, MC_GAMES, seed=11)
     assert abs(rate - value) <= 4 * math.sqrt(value * (1 - value) / MC_GAMES)
+
+
+SIXES_MC = GameConfig(num_players=3, dice=(2, 3, 3), bids="sixes")  # the responder starts a die short
+
+
+def test_played_games_match_the_value_against_count_based_models():
+    models = {1: OneThirdRule(0.3), 2: OneThirdRule()}
+    solution = solve_fixed_opponents(SIXES_MC, models)
+    value = np.mean([solution.win_probability(opener=o) for o in range(3)])
+    assert 0.2 < value < 0.9
+    rate = win_rate(SIXES_MC, BestResponsePlayer(solution), models, MC_GAMES, seed=12)
+    assert abs(rate - value) <= 4 * math.sqrt(value * (1 - value) / MC_GAMES)
+
+
+def test_spec_player_solves_once_per_table():
+    player = make_player("best-response:assume=bluff:0.3")
+    config = GameConfig(num_players=2, dice=3, bids="sixes")
+    player.reset(1, config)
+    expected = solve_fixed_opponents(config, {0: OneThirdRule(0.3)}, 1)
+    assert player.solution.win_probability(opener=0) == pytest.approx(expected.win_probability(opener=0), abs=1e-15)
+    again = make_player("best-response:assume=bluff:0.3")
+    again.reset(1, config)
+    assert again.solution is player.solution  # cached for the process
+    assert player.name == "best-response:assume=bluff:0.3" and make_player("best-response").name == "best-response"
+    rng = np.random.default_rng(0)
+    record = play_game(config, [OneThirdRule(0.3), player], rng)
+    assert record.winner in (0, 1)
 
 
 def test_player_checks_its_seat():
@@ -190,10 +313,18 @@ def test_model_calls_figure_is_exact_in_the_full_game():
     assert _Counting.calls == work.model_calls and work.states == 3 * 3 - 1  # seat 1 holds its die, not both others out
 
 
-@pytest.mark.parametrize("dice, limit", [((5,) * 8, "MAX_DICE_STATES"), ((2, 100), "MAX_MODEL_CALLS"),
-                                         ((40, 1), "MAX_TABLE_CELLS"), ((7, 43), "MAX_BACKUP_STEPS")])
-def test_each_limit_is_named(dice, limit):
-    config = GameConfig(num_players=len(dice), dice=dice)
+def test_model_calls_figure_is_exact_in_the_sixes_game():
+    config = GameConfig(num_players=3, dice=(2, 1, 3), bids="sixes")
+    _Counting.calls = 0
+    solve_fixed_opponents(config, {0: _Counting(), 2: _Counting()}, seat=1)
+    assert _Counting.calls == solve_work(config, 1).model_calls
+
+
+@pytest.mark.parametrize("dice, bids, limit", [
+    ((5,) * 8, "full", "MAX_DICE_STATES"), ((2, 100), "full", "MAX_MODEL_CALLS"), ((40, 1), "full", "MAX_TABLE_CELLS"),
+    ((7, 43), "full", "MAX_BACKUP_STEPS"), ((35, 35, 35), "sixes", "MAX_TABLE_CELLS")])
+def test_each_limit_is_named(dice, bids, limit):
+    config = GameConfig(num_players=len(dice), dice=dice, bids=bids)
     with pytest.raises(ValueError, match=f"FixedOpponentsSolution.*{limit}"):
         FixedOpponentsSolution(config, {s: RandomPlayer() for s in range(1, len(dice))})
 
@@ -207,10 +338,13 @@ def test_the_benchmark_is_well_inside_the_limits():
 
 # ---------------------------------------------------------------- errors
 
-@pytest.mark.parametrize("model, name", [(ConservativePlayer(), "conservative"), (OneThirdRule(), "one-third")])
-def test_hand_dependent_model_is_named(model, name):
-    solution = FixedOpponentsSolution(GameConfig(num_players=2, dice=1), {1: model})
-    with pytest.raises(HandDependentModelError, match=f"{name}.*hand"):
+@pytest.mark.parametrize("model, name, bids, says", [
+    (ConservativePlayer(), "conservative", "full", "hand-independent"),
+    (OneThirdRule(), "one-third", "full", "solved in the sixes game"),
+    (ConservativePlayer(), "conservative", "sixes", "decide by that count")])
+def test_hand_dependent_model_is_named(model, name, bids, says):
+    solution = FixedOpponentsSolution(GameConfig(num_players=2, dice=1, bids=bids), {1: model})
+    with pytest.raises(HandDependentModelError, match=f"{name}.*hand.*{says}"):
         solution.win_probability(opener=1)
 
 

@@ -1,9 +1,10 @@
 """Exact solutions of small two-player rounds: the sequence-form LP, equilibrium players, best
 responses and exploitability, report 000's call-and-re-roll game, and the game-level best response to
-opponents that ignore their hands (any number of players)."""
+opponents that ignore their hands (any number of players) or, in the sixes game, decide by one count of their
+hand, with the exact value of a given player against them."""
 
 from .best_response import Exploitability, ReplayPolicy, best_response_value, exploitability, policy_behaviour
-from .fixed_opponents import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError,
+from .fixed_opponents import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError, evaluate_player,
                               solve_fixed_opponents)
 from .nash import NashPlayer, cache_dir, cached_solution
 from .sequence_form import RoundSolution, sequence_form, solve_round
@@ -14,4 +15,5 @@ __all__ = [
     "NashPlayer", "cached_solution", "cache_dir",
     "exploitability", "Exploitability", "ReplayPolicy", "best_response_value", "policy_behaviour",
     "solve_fixed_opponents", "FixedOpponentsSolution", "BestResponsePlayer", "HandDependentModelError",
+    "evaluate_player",
 ]

@@ -1,18 +1,20 @@
-"""The exact game-level best response of one seat against opponents whose actions ignore their hands.
+"""The exact game-level best response of one seat against fixed opponent models, and the exact value of a policy.
 
-Such opponents' moves tell the responder nothing about their dice, and the responder's moves tell them nothing
-either: they react to its bids only through the standing bid. So for each responder hand a round is a Markov
-decision process over (standing bid, its bidder) whose only uncertainty is whether a challenged bid is true, a
-binomial over the other players' unseen dice. Rounds are solved backward over the bids (vectorised over the
-responder's hands), smallest dice states first, and their outcomes feed the game over (dice per seat, opener),
-which only loses dice; the responder maximises P(win the game).
+Full game: opponents whose actions ignore their hands. Their moves tell the responder nothing about their dice,
+and the responder's moves tell them nothing either: they react to its bids only through the standing bid. So for
+each responder hand a round is a Markov decision process over (standing bid, its bidder) whose only uncertainty is
+whether a challenged bid is true, a binomial over the other players' unseen dice; rounds are solved backward over
+the bids, vectorised over the responder's hands.
 
-Opponents are asked through the optional ``shared_probability(view, action)`` hook of
-:class:`~ldpomdp.opponents.base.OpponentModel` (via :func:`~ldpomdp.belief.shared_probability_of`), with a
-view whose history holds the standing bid only. The solution is exact only for models whose distribution
-depends on nothing but the config, their seat, the dice per seat, the standing bid and its bidder: Markov in
-the standing bid, with no memory of earlier bids, rounds or games (through ``observe``, which the solver never
-calls). Random and Aggressive are such models.
+Sixes game: opponents may also act on their count of dice matching the bid face (the ``deciding_face`` hook, e.g.
+the one-third rule with or without bluff); see :mod:`~ldpomdp.exact.count_rounds`.
+
+Either way rounds are solved smallest dice states first, and their outcomes feed the game over (dice per seat,
+opener), which only loses dice; the responder maximises P(win the game). The solution is exact for models whose
+distribution depends on nothing but the config, their seat, the dice per seat and the round's public history
+(full game: the standing bid and its bidder only), with no memory of earlier rounds or games (through
+``observe``, which the solver never calls). Random, Aggressive, the one-third rule and its bluffing variants are
+such models.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ import numpy as np
 
 from ..belief import hand_support, shared_probability_of
 from ..game import PlayerView, PublicView, player_name
+from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
 from ..opponents.check import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
 from ..opponents.probability import raise_true_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
 from ..validation import int_at_least
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
-           "HandDependentModelError", "SolveWork", "solve_work",
+           "evaluate_player", "solved_for", "HandDependentModelError", "SolveWork", "solve_work",
            "MAX_DICE_STATES", "MAX_MODEL_CALLS", "MAX_TABLE_CELLS", "MAX_BACKUP_STEPS"]
 
 OWNER = "FixedOpponentsSolution"
@@ -41,10 +44,6 @@ MAX_DICE_STATES = 200_000  # dice-per-seat vectors up to the starting dice (chec
 MAX_MODEL_CALLS = 10_000_000  # shared_probability calls over every round the game can reach (Python time)
 MAX_TABLE_CELLS = 50_000_000  # float cells of the rounds' tables (bids x hands x (seats + 1)): memory, 8 bytes each
 MAX_BACKUP_STEPS = 2_000_000_000  # multiply-adds of the backward inductions over the bids (numpy time)
-
-
-class HandDependentModelError(ValueError):
-    """An opponent's move depends on its hand somewhere (its ``shared_probability`` answers None)."""
 
 
 @dataclass(frozen=True)
@@ -59,10 +58,13 @@ class SolveWork:
 
 def solve_work(config: GameConfig, seat: int) -> SolveWork:
     """The work of solving every round reachable from the starting dice for the responder at ``seat``, summed
-    over them; per round with n bids, H responder hands and a seats holding dice: (a - 1) n (n + 3) / 2 model
-    calls (one per legal action over every bid and opening of each opponent; fewer in "sixes"), n H (a + 1)
-    table cells (every seat's values while it is solved, then the responder's values and P(bid true) kept in the
-    cache) and a n (n - 1) H / 2 backup steps."""
+    over them. Full game, per round with n bids, H responder hands and a seats holding dice: (a - 1) n (n + 3) / 2
+    model calls (one per legal action over every bid and opening of each opponent), n H (a + 1) table cells (every
+    seat's values while it is solved, then the responder's values and P(bid true) kept in the cache) and
+    a n (n - 1) H / 2 backup steps. Sixes game, with T dice on the table, S of them the opponents', D the
+    responder's and m the most of one opponent when there are several (else 0): 2 T (a - 1) model calls (one per
+    legal action of each opponent's turn over every opener), a (T + 1) (D + 1) table cells (its decisions, kept) and
+    a (T + 1) ((S + 1) (m + 1) + D + 1) backup steps (convolutions of the opponents' counts, then the induction)."""
     dice, seat = config.starting_dice, _seat_index("solve_work", "seat", seat, config.num_players)
     count = math.prod(d + 1 for d in dice)
     if count > MAX_DICE_STATES:
@@ -71,7 +73,15 @@ def solve_work(config: GameConfig, seat: int) -> SolveWork:
     active = (grid > 0).sum(axis=1)
     live = (grid[:, seat] > 0) & (active > 1)  # the rounds the game can reach (see _states)
     grid, a = grid[live], active[live].astype(float)
-    n = grid.sum(axis=1) * float(len(config.bid_faces))
+    table = grid.sum(axis=1).astype(float)
+    if config.bids == "sixes":
+        mine = grid[:, seat].astype(float)
+        others = np.delete(grid, seat, axis=1)
+        most = np.where(a > 2, others.max(axis=1, initial=0), 0).astype(float)
+        theirs = table - mine
+        return SolveWork(len(grid), int((2 * table * (a - 1)).sum()), int((a * (table + 1) * (mine + 1)).sum()),
+                         int((a * (table + 1) * ((theirs + 1) * (most + 1) + mine + 1)).sum()))
+    n = table * float(len(config.bid_faces))
     hands = np.array([math.comb(d + config.faces - 1, config.faces - 1) for d in range(dice[seat] + 1)], float)
     h = hands[grid[:, seat]]
     return SolveWork(len(grid), int(((a - 1) * n * (n + 3) / 2).sum()), int((n * h * (a + 1)).sum()),
@@ -133,7 +143,8 @@ def opponent_distribution(model: object, view: PublicView, rows: Mapping[Bid, in
         if p is None:
             raise HandDependentModelError(
                 f"opponent {name} (seat {view.seat}) acts on its hand over bid {view.bid} with dice {view.dice}: "
-                f"the fixed-opponents best response needs hand-independent models (shared_probability not None)"
+                f"in the full game the fixed-opponents best response needs hand-independent models (shared_probability "
+                f"not None); models deciding by one count of their hand are solved in the sixes game"
             )
         out[size if action is CHALLENGE else rows[action]] = p
     total = out.sum()
@@ -187,16 +198,19 @@ class ResponderRound:
 
 
 class FixedOpponentsSolution:
-    """The responder's maximal P(win the game) against hand-independent ``models`` (seat -> model, every other
-    seat), solved per dice state on first use and cached; :meth:`action` plays it at any view.
+    """The responder's maximal P(win the game) against ``models`` (seat -> model, every other seat), or with
+    ``policy`` (a player) the exact P(win) of that player at the responder's seat; solved per dice state on first
+    use and cached. :meth:`action` plays the solution at any view.
 
-    Exact for models whose action distribution depends only on the config, their seat, the dice per seat, the
-    standing bid and its bidder (Markov in the standing bid, no memory across bids, rounds or games through
-    ``observe``); a model whose ``shared_probability`` answers None raises :class:`HandDependentModelError`.
-    Raises ValueError naming the limit if the game's work (:func:`solve_work`) exceeds MAX_DICE_STATES,
-    MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS."""
+    Full game: models must ignore their hands and depend only on the config, their seat, the dice per seat, the
+    standing bid and its bidder. Sixes game: models may also decide by their count of dice matching the bid face
+    (see :mod:`~ldpomdp.exact.count_rounds`), and ``policy`` is allowed (exact for players that act on their hand
+    only through that count, deterministically or as a model, with no memory across rounds). No model may remember
+    anything across rounds or games through ``observe``. A model acting on more of its hand raises
+    :class:`HandDependentModelError`. Raises ValueError naming the limit if the game's work (:func:`solve_work`)
+    exceeds MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS."""
 
-    def __init__(self, config: GameConfig, models: Mapping[int, object], seat: int = 0):
+    def __init__(self, config: GameConfig, models: Mapping[int, object], seat: int = 0, policy: object = None):
         if not isinstance(config, GameConfig):
             raise ValueError(f"{OWNER}.config must be a GameConfig, got {config!r}")
         self.config = config
@@ -205,6 +219,9 @@ class FixedOpponentsSolution:
         if not isinstance(models, Mapping) or set(models) != wanted:
             raise ValueError(f"{OWNER}.models must map every other seat {sorted(wanted)} to a model, "
                              f"got {sorted(models) if isinstance(models, Mapping) else models!r}")
+        if policy is not None and config.bids != "sixes":
+            raise ValueError(f"{OWNER}.policy: a player's exact value is computed in the sixes game only, "
+                             f"got bids={config.bids!r}")
         work = solve_work(config, self.seat)
         for what, figure, name, limit in (
                 ("model calls", work.model_calls, "MAX_MODEL_CALLS", MAX_MODEL_CALLS),
@@ -216,10 +233,12 @@ class FixedOpponentsSolution:
         self.models = {int(s): model for s, model in models.items()}
         for s, model in self.models.items():
             model.reset(s, config)  # as play_game does, for models that read their seat or config
-        self._rounds: dict[tuple[int, ...], ResponderRound] = {}
+        self._policy = None if policy is None else PolicyDecisions(policy, config, self.seat)
+        self._rounds: dict[tuple[int, ...], ResponderRound | CountRound] = {}
 
     def win_probability(self, dice: tuple[int, ...] | None = None, opener: int = 0) -> float:
-        """P(the responder wins) from ``dice`` (default: the start) with ``opener`` opening, playing optimally."""
+        """P(the responder wins) from ``dice`` (default: the start) with ``opener`` opening, playing optimally (or
+        as the evaluated policy)."""
         dice = self.config.starting_dice if dice is None else self._dice(dice)
         opener = _seat_index(OWNER, "opener", opener, self.config.num_players)
         over = _terminal(dice, self.seat)
@@ -235,7 +254,7 @@ class FixedOpponentsSolution:
             raise ValueError(f"{OWNER}: the view is seat {view.seat}'s, this solution plays seat {self.seat}")
         return self.round(view.dice).action(view.hand, view.bid, view.bidder)
 
-    def round(self, dice: tuple[int, ...]) -> ResponderRound:
+    def round(self, dice: tuple[int, ...]) -> ResponderRound | CountRound:
         """The round solution for ``dice`` (the responder and another seat hold dice), solving first, fewest
         dice first, every state below it not solved yet (so no recursion)."""
         dice = self._dice(dice)
@@ -266,17 +285,19 @@ class FixedOpponentsSolution:
             return over
         return self._rounds[after].value(next_opener(self.config, after, challenger, loser))
 
-    def _solve_round(self, dice: tuple[int, ...]) -> ResponderRound:
+    def _solve_round(self, dice: tuple[int, ...]) -> ResponderRound | CountRound:
         """Backward induction over the bids: every seat's value after its bid i needs only bids above i."""
         config, me = self.config, self.seat
+        active = [s for s in range(len(dice)) if dice[s] > 0]
+        outcome = {(loser, c): self._outcome(dice, loser, c) for loser in active for c in active}
+        if config.bids == "sixes":
+            return solve_count_round(config, me, dice, self.models, outcome, self._policy)
         table = sum(dice)
         bids = all_bids(config, table)
         rows = {b: i for i, b in enumerate(bids)}
         n = len(bids)
         hands, weights = hand_support(dice[me], config.faces)
         hands = hands.astype(np.int64)
-        active = [s for s in range(len(dice)) if dice[s] > 0]
-        outcome = {(loser, c): self._outcome(dice, loser, c) for loser in active for c in active}
         truth = raise_true_probabilities(hands, PublicView(config, me, dice), bids).T  # (bids, hands)
         nxt = {s: next_active_seat(dice, s) for s in active}
         moves = {s: np.array([opponent_distribution(self.models[nxt[s]], PublicView(config, nxt[s], dice, ((s, b),)),
@@ -305,16 +326,21 @@ class FixedOpponentsSolution:
 
 
 class BestResponsePlayer:
-    """Plays a :class:`FixedOpponentsSolution` at its seat (raises ValueError seated elsewhere)."""
+    """Plays a :class:`FixedOpponentsSolution` at its seat (raises ValueError seated elsewhere). Without a
+    ``solution`` it plays the best response to ``assume`` (a player spec) at every other seat, solved on
+    :meth:`reset` for the table's config and its seat (once per process: :func:`solved_for`)."""
 
-    name = "best-response"
-
-    def __init__(self, solution: FixedOpponentsSolution):
-        self.solution = solution
+    def __init__(self, solution: FixedOpponentsSolution | None = None, assume: str = "one-third",
+                 name: str | None = None):
+        self.solution, self.assume, self._from_spec = solution, assume, solution is None
+        self.name = name or ("best-response" if solution is not None or assume == "one-third"
+                             else f"best-response:assume={assume}")
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        """Check that the table is the one solved: the same seat and config (ValueError otherwise)."""
-        if seat != self.solution.seat or config != self.solution.config:
+        """Solve for the table (built from ``assume``), or check that it is the one solved (ValueError otherwise)."""
+        if self._from_spec:
+            self.solution = solved_for(config, seat, self.assume)
+        elif seat != self.solution.seat or config != self.solution.config:
             raise ValueError(f"{self.name} was solved for seat {self.solution.seat} of {self.solution.config}, "
                              f"seated at {seat} of {config}")
 
@@ -327,14 +353,33 @@ class BestResponsePlayer:
         return None
 
 
+@lru_cache(maxsize=16)
+def solved_for(config: GameConfig, seat: int, assume: str) -> FixedOpponentsSolution:
+    """The best response of ``seat`` to the player spec ``assume`` at every other seat, solved from the starting
+    dice for every opener and cached for the process."""
+    from ..registry import make_player  # the registry names players of every layer: asked only here
+
+    return solve_fixed_opponents(config, {s: make_player(assume) for s in range(config.num_players) if s != seat}, seat)
+
+
 def solve_fixed_opponents(config: GameConfig, models: Mapping[int, object], seat: int = 0) -> FixedOpponentsSolution:
     """The best response of ``seat`` to ``models`` (every other seat -> a model), solved from the starting dice
-    for every opener (every state below is solved on the way).
-
-    Exact when each model's action distribution depends only on the config, its seat, the dice per seat, the
-    standing bid and its bidder (Markov in the standing bid, no memory across bids, rounds or games through
-    ``observe``); models acting on their hands raise :class:`HandDependentModelError`."""
+    for every opener (every state below is solved on the way). See :class:`FixedOpponentsSolution` for the models
+    it is exact for; others raise :class:`HandDependentModelError`."""
     solution = FixedOpponentsSolution(config, models, seat)
+    for opener in range(config.num_players):
+        solution.win_probability(opener=opener)
+    return solution
+
+
+def evaluate_player(config: GameConfig, models: Mapping[int, object], player: object, seat: int = 0
+                    ) -> FixedOpponentsSolution:
+    """The exact P(win) of ``player`` at ``seat`` against ``models`` in the sixes game, solved from the starting
+    dice for every opener: read it with ``win_probability``. Exact for players that act on their hand only through
+    its count of dice matching the bid face, deterministically given the round's events or as a model with
+    ``action_probabilities``, and remember nothing across rounds (e.g. one-third, bluff:B,
+    expected-count:belief=exact); ValueError when a player's answer differs between two hands of one count."""
+    solution = FixedOpponentsSolution(config, models, seat, policy=player)
     for opener in range(config.num_players):
         solution.win_probability(opener=opener)
     return solution
