@@ -60,7 +60,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from .experiments import Cell, format_table, parse_dice_range, run_experiment, run_sweep
     from .report002 import get_experiment
 
-    options = dict(workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
+    options = dict(workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
+                   exact=not args.no_exact)
     if args.experiment:
         if args.players:
             raise ValueError("give either --experiment or --players, not both")
@@ -100,6 +101,8 @@ def _sweep_parser(sub) -> None:
     sweep.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (extra: dask)")
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     sweep.add_argument("--no-plot", action="store_true", help="CSV only, no PNG")
+    sweep.add_argument("--no-exact", action="store_true",
+                       help="skip the exact best-response and own win rates (computed where the models allow)")
     _config_args(sweep)
     sweep.add_argument("--dice", default="1-35", help="dice per player: 5, 1-35, 1-35:2 or a comma list")
     sweep.add_argument("--seed", type=int, default=0, help="sweep seed (default 0; resuming needs the same)")

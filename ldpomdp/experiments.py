@@ -19,7 +19,7 @@ import sys
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
@@ -225,6 +225,8 @@ class SummaryRow:
     ci_high: float
     challenges_per_game: float
     challenge_success_rate: float  # NaN when the player never challenged
+    best_response: float = math.nan  # exact win rate of the best response in this player's place (ceiling.py)
+    exact_value: float = math.nan  # this player's own exact win rate, where it can be computed
 
 
 def summarize(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], dict]) -> list[SummaryRow]:
@@ -270,13 +272,21 @@ def format_table(rows: Sequence[SummaryRow], x_of: Callable[[SummaryRow], object
     """A plain-text table of the summary, one line per cell and player."""
     x_of = x_of or (lambda r: r.dice)
     w = max([len(f"{r.player_index}: {r.player}") for r in rows] + [6])
+    exact = any(not math.isnan(r.best_response) for r in rows)
     head = f"{x_label:>7} {'player':{w}} {'games':>6} {'win rate':>9} {'95% CI':>15} {'chal/game':>9} {'chal ok':>8}"
+    head += f" {'best':>6} {'exact':>6}" if exact else ""
     lines = [head, "-" * len(head)]
+
+    def shown(value: float) -> str:
+        return "" if math.isnan(value) else f"{value:.3f}"
+
     for r in rows:
-        ok = "" if math.isnan(r.challenge_success_rate) else f"{r.challenge_success_rate:.3f}"
-        rate = "" if math.isnan(r.win_rate) else f"{r.win_rate:.3f}"
-        lines.append(f"{str(x_of(r)):>7} {f'{r.player_index}: {r.player}':{w}} {r.games:6d} {rate:>9} "
-                     f"{f'[{r.ci_low:.3f}, {r.ci_high:.3f}]':>15} {r.challenges_per_game:9.2f} {ok:>8}")
+        line = (f"{str(x_of(r)):>7} {f'{r.player_index}: {r.player}':{w}} {r.games:6d} {shown(r.win_rate):>9} "
+                f"{f'[{r.ci_low:.3f}, {r.ci_high:.3f}]':>15} {r.challenges_per_game:9.2f} "
+                f"{shown(r.challenge_success_rate):>8}")
+        lines.append(line + (f" {shown(r.best_response):>6} {shown(r.exact_value):>6}" if exact else ""))
+    if exact:
+        lines.append("best: exact win rate of the best response in the player's place; exact: the player's own")
     return "\n".join(lines)
 
 
@@ -376,11 +386,13 @@ def run_sweep(
     batch: int | None = None,
     progress: bool = True,
     log: Callable[[str], None] | None = print,
+    exact: bool = True,
 ) -> list[SummaryRow]:
     """Play ``games`` games of every cell (resuming what ``out/games.jsonl`` already holds), then write
     ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
     cores), a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible
-    for players that leave Python's ``random`` alone: each game reseeds it)."""
+    for players that leave Python's ``random`` alone: each game reseeds it). With ``exact``, each row also gets
+    the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.ceiling`)."""
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
@@ -426,6 +438,17 @@ def run_sweep(
                 f"{cpu:.1f} worker CPU seconds, {missing / max(cpu, 1e-9):.2f} games per CPU second)")
         _write_timing(out / "timing.csv", cells, timing, wall)
     rows = summarize(cells, games, store.records)
+    if exact:
+        from .ceiling import exact_figures  # the solvers: imported by the parent process only
+
+        start = time.process_time()
+        figures = exact_figures(cells, games)
+        rows = [replace(r, best_response=figures[(r.cell, r.player_index)][0],
+                        exact_value=figures[(r.cell, r.player_index)][1]) for r in rows]
+        if log:
+            found = sum(not math.isnan(r.best_response) for r in rows)
+            log(f"exact best response for {found} of {len(rows)} rows ({time.process_time() - start:.1f} CPU s)"
+                + "".join(f"\n  {note}" for note in figures.notes))
     write_summary(rows, out / SUMMARY_FILE)
     return rows
 

@@ -1,11 +1,13 @@
 """Plots of a sweep summary (matplotlib is optional: ``pip install 'ldpomdp[plot]'``).
 
 Several cells: win rate against the cell's x value (dice by default) with the 95% Wilson interval as a
-band, one line per player (only the first of two: the other is its mirror). One cell: bar charts of wins (with the interval) and challenges per player.
+band, one line per player (only the first of two: the other is its mirror), with the exact best response's win
+rate (dashed) and the player's own exact win rate (dotted) where the summary has them. One cell: bar charts of wins (with the interval) and challenges per player.
 """
 
 from __future__ import annotations
 
+import math
 import textwrap
 from pathlib import Path
 from typing import Callable, Sequence
@@ -56,6 +58,12 @@ def plot_summary(
         line, = ax.plot(xs, [r.win_rate for r in mine], marker="o", ms=3, label=label)
         ax.fill_between(xs, [r.ci_low for r in mine], [r.ci_high for r in mine], color=line.get_color(),
                         alpha=0.2, linewidth=0)
+        for field, style, name in (("best_response", "--", "ceiling (exact best response)"),
+                                   ("exact_value", ":", "exact win rate")):
+            known = [(x, getattr(r, field)) for x, r in zip(xs, mine) if not math.isnan(getattr(r, field))]
+            if known:
+                ax.plot(*zip(*known), ls=style, color=line.get_color(), lw=1.2,
+                        label=name if len(shown) == 1 else f"{label}: {name}")
     ax.axhline(1 / len(labels), color="grey", lw=0.8, ls="--", label=f"1/{len(labels)}")
     ax.set_xlabel(x_label)
     ax.set_ylabel("win rate (95% Wilson band)")

@@ -25,6 +25,11 @@ class ExpectedCountPlanner(BeliefPlayer):
 
     name = "expected-count"
 
+    @property
+    def deterministic(self) -> bool:
+        """Whether ``act`` is a function of the events and the view (an exact belief draws nothing)."""
+        return self.belief_kind == "exact"
+
     def estimate(self, view: PlayerView) -> np.ndarray:
         """(faces,) expected matching dice on the table per face: own hand plus the belief's expectation,
         for the faces the rule looks at (the bid's face and those of the raises; the others get own dice only)."""

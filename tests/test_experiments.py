@@ -246,9 +246,12 @@ def test_cli_sweep_writes_csv_and_plot(tmp_path, capsys):
     out = tmp_path / "cli"
     assert cli_main(["sweep", "--players", "one-third,random", "--dice", "1-3", "--games", "6", "--bids", "sixes",
                      "--out", str(out), "--workers", "1", "--no-progress"]) == 0
-    header = (out / "summary.csv").read_text().splitlines()[0]
+    header, *lines = (out / "summary.csv").read_text().splitlines()
     assert header == ("cell,dice,bids,player,player_index,games,wins,win_rate,ci_low,ci_high,"
-                      "challenges_per_game,challenge_success_rate")
+                      "challenges_per_game,challenge_success_rate,best_response,exact_value")
+    for line in lines:  # one-third and random are both models of the sixes game: every exact figure is there
+        best, value = map(float, line.split(",")[-2:])
+        assert 0.0 < value <= best <= 1.0
     assert (out / "win_rate.png").stat().st_size > 1000
     assert "win rate" in capsys.readouterr().out
 

@@ -227,12 +227,15 @@ class _PeeksAtFaceTwo(OneThirdRule):
         return CHALLENGE if view.bid is not None and view.hand[1] == 0 else super().act(view, rng)
 
     action_probabilities = None  # evaluated through act
+    deterministic = True
 
 
 def test_evaluation_refuses_what_it_cannot_follow():
     config = GameConfig(num_players=2, dice=2, bids="sixes")
     with pytest.raises(ValueError, match="acts on more of its hand than its count"):
         evaluate_player(config, {1: OneThirdRule()}, _PeeksAtFaceTwo())
+    with pytest.raises(ValueError, match="does not declare deterministic"):
+        evaluate_player(config, {1: OneThirdRule()}, make_player("expected-count"))  # particles: random
     with pytest.raises(ValueError, match=r"FixedOpponentsSolution\.policy.*sixes game only"):
         evaluate_player(GameConfig(num_players=2, dice=1), {1: RandomPlayer()}, OneThirdRule())
 

@@ -24,7 +24,8 @@ from ..opponents.base import checked_probabilities
 from ..opponents.check import SUM_TOLERANCE
 from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, match_probability, matching_count, minimal_raises
 
-__all__ = ["CountRound", "HandDependentModelError", "count_probabilities", "solve_count_round", "PolicyDecisions"]
+__all__ = ["CountRound", "HandDependentModelError", "count_probabilities", "solve_count_round", "PolicyDecisions",
+           "evaluated_through"]
 
 Outcome = Mapping[tuple[int, int], float]  # (loser, challenger) -> the responder's game value after that challenge
 
@@ -78,15 +79,28 @@ def _convolve_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def evaluated_through(player: Any) -> str | None:
+    """How a player's exact value is computed: "model" (it has ``action_probabilities``), "act" (it declares
+    ``deterministic = True``), or None (it cannot be)."""
+    if callable(getattr(player, "action_probabilities", None)):
+        return "model"
+    return "act" if getattr(player, "deterministic", False) else None
+
+
 class PolicyDecisions:
     """A player's P(challenge | own count c0) at each of its turns in a chain, for exact evaluation.
 
     An opponent model (with ``action_probabilities``) is asked through :func:`count_probabilities`; any other
-    player is walked through the round's events and asked ``act`` with one hand per count, and must answer alike
-    for a second hand of the same count (else ValueError). Exact for players that are deterministic given the
-    events (or models), remember nothing across rounds, and act on their hand only through its count."""
+    player must declare ``deterministic = True`` (its ``act`` is a function of the events and the view), is walked
+    through the round's events and asked ``act`` with one hand per count, and must answer alike for a second hand
+    of the same count (else ValueError). Exact for players that remember nothing across rounds and act on their
+    hand only through its count."""
 
     def __init__(self, player: Any, config: GameConfig, seat: int):
+        self.through = evaluated_through(player)
+        if self.through is None:
+            raise ValueError(f"{player_name(player)} has no action_probabilities and does not declare "
+                             f"deterministic = True: its exact value cannot be computed")
         self.player, self.config, self.seat = player, config, seat
         player.reset(seat, config)
         self._rng = np.random.default_rng(0)  # handed to ``act``; a deterministic player never draws from it
@@ -108,7 +122,7 @@ class PolicyDecisions:
         ``actors[q]`` is the player (rows of other seats' turns are 0)."""
         seat, config = self.seat, self.config
         out = np.zeros((len(actors), dice[seat] + 1))
-        model = callable(getattr(self.player, "action_probabilities", None))
+        model = self.through == "model"
         if not model:
             self.player.observe(RoundStart(0, dice, actors[0]))
             first, second = self._two_hands(dice[seat])

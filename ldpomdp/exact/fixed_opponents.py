@@ -333,6 +333,7 @@ class BestResponsePlayer:
     def __init__(self, solution: FixedOpponentsSolution | None = None, assume: str = "one-third",
                  name: str | None = None):
         self.solution, self.assume, self._from_spec = solution, assume, solution is None
+        self.deterministic = True  # act is a function of the view: its exact value can be computed
         self.name = name or ("best-response" if solution is not None or assume == "one-third"
                              else f"best-response:assume={assume}")
 
