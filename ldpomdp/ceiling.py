@@ -15,13 +15,13 @@ from collections import defaultdict
 from typing import Iterable, Sequence
 
 from .exact.count_rounds import evaluated_through
-from .exact.fixed_opponents import FixedOpponentsSolution, HandDependentModelError, solve_work
+from .exact.fixed_opponents import FixedOpponentsSolution, HandDependentModelError
+from .game_values import EXACT_MODEL_CALLS, affordable
 from .registry import make_player
 from .rules import GameConfig
 
-__all__ = ["ExactFigures", "exact_figures", "CEILING_MODEL_CALLS", "ACT_EVALUATION_MAX_DICE"]
+__all__ = ["ExactFigures", "exact_figures", "ACT_EVALUATION_MAX_DICE"]
 
-CEILING_MODEL_CALLS = 150_000  # solver work allowed per figure (solve_work's model calls): ~10 s of CPU
 ACT_EVALUATION_MAX_DICE = 15  # players evaluated through ``act`` rebuild their belief every round: up to this
 
 
@@ -42,13 +42,7 @@ def _models(specs: Sequence[str]) -> dict[int, object] | None:
 
 def _largest(config: GameConfig, dice: Iterable[int], budget: int) -> int | None:
     """The largest of ``dice`` whose solution at seat 0 stays within ``budget`` model calls."""
-    for d in sorted(dice, reverse=True):
-        try:
-            if solve_work(_config(config, d), 0).model_calls <= budget:
-                return d
-        except ValueError:  # too many dice states even to count the work
-            continue
-    return None
+    return next((d for d in sorted(dice, reverse=True) if affordable(_config(config, d), 0, budget)), None)
 
 
 def _config(config: GameConfig, dice: int) -> GameConfig:
@@ -62,7 +56,7 @@ def _averaged(solution: FixedOpponentsSolution, dice: int, n: int, i: int, sched
     return sum(w * solution.win_probability((dice,) * n, (k - i) % n) for k, w in enumerate(schedule))
 
 
-def exact_figures(cells: Sequence, games: int, budget: int = CEILING_MODEL_CALLS) -> ExactFigures:
+def exact_figures(cells: Sequence, games: int, budget: int = EXACT_MODEL_CALLS) -> ExactFigures:
     """The exact figures of every (cell, player) of a sweep playing ``games`` games per cell (see the module)."""
     figures = ExactFigures()
     groups: dict[tuple, list] = defaultdict(list)

@@ -8,9 +8,11 @@ import math
 import numpy as np
 import pomdp_py
 
+from ldpomdp.exact.fixed_opponents import round_outcomes
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
-from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, make_agent, reset_root
-from ldpomdp.rules import Action, is_legal
+from ldpomdp.game_values import game_value
+from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, die_outcomes, make_agent, reset_root
+from ldpomdp.rules import Action, GameConfig, is_legal, matching_count
 from ldpomdp.validation import int_at_least
 
 from ._common import BeliefPlayer
@@ -19,26 +21,38 @@ __all__ = ["POMCPPlanner"]
 
 
 class POMCPPlanner(BeliefPlayer):
-    """POMCP player. Search budget: ``num_sims`` per decision, or ``planning_time`` seconds if given.
+    """POMCP player. Search budget: ``num_sims`` visits of each searched root (the simulations a round's earlier
+    searches left below it count; at least a tenth of ``num_sims`` new ones), or ``planning_time`` seconds if given.
 
+    ``reward``: "game" (default), the round ends with the planner's P(win the game) from the dice state it leads
+    to (:func:`~ldpomdp.game_values.game_value` for the assumed models: exact where the game can be solved, else
+    the fair-rounds estimate; ``value_kind`` says which), or "die", -1 / +1 for losing / taking the die. Where
+    the game is solved in the sixes game the search runs on one hand per matching count (the assumed models act on
+    nothing else). A decision is not searched when only one move is legal, or when the standing bid is surely true
+    (own matching dice reach it), losing one's own die is the worst end of the round and one raise is legal.
     Options: ``max_depth`` (planner steps simulated per search, the round's end included),
-    ``exploration_const`` (UCB1; rewards are in [-1, 1]), ``rollout`` ("expected-count" or "one-third"),
-    ``n_root`` root particles drawn jointly from the belief (default ``num_sims`` within [200, 2000]), and the
-    belief options of :class:`~planners._common.BeliefPlayer`. Between two of its decisions in a round it
-    keeps the search tree below what happened (:meth:`RoundPOMCP.update`); if that observation was never
-    simulated (particle deprivation) it starts a new tree. Either way the root particles are redrawn from the belief.
-    ``deprivations`` counts those rebuilds.
+    ``exploration_const`` (UCB1, relative to half the spread of the round's rewards: 1 for the die reward),
+    ``rollout`` ("expected-count" or "one-third"), ``n_root`` root particles drawn jointly from the belief
+    (default ``num_sims`` within [200, 2000]), and the belief options of :class:`~planners._common.BeliefPlayer`.
+    Between two of its decisions in a round it keeps the search tree below what happened
+    (:meth:`RoundPOMCP.update`); if that observation was never simulated (particle deprivation) it starts a new
+    tree. Either way the root particles are redrawn from the belief. ``deprivations`` counts those rebuilds,
+    ``decisions`` the searched decisions and ``skipped`` the others.
     """
 
     name = "pomcp"
+    REWARDS = ("game", "die")
 
     def __init__(
-        self, num_sims: int = 2000, planning_time: float | None = None, max_depth: int = 12,
+        self, num_sims: int = 500, planning_time: float | None = None, max_depth: int = 12,
         exploration_const: float = 1.0, rollout: str = "expected-count", n_root: int | None = None,
         belief: str = "particles", n_particles: int = 10_000, injection: float = 0.0, refresh: float = 0.0,
-        assume: str = "one-third", seed: int | None = None, name: str | None = None,
+        assume: str = "one-third", seed: int | None = None, name: str | None = None, reward: str = "game",
     ):
         super().__init__(belief, n_particles, injection, refresh, assume, seed, name)
+        if reward not in self.REWARDS:
+            raise ValueError(f"POMCPPlanner.reward must be one of {self.REWARDS}, got {reward!r}")
+        self.reward = reward
         if rollout not in ROLLOUTS:
             raise ValueError(f"POMCPPlanner.rollout must be one of {ROLLOUTS}, got {rollout!r}")
         if planning_time is None:
@@ -53,8 +67,16 @@ class POMCPPlanner(BeliefPlayer):
         if n_root is not None:
             n_root = int_at_least("POMCPPlanner", "n_root", n_root, 1)
         self.n_root = n_root if n_root is not None else min(max(num_sims, 200), 2000)
-        self.deprivations = self.decisions = self.simulations = 0
+        self.deprivations = self.decisions = self.skipped = self.simulations = 0
         self.planning_seconds = 0.0
+        self.values, self.value_kind = None, reward
+        self._outcomes: dict[tuple[int, int], float] = {}
+        self._new_round()
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        if self.reward == "game":
+            self.values, self.value_kind = game_value(config, seat, self.assume)
         self._new_round()
 
     def _new_round(self) -> None:
@@ -63,16 +85,28 @@ class POMCPPlanner(BeliefPlayer):
         self._last: LDAction | None = None
         self._seen: list[tuple[int, Action]] = []
 
+    @property
+    def by_count(self) -> bool:
+        """Whether the search runs on one hand per matching count (an exactly solved sixes game)."""
+        return self.value_kind == "exact" and self.config.bids == "sixes"
+
     def _make_planner(self) -> pomdp_py.POMCP:
+        """A search for this decision: simulations until the root has ``num_sims`` visits, the ones inherited from
+        the round's earlier searches included, and at least a tenth of ``num_sims`` new ones (or ``planning_time``)."""
         timed = self.planning_time is not None
+        tree = getattr(self.agent, "tree", None)
+        inherited = 0 if tree is None else tree.num_visits
+        spread = max(self._outcomes.values()) - min(self._outcomes.values())
         return RoundPOMCP(
             self.agent, max_depth=self.max_depth, planning_time=self.planning_time if timed else -1,
-            num_sims=-1 if timed else self.num_sims, discount_factor=1.0, exploration_const=self.exploration_const,
-            rollout_policy=self.agent.policy_model, show_progress=False,
+            num_sims=-1 if timed else max(self.num_sims - inherited, -(-self.num_sims // 10)), discount_factor=1.0,
+            exploration_const=self.exploration_const * spread / 2, rollout_policy=self.agent.policy_model,
+            show_progress=False,
         )
 
-    def _advance(self, view: PlayerView) -> None:
-        """Move the agent to this decision: history, tree (or a fresh one on deprivation), root particles."""
+    def _advance(self, view: PlayerView, plan: bool) -> None:
+        """Move the agent to this decision: history, tree (or a fresh one on deprivation), and root particles
+        if it will ``plan`` here."""
         observation = LDObservation(tuple(self._seen))
         self.agent.update_history(self._last, observation)
         try:
@@ -82,16 +116,34 @@ class POMCPPlanner(BeliefPlayer):
                 raise
             self.deprivations += 1
             self.agent.tree = None
-        reset_root(self.agent, view, self.belief, self.n_root, self.rng, self.rollout)
+        if plan:
+            reset_root(self.agent, view, self.belief, self.n_root, self.rng, self.rollout, self.by_count)
+
+    def _unsearched(self, view: PlayerView) -> Action | None:
+        """The move when no search is needed: the only legal one, or the only raise when challenging is dominated
+        (the bid is surely true, and losing one's own die is the worst end of the round)."""
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        bid, outcomes = view.bid, self._outcomes
+        if (len(legal) == 2 and matching_count(view.hand, bid.face, view.config) >= bid.quantity
+                and outcomes[(self.seat, self.seat)] <= min(outcomes.values())):
+            return legal[0]
+        return None
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        move = self._unsearched(view)
+        if self.agent is not None:
+            self._advance(view, plan=move is None)
+        if move is not None:
+            self.skipped += 1
+            return move
         if self.agent is None:
             self.agent = make_agent(
-                view.config, self.seat, self.belief.models, self.belief, view, self.n_root, self.rollout, self.rng
+                view.config, self.seat, self.belief.models, self.belief, view, self.n_root, self.rollout, self.rng,
+                self._outcomes, self.by_count,
             )
-            self.planner = self._make_planner()
-        else:
-            self._advance(view)
+        self.planner = self._make_planner()
         action = self.planner.plan(self.agent).move
         self.decisions += 1
         self.simulations += self.planner.last_num_sims
@@ -104,6 +156,10 @@ class POMCPPlanner(BeliefPlayer):
         super().observe(event)
         if isinstance(event, RoundStart):
             self._new_round()
+            if self.values is None:
+                self._outcomes = die_outcomes(self.seat, event.dice)
+            else:
+                self._outcomes = round_outcomes(self.config, self.seat, event.dice, self.values.win_probability)
         elif isinstance(event, ActionTaken):
             if event.seat == self.seat:
                 self._last, self._seen = LDAction(event.action), []

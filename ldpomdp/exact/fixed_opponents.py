@@ -23,7 +23,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -36,7 +36,7 @@ from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_acti
 from ..validation import int_at_least
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
-           "evaluate_player", "solved_for", "HandDependentModelError", "SolveWork", "solve_work",
+           "evaluate_player", "solved_for", "round_outcomes", "HandDependentModelError", "SolveWork", "solve_work",
            "MAX_DICE_STATES", "MAX_MODEL_CALLS", "MAX_TABLE_CELLS", "MAX_BACKUP_STEPS"]
 
 OWNER = "FixedOpponentsSolution"
@@ -123,6 +123,21 @@ def _terminal(dice: tuple[int, ...], seat: int) -> float | None:
     if dice[seat] == 0:
         return 0.0
     return 1.0 if sum(d > 0 for d in dice) == 1 else None
+
+
+def round_outcomes(config: GameConfig, seat: int, dice: tuple[int, ...], value: Callable[[tuple[int, ...], int], float]
+                   ) -> dict[tuple[int, int], float]:
+    """``seat``'s game value after each way the round at ``dice`` can end: (loser, challenger) -> 0 if it is out,
+    1 if it is the last with dice, else ``value(dice after, next opener)``."""
+    active = [s for s in range(len(dice)) if dice[s] > 0]
+    out = {}
+    for loser in active:
+        after = tuple(d - (s == loser) for s, d in enumerate(dice))
+        over = _terminal(after, seat)
+        for challenger in active:
+            out[(loser, challenger)] = over if over is not None else value(after, next_opener(config, after, challenger,
+                                                                                                  loser))
+    return out
 
 
 def _challenge(truth: np.ndarray, outcome: Mapping[tuple[int, int], float], challenger: int, bidder: int) -> np.ndarray:
@@ -276,20 +291,11 @@ class FixedOpponentsSolution:
             raise ValueError(f"{OWNER}.dice must not exceed the starting dice {start}, got {out}")
         return out
 
-    def _outcome(self, dice: tuple[int, ...], loser: int, challenger: int) -> float:
-        """The responder's game value after ``loser`` loses a die to ``challenger``'s challenge (the round
-        below is already solved)."""
-        after = tuple(d - (s == loser) for s, d in enumerate(dice))
-        over = _terminal(after, self.seat)
-        if over is not None:
-            return over
-        return self._rounds[after].value(next_opener(self.config, after, challenger, loser))
-
     def _solve_round(self, dice: tuple[int, ...]) -> ResponderRound | CountRound:
         """Backward induction over the bids: every seat's value after its bid i needs only bids above i."""
         config, me = self.config, self.seat
         active = [s for s in range(len(dice)) if dice[s] > 0]
-        outcome = {(loser, c): self._outcome(dice, loser, c) for loser in active for c in active}
+        outcome = round_outcomes(config, me, dice, lambda after, opener: self._rounds[after].value(opener))
         if config.bids == "sixes":
             return solve_count_round(config, me, dice, self.models, outcome, self._policy)
         table = sum(dice)

@@ -8,9 +8,10 @@ from typing import Mapping
 import numpy as np
 import pomdp_py
 
+from ..belief import count_hands
 from ..game import PlayerView
-from ..rules import GameConfig, match_probability
-from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel
+from ..rules import GameConfig, match_probability, matching_count
+from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes
 from .state import LDState
 
 __all__ = ["ROLLOUTS", "LDParticles", "make_agent", "root_states", "reset_root", "others_expected"]
@@ -20,11 +21,24 @@ ROLLOUTS = ("expected-count", "one-third")
 
 class LDParticles(pomdp_py.Particles):
     """pomdp-py particles whose draws are reproducible: a ``random.Random`` seeded from the numpy Generator
-    (pomdp-py's own draw uses the global ``random``; a numpy call per draw would cost ~1 us more)."""
+    (pomdp-py's own draw uses the global ``random``; a numpy call per draw would cost ~1 us more). The histogram
+    that pomdp-py builds on creation (hashing every state; POMCP only draws) is made when asked."""
 
     def __init__(self, particles: list, rng: np.random.Generator | random.Random):
+        self._building = True
         super().__init__(particles)
+        self._building = False
         self._random = rng if isinstance(rng, random.Random) else random.Random(int(rng.integers(2**63)))
+
+    def get_histogram(self) -> dict:
+        return {} if self._building else super().get_histogram()
+
+    def __getitem__(self, value) -> float:
+        return self.get_histogram().get(value, 0.0)
+
+    def mpe(self):
+        histogram = self.get_histogram()
+        return max(histogram, key=histogram.get)
 
     def random(self):
         particles = self.particles
@@ -34,10 +48,18 @@ class LDParticles(pomdp_py.Particles):
         return LDParticles(list(self.particles), self._random)
 
 
-def root_states(view: PlayerView, belief, k: int, rng: np.random.Generator) -> list[LDState]:
-    """``k`` states at ``view``: opponents' hands drawn jointly from ``belief`` (a TableBelief), ours known."""
+def root_states(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool = False) -> list[LDState]:
+    """``k`` states at ``view``: opponents' hands drawn jointly from ``belief`` (a TableBelief), ours known. With
+    ``by_count`` (the sixes game against models that act on a hand's count of the bid face alone) every hand is
+    replaced by the one of :func:`~ldpomdp.belief.count_hands` with its count: the same round in distribution,
+    over far fewer distinct states."""
     hands = np.asarray(belief.sample_hands(k, rng)).astype(np.int64)
     hands[:, view.seat] = view.hand
+    if by_count:
+        config, face = view.config, view.config.faces
+        counts = matching_count(hands, face, config)  # (k, players)
+        for s, d in enumerate(view.dice):
+            hands[:, s] = count_hands(d, face, config)[counts[:, s]]
     history, dice, turn, r = view.history, view.dice, view.seat, view.round_index
     # one state object per particle is what pomdp-py's Particles holds
     return [LDState(tuple(map(tuple, h)), dice, history, turn, -1, (), r) for h in hands.tolist()]
@@ -54,11 +76,12 @@ def others_expected(config: GameConfig, view: PlayerView, belief, rollout: str) 
 
 
 def reset_root(
-    agent: pomdp_py.Agent, view: PlayerView, belief, k: int, rng: np.random.Generator, rollout: str = "expected-count"
+    agent: pomdp_py.Agent, view: PlayerView, belief, k: int, rng: np.random.Generator, rollout: str = "expected-count",
+    by_count: bool = False,
 ) -> None:
-    """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view``, and refresh the rollout
-    rule's estimate (the belief core is the source of truth; the search tree, if any, is kept)."""
-    states = root_states(view, belief, k, rng)
+    """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view`` (see :func:`root_states`),
+    and refresh the rollout rule's estimate (the belief core is the source of truth; the search tree is kept)."""
+    states = root_states(view, belief, k, rng, by_count)
     agent.transition_model.set_root(view.history, states)
     agent.policy_model.set_others_expected(others_expected(view.config, view, belief, rollout))
     particles = LDParticles(states, rng)
@@ -77,23 +100,26 @@ def make_agent(
     n_root: int = 1000,
     rollout: str = "expected-count",
     rng: np.random.Generator | int | None = None,
+    outcomes: Mapping[tuple[int, int], float] | None = None,
+    by_count: bool = False,
 ) -> pomdp_py.Agent:
     """A pomdp-py agent for ``seat``'s decision at ``view`` (its hand, the dice, this round's bids so far).
 
     ``belief`` is the round's :class:`~ldpomdp.belief.TableBelief`; ``n_root`` root particles are drawn from
-    it. ``rollout``: "expected-count" (own dice + the belief's expected matching count of the opponents) or
-    "one-third" (own dice + the unseen dice times P(a die matches)).
+    it (``by_count``: see :func:`root_states`). ``rollout``: "expected-count" (own dice + the belief's expected
+    matching count of the opponents) or "one-third" (own dice + the unseen dice times P(a die matches)).
+    ``outcomes``: the reward when the round ends, per (loser, challenger) (default :func:`die_outcomes`).
     """
     if rollout not in ROLLOUTS:
         raise ValueError(f"make_agent: rollout must be one of {ROLLOUTS}, got {rollout!r}")
     if view.seat != seat or view.config != config:
         raise ValueError(f"make_agent: view is for seat {view.seat}, the agent for seat {seat} (same config needed)")
     rng = np.random.default_rng(rng)
-    states = root_states(view, belief, n_root, rng)
+    states = root_states(view, belief, n_root, rng, by_count)
     transition = TransitionModel(config, seat, opponent_models, rng)
     transition.set_root(view.history, states)
     policy = PolicyModel(config, seat, view.dice, view.hand, view.bid, others_expected(config, view, belief, rollout))
     return pomdp_py.Agent(
         LDParticles(states, rng), policy, transition_model=transition, observation_model=ObservationModel(),
-        reward_model=RewardModel(seat),
+        reward_model=RewardModel(die_outcomes(seat, view.dice) if outcomes is None else outcomes),
     )

@@ -25,7 +25,7 @@ from .action import END, LDAction
 from .observation import LDObservation
 from .state import LDState
 
-__all__ = ["PublicNode", "TransitionModel", "ObservationModel", "RewardModel", "PolicyModel"]
+__all__ = ["PublicNode", "TransitionModel", "ObservationModel", "RewardModel", "PolicyModel", "die_outcomes"]
 
 
 class PublicNode:
@@ -68,6 +68,7 @@ class TransitionModel(pomdp_py.TransitionModel):
         self._totals: dict[tuple, list[int]] = {}  # root hands -> matching dice on the table per face
         self._estimates: dict[int, np.ndarray] = {}  # seat -> (rows, faces) one-third estimates
         self._tables: dict[tuple[int, Bid | None], tuple[list[float], tuple[Bid, ...], list[int]]] = {}
+        self._seats_after: dict[tuple[int, ...], dict[int, int]] = {}  # dice -> seat -> next seat with dice
 
     def set_root(self, history: tuple[tuple[int, Action], ...], states: Sequence[LDState]) -> None:
         """Start a new search from the public ``history`` over the root particles ``states``: index each
@@ -127,25 +128,29 @@ class TransitionModel(pomdp_py.TransitionModel):
         return end
 
     def _play(self, state: LDState, action: LDAction, reply) -> LDState:
-        """The state after ``action`` when ``reply(state, node, actor)`` gives each opponent's move."""
+        """The state after ``action`` when ``reply(state, node, actor)`` gives each opponent's move. The planner's
+        moves come from :class:`PolicyModel`, which lists only legal ones for the history."""
         if state.loser >= 0:
             return state
+        if state.turn != self.seat:
+            raise ValueError(f"TransitionModel: action {action!r} is not the planner's to play in {state!r}")
         node = self.node(state)
         move = action.move
-        if state.turn != self.seat or not is_legal(self.config, sum(state.dice), state.bid, move):
-            raise ValueError(f"TransitionModel: action {action!r} is not playable in {state!r}")
         if move is CHALLENGE:
             return self._end(state, node, self.seat, ())
         node = node.child(self.seat, move)
+        after = self._seats_after.get(state.dice)
+        if after is None:
+            after = self._seats_after[state.dice] = {s: next_active_seat(state.dice, s) for s in range(len(state.dice))}
         seen: list[tuple[int, Action]] = []
-        actor = next_active_seat(state.dice, self.seat)
+        actor = after[self.seat]
         while actor != self.seat:
             answer = reply(state, node, actor)
             seen.append((actor, answer))
             if answer is CHALLENGE:
                 return self._end(state, node, actor, tuple(seen))
             node = node.child(actor, answer)
-            actor = next_active_seat(state.dice, actor)
+            actor = after[actor]
         seen_t = tuple(seen)
         nxt = LDState(state.hands, state.dice, node.history, self.seat, -1, seen_t, state.round_index)
         nxt.public = node
@@ -187,18 +192,25 @@ class ObservationModel(pomdp_py.ObservationModel):
 
 
 class RewardModel(pomdp_py.RewardModel):
-    """+1 when another player loses the die, -1 when the planner does, 0 otherwise (and after the round)."""
+    """At the round's end ``outcomes[(loser, challenger)]`` (e.g. the planner's game value of the dice state it
+    leads to, or -1 / +1 for losing / taking a die: :func:`die_outcomes`), 0 before and after it."""
 
-    def __init__(self, seat: int):
-        self.seat = seat
+    def __init__(self, outcomes: Mapping[tuple[int, int], float]):
+        self.outcomes = dict(outcomes)
 
     def sample(self, state: LDState, action: LDAction, next_state: LDState) -> float:
         if state.loser >= 0 or next_state.loser < 0:
             return 0.0
-        return -1.0 if next_state.loser == self.seat else 1.0
+        return self.outcomes[(next_state.loser, next_state.turn)]  # a finished round's turn is its challenger
 
     def probability(self, reward: float, state: LDState, action: LDAction, next_state: LDState) -> float:
         return float(reward == self.sample(state, action, next_state))
+
+
+def die_outcomes(seat: int, dice: Sequence[int]) -> dict[tuple[int, int], float]:
+    """-1 when ``seat`` loses the die, +1 when another seat does, for every (loser, challenger) with dice."""
+    active = [s for s, d in enumerate(dice) if d > 0]
+    return {(loser, c): (-1.0 if loser == seat else 1.0) for loser in active for c in active}
 
 
 class PolicyModel(pomdp_py.RolloutPolicy):

@@ -1,0 +1,67 @@
+"""What a dice state is worth to one seat, P(it wins the game) from there: for planners that search one round.
+
+Exact where the game can be solved against the models the planner assumes (the sixes game against count-based or
+hand-independent models, the full game against hand-independent ones, within a work budget): the value of the best
+response from that state on. Elsewhere the fair-rounds estimate: the value if every later round costs a die to each
+seat still in with equal probability. That is the game between equally strong players, and unlike a reward of one
+die it values a die more the fewer a seat has left.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Protocol
+
+from .exact.fixed_opponents import HandDependentModelError, solve_work, solved_for
+from .rules import GameConfig
+
+__all__ = ["GameValue", "FairRounds", "game_value", "affordable", "EXACT_MODEL_CALLS"]
+
+EXACT_MODEL_CALLS = 150_000  # solver work (solve_work's model calls) affordable on the way: ~10 CPU s
+
+
+class GameValue(Protocol):
+    """P(the seat wins the game) from ``dice`` with ``opener`` to open."""
+
+    def win_probability(self, dice: tuple[int, ...], opener: int) -> float: ...
+
+
+class FairRounds:
+    """The fair-rounds estimate for ``seat`` (the opener does not matter)."""
+
+    def __init__(self, config: GameConfig, seat: int):
+        self.config, self.seat = config, seat
+
+    def win_probability(self, dice: tuple[int, ...], opener: int = 0) -> float:
+        return _fair(tuple(dice), self.seat)
+
+
+@lru_cache(maxsize=200_000)
+def _fair(dice: tuple[int, ...], seat: int) -> float:
+    if dice[seat] == 0:
+        return 0.0
+    active = [s for s, d in enumerate(dice) if d > 0]
+    if len(active) == 1:
+        return 1.0
+    return sum(_fair(tuple(d - (s == j) for s, d in enumerate(dice)), seat) for j in active) / len(active)
+
+
+def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALLS) -> bool:
+    """Whether solving ``config`` for ``seat`` stays within ``budget`` model calls."""
+    try:
+        return solve_work(config, seat).model_calls <= budget
+    except ValueError:  # too many dice states even to count the work
+        return False
+
+
+@lru_cache(maxsize=64)
+def game_value(config: GameConfig, seat: int, assume: str) -> tuple[GameValue, str]:
+    """The values for ``seat`` when every other seat plays the spec ``assume``, and their kind: (the
+    solution of :func:`~ldpomdp.exact.fixed_opponents.solved_for`, "exact") where it can be had within
+    :data:`EXACT_MODEL_CALLS`, else (:class:`FairRounds`, "fair-rounds"). Cached for the process."""
+    if affordable(config, seat):
+        try:
+            return solved_for(config, seat, assume), "exact"
+        except HandDependentModelError:
+            pass
+    return FairRounds(config, seat), "fair-rounds"
