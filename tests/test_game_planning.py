@@ -1,0 +1,157 @@
+"""POMCP plays for the game: the game values behind its round reward, the moves it does not search, the search on
+one hand per matching count, its visit budget, and the particles it hands pomdp-py."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pomdp_py
+import pytest
+
+from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, RoundStart
+from ldpomdp.belief import TableBelief, count_hands
+from ldpomdp.exact.fixed_opponents import round_outcomes, solve_fixed_opponents
+from ldpomdp.game_values import FairRounds, game_value
+from ldpomdp.game import play_round
+from ldpomdp.opponents import OneThirdRule
+from ldpomdp.pomdp import die_outcomes
+from ldpomdp.pomdp.agent import LDParticles, root_states
+from ldpomdp.rules import matching_count
+from planners import POMCPPlanner
+
+
+def fair_two_player(a: int, b: int) -> float:
+    """P(the first of two seats wins) when each round costs either a die with probability 1/2: the other loses b
+    dice before it loses a (negative binomial)."""
+    return sum(math.comb(b - 1 + k, k) / 2 ** (b + k) for k in range(a))
+
+
+@pytest.mark.parametrize("a, b", [(1, 1), (2, 1), (1, 2), (3, 5), (7, 4)])
+def test_fair_rounds_two_players(a, b):
+    values = FairRounds(GameConfig(num_players=2, dice=(a, b)), 0)
+    assert values.win_probability((a, b)) == pytest.approx(fair_two_player(a, b), abs=1e-12)
+
+
+def test_fair_rounds_three_players_share_the_win():
+    config = GameConfig(num_players=3, dice=(3, 2, 4))
+    total = sum(FairRounds(config, s).win_probability((3, 2, 4)) for s in range(3))
+    assert total == pytest.approx(1.0, abs=1e-12)
+    assert FairRounds(config, 0).win_probability((2, 2, 2)) == pytest.approx(1 / 3, abs=1e-12)
+    assert FairRounds(config, 0).win_probability((0, 2, 2)) == 0.0
+
+
+def test_game_value_is_exact_where_the_game_is_solved():
+    sixes = GameConfig(num_players=2, dice=4, bids="sixes")
+    values, kind = game_value(sixes, 1, "bluff:0.3")
+    expected = solve_fixed_opponents(sixes, {0: OneThirdRule(0.3)}, 1)
+    assert kind == "exact" and values.win_probability((3, 2), 0) == pytest.approx(
+        expected.win_probability((3, 2), 0), abs=1e-15)
+    assert game_value(GameConfig(num_players=2, dice=2), 0, "random")[1] == "exact"  # hand-independent
+    values, kind = game_value(GameConfig(num_players=2, dice=2), 0, "one-third")  # full game: acts on its hand
+    assert kind == "fair-rounds" and values.win_probability((2, 1), 1) == pytest.approx(0.75)
+
+
+def _opened(planner: POMCPPlanner, config: GameConfig, hand: tuple[int, ...], bids: int) -> PlayerView:
+    """Seat 1 opens and the two seats raise in turn until ``bids`` bids stand; the view of seat 0 then."""
+    planner.reset(0, config)
+    dice = config.starting_dice
+    planner.observe(RoundStart(0, dice, 1))
+    history: list = []
+    for q in range(1, bids + 1):
+        seat = 1 if q % 2 else 0
+        view = PlayerView(config, seat, dice, tuple(history), 0)
+        planner.observe(ActionTaken(seat, Bid(q, config.faces), view.public()))
+        history.append((seat, Bid(q, config.faces)))
+    return PlayerView(config, 0, dice, tuple(history), 0, hand=hand)
+
+
+def test_the_round_ends_with_the_game_value_it_reaches():
+    config = GameConfig(num_players=2, dice=3, bids="sixes")
+    planner = POMCPPlanner(num_sims=50, n_particles=500, seed=0)
+    view = _opened(planner, config, (0, 1, 1, 1, 0, 0), 3)  # no matching die: 3 sixes is doubtful
+    planner.act(view, np.random.default_rng(0))
+    assert planner.decisions == 1 and planner.value_kind == "exact"
+    expected = round_outcomes(config, 0, (3, 3), planner.values.win_probability)
+    assert planner.agent.reward_model.outcomes == expected
+    assert expected[(0, 0)] < expected[(1, 0)]  # losing its own die is worth less than taking one
+    die = POMCPPlanner(num_sims=50, n_particles=500, seed=0, reward="die")
+    die.act(_opened(die, config, (0, 1, 1, 1, 0, 0), 3), np.random.default_rng(0))
+    assert die.agent.reward_model.outcomes == die_outcomes(0, (3, 3))
+
+
+@pytest.mark.parametrize("dice, bids, move", [((3, 3), 0, Bid(1, 6)), ((3, 2), 5, CHALLENGE)])
+def test_forced_moves_are_not_searched(dice, bids, move):
+    config = GameConfig(num_players=2, dice=dice, bids="sixes")
+    planner = POMCPPlanner(num_sims=50, n_particles=500, seed=0)
+    view = _opened(planner, config, (1, 0, 0, 0, 0, 2), bids)  # bids = 0: seat 0 opens; 5: the top bid stands
+    assert planner.act(view, np.random.default_rng(0)) == move
+    assert (planner.decisions, planner.skipped, planner.simulations) == (0, 1, 0)
+
+
+def test_a_surely_true_bid_is_raised_unsearched_exactly_when_losing_its_die_is_worst():
+    branches = set()
+    for d in range(3, 12):
+        config = GameConfig(num_players=2, dice=d, bids="sixes")
+        planner = POMCPPlanner(num_sims=30, n_particles=300, seed=0)
+        view = _opened(planner, config, (1, 0, 0, 0, 0, d - 1), 3)  # d dice match: 3 sixes surely stand
+        outcomes = planner._outcomes
+        worst = outcomes[(0, 0)] <= min(outcomes.values())
+        move = planner.act(view, np.random.default_rng(0))
+        assert planner.skipped == int(worst) and planner.decisions == int(not worst)
+        if worst:
+            assert move == Bid(4, 6)
+        branches.add(worst)
+    assert branches == {True, False}  # small games: opening is a handicap, so losing while challenging is not worst
+
+
+def test_search_runs_on_one_hand_per_count_where_the_game_is_solved():
+    config = GameConfig(num_players=3, dice=(4, 3, 5), bids="sixes")
+    models = {s: OneThirdRule() for s in (1, 2)}
+    belief = TableBelief(config, 0, (4, 3, 5), models, n_particles=300, rng=np.random.default_rng(1))
+    view = PlayerView(config, 0, (4, 3, 5), (), 0, hand=(1, 0, 2, 0, 0, 1))
+    full = root_states(view, belief, 200, np.random.default_rng(7))
+    counted = root_states(view, belief, 200, np.random.default_rng(7), by_count=True)
+    for a, b in zip(full, counted):
+        for s, d in enumerate((4, 3, 5)):
+            c = matching_count(a.hands[s], 6, config)
+            assert b.hands[s] == tuple(count_hands(d, 6, config)[c]) and matching_count(b.hands[s], 6, config) == c
+    assert len({s.hands for s in counted}) < len({s.hands for s in full})
+
+
+def test_each_search_tops_its_root_up_to_the_budget():
+    config = GameConfig(num_players=2, dice=8, bids="sixes")
+    planner, opponent = POMCPPlanner(num_sims=120, n_particles=1000, seed=3), OneThirdRule()
+    visits, fresh = [], []
+
+    def checked_act(view, rng):
+        before = planner.decisions
+        move = POMCPPlanner.act(planner, view, rng)
+        if planner.decisions > before:
+            visits.append(planner.agent.tree.num_visits)
+            fresh.append(planner.planner.last_num_sims)
+        return move
+
+    planner.act = checked_act
+    planner.reset(0, config)
+    opponent.reset(1, config)
+    rng = np.random.default_rng(4)
+    for r in range(8):
+        play_round(config, [planner, opponent], (8, 8), r % 2, rng, r)
+    assert visits and min(visits) >= 119  # the budget (pomdp-py counts no visit for the simulation creating a node)
+    assert min(fresh) >= 12 and min(fresh) < 120  # at least a tenth new, and fewer where the tree had some
+
+
+def test_particles_give_pomdp_py_s_histogram_when_asked():
+    states = ["a", "b", "a", "c"]
+    ours, theirs = LDParticles(states, np.random.default_rng(0)), pomdp_py.Particles(states)
+    assert ours.get_histogram() == theirs.get_histogram()
+    assert ours["a"] == theirs["a"] == 0.5 and ours["z"] == theirs["z"] == 0.0
+    assert ours.mpe() == theirs.mpe() == "a"
+
+
+def test_models_that_act_on_more_than_a_count_get_fair_rounds():
+    config = GameConfig(num_players=2, dice=3, bids="sixes")
+    planner = POMCPPlanner(num_sims=20, n_particles=300, seed=0, assume="conservative")
+    planner.reset(0, config)
+    assert planner.value_kind == "fair-rounds" and not planner.by_count
