@@ -14,7 +14,7 @@ __all__ = ["EXPERIMENTS", "get_experiment", "POMDP", "MDP"]
 
 POMDP = "expected-count:particles=10000"  # report 002's particle count
 MDP = "one-third"
-POMCP = "pomcp"  # 2000 simulations per decision: ~1.4 CPU s per game at 5 dice, ~5 s at 10
+POMCP = "pomcp"  # 500 visits per searched decision
 ALL_DICE = list(range(1, 36))
 QUICK_DICE = [1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 35]
 BLUFFS = [round(0.1 * i, 1) for i in range(11)]
@@ -63,15 +63,15 @@ EXPERIMENTS: dict[str, Experiment] = {
             roles=("expected-count, 10% injection", "bluffing one-third (MDP)"),
             reference="POMDP rises with bluff, average ~50%"),
         Experiment(
-            "pomcp_fig4", "POMCP vs one-third (Fig. 4 setting, up to 15 dice)",
-            _dice_sweep([POMCP, MDP], [1, 3, 5, 7, 10], [1, 2, 3, 5, 7, 10, 15]), 200, 30,
-            roles=("POMCP (2000 simulations)", "one-third (MDP)"),
+            "pomcp_fig4", "POMCP vs one-third (Fig. 4 setting)",
+            _dice_sweep([POMCP, MDP], [1, 3, 5, 7, 10], [1, 3, 5, 7, 10, 15, 20, 25, 30, 35]), 200, 30,
+            roles=("POMCP (500 simulations)", "one-third (MDP)"),
             reference="(no POMCP in report 002; its expected-count POMDP: see fig4)"),
         Experiment(
             "pomcp_fig10", "POMCP vs bluffing one-third (Fig. 10 setting at 5 dice)",
             _bluff_sweep(POMCP, 5, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]), 200, 30,
             x_label="bluff probability of the one-third player", x_of=_bluff_of,
-            roles=("POMCP (2000 simulations)", "bluffing one-third (MDP)"),
+            roles=("POMCP (500 simulations)", "bluffing one-third (MDP)"),
             reference="(no POMCP in report 002; its expected-count POMDP at 15 dice: see fig10)"),
     )
 }
