@@ -1,6 +1,6 @@
 """POMCP speed: simulations per second inside pomdp-py's search and wall seconds per decision.
 
-    python benchmarks/pomcp_speed.py [--quick] [--dice 5,15,35] [--bids sixes,full] [--sims 2000]
+    python benchmarks/pomcp_speed.py [--quick] [--dice 5,15,35] [--bids sixes,full] [--sims 500]
                                      [--decisions 40] [--profile] [--out results/pomcp_speed]
 
 The planner plays whole rounds against the one-third rule (2 players) until it has made ``--decisions``
@@ -30,7 +30,8 @@ from planners import POMCPPlanner
 
 
 class _Timed:
-    """Forwards to a player and records the wall and CPU time of every ``act``."""
+    """Forwards to a POMCP planner and records the wall and CPU time of every searched ``act`` (moves it plays
+    without a search are not decisions here)."""
 
     def __init__(self, player):
         self.player, self.seconds, self.cpu = player, [], []
@@ -42,10 +43,11 @@ class _Timed:
         self.player.observe(event)
 
     def act(self, view, rng):
-        start, cpu = time.perf_counter(), time.thread_time()
+        start, cpu, searched = time.perf_counter(), time.thread_time(), self.player.decisions
         action = self.player.act(view, rng)
-        self.seconds.append(time.perf_counter() - start)
-        self.cpu.append(time.thread_time() - cpu)
+        if self.player.decisions > searched:
+            self.seconds.append(time.perf_counter() - start)
+            self.cpu.append(time.thread_time() - cpu)
         return action
 
 
@@ -62,7 +64,8 @@ def measure(dice: int, bids: str, sims: int, decisions: int, seed: int) -> dict:
         play_round(config, players, config.starting_dice, r % 2, rng, r)
         r += 1
     return {
-        "dice": dice, "bids": bids, "sims_per_decision": sims, "decisions": len(timed.seconds),
+        "dice": dice, "bids": bids, "budget": sims, "sims_per_decision": planner.simulations / planner.decisions,
+        "decisions": len(timed.seconds),
         "sims_per_second": planner.simulations / planner.planning_seconds,
         "seconds_per_decision": float(np.mean(timed.seconds)),
         "cpu_seconds_per_decision": float(np.mean(timed.cpu)),
@@ -96,7 +99,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="few decisions, 5 and 15 dice")
     parser.add_argument("--dice", default="5,15,35")
     parser.add_argument("--bids", default="sixes,full")
-    parser.add_argument("--sims", type=int, default=2000, help="simulations per decision (default 2000)")
+    parser.add_argument("--sims", type=int, default=500, help="visits per searched root (default 500, the planner's)")
     parser.add_argument("--decisions", type=int, default=40, help="decisions measured per setting")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
