@@ -162,7 +162,8 @@ class CountRound:
 
     def action(self, hand: tuple[int, ...], bid: Bid | None, bidder: int | None) -> Action:
         """The solved action for ``hand`` over ``bid`` by ``bidder`` (a challenge chance above one half counts as
-        a challenge: the solver's own decisions are 0 or 1)."""
+        a challenge: the solver's own decisions are 0 or 1). Ties challenge; so does a history the models give
+        probability 0 (an opponent doing what its model never does), where every action's value is 0."""
         table = sum(self.dice)
         q = 0 if bid is None else bid.quantity
         raises = minimal_raises(self.config, table, bid)
