@@ -199,14 +199,18 @@ class GameStore:
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default); (0, 1) when ``n`` is 0."""
+    """Wilson score interval for a binomial proportion (95% by default); (0, 1) when ``n`` is 0. Its ends
+    always hold the observed rate: the low end is exactly 0 at no successes, the high end exactly 1 at all
+    (rounding would otherwise leave them a hair off, e.g. 6.9e-18 at 0 of 50)."""
     if n <= 0:
         return 0.0, 1.0
     p = successes / n
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if successes >= n else max(p, min(1.0, centre + half))
+    return low, high
 
 
 @dataclass(frozen=True)

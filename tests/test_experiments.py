@@ -56,6 +56,15 @@ def test_wilson_interval_known_values(k, n, low, high):
     assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
 
 
+@pytest.mark.parametrize("n", [10, 30, 50, 100, 1000])
+def test_wilson_interval_is_exactly_closed_at_no_and_all_successes(n):
+    # rounding used to leave 6.9e-18 at 0 of 50 and 0.9999999999999999 at 10 of 10: negative error bars
+    assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
+    for k in (0, 1, n // 2, n - 1, n):
+        low, high = wilson_interval(k, n)
+        assert low <= k / n <= high
+
+
 def test_wilson_endpoints_invert_the_score_test():
     z = 1.959963984540054
     for k, n in [(3, 17), (40, 41), (500, 1000)]:
@@ -262,6 +271,16 @@ def test_single_cell_gives_bar_charts_and_no_matplotlib_still_gives_csv(tmp_path
     assert sorted(p.name for p in plot_summary(rows, cells, tmp_path)) == ["challenges.png", "wins.png"]
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import now fails
     assert plot_summary(rows, cells, tmp_path) == []
+
+
+def test_one_cell_sweep_that_one_player_wins_every_game_draws_its_bars(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "sweep"
+    assert cli_main(["sweep", "--players", "one-third,random", "--dice", "10", "--games", "10", "--out", str(out),
+                     "--workers", "1", "--no-progress"]) == 0
+    wins = [line.split(",")[6] for line in (out / "summary.csv").read_text().splitlines()[1:]]
+    assert wins == ["10", "0"]  # all and none: the Wilson ends that used to give negative error bars
+    assert (out / "wins.png").stat().st_size > 1000 and (out / "challenges.png").stat().st_size > 1000
 
 
 def test_named_experiments_build_distinct_cells():
