@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Callable
 
 import numpy as np
 
@@ -14,13 +15,27 @@ from .registry import make_player, registered_names, split_specs
 from .rules import GameConfig
 
 
+def _option_int(minimum: int) -> Callable[[str], int]:
+    """An argparse type for integer options: a value below ``minimum`` is refused with an error naming the option."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {text!r}")
+        return value
+
+    return parse
+
+
 def _config_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", type=int, default=5, help="starting dice per player (default 5)")
     parser.add_argument("--faces", type=int, default=6, help="faces per die (default 6)")
     parser.add_argument("--wild", default="1", help="wild face: 1, high (the highest face) or none (default 1)")
     parser.add_argument("--bids", choices=("full", "sixes"), default="full", help="bid mode (default full)")
     parser.add_argument("--opener", choices=("after_challenger", "loser"), default="after_challenger")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
 
 
 def config_from_args(args: argparse.Namespace, num_players: int) -> GameConfig:
@@ -74,7 +89,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                                                          len(players)))
              for d in parse_dice_range(args.dice)]
     out = args.out or "results/sweep"
-    rows = run_sweep(cells, args.games or 1000, out, args.seed, **options)
+    rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
     print(format_table(rows))
     print(f"wrote {out}/summary.csv")
     if not args.no_plot:
@@ -94,15 +109,15 @@ def _sweep_parser(sub) -> None:
     sweep.add_argument("--experiment", help=f"a named experiment of report 002 (fixes players, dice and rules): "
                                             f"{', '.join(EXPERIMENTS)}")
     sweep.add_argument("--quick", action="store_true", help="the experiment's small version (minutes)")
-    sweep.add_argument("--games", type=int, default=None, help="games per cell (default 1000, or the experiment's)")
+    sweep.add_argument("--games", type=_option_int(1), default=None, help="games per cell (default 1000, or the experiment's)")
     sweep.add_argument("--out", default=None, help="output folder (default results/<experiment> or results/sweep)")
-    sweep.add_argument("--workers", type=int, default=None, help="local worker processes (default: all cores)")
+    sweep.add_argument("--workers", type=_option_int(1), default=None, help="local worker processes (default: all cores)")
     sweep.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (extra: dask)")
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     sweep.add_argument("--no-plot", action="store_true", help="CSV only, no PNG")
     _config_args(sweep)
     sweep.add_argument("--dice", default="1-35", help="dice per player: 5, 1-35, 1-35:2 or a comma list")
-    sweep.add_argument("--seed", type=int, default=0, help="sweep seed (default 0; resuming needs the same)")
+    sweep.add_argument("--seed", type=_option_int(0), default=0, help="sweep seed (default 0; resuming needs the same)")
     sweep.set_defaults(func=cmd_sweep)
 
 

@@ -509,7 +509,8 @@ def run_experiment(
 ) -> list[SummaryRow]:
     """Run a named experiment with :func:`run_sweep`, print its table, write the CSV and the plots."""
     cells = experiment.cells(quick)
-    games = games or (experiment.quick_games if quick else experiment.games)
+    if games is None:
+        games = experiment.quick_games if quick else experiment.games
     out = Path(out or Path("results") / experiment.name)
     if log:
         log(f"{experiment.name}: {experiment.title} ({len(cells)} cells x {games} games{', quick' if quick else ''})")

@@ -22,6 +22,7 @@ from ldpomdp.experiments import (
     game_seed,
     parse_dice_range,
     play_batch,
+    run_experiment,
     run_sweep,
     summarize,
     wilson_interval,
@@ -240,6 +241,28 @@ def test_cli_reports_bad_input_clearly(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("argv,option", [
+    (["sweep", "--players", "one-third,random", "--dice", "2", "--games", "0"], "--games"),  # used to play 1000
+    (["sweep", "--players", "one-third,random", "--dice", "2", "--games", "-5"], "--games"),
+    (["sweep", "--players", "one-third,random", "--dice", "2", "--workers", "0"], "--workers"),
+    (["sweep", "--players", "one-third,random", "--dice", "2", "--seed", "-4"], "--seed"),
+    (["sweep", "--experiment", "fig2", "--quick", "--games", "0"], "--games"),
+    (["play", "--seed", "-4"], "--seed"),
+])
+def test_cli_refuses_out_of_range_integers_naming_the_option(tmp_path, capsys, argv, option):
+    with pytest.raises(SystemExit) as exit_:
+        cli_main([*argv, "--out", str(tmp_path / "o")] if argv[0] == "sweep" else argv)
+    assert exit_.value.code == 2
+    assert f"argument {option}: must be an integer >= " in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_run_experiment_refuses_zero_games(tmp_path):
+    with pytest.raises(ValueError, match="games per cell must be an integer >= 1, got 0"):
+        run_experiment(EXPERIMENTS["fig2"], quick=True, games=0, out=tmp_path / "o", progress=False, log=None)
+    assert not (tmp_path / "o").exists()
+
+
 def test_parse_dice_range():
     assert parse_dice_range("1-5") == [1, 2, 3, 4, 5]
     assert parse_dice_range("3,1-35:10") == [1, 3, 11, 21, 31]
@@ -293,7 +316,7 @@ def test_named_experiments_build_distinct_cells():
 
 
 def test_run_experiment_uses_quick_settings_and_its_x_axis(tmp_path, capsys):
-    from ldpomdp.experiments import Experiment, run_experiment
+    from ldpomdp.experiments import Experiment
 
     exp = Experiment("bluffs", "bluff sweep", lambda quick: [Cell(("one-third", f"bluff:{b}"), 2)
                                                             for b in ((0.0, 1.0) if quick else (0.0, 0.5, 1.0))],
