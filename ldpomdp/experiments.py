@@ -15,11 +15,14 @@ import json
 import math
 import os
 import random
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
@@ -346,11 +349,51 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
     else:  # workers fork from a server that imported ldpomdp once, so each starts fast and thread-free
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    # only this process holds the pipe's write end: when it closes (this process stops or exits in any way,
+    # SIGKILL included) every worker sees the end of the pipe and exits at once
+    lifeline, alive = context.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_exit_with_parent,
+                               initargs=(lifeline,))
     try:
         yield pool, workers
+    except BaseException:
+        alive.close()  # an interrupted or failed run does not wait for the batches still running
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        alive.close()
+        lifeline.close()
+
+
+def _exit_with_parent(lifeline: Connection) -> None:
+    """Worker initializer: exit as soon as the sweep process closes its end of ``lifeline`` (it stopped, or
+    was killed), so no worker outlives it; Ctrl-C is the sweep's to handle (it then closes the pipe)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        lifeline.poll(None)  # returns at the end of the pipe: nothing is ever sent
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While games are played, SIGTERM stops the sweep as Ctrl-C does (games so far stay saved, the resume hint
+    is printed). Only in the main thread, and only if SIGTERM still has its default action."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt("SIGTERM")
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _batches(todo: Sequence[tuple[Cell, list[int]]], parallelism: int, batch: int | None
@@ -401,7 +444,7 @@ def run_sweep(
         if log:
             log(f"{missing} of {games * len(cells)} games to play ({len(cells)} cells) -> {out / GAMES_FILE}")
         start = time.perf_counter()
-        with _executor(workers, scheduler, executor) as (pool, parallelism):
+        with _sigterm_as_interrupt(), _executor(workers, scheduler, executor) as (pool, parallelism):
             futures: dict[Future, Cell] = {
                 pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
             }
@@ -418,8 +461,8 @@ def run_sweep(
                 for fut in futures:
                     fut.cancel()
                 if log and isinstance(exc, KeyboardInterrupt):
-                    log(f"stopped: {len(store.records)} games are saved in {store.path}; "
-                        f"run the same command again to resume")
+                    log(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: {len(store.records)} games "
+                        f"are saved in {store.path}; run the same command again to resume")
                 raise
             finally:
                 bar.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -207,6 +208,82 @@ def test_killed_sweep_resumes_with_every_game_exactly_once(tmp_path):
     keys = [(r["cell"], r["game"]) for r in map(json.loads, got)]
     assert len(keys) == len(set(keys)) == 8 * 100
     assert got == lines(tmp_path / "whole")
+
+
+def _session(sid: int) -> list[int]:
+    """Live processes of session ``sid`` (a sweep started with ``start_new_session`` and everything it started,
+    reparented or not), read from /proc."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except (OSError, ValueError):
+            continue
+        state, _ppid, _pgrp, session = stat[stat.rindex(")") + 2:].split()[:4]
+        if int(session) == sid and state != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+def _gone_within(sid: int, seconds: float) -> list[int]:
+    """Wait until session ``sid`` has no live process (or ``seconds`` pass); return what is left."""
+    deadline = time.time() + seconds
+    while _session(sid) and time.time() < deadline:
+        time.sleep(0.1)
+    return _session(sid)
+
+
+def _endless_sweep(out: Path, log: Path, **popen) -> subprocess.Popen:
+    """A CLI sweep on two workers that would run for hours, started in its own session."""
+    cmd = [sys.executable, "-m", "ldpomdp.cli", "sweep", "--players", "one-third,random", "--dice", "20",
+           "--games", "100000", "--workers", "2", "--no-plot", "--no-progress", "--out", str(out)]
+    with open(log, "w") as fh:  # a file, not a pipe: whatever outlives the sweep must not hold the test up
+        return subprocess.Popen(cmd, start_new_session=True, stdout=fh, stderr=subprocess.STDOUT, **popen)
+
+
+def _wait_for_games(path: Path, proc: subprocess.Popen, games: int = 1) -> None:
+    deadline = time.time() + 60
+    while _count_lines(path) < games and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert _count_lines(path) >= games and proc.poll() is None, "the sweep did not get going"
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+
+
+@needs_proc
+@pytest.mark.parametrize("signum,whole_group", [(signal.SIGTERM, False), (signal.SIGINT, True)])
+def test_sigterm_stops_a_sweep_like_ctrl_c_and_leaves_no_process(tmp_path, signum, whole_group):
+    # Ctrl-C signals the whole process group; `kill PID` sends SIGTERM to the sweep alone
+    out, log = tmp_path / "out", tmp_path / "log"
+    proc = _endless_sweep(out, log)
+    try:
+        _wait_for_games(out / "games.jsonl", proc)
+        assert len(_session(proc.pid)) >= 4  # the sweep, its forkserver and resource tracker, two workers
+        (os.killpg if whole_group else os.kill)(proc.pid, signum)
+        assert proc.wait(timeout=30) == 130
+        assert _gone_within(proc.pid, 10) == []
+        saved = _count_lines(out / "games.jsonl")
+        assert f"{saved} games are saved in" in log.read_text()
+        assert "run the same command again to resume" in log.read_text()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@needs_proc
+def test_workers_exit_on_their_own_when_the_sweep_is_killed(tmp_path):
+    out = tmp_path / "out"
+    proc = _endless_sweep(out, tmp_path / "log")
+    try:
+        _wait_for_games(out / "games.jsonl", proc)
+        assert len(_session(proc.pid)) >= 4
+        os.kill(proc.pid, signal.SIGKILL)  # the sweep alone: nothing can clean up after it
+        proc.wait(timeout=30)
+        assert _gone_within(proc.pid, 10) == []
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 # --- validation -----------------------------------------------------------------------------------
