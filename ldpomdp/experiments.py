@@ -28,6 +28,11 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+
 from .game import play_game, rotate
 from .registry import make_player
 from .rules import GameConfig
@@ -48,6 +53,7 @@ __all__ = [
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.csv"
+LOCK_FILE = ".lock"
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -325,6 +331,30 @@ def _prepare_out(out: Path) -> Path:
 
 
 @contextmanager
+def _folder_lock(out: Path) -> Iterator[None]:
+    """Hold ``out/.lock`` for a run: an exclusive ``flock`` on it, which holds this process's pid. A second run
+    into the same folder fails at once naming the holder; the lock ends with its process, so the file left by
+    a killed run never blocks a resume. (Without ``fcntl``, e.g. on Windows, folders are not locked.)"""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(out / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            raise ValueError(f"{out} is in use by another sweep (pid {holder}): wait for it to end, or give "
+                             f"another --out") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+        os.ftruncate(fd, 0)
+    finally:
+        os.close(fd)  # releases the lock
+
+
+@contextmanager
 def _executor(workers: int | None, scheduler: str | None, executor: Executor | None
               ) -> Iterator[tuple[Executor, int]]:
     """The executor to run on and how many games it runs at once."""
@@ -431,50 +461,61 @@ def run_sweep(
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
-    store = GameStore(out / GAMES_FILE)
-    other = store.seeds() - {seed}
-    if other:
-        raise ValueError(f"{out / GAMES_FILE} holds games of seed {sorted(other)}, not {seed}: "
-                         f"use the same --seed or another --out folder")
-    todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
-    todo = [(c, g) for c, g in todo if g]
+    with _folder_lock(out):
+        store = GameStore(out / GAMES_FILE)
+        other = store.seeds() - {seed}
+        if other:
+            raise ValueError(f"{out / GAMES_FILE} holds games of seed {sorted(other)}, not {seed}: "
+                             f"use the same --seed or another --out folder")
+        todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
+        todo = [(c, g) for c, g in todo if g]
+        if todo:
+            if log:
+                log(f"{sum(len(g) for _, g in todo)} of {games * len(cells)} games to play ({len(cells)} cells) "
+                    f"-> {store.path}")
+            _play(cells, todo, seed, store, out / "timing.csv", workers=workers, scheduler=scheduler,
+                  executor=executor, batch=batch, progress=progress, log=log)
+        rows = summarize(cells, games, store.records)
+        write_summary(rows, out / SUMMARY_FILE)
+    return rows
+
+
+def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: int, store: GameStore,
+          timing_path: Path, *, workers: int | None, scheduler: str | None, executor: Executor | None,
+          batch: int | None, progress: bool, log: Callable[[str], None] | None) -> None:
+    """Play the missing games ``todo`` of ``cells`` into ``store``, then write the run's CPU times."""
     missing = sum(len(g) for _, g in todo)
     timing: dict[str, list[float]] = {}
-    if missing:
-        if log:
-            log(f"{missing} of {games * len(cells)} games to play ({len(cells)} cells) -> {out / GAMES_FILE}")
-        start = time.perf_counter()
-        with _sigterm_as_interrupt(), _executor(workers, scheduler, executor) as (pool, parallelism):
-            futures: dict[Future, Cell] = {
-                pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
-            }
-            bar = _progress(missing, progress)
-            try:
-                for fut in as_completed(futures):
-                    records, seconds = fut.result()
-                    store.append(records)
-                    t = timing.setdefault(futures[fut].id, [0, 0.0])
-                    t[0] += len(records)
-                    t[1] += seconds
-                    bar.update(len(records))
-            except BaseException as exc:
-                for fut in futures:
-                    fut.cancel()
-                if log and isinstance(exc, KeyboardInterrupt):
-                    log(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: {len(store.records)} games "
-                        f"are saved in {store.path}; run the same command again to resume")
-                raise
-            finally:
-                bar.close()
-        wall = time.perf_counter() - start
-        if log:
-            cpu = sum(t[1] for t in timing.values())
-            log(f"played {missing} games in {wall:.1f} s wall ({missing / wall:.2f} games/s; "
-                f"{cpu:.1f} worker CPU seconds, {missing / max(cpu, 1e-9):.2f} games per CPU second)")
-        _write_timing(out / "timing.csv", cells, timing, wall)
-    rows = summarize(cells, games, store.records)
-    write_summary(rows, out / SUMMARY_FILE)
-    return rows
+    start = time.perf_counter()
+    with _sigterm_as_interrupt(), _executor(workers, scheduler, executor) as (pool, parallelism):
+        futures: dict[Future, Cell] = {
+            pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
+        }
+        bar = _progress(missing, progress)
+        try:
+            for fut in as_completed(futures):
+                records, seconds = fut.result()
+                store.append(records)
+                t = timing.setdefault(futures[fut].id, [0, 0.0])
+                t[0] += len(records)
+                t[1] += seconds
+                bar.update(len(records))
+        except BaseException as exc:
+            for fut in futures:
+                fut.cancel()
+            if log and isinstance(exc, KeyboardInterrupt):
+                saved = len(GameStore(store.path).records)  # from the file: the stop may fall inside an append
+                log(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: {saved} games are saved in "
+                    f"{store.path}; run the same command again to resume")
+            raise
+        finally:
+            bar.close()
+    wall = time.perf_counter() - start
+    if log:
+        cpu = sum(t[1] for t in timing.values())
+        log(f"played {missing} games in {wall:.1f} s wall ({missing / wall:.2f} games/s; "
+            f"{cpu:.1f} worker CPU seconds, {missing / max(cpu, 1e-9):.2f} games per CPU second)")
+    _write_timing(timing_path, cells, timing, wall)
 
 
 def _write_timing(path: Path, cells: Sequence[Cell], timing: dict[str, list[float]], wall: float) -> None:

@@ -286,6 +286,30 @@ def test_workers_exit_on_their_own_when_the_sweep_is_killed(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+def test_a_busy_folder_is_refused_at_once_and_a_killed_runs_lock_does_not_block(tmp_path):
+    out = tmp_path / "out"
+    first = _endless_sweep(out, tmp_path / "log")
+    try:
+        _wait_for_games(out / "games.jsonl", first)
+        second = subprocess.run([sys.executable, "-m", "ldpomdp.cli", "sweep", "--players", "one-third,random",
+                                 "--dice", "20", "--games", "5", "--workers", "1", "--no-plot", "--no-progress",
+                                 "--out", str(out)], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert f"is in use by another sweep (pid {first.pid})" in second.stderr
+        assert "games to play" not in second.stdout
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    assert (out / ".lock").read_text().strip() == str(first.pid)  # left behind by the killed run
+    done = _count_lines(out / "games.jsonl")
+    rows = sweep(out, cells=[Cell(("one-third", "random"), 20, bids="full")], games=done + 3, seed=0, workers=1)
+    assert rows[0].games == done + 3
+    keys = [(r["cell"], r["game"]) for r in map(json.loads, lines(out))]
+    assert len(keys) == len(set(keys)) and set(range(done + 3)) <= {g for _, g in keys}
+    assert (out / ".lock").read_text() == ""  # released
+
+
 # --- validation -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("cells,games,message", [
