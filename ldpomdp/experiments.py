@@ -33,7 +33,7 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-from .game import play_game, rotate
+from .game import IllegalActionError, PlayerError, play_game, rotate
 from .registry import make_player
 from .rules import GameConfig
 
@@ -54,6 +54,8 @@ __all__ = [
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.csv"
 LOCK_FILE = ".lock"
+RECORD_FIELDS = ("cell", "game", "seed", "seats", "winner", "rounds", "challenges", "successful_challenges")
+SCHEDULER_TIMEOUT = 10  # seconds to connect to a dask scheduler before the sweep gives up
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -131,7 +133,10 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     records = []
     for g in games:
         seated, seat_of = rotate(players, g)
-        game = play_game(config, seated, _seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
+        try:
+            game = play_game(config, seated, _seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
+        except (PlayerError, IllegalActionError) as exc:
+            raise type(exc)(f"cell {cell.id}, game {g}: {exc}") from exc
         records.append({
             "cell": cell.id,
             "game": int(g),
@@ -145,16 +150,44 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     return records, time.thread_time() - start
 
 
+def _record_problem(record: object) -> str | None:
+    """Why a JSON value is not a game record as :func:`play_batch` writes it (None when it is one)."""
+    def count(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    missing = [key for key in RECORD_FIELDS if key not in record]
+    if missing:
+        return f"no {', '.join(missing)}"
+    if not isinstance(record["cell"], str):
+        return f"cell {record['cell']!r} is not a string"
+    for key in ("game", "seed", "rounds"):
+        if not count(record[key]):
+            return f"{key} {record[key]!r} is not an integer >= 0"
+    seats = record["seats"]
+    if not isinstance(seats, list) or not all(map(count, seats)) or sorted(seats) != list(range(len(seats))):
+        return f"seats {seats!r} is not an order of the players"
+    if not count(record["winner"]) or record["winner"] >= len(seats):
+        return f"winner {record['winner']!r} is not one of the {len(seats)} seats"
+    for key in ("challenges", "successful_challenges"):
+        if not isinstance(record[key], list) or len(record[key]) != len(seats) or not all(map(count, record[key])):
+            return f"{key} {record[key]!r} is not a count per seat"
+    return None
+
+
 class GameStore:
     """``games.jsonl``: one finished game per line, appended by the parent process and fsynced per batch.
 
     Opening it reads what is there, keeps the first record of each (cell, game) and cuts a half-written
-    last line (from a killed run) so that later appends stay valid JSON lines.
+    last line (from a killed run) so that later appends stay valid JSON lines. Any other line that is not
+    a game record stops it with a ValueError naming the line.
     """
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self.records: dict[tuple[str, int], dict] = {}
+        self.line_of: dict[tuple[str, int], int] = {}  # line number of each record read from the file
         if self.path.exists():
             self._load()
 
@@ -163,36 +196,44 @@ class GameStore:
         *complete, tail = data.split(b"\n")  # ``tail`` is what follows the last newline
         for number, line in enumerate(complete, start=1):
             if line.strip():
-                record = self._parse(line)
-                if record is None:
-                    raise ValueError(f"{self.path}: line {number} is not a game record; "
-                                     f"fix or remove that line to resume")
-                self._keep(record)
+                self._keep(self._parse(line, number), number)
         if tail.strip():
-            record = self._parse(tail)
-            if record is None:  # half-written by a killed run: cut it so appends stay valid
+            try:
+                json.loads(tail)
+            except ValueError:  # half-written by a killed run: cut it so appends stay valid
                 with open(self.path, "r+b") as fh:
                     fh.truncate(len(data) - len(tail))
-            else:  # complete record, only its newline is missing
-                self._keep(record)
-                with open(self.path, "ab") as fh:
-                    fh.write(b"\n")
+                return
+            self._keep(self._parse(tail, len(complete) + 1), len(complete) + 1)
+            with open(self.path, "ab") as fh:  # a complete record, only its newline is missing
+                fh.write(b"\n")
 
-    @staticmethod
-    def _parse(line: bytes) -> dict | None:
+    def _parse(self, line: bytes, number: int) -> dict:
+        """The record on line ``number``, or a ValueError naming the line and what is wrong with it."""
         try:
             record = json.loads(line)
-            record["game"] = int(record["game"])
-            str(record["cell"])
-            return record
-        except (ValueError, KeyError, TypeError):
-            return None
+        except ValueError:
+            problem: str | None = "not JSON"
+        else:
+            problem = _record_problem(record)
+        if problem:
+            raise ValueError(f"{self.path}: line {number} is not a game record ({problem}); fix or remove that "
+                             f"line to resume")
+        return record
 
-    def _keep(self, record: dict) -> None:
-        self.records.setdefault((record["cell"], record["game"]), record)
+    def _keep(self, record: dict, number: int) -> None:
+        key = (record["cell"], record["game"])
+        if key not in self.records:
+            self.records[key], self.line_of[key] = record, number
 
-    def seeds(self) -> set[int]:
-        return {int(r.get("seed", -1)) for r in self.records.values()}
+    def check_seed(self, seed: int) -> None:
+        """Refuse to add games of ``seed`` to a file holding games of another seed, naming the first such line."""
+        other = sorted((self.line_of.get(key, 0), r["seed"]) for key, r in self.records.items() if r["seed"] != seed)
+        if other:
+            line, found = other[0]
+            raise ValueError(f"{self.path}: {len(other)} of its {len(self.records)} games were played with another "
+                             f"seed than {seed} (first: line {line}, seed {found}): use the same --seed, or another "
+                             f"--out folder")
 
     def append(self, records: Sequence[dict]) -> None:
         """Append new records (skipping keys already stored) and make them durable."""
@@ -366,7 +407,11 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
             from dask.distributed import Client
         except ImportError:
             raise ValueError("--scheduler needs dask.distributed: pip install 'ldpomdp[dask]'") from None
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, ValueError) as exc:  # unreachable (OSError, TimeoutError) or not an address (ValueError)
+            raise ValueError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
+        with client:
             yield client.get_executor(), max(1, sum(client.nthreads().values()))
         return
     workers = (os.cpu_count() or 1) if workers is None else workers
@@ -463,10 +508,7 @@ def run_sweep(
     out = _prepare_out(Path(out))
     with _folder_lock(out):
         store = GameStore(out / GAMES_FILE)
-        other = store.seeds() - {seed}
-        if other:
-            raise ValueError(f"{out / GAMES_FILE} holds games of seed {sorted(other)}, not {seed}: "
-                             f"use the same --seed or another --out folder")
+        store.check_seed(seed)
         todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
         todo = [(c, g) for c, g in todo if g]
         if todo:

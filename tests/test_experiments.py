@@ -6,6 +6,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -172,12 +173,45 @@ def test_resume_skips_finished_games_and_repairs_a_half_written_line(tmp_path):
 def test_store_rejects_corruption_and_other_seeds(tmp_path):
     out = tmp_path / "out"
     sweep(out, games=2, workers=1)
-    with pytest.raises(ValueError, match="holds games of seed"):
+    with pytest.raises(ValueError, match=r"8 of its 8 games were played with another seed than 8 \(first: line 1, "
+                                         r"seed 7\)"):
         run_sweep(SMALL, 2, out, seed=8, progress=False, log=None)
     text = (out / "games.jsonl").read_text().splitlines()
     (out / "games.jsonl").write_text("\n".join([text[0], "garbage", *text[1:]]) + "\n")
-    with pytest.raises(ValueError, match="line 2 is not a game record"):
+    with pytest.raises(ValueError, match=r"line 2 is not a game record \(not JSON\)"):
         sweep(out, games=2, workers=1)
+
+
+def test_one_edited_seed_is_named_by_its_line(tmp_path):
+    out = tmp_path / "out"
+    sweep(out, games=2, workers=1)
+    text = (out / "games.jsonl").read_text().splitlines()
+    text[4] = text[4].replace('"seed":7', '"seed":99')
+    (out / "games.jsonl").write_text("\n".join(text) + "\n")
+    with pytest.raises(ValueError, match=r"1 of its 8 games were played with another seed than 7 \(first: line 5, "
+                                         r"seed 99\)"):
+        sweep(out, games=2, workers=1)
+
+
+@pytest.mark.parametrize("edit,problem", [
+    (lambda r: r.pop("winner"), "no winner"),
+    (lambda r: r.update(winner=7), "winner 7 is not one of the 2 seats"),
+    (lambda r: r.update(seats=[0, 0]), r"seats \[0, 0\] is not an order of the players"),
+    (lambda r: r.update(challenges=[1]), r"challenges \[1\] is not a count per seat"),
+    (lambda r: r.update(game="3"), "game '3' is not an integer >= 0"),
+])
+def test_valid_json_that_is_not_a_game_record_is_named_by_its_line(tmp_path, edit, problem):
+    out = tmp_path / "out"
+    cells = SMALL[:2]
+    sweep(out, cells=cells, games=2, workers=1)
+    text = (out / "games.jsonl").read_text().splitlines()
+    record = json.loads(text[2])
+    edit(record)
+    text[2] = json.dumps(record)
+    for ending in ("\n", ""):  # also as the last line without its newline, which is not cut as half-written
+        (out / "games.jsonl").write_text("\n".join(text[:3] if ending == "" else text) + ending)
+        with pytest.raises(ValueError, match=rf"line 3 is not a game record \({problem}"):
+            sweep(out, cells=cells, games=2, workers=1)
 
 
 def _count_lines(path: Path) -> int:
@@ -308,6 +342,44 @@ def test_a_busy_folder_is_refused_at_once_and_a_killed_runs_lock_does_not_block(
     keys = [(r["cell"], r["game"]) for r in map(json.loads, lines(out))]
     assert len(keys) == len(set(keys)) and set(range(done + 3)) <= {g for _, g in keys}
     assert (out / ".lock").read_text() == ""  # released
+
+
+CRASHY = """from ldpomdp.opponents import BaseOpponent
+
+
+class Crashy(BaseOpponent):
+    def act(self, view, rng):
+        if len(view.history) >= 2:
+            return view.legal_actions()[0] / 0  # the user's bug
+        return view.legal_actions()[0]
+"""
+
+
+def test_a_user_players_exception_in_a_sweep_names_cell_game_spec_and_seat(tmp_path):
+    (tmp_path / "userbots").mkdir()
+    (tmp_path / "userbots" / "__init__.py").write_text("")
+    (tmp_path / "userbots" / "crashy.py").write_text(CRASHY)
+    run = subprocess.run([sys.executable, "-m", "ldpomdp.cli", "sweep", "--players", "userbots.crashy:Crashy,one-third",
+                          "--dice", "3", "--games", "20", "--workers", "2", "--no-plot", "--no-progress",
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 2
+    head, *rest = run.stderr.splitlines()
+    assert re.fullmatch(r"ldpomdp: error: cell players=userbots\.crashy:Crashy\|one-third;dice=3;\S+, game \d+: player "
+                        r"userbots\.crashy:Crashy \(seat [01]\) raised TypeError in act:", head), head
+    assert rest[0] == f'  File "{tmp_path / "userbots" / "crashy.py"}", line 7, in act'
+    assert rest[1] == "    return view.legal_actions()[0] / 0  # the user's bug"
+    assert rest[-1].startswith("TypeError: unsupported operand type(s) for /")
+    assert "Traceback" not in run.stderr
+
+
+def test_an_unreachable_dask_scheduler_fails_with_a_clear_error(tmp_path, monkeypatch):
+    pytest.importorskip("dask.distributed")
+    monkeypatch.setattr("ldpomdp.experiments.SCHEDULER_TIMEOUT", 1)
+    with pytest.raises(ValueError, match=r"cannot reach the dask scheduler at 'tcp://127\.0\.0\.1:1': .*after 1 s"):
+        sweep(tmp_path / "out", scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(ValueError, match=r"cannot reach the dask scheduler at 'no-port'"):
+        sweep(tmp_path / "out", scheduler="no-port")
 
 
 # --- validation -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..belief import count_hands, deciding_face_of, shared_probability_of
-from ..game import IllegalActionError, PlayerView, play_game, player_name
+from ..game import IllegalActionError, PlayerError, PlayerView, play_game, player_name
 from ..rules import CHALLENGE, Action, GameConfig, matching_count
 from .base import checked_probabilities
 from .one_third import OneThirdRule
@@ -124,6 +124,12 @@ def check_opponent(model: object, config: GameConfig, rng: np.random.Generator, 
         players = [RandomPlayer() if (game + i) % 2 else OneThirdRule(bluff=0.2) for i in range(config.num_players - 1)]
         seat = game % config.num_players
         players.insert(seat, inspector)
-        play_game(config, players, rng, first_opener=int(rng.integers(config.num_players)))
+        try:
+            play_game(config, players, rng, first_opener=int(rng.integers(config.num_players)))
+        except PlayerError as exc:  # the inspector's findings name the model and the state already
+            finding = exc.__cause__
+            if isinstance(finding, ValueError):
+                raise finding from finding.__cause__
+            raise
         game += 1
     return inspector.turns
