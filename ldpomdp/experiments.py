@@ -511,15 +511,35 @@ def run_sweep(
         store.check_seed(seed)
         todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
         todo = [(c, g) for c, g in todo if g]
+        if log:
+            for note in _folder_notes(cells, games, store):
+                log(note)
+            log(f"{sum(len(g) for _, g in todo)} of {games * len(cells)} games to play ({len(cells)} cells) -> "
+                f"{store.path}" if todo else f"nothing left to play: all {games * len(cells)} games of the "
+                f"{len(cells)} cells are in {store.path}")
         if todo:
-            if log:
-                log(f"{sum(len(g) for _, g in todo)} of {games * len(cells)} games to play ({len(cells)} cells) "
-                    f"-> {store.path}")
             _play(cells, todo, seed, store, out / "timing.csv", workers=workers, scheduler=scheduler,
                   executor=executor, batch=batch, progress=progress, log=log)
         rows = summarize(cells, games, store.records)
         write_summary(rows, out / SUMMARY_FILE)
     return rows
+
+
+def _folder_notes(cells: Sequence[Cell], games: int, store: GameStore) -> list[str]:
+    """What the folder holds besides this run's games: a summary covers exactly the run's cells and games
+    ``0 .. games-1`` of each, so games beyond those and other cells' games are kept but named here."""
+    ids = {c.id for c in cells}
+    later = [g for cell, g in store.records if cell in ids and g >= games]
+    other = {cell for cell, _ in store.records} - ids
+    notes = []
+    if later:
+        notes.append(f"{store.path} holds {len(later)} more games of these cells (up to {max(later) + 1} per cell): "
+                     f"the summary uses games 0-{games - 1} of each; give --games {max(later) + 1} to include them")
+    if other:
+        kept = sum(cell in other for cell, _ in store.records)
+        notes.append(f"{store.path} also holds {kept} games of {len(other)} cells this run does not name (other "
+                     f"players, dice or rules): kept there, left out of {SUMMARY_FILE}")
+    return notes
 
 
 def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: int, store: GameStore,

@@ -170,6 +170,24 @@ def test_resume_skips_finished_games_and_repairs_a_half_written_line(tmp_path):
     assert lines(out) == lines(ref)
 
 
+def test_a_resume_says_what_the_folder_holds_beyond_its_summary(tmp_path):
+    out, said = tmp_path / "out", []
+    path = out / "games.jsonl"
+    sweep(out, cells=SMALL[:2], games=6, workers=1)
+    rows = sweep(out, cells=SMALL[:2], games=4, workers=1, log=said.append)  # a smaller --games
+    assert [r.games for r in rows] == [4] * 4
+    assert said == [f"{path} holds 4 more games of these cells (up to 6 per cell): the summary uses games 0-3 of "
+                    f"each; give --games 6 to include them",
+                    f"nothing left to play: all 8 games of the 2 cells are in {path}"]
+    said.clear()
+    rows = sweep(out, cells=SMALL[2:3], games=3, workers=1, log=said.append)  # other cells into the same folder
+    assert {r.cell for r in rows} == {SMALL[2].id}
+    assert said[:2] == [f"{path} also holds 12 games of 2 cells this run does not name (other players, dice or "
+                        f"rules): kept there, left out of summary.csv",
+                        f"3 of 3 games to play (1 cells) -> {path}"]
+    assert len(lines(out)) == 15
+
+
 def test_store_rejects_corruption_and_other_seeds(tmp_path):
     out = tmp_path / "out"
     sweep(out, games=2, workers=1)
