@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ldpomdp import PlayerError
 from ldpomdp.cli import main as cli_main
 from ldpomdp.experiments import (
     Cell,
@@ -389,6 +390,30 @@ def test_a_user_players_exception_in_a_sweep_names_cell_game_spec_and_seat(tmp_p
     assert rest[1] == "    return view.legal_actions()[0] / 0  # the user's bug"
     assert rest[-1].startswith("TypeError: unsupported operand type(s) for /")
     assert "Traceback" not in run.stderr
+
+
+LEAKY = """from ldpomdp.opponents import OneThirdRule
+
+
+class Leaky(OneThirdRule):
+    \"\"\"The one-third rule's probabilities, each times 0.9: they sum to 0.9 over the legal actions.\"\"\"
+
+    def action_probabilities(self, hands, view, action):
+        return 0.9 * super().action_probabilities(hands, view, action)
+"""
+
+
+def test_a_model_whose_probabilities_do_not_sum_to_one_stops_a_sweep_naming_its_class(tmp_path, monkeypatch):
+    (tmp_path / "leakypkg").mkdir()
+    (tmp_path / "leakypkg" / "__init__.py").write_text("")
+    (tmp_path / "leakypkg" / "bots.py").write_text(LEAKY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cells = [Cell(("expected-count:particles=50,assume=leakypkg.bots:Leaky", "leakypkg.bots:Leaky"), 3)]
+    with ThreadPoolExecutor(1) as pool, pytest.raises(PlayerError) as err:
+        sweep(tmp_path / "out", cells=cells, games=2, executor=pool)
+    assert re.search(r"raised ValueError in observe:\n.*\nValueError: Leaky\.action_probabilities sums to 0\.9 "
+                     r"\(not 1\) over the legal actions for hand \(", str(err.value), re.S)
+    sys.modules.pop("leakypkg.bots", None)
 
 
 def test_an_unreachable_dask_scheduler_fails_with_a_clear_error(tmp_path, monkeypatch):
