@@ -62,11 +62,12 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 @dataclass(frozen=True)
 class Cell:
     """One game setting of a sweep: the players (spec strings, seat-agnostic order), the dice each
-    starts with, and the rules. Player parameters (bluff, particles, injection) live in the specs."""
+    starts with, and the rules (defaults: :class:`GameConfig`'s, as on the command line). Player parameters
+    (bluff, particles, injection) live in the specs."""
 
     players: tuple[str, ...]
     dice: int
-    bids: str = "sixes"
+    bids: str = "full"
     faces: int = 6
     wild: int | None = 1
     opener: str = "after_challenger"

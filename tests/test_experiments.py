@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ldpomdp import PlayerError
+from ldpomdp import GameConfig, PlayerError
+from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
 from ldpomdp.experiments import (
     Cell,
@@ -32,7 +33,8 @@ from ldpomdp.experiments import (
 )
 from ldpomdp.report002 import EXPERIMENTS
 
-SMALL = [Cell(("one-third", "bluff:0.3"), d) for d in (1, 2, 4)] + [Cell(("random", "one-third", "bluff:0.5"), 2)]
+SMALL = [Cell(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [
+    Cell(("random", "one-third", "bluff:0.5"), 2, bids="sixes")]
 
 
 def lines(folder: Path) -> list[str]:
@@ -125,7 +127,7 @@ def test_batches_do_not_change_games_and_seats_rotate():
 def test_planner_games_do_not_depend_on_batches(spec, dice):
     # the planners draw belief particles (and pomdp-py draws from Python's random) outside the game's
     # generator: each game must reseed them, or a game would depend on the games before it in its batch
-    cell = Cell((spec, "one-third"), dice)
+    cell = Cell((spec, "one-third"), dice, bids="sixes")
     whole = play_batch(cell, 1, range(8))[0]
     split = play_batch(cell, 1, [4, 5, 6, 7])[0] + play_batch(cell, 1, [0, 1, 2, 3])[0]
     assert sorted(whole, key=lambda r: r["game"]) == sorted(split, key=lambda r: r["game"])
@@ -255,7 +257,7 @@ def test_killed_sweep_resumes_with_every_game_exactly_once(tmp_path):
     partial = _count_lines(killed / "games.jsonl")
     assert 0 < partial < 8 * 100, "the sweep should have been killed mid-run"
     assert subprocess.run([*cmd, "--out", str(killed), "--workers", "2"], capture_output=True).returncode == 0
-    sweep(tmp_path / "whole", cells=[Cell(("one-third", "random"), d) for d in range(1, 9)], games=100,
+    sweep(tmp_path / "whole", cells=[Cell(("one-third", "random"), d, bids="sixes") for d in range(1, 9)], games=100,
           seed=3, workers=1)
     got = lines(killed)
     keys = [(r["cell"], r["game"]) for r in map(json.loads, got)]
@@ -520,6 +522,17 @@ def test_one_cell_sweep_that_one_player_wins_every_game_draws_its_bars(tmp_path,
     wins = [line.split(",")[6] for line in (out / "summary.csv").read_text().splitlines()[1:]]
     assert wins == ["10", "0"]  # all and none: the Wilson ends that used to give negative error bars
     assert (out / "wins.png").stat().st_size > 1000 and (out / "challenges.png").stat().st_size > 1000
+
+
+def test_the_cli_and_python_default_to_the_same_game(tmp_path):
+    # the README's `ldpomdp sweep` and `Cell` examples must play the same game: GameConfig's, the full game
+    parser = build_parser()
+    assert (parser.parse_args(["sweep"]).bids == parser.parse_args(["play"]).bids == Cell(("a", "b"), 1).bids
+            == GameConfig().bids == "full")
+    assert cli_main(["sweep", "--players", "one-third,random", "--dice", "2", "--games", "6", "--workers", "1",
+                     "--no-plot", "--no-progress", "--out", str(tmp_path / "cli")]) == 0
+    sweep(tmp_path / "py", cells=[Cell(("one-third", "random"), 2)], games=6, seed=0, workers=1)
+    assert lines(tmp_path / "cli") == lines(tmp_path / "py")
 
 
 def test_named_experiments_build_distinct_cells():
