@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -432,6 +433,11 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
                                initargs=(lifeline,))
     try:
         yield pool, workers
+    except BrokenProcessPool as exc:
+        alive.close()
+        raise BrokenProcessPool(f"{exc} It was killed, ran out of memory, or started the sweep again: a script that "
+                                f"calls run_sweep must do so under `if __name__ == \"__main__\":`, since every "
+                                f"worker imports it. The games finished so far are saved.") from exc
     except BaseException:
         alive.close()  # an interrupted or failed run does not wait for the batches still running
         raise
