@@ -535,6 +535,25 @@ def test_the_cli_and_python_default_to_the_same_game(tmp_path):
     assert lines(tmp_path / "cli") == lines(tmp_path / "py")
 
 
+def test_plot_titles_name_the_game_once_and_dice_ticks_are_whole(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from ldpomdp.sweep_plots import plot_summary
+
+    drawn = {}
+    monkeypatch.setattr(Figure, "savefig", lambda fig, path, **kw: drawn.__setitem__(Path(path).name, fig.axes[0]))
+    cells = SMALL[:3]  # dice 1, 2 and 4, the sixes game
+    rows = sweep(tmp_path, cells=cells, games=4, workers=1)
+    plot_summary(rows, cells, tmp_path, title="one-third vs bluff (a test)")
+    ax = drawn["win_rate.png"]
+    assert ax.get_title() == "one-third vs bluff (a test)\nsixes game, 6 faces, ones wild; 4 games per point"
+    assert all(float(tick).is_integer() for tick in ax.get_xticks())
+    full = [Cell(("one-third", "random"), 3)]
+    plot_summary(sweep(tmp_path / "full", cells=full, games=4, workers=1), full, tmp_path, title="one-third vs random")
+    assert drawn["wins.png"].get_title() == "one-third vs random: wins\nfull game, 6 faces, ones wild; 3 dice each; 4 games"
+
+
 def test_named_experiments_build_distinct_cells():
     for name, exp in EXPERIMENTS.items():
         for quick in (True, False):
