@@ -9,10 +9,11 @@ from typing import Callable
 
 import numpy as np
 
-from .game import play_game
+from . import __version__
+from .game import play_game, player_name
 from .opponents.human import HumanPlayer
 from .registry import make_player, registered_names, split_specs
-from .rules import GameConfig
+from .rules import GameConfig, dice_text
 
 
 def _option_int(minimum: int) -> Callable[[str], int]:
@@ -54,14 +55,30 @@ def cmd_play(args: argparse.Namespace) -> int:
     opponents = [make_player(s) for s in split_specs(args.opponents)]
     config = config_from_args(args, 1 + len(opponents))
     rng = np.random.default_rng(args.seed)
+    players = [HumanPlayer()] + opponents
+    seats = ", ".join(f"{seat} {player_name(p)}" for seat, p in enumerate(players))
     games = wins = 0
     while True:
-        record = play_game(config, [HumanPlayer()] + opponents, rng, first_opener=games % config.num_players)
+        print(f"\nGame {games + 1}: {config.describe()}, {dice_text(config.starting_dice[0])} each. Seats: {seats}.")
+        record = play_game(config, players, rng, first_opener=games % config.num_players)
         games += 1
         wins += record.winner == 0
-        print(f"\nSeat {record.winner} wins the game. You have won {wins} of {games}.")
-        if input("Play again? (y/n) ").strip().lower() not in ("y", "yes"):
+        winner = "You win" if record.winner == 0 else f"Seat {record.winner} ({player_name(players[record.winner])}) wins"
+        print(f"\n{winner} the game. You have won {wins} of {games}.")
+        if not _yes("Play again? (y/n) "):
             return 0
+
+
+def _yes(prompt: str) -> bool:
+    """Ask until the answer is yes or no (y/yes/n/no); the end of the input counts as no."""
+    while True:
+        try:
+            answer = input(prompt).strip().lower()
+        except EOFError:
+            return False
+        if answer in ("y", "yes", "n", "no"):
+            return answer.startswith("y")
+        print("  ! type y or n")
 
 
 def cmd_players(args: argparse.Namespace) -> int:
@@ -123,6 +140,7 @@ def _sweep_parser(sub) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ldpomdp", description="Liar's Dice as a POMDP")
+    parser.add_argument("--version", action="version", version=f"ldpomdp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play against agents in the terminal")
     play.add_argument("--opponents", default="one-third", help="comma-separated player specs (see `ldpomdp players`)")

@@ -77,6 +77,11 @@ Action = Union[Bid, Challenge]
 _FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
 
 
+def dice_text(n: int) -> str:
+    """``"1 die"``, ``"5 dice"``: a number of dice for messages and titles."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """A validated rule set.

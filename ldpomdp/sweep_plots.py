@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .experiments import Cell, SummaryRow
+from .rules import dice_text
 
 __all__ = ["plot_summary", "player_labels"]
 
@@ -79,7 +80,7 @@ def _title(title: str, cells: Sequence[Cell], games: str) -> str:
     the number of games."""
     rules = "; ".join(sorted({cell.config().describe() for cell in cells}))
     dice = {cell.dice for cell in cells}
-    details = [rules, *([f"{dice.pop()} dice each"] if len(dice) == 1 else []), games]
+    details = [rules, *([f"{dice_text(dice.pop())} each"] if len(dice) == 1 else []), games]
     return "\n".join(textwrap.wrap(title, 70) + textwrap.wrap("; ".join(details), 80))
 
 
