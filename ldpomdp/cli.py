@@ -63,7 +63,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         record = play_game(config, players, rng, first_opener=games % config.num_players)
         games += 1
         wins += record.winner == 0
-        winner = "You win" if record.winner == 0 else f"Seat {record.winner} ({player_name(players[record.winner])}) wins"
+        winner = f"Seat {record.winner} ({player_name(players[record.winner])}) wins" if record.winner else "You win"
         print(f"\n{winner} the game. You have won {wins} of {games}.")
         if not _yes("Play again? (y/n) "):
             return 0
@@ -126,9 +126,11 @@ def _sweep_parser(sub) -> None:
     sweep.add_argument("--experiment", help=f"a named experiment of report 002 (fixes players, dice and rules): "
                                             f"{', '.join(EXPERIMENTS)}")
     sweep.add_argument("--quick", action="store_true", help="the experiment's small version (minutes)")
-    sweep.add_argument("--games", type=_option_int(1), default=None, help="games per cell (default 1000, or the experiment's)")
+    sweep.add_argument("--games", type=_option_int(1), default=None,
+                       help="games per cell (default 1000, or the experiment's)")
     sweep.add_argument("--out", default=None, help="output folder (default results/<experiment> or results/sweep)")
-    sweep.add_argument("--workers", type=_option_int(1), default=None, help="local worker processes (default: all cores)")
+    sweep.add_argument("--workers", type=_option_int(1), default=None,
+                       help="local worker processes (default: all cores)")
     sweep.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (extra: dask)")
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     sweep.add_argument("--no-plot", action="store_true", help="CSV only, no PNG")

@@ -89,12 +89,11 @@ class PlayerSpec:
         module_name, _, attr = self.target.partition(":")
         try:
             module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not (module_name + ".").startswith(exc.name + "."):
-                raise ValueError(f"player spec {self.text!r}: importing {module_name} failed:\n{describe(exc)}") from exc
-            raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (no module named "
-                             f"{exc.name!r}: install it, or run from its folder with PYTHONPATH=.)") from exc
-        except Exception as exc:  # the module's own code raised, or has a syntax error
+        except Exception as exc:
+            if isinstance(exc, ModuleNotFoundError) and (module_name + ".").startswith(f"{exc.name}."):
+                raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (no module named "
+                                 f"{exc.name!r}: install it, or run from its folder with PYTHONPATH=.)") from exc
+            # the module's own code raised (a missing import of its own included), or has a syntax error
             raise ValueError(f"player spec {self.text!r}: importing {module_name} failed:\n{describe(exc)}") from exc
         factory = getattr(module, attr, None)
         if factory is None:

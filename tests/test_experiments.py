@@ -551,7 +551,8 @@ def test_plot_titles_name_the_game_once_and_dice_ticks_are_whole(tmp_path, monke
     assert all(float(tick).is_integer() for tick in ax.get_xticks())
     full = [Cell(("one-third", "random"), 3)]
     plot_summary(sweep(tmp_path / "full", cells=full, games=4, workers=1), full, tmp_path, title="one-third vs random")
-    assert drawn["wins.png"].get_title() == "one-third vs random: wins\nfull game, 6 faces, ones wild; 3 dice each; 4 games"
+    assert drawn["wins.png"].get_title() == ("one-third vs random: wins\n"
+                                             "full game, 6 faces, ones wild; 3 dice each; 4 games")
 
 
 def test_named_experiments_build_distinct_cells():

@@ -85,23 +85,17 @@ def user_package(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
-def test_a_module_that_fails_to_import_is_reported_with_its_own_traceback_lines(user_package):
+@pytest.mark.parametrize("module, where, last", [
+    ("raises_at_import", 'line 5, in load\n    return SETTINGS["level"]', "KeyError: 'level'"),
+    ("syntax_error", "line 2\n    def act(self, view rng):", "SyntaxError: invalid syntax"),
+])
+def test_a_module_that_fails_to_import_is_reported_with_its_own_lines(user_package, module, where, last):
     with pytest.raises(ValueError) as err:
-        make_player("userpkg.raises_at_import:Bot")
+        make_player(f"userpkg.{module}:Bot")
     text = str(err.value)
-    assert text.startswith("player spec 'userpkg.raises_at_import:Bot': importing userpkg.raises_at_import failed:\n")
-    assert f'File "{user_package / "raises_at_import.py"}", line 5, in load\n    return SETTINGS["level"]' in text
-    assert text.endswith("KeyError: 'level'")
-    assert "importlib" not in text and "registry.py" not in text
-
-
-def test_a_module_with_a_syntax_error_is_reported_with_its_line(user_package):
-    with pytest.raises(ValueError) as err:
-        make_player("userpkg.syntax_error:Bot")
-    text = str(err.value)
-    assert text.startswith("player spec 'userpkg.syntax_error:Bot': importing userpkg.syntax_error failed:\n")
-    assert f'File "{user_package / "syntax_error.py"}", line 2\n    def act(self, view rng):' in text
-    assert text.endswith("SyntaxError: invalid syntax") and "importlib" not in text
+    assert text.startswith(f"player spec 'userpkg.{module}:Bot': importing userpkg.{module} failed:\n")
+    assert f'File "{user_package / f"{module}.py"}", {where}' in text
+    assert text.endswith(last) and "importlib" not in text and "registry.py" not in text
 
 
 def test_a_constructor_error_is_not_reported_as_bad_parameters(user_package):
