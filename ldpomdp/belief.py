@@ -22,9 +22,13 @@ from .validation import probability as _probability
 
 __all__ = [
     "RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support", "alias_table", "shared_probability_of",
-    "deciding_face_of", "count_hands",
+    "deciding_face_of", "count_hands", "sum_problem", "SUM_TOLERANCE",
 ]
 
+SUM_TOLERANCE = 1e-6  # how far a model's probabilities may be from what they must equal (one, a shared answer)
+SUM_CHECKS = 3  # updates per model class and process whose model is asked whether its probabilities sum to one
+SUM_CHECK_HANDS = 8  # rows asked in each of those checks
+_sum_checks: dict[type, int] = {}  # checks done so far, per model class
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
 PRIOR_TABLE_MAX = 1_000_000  # rows; up to this support size prior hands come from an alias table (6 faces: 40 dice)
 HAND_DTYPE = np.int16
@@ -150,6 +154,17 @@ def deciding_face_of(model: Any, view: Any) -> int | None:
     return model.deciding_face(view) if _speaks_for(type(model), "deciding_face") else None
 
 
+def sum_problem(hands: np.ndarray, probs: Mapping[Any, np.ndarray]) -> str | None:
+    """How a model's probabilities ``probs`` (legal action -> one value per row of ``hands``) fail to sum to one
+    for some hand, e.g. ``"sums to 0.9 (not 1) over the legal actions for hand (1, 0, 2)"``; None when they do."""
+    total = np.sum(list(probs.values()), axis=0)
+    bad = np.flatnonzero(np.abs(total - 1.0) > SUM_TOLERANCE)
+    if not bad.size:
+        return None
+    hand = tuple(np.asarray(hands)[bad[0]].tolist())
+    return f"sums to {total[bad[0]]:.6g} (not 1) over the legal actions for hand {hand}"
+
+
 @lru_cache(maxsize=1024)
 def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
     """(num_dice + 1, faces) hands of ``num_dice`` dice whose row c holds exactly c dice matching ``face`` under
@@ -255,14 +270,29 @@ class _Belief:
                 matching = self._matching(face, view.config.wild)  # checks the face first
                 probs = model.action_probabilities(count_hands(self.num_dice, face, view.config), view, action)
                 self._apply_counted(matching, self._checked(probs, (model, action), self.num_dice + 1))
-            return
-        p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
-        if self._keep_probability(p) == 0.0:  # no hand explains the action
-            self._apply(np.zeros(len(self.particles)))
-        elif self.refresh:
-            self._apply(np.ones(len(self.particles)))  # every hand kept: only the refresh share changes
         else:
-            self.depleted = False
+            p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
+            if self._keep_probability(p) == 0.0:  # no hand explains the action
+                self._apply(np.zeros(len(self.particles)))
+            elif self.refresh:
+                self._apply(np.ones(len(self.particles)))  # every hand kept: only the refresh share changes
+            else:
+                self.depleted = False
+        if _sum_checks.get(type(model), 0) < SUM_CHECKS:
+            self._check_sums(model, view)
+
+    def _check_sums(self, model: Any, view: Any) -> None:
+        """The cheap guard of a process's first updates with each model class: on a few hands, the model's
+        probabilities over the legal actions must sum to one (``check_opponent`` checks a model in depth)."""
+        _sum_checks[type(model)] = _sum_checks.get(type(model), 0) + 1
+        hands = np.asarray(self.particles[:SUM_CHECK_HANDS])
+        probs = {a: self._checked(model.action_probabilities(hands, view, a), (model, a), len(hands))
+                 for a in view.legal_actions()}
+        problem = sum_problem(hands, probs)
+        if problem:
+            raise ValueError(f"{type(model).__name__}.action_probabilities {problem} (seat {view.seat}, dice "
+                             f"{view.dice}, history {list(view.history)}); ldpomdp.opponents.check_opponent "
+                             f"checks a model in depth")
 
     def _rules_for(self, face: int, wild: int | None) -> GameConfig:
         """The rule set that counts matches of ``face`` with ``wild``, after checking both."""

@@ -5,13 +5,29 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Callable
 
 import numpy as np
 
-from .game import play_game
+from . import __version__
+from .game import play_game, player_name
 from .opponents.human import HumanPlayer
 from .registry import make_player, registered_names, split_specs
-from .rules import GameConfig
+from .rules import GameConfig, dice_text
+
+
+def _option_int(minimum: int) -> Callable[[str], int]:
+    """An argparse type for integer options: a value below ``minimum`` is refused with an error naming the option."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {text!r}")
+        return value
+
+    return parse
 
 
 def _config_args(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +36,7 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wild", default="1", help="wild face: 1, high (the highest face) or none (default 1)")
     parser.add_argument("--bids", choices=("full", "sixes"), default="full", help="bid mode (default full)")
     parser.add_argument("--opener", choices=("after_challenger", "loser"), default="after_challenger")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
 
 
 def config_from_args(args: argparse.Namespace, num_players: int) -> GameConfig:
@@ -39,14 +55,30 @@ def cmd_play(args: argparse.Namespace) -> int:
     opponents = [make_player(s) for s in split_specs(args.opponents)]
     config = config_from_args(args, 1 + len(opponents))
     rng = np.random.default_rng(args.seed)
+    players = [HumanPlayer()] + opponents
+    seats = ", ".join(f"{seat} {player_name(p)}" for seat, p in enumerate(players))
     games = wins = 0
     while True:
-        record = play_game(config, [HumanPlayer()] + opponents, rng, first_opener=games % config.num_players)
+        print(f"\nGame {games + 1}: {config.describe()}, {dice_text(config.starting_dice[0])} each. Seats: {seats}.")
+        record = play_game(config, players, rng, first_opener=games % config.num_players)
         games += 1
         wins += record.winner == 0
-        print(f"\nSeat {record.winner} wins the game. You have won {wins} of {games}.")
-        if input("Play again? (y/n) ").strip().lower() not in ("y", "yes"):
+        winner = f"Seat {record.winner} ({player_name(players[record.winner])}) wins" if record.winner else "You win"
+        print(f"\n{winner} the game. You have won {wins} of {games}.")
+        if not _yes("Play again? (y/n) "):
             return 0
+
+
+def _yes(prompt: str) -> bool:
+    """Ask until the answer is yes or no (y/yes/n/no); the end of the input counts as no."""
+    while True:
+        try:
+            answer = input(prompt).strip().lower()
+        except EOFError:
+            return False
+        if answer in ("y", "yes", "n", "no"):
+            return answer.startswith("y")
+        print("  ! type y or n")
 
 
 def cmd_players(args: argparse.Namespace) -> int:
@@ -75,7 +107,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                                                          len(players)))
              for d in parse_dice_range(args.dice)]
     out = args.out or "results/sweep"
-    rows = run_sweep(cells, args.games or 1000, out, args.seed, **options)
+    rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
     print(format_table(rows))
     print(f"wrote {out}/summary.csv")
     if not args.no_plot:
@@ -95,9 +127,11 @@ def _sweep_parser(sub) -> None:
     sweep.add_argument("--experiment", help=f"a named experiment of report 002 (fixes players, dice and rules): "
                                             f"{', '.join(EXPERIMENTS)}")
     sweep.add_argument("--quick", action="store_true", help="the experiment's small version (minutes)")
-    sweep.add_argument("--games", type=int, default=None, help="games per cell (default 1000, or the experiment's)")
+    sweep.add_argument("--games", type=_option_int(1), default=None,
+                       help="games per cell (default 1000, or the experiment's)")
     sweep.add_argument("--out", default=None, help="output folder (default results/<experiment> or results/sweep)")
-    sweep.add_argument("--workers", type=int, default=None, help="local worker processes (default: all cores)")
+    sweep.add_argument("--workers", type=_option_int(1), default=None,
+                       help="local worker processes (default: all cores)")
     sweep.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (extra: dask)")
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     sweep.add_argument("--no-plot", action="store_true", help="CSV only, no PNG")
@@ -105,12 +139,13 @@ def _sweep_parser(sub) -> None:
                        help="skip the exact best-response and own win rates (computed where the models allow)")
     _config_args(sweep)
     sweep.add_argument("--dice", default="1-35", help="dice per player: 5, 1-35, 1-35:2 or a comma list")
-    sweep.add_argument("--seed", type=int, default=0, help="sweep seed (default 0; resuming needs the same)")
+    sweep.add_argument("--seed", type=_option_int(0), default=0, help="sweep seed (default 0; resuming needs the same)")
     sweep.set_defaults(func=cmd_sweep)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ldpomdp", description="Liar's Dice as a POMDP")
+    parser.add_argument("--version", action="version", version=f"ldpomdp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play against agents in the terminal")
     play.add_argument("--opponents", default="one-third", help="comma-separated player specs (see `ldpomdp players`)")

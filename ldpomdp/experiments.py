@@ -15,17 +15,26 @@ import json
 import math
 import os
 import random
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from .game import play_game, rotate
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+
+from .game import IllegalActionError, PlayerError, play_game, rotate
 from .registry import make_player
 from .rules import GameConfig
 
@@ -45,17 +54,21 @@ __all__ = [
 
 GAMES_FILE = "games.jsonl"
 SUMMARY_FILE = "summary.csv"
+LOCK_FILE = ".lock"
+RECORD_FIELDS = ("cell", "game", "seed", "seats", "winner", "rounds", "challenges", "successful_challenges")
+SCHEDULER_TIMEOUT = 10  # seconds to connect to a dask scheduler before the sweep gives up
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
 @dataclass(frozen=True)
 class Cell:
     """One game setting of a sweep: the players (spec strings, seat-agnostic order), the dice each
-    starts with, and the rules. Player parameters (bluff, particles, injection) live in the specs."""
+    starts with, and the rules (defaults: :class:`GameConfig`'s, as on the command line). Player parameters
+    (bluff, particles, injection) live in the specs."""
 
     players: tuple[str, ...]
     dice: int
-    bids: str = "sixes"
+    bids: str = "full"
     faces: int = 6
     wild: int | None = 1
     opener: str = "after_challenger"
@@ -122,7 +135,10 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     records = []
     for g in games:
         seated, seat_of = rotate(players, g)
-        game = play_game(config, seated, _seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
+        try:
+            game = play_game(config, seated, _seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
+        except (PlayerError, IllegalActionError) as exc:
+            raise type(exc)(f"cell {cell.id}, game {g}: {exc}") from exc
         records.append({
             "cell": cell.id,
             "game": int(g),
@@ -136,16 +152,44 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     return records, time.thread_time() - start
 
 
+def _record_problem(record: object) -> str | None:
+    """Why a JSON value is not a game record as :func:`play_batch` writes it (None when it is one)."""
+    def count(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    missing = [key for key in RECORD_FIELDS if key not in record]
+    if missing:
+        return f"no {', '.join(missing)}"
+    if not isinstance(record["cell"], str):
+        return f"cell {record['cell']!r} is not a string"
+    for key in ("game", "seed", "rounds"):
+        if not count(record[key]):
+            return f"{key} {record[key]!r} is not an integer >= 0"
+    seats = record["seats"]
+    if not isinstance(seats, list) or not all(map(count, seats)) or sorted(seats) != list(range(len(seats))):
+        return f"seats {seats!r} is not an order of the players"
+    if not count(record["winner"]) or record["winner"] >= len(seats):
+        return f"winner {record['winner']!r} is not one of the {len(seats)} seats"
+    for key in ("challenges", "successful_challenges"):
+        if not isinstance(record[key], list) or len(record[key]) != len(seats) or not all(map(count, record[key])):
+            return f"{key} {record[key]!r} is not a count per seat"
+    return None
+
+
 class GameStore:
     """``games.jsonl``: one finished game per line, appended by the parent process and fsynced per batch.
 
     Opening it reads what is there, keeps the first record of each (cell, game) and cuts a half-written
-    last line (from a killed run) so that later appends stay valid JSON lines.
+    last line (from a killed run) so that later appends stay valid JSON lines. Any other line that is not
+    a game record stops it with a ValueError naming the line.
     """
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self.records: dict[tuple[str, int], dict] = {}
+        self.line_of: dict[tuple[str, int], int] = {}  # line number of each record read from the file
         if self.path.exists():
             self._load()
 
@@ -154,36 +198,44 @@ class GameStore:
         *complete, tail = data.split(b"\n")  # ``tail`` is what follows the last newline
         for number, line in enumerate(complete, start=1):
             if line.strip():
-                record = self._parse(line)
-                if record is None:
-                    raise ValueError(f"{self.path}: line {number} is not a game record; "
-                                     f"fix or remove that line to resume")
-                self._keep(record)
+                self._keep(self._parse(line, number), number)
         if tail.strip():
-            record = self._parse(tail)
-            if record is None:  # half-written by a killed run: cut it so appends stay valid
+            try:
+                json.loads(tail)
+            except ValueError:  # half-written by a killed run: cut it so appends stay valid
                 with open(self.path, "r+b") as fh:
                     fh.truncate(len(data) - len(tail))
-            else:  # complete record, only its newline is missing
-                self._keep(record)
-                with open(self.path, "ab") as fh:
-                    fh.write(b"\n")
+                return
+            self._keep(self._parse(tail, len(complete) + 1), len(complete) + 1)
+            with open(self.path, "ab") as fh:  # a complete record, only its newline is missing
+                fh.write(b"\n")
 
-    @staticmethod
-    def _parse(line: bytes) -> dict | None:
+    def _parse(self, line: bytes, number: int) -> dict:
+        """The record on line ``number``, or a ValueError naming the line and what is wrong with it."""
         try:
             record = json.loads(line)
-            record["game"] = int(record["game"])
-            str(record["cell"])
-            return record
-        except (ValueError, KeyError, TypeError):
-            return None
+        except ValueError:
+            problem: str | None = "not JSON"
+        else:
+            problem = _record_problem(record)
+        if problem:
+            raise ValueError(f"{self.path}: line {number} is not a game record ({problem}); fix or remove that "
+                             f"line to resume")
+        return record
 
-    def _keep(self, record: dict) -> None:
-        self.records.setdefault((record["cell"], record["game"]), record)
+    def _keep(self, record: dict, number: int) -> None:
+        key = (record["cell"], record["game"])
+        if key not in self.records:
+            self.records[key], self.line_of[key] = record, number
 
-    def seeds(self) -> set[int]:
-        return {int(r.get("seed", -1)) for r in self.records.values()}
+    def check_seed(self, seed: int) -> None:
+        """Refuse to add games of ``seed`` to a file holding games of another seed, naming the first such line."""
+        other = sorted((self.line_of.get(key, 0), r["seed"]) for key, r in self.records.items() if r["seed"] != seed)
+        if other:
+            line, found = other[0]
+            raise ValueError(f"{self.path}: {len(other)} of its {len(self.records)} games were played with another "
+                             f"seed than {seed} (first: line {line}, seed {found}): use the same --seed, or another "
+                             f"--out folder")
 
     def append(self, records: Sequence[dict]) -> None:
         """Append new records (skipping keys already stored) and make them durable."""
@@ -199,14 +251,18 @@ class GameStore:
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default); (0, 1) when ``n`` is 0."""
+    """Wilson score interval for a binomial proportion (95% by default); (0, 1) when ``n`` is 0. Its ends
+    always hold the observed rate: the low end is exactly 0 at no successes, the high end exactly 1 at all
+    (rounding would otherwise leave them a hair off, e.g. 6.9e-18 at 0 of 50)."""
     if n <= 0:
         return 0.0, 1.0
     p = successes / n
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if successes >= n else max(p, min(1.0, centre + half))
+    return low, high
 
 
 @dataclass(frozen=True)
@@ -328,6 +384,30 @@ def _prepare_out(out: Path) -> Path:
 
 
 @contextmanager
+def _folder_lock(out: Path) -> Iterator[None]:
+    """Hold ``out/.lock`` for a run: an exclusive ``flock`` on it, which holds this process's pid. A second run
+    into the same folder fails at once naming the holder; the lock ends with its process, so the file left by
+    a killed run never blocks a resume. (Without ``fcntl``, e.g. on Windows, folders are not locked.)"""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(out / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            raise ValueError(f"{out} is in use by another sweep (pid {holder}): wait for it to end, or give "
+                             f"another --out") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+        os.ftruncate(fd, 0)
+    finally:
+        os.close(fd)  # releases the lock
+
+
+@contextmanager
 def _executor(workers: int | None, scheduler: str | None, executor: Executor | None
               ) -> Iterator[tuple[Executor, int]]:
     """The executor to run on and how many games it runs at once."""
@@ -339,7 +419,11 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
             from dask.distributed import Client
         except ImportError:
             raise ValueError("--scheduler needs dask.distributed: pip install 'ldpomdp[dask]'") from None
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, ValueError) as exc:  # unreachable (OSError, TimeoutError) or not an address (ValueError)
+            raise ValueError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
+        with client:
             yield client.get_executor(), max(1, sum(client.nthreads().values()))
         return
     workers = (os.cpu_count() or 1) if workers is None else workers
@@ -352,11 +436,56 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
     else:  # workers fork from a server that imported ldpomdp once, so each starts fast and thread-free
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    # only this process holds the pipe's write end: when it closes (this process stops or exits in any way,
+    # SIGKILL included) every worker sees the end of the pipe and exits at once
+    lifeline, alive = context.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_exit_with_parent,
+                               initargs=(lifeline,))
     try:
         yield pool, workers
+    except BrokenProcessPool as exc:
+        alive.close()
+        raise BrokenProcessPool(f"{exc} It was killed, ran out of memory, or started the sweep again: a script that "
+                                f"calls run_sweep must do so under `if __name__ == \"__main__\":`, since every "
+                                f"worker imports it. The games finished so far are saved.") from exc
+    except BaseException:
+        alive.close()  # an interrupted or failed run does not wait for the batches still running
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        alive.close()
+        lifeline.close()
+
+
+def _exit_with_parent(lifeline: Connection) -> None:
+    """Worker initializer: exit as soon as the sweep process closes its end of ``lifeline`` (it stopped, or
+    was killed), so no worker outlives it; Ctrl-C is the sweep's to handle (it then closes the pipe)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        lifeline.poll(None)  # returns at the end of the pipe: nothing is ever sent
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While games are played, SIGTERM stops the sweep as Ctrl-C does (games so far stay saved, the resume hint
+    is printed). Only in the main thread, and only if SIGTERM still has its default action."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt("SIGTERM")
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _batches(todo: Sequence[tuple[Cell, list[int]]], parallelism: int, batch: int | None
@@ -396,61 +525,96 @@ def run_sweep(
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
-    store = GameStore(out / GAMES_FILE)
-    other = store.seeds() - {seed}
+    with _folder_lock(out):
+        store = GameStore(out / GAMES_FILE)
+        store.check_seed(seed)
+        todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
+        todo = [(c, g) for c, g in todo if g]
+        if log:
+            for note in _folder_notes(cells, games, store):
+                log(note)
+            log(f"{sum(len(g) for _, g in todo)} of {games * len(cells)} games to play ({len(cells)} cells) -> "
+                f"{store.path}" if todo else f"nothing left to play: all {games * len(cells)} games of the "
+                f"{len(cells)} cells are in {store.path}")
+        if todo:
+            _play(cells, todo, seed, store, out / "timing.csv", workers=workers, scheduler=scheduler,
+                  executor=executor, batch=batch, progress=progress, log=log)
+        rows = summarize(cells, games, store.records)
+        if exact:
+            rows = _with_exact_figures(cells, games, rows, log)
+        write_summary(rows, out / SUMMARY_FILE)
+    return rows
+
+
+def _with_exact_figures(cells: Sequence[Cell], games: int, rows: list[SummaryRow],
+                        log: Callable[[str], None] | None) -> list[SummaryRow]:
+    """``rows`` with the exact best-response and own win rates of :mod:`ldpomdp.ceiling` where they exist."""
+    from .ceiling import exact_figures  # the solvers: imported by the parent process only
+
+    start = time.process_time()
+    figures = exact_figures(cells, games)
+    rows = [replace(r, best_response=figures[(r.cell, r.player_index)][0],
+                    exact_value=figures[(r.cell, r.player_index)][1]) for r in rows]
+    if log:
+        found = sum(not math.isnan(r.best_response) for r in rows)
+        log(f"exact best response for {found} of {len(rows)} rows ({time.process_time() - start:.1f} CPU s)"
+            + "".join(f"\n  {note}" for note in figures.notes))
+    return rows
+
+
+def _folder_notes(cells: Sequence[Cell], games: int, store: GameStore) -> list[str]:
+    """What the folder holds besides this run's games: a summary covers exactly the run's cells and games
+    ``0 .. games-1`` of each, so games beyond those and other cells' games are kept but named here."""
+    ids = {c.id for c in cells}
+    later = [g for cell, g in store.records if cell in ids and g >= games]
+    other = {cell for cell, _ in store.records} - ids
+    notes = []
+    if later:
+        notes.append(f"{store.path} holds {len(later)} more games of these cells (up to {max(later) + 1} per cell): "
+                     f"the summary uses games 0-{games - 1} of each; give --games {max(later) + 1} to include them")
     if other:
-        raise ValueError(f"{out / GAMES_FILE} holds games of seed {sorted(other)}, not {seed}: "
-                         f"use the same --seed or another --out folder")
-    todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
-    todo = [(c, g) for c, g in todo if g]
+        kept = sum(cell in other for cell, _ in store.records)
+        notes.append(f"{store.path} also holds {kept} games of {len(other)} cells this run does not name (other "
+                     f"players, dice or rules): kept there, left out of {SUMMARY_FILE}")
+    return notes
+
+
+def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: int, store: GameStore,
+          timing_path: Path, *, workers: int | None, scheduler: str | None, executor: Executor | None,
+          batch: int | None, progress: bool, log: Callable[[str], None] | None) -> None:
+    """Play the missing games ``todo`` of ``cells`` into ``store``, then write the run's CPU times."""
     missing = sum(len(g) for _, g in todo)
     timing: dict[str, list[float]] = {}
-    if missing:
-        if log:
-            log(f"{missing} of {games * len(cells)} games to play ({len(cells)} cells) -> {out / GAMES_FILE}")
-        start = time.perf_counter()
-        with _executor(workers, scheduler, executor) as (pool, parallelism):
-            futures: dict[Future, Cell] = {
-                pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
-            }
-            bar = _progress(missing, progress)
-            try:
-                for fut in as_completed(futures):
-                    records, seconds = fut.result()
-                    store.append(records)
-                    t = timing.setdefault(futures[fut].id, [0, 0.0])
-                    t[0] += len(records)
-                    t[1] += seconds
-                    bar.update(len(records))
-            except BaseException as exc:
-                for fut in futures:
-                    fut.cancel()
-                if log and isinstance(exc, KeyboardInterrupt):
-                    log(f"stopped: {len(store.records)} games are saved in {store.path}; "
-                        f"run the same command again to resume")
-                raise
-            finally:
-                bar.close()
-        wall = time.perf_counter() - start
-        if log:
-            cpu = sum(t[1] for t in timing.values())
-            log(f"played {missing} games in {wall:.1f} s wall ({missing / wall:.2f} games/s; "
-                f"{cpu:.1f} worker CPU seconds, {missing / max(cpu, 1e-9):.2f} games per CPU second)")
-        _write_timing(out / "timing.csv", cells, timing, wall)
-    rows = summarize(cells, games, store.records)
-    if exact:
-        from .ceiling import exact_figures  # the solvers: imported by the parent process only
-
-        start = time.process_time()
-        figures = exact_figures(cells, games)
-        rows = [replace(r, best_response=figures[(r.cell, r.player_index)][0],
-                        exact_value=figures[(r.cell, r.player_index)][1]) for r in rows]
-        if log:
-            found = sum(not math.isnan(r.best_response) for r in rows)
-            log(f"exact best response for {found} of {len(rows)} rows ({time.process_time() - start:.1f} CPU s)"
-                + "".join(f"\n  {note}" for note in figures.notes))
-    write_summary(rows, out / SUMMARY_FILE)
-    return rows
+    start = time.perf_counter()
+    with _sigterm_as_interrupt(), _executor(workers, scheduler, executor) as (pool, parallelism):
+        futures: dict[Future, Cell] = {
+            pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
+        }
+        bar = _progress(missing, progress)
+        try:
+            for fut in as_completed(futures):
+                records, seconds = fut.result()
+                store.append(records)
+                t = timing.setdefault(futures[fut].id, [0, 0.0])
+                t[0] += len(records)
+                t[1] += seconds
+                bar.update(len(records))
+        except BaseException as exc:
+            for fut in futures:
+                fut.cancel()
+            if log and isinstance(exc, KeyboardInterrupt):
+                saved = len(GameStore(store.path).records)  # from the file: the stop may fall inside an append
+                log(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: {saved} games are saved in "
+                    f"{store.path}; run the same command again to resume")
+            raise
+        finally:
+            bar.close()
+    wall = time.perf_counter() - start
+    if log:
+        cpu = sum(t[1] for t in timing.values())
+        log(f"played {missing} games in {wall:.1f} s wall ({missing / wall:.2f} games/s; "
+            f"{cpu:.1f} worker CPU seconds, {missing / max(cpu, 1e-9):.2f} games per CPU second)")
+    _write_timing(timing_path, cells, timing, wall)
 
 
 def _write_timing(path: Path, cells: Sequence[Cell], timing: dict[str, list[float]], wall: float) -> None:
@@ -528,7 +692,8 @@ def run_experiment(
 ) -> list[SummaryRow]:
     """Run a named experiment with :func:`run_sweep`, print its table, write the CSV and the plots."""
     cells = experiment.cells(quick)
-    games = games or (experiment.quick_games if quick else experiment.games)
+    if games is None:
+        games = experiment.quick_games if quick else experiment.games
     out = Path(out or Path("results") / experiment.name)
     if log:
         log(f"{experiment.name}: {experiment.title} ({len(cells)} cells x {games} games{', quick' if quick else ''})")

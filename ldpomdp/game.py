@@ -2,6 +2,8 @@
 
 A round: every player rolls, the opener bids, each next player raises or challenges; the challenge
 reveals every hand, one player loses a die, and the next round starts. The last player with dice wins.
+An exception from a player's ``reset``, ``act`` or ``observe`` stops the game as a :class:`PlayerError` naming
+the player and its seat, with the traceback lines of the player's own code.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from .errors import PlayerError, describe
 from .rules import CHALLENGE, Action, Bid, GameConfig, is_legal, legal_actions, next_opener, resolve_challenge
 
 __all__ = [
@@ -23,6 +26,7 @@ __all__ = [
     "Event",
     "Player",
     "IllegalActionError",
+    "PlayerError",
     "RoundRecord",
     "GameRecord",
     "roll_hand",
@@ -179,9 +183,25 @@ def _fair(faces: int) -> np.ndarray:
     return np.full(faces, 1.0 / faces)
 
 
+def _failure(player: object, seat: int, method: str, exc: Exception) -> PlayerError:
+    """The error for ``player``'s ``method`` raising ``exc``: names the player and its seat, keeps the traceback
+    lines of the player's own code."""
+    return PlayerError(f"player {player_name(player)} (seat {seat}) raised {type(exc).__name__} in {method}:\n"
+                       f"{describe(exc)}")
+
+
+# not a player's bug: the person at the terminal ended its input (``ldpomdp play`` stops on it)
+_PASSED_ON = EOFError
+
+
 def _broadcast(players: Sequence[Player], event: Event) -> None:
-    for p in players:
-        p.observe(event)
+    for seat, p in enumerate(players):
+        try:
+            p.observe(event)
+        except _PASSED_ON:
+            raise
+        except Exception as exc:
+            raise _failure(p, seat, "observe", exc) from exc
 
 
 def play_round(
@@ -200,7 +220,12 @@ def play_round(
     table = sum(dice)
     while True:
         view = PlayerView(config, seat, dice, tuple(history), round_index, hand=hands[seat])
-        action = players[seat].act(view, rng)
+        try:
+            action = players[seat].act(view, rng)
+        except _PASSED_ON:
+            raise
+        except Exception as exc:
+            raise _failure(players[seat], seat, "act", exc) from exc
         bid = view.bid
         if not is_legal(config, table, bid, action):
             legal = legal_actions(config, table, bid)
@@ -237,7 +262,10 @@ def play_game(
         raise ValueError(f"config has {config.num_players} players but {len(players)} were given")
     config = _canonical(config)
     for seat, p in enumerate(players):
-        p.reset(seat, config)
+        try:
+            p.reset(seat, config)
+        except Exception as exc:
+            raise _failure(p, seat, "reset", exc) from exc
     dice = config.starting_dice
     record = GameRecord(config)
     opener = first_opener

@@ -5,9 +5,11 @@ are imported lazily so this module imports nothing heavy."""
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import describe
 from .game import Player
 
 __all__ = ["PlayerSpec", "register", "parse_spec", "split_specs", "make_player", "registered_names"]
@@ -86,17 +88,44 @@ class PlayerSpec:
     kwargs: dict[str, Any]
 
     def build(self) -> Player:
+        """The player, or a ValueError naming the spec and what went wrong: a module that is missing or fails to
+        import, a name that is not a class, parameters the class does not take, or its constructor raising."""
         module_name, _, attr = self.target.partition(":")
         try:
-            factory = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} ({exc})") from exc
+            module = importlib.import_module(module_name)
+        except Exception as exc:
+            if isinstance(exc, ModuleNotFoundError) and (module_name + ".").startswith(f"{exc.name}."):
+                raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (no module named "
+                                 f"{exc.name!r}: install it, or run from its folder with PYTHONPATH=.)") from exc
+            # the module's own code raised (a missing import of its own included), or has a syntax error
+            raise ValueError(f"player spec {self.text!r}: importing {module_name} failed:\n{describe(exc)}") from exc
+        factory = getattr(module, attr, None)
+        if factory is None:
+            raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (module {module_name} has no "
+                             f"{attr!r})")
+        if not isinstance(factory, type):
+            raise ValueError(f"player spec {self.text!r}: {self.target} is not a class (it is of type "
+                             f"{type(factory).__name__})")
+        try:
+            signature = inspect.signature(factory)
+        except (TypeError, ValueError):  # no signature to check against: the call below will tell
+            signature = None
+        if signature is not None:
+            try:
+                signature.bind(**self.kwargs)
+            except TypeError as exc:
+                named = [p.name for p in signature.parameters.values()
+                         if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+                raise ValueError(f"player spec {self.text!r}: bad parameters {self.kwargs}: {attr} takes "
+                                 f"{', '.join(named) or 'no parameters'} ({exc})") from None
         try:
             player = factory(**self.kwargs)
-        except TypeError as exc:
-            raise ValueError(f"player spec {self.text!r}: bad parameters {self.kwargs} ({exc})") from exc
         except ValueError as exc:
             raise ValueError(f"player spec {self.text!r}: {exc}") from exc
+        except Exception as exc:
+            arguments = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
+            raise ValueError(f"player spec {self.text!r}: {attr}({arguments}) raised {type(exc).__name__}:\n"
+                             f"{describe(exc)}") from exc
         missing = [m for m in ("reset", "act", "observe") if not callable(getattr(player, m, None))]
         if missing:
             raise ValueError(f"player spec {self.text!r}: {self.target} lacks Player method(s) {missing}")

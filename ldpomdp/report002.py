@@ -12,6 +12,7 @@ from .registry import parse_spec
 
 __all__ = ["EXPERIMENTS", "get_experiment", "POMDP", "MDP"]
 
+BIDS = "sixes"  # report 002's game: every bid on sixes (ones wild, the player after the challenger opens: the defaults)
 POMDP = "expected-count:particles=10000"  # report 002's particle count
 MDP = "one-third"
 POMCP = "pomcp"  # 500 visits per searched decision
@@ -21,11 +22,11 @@ BLUFFS = [round(0.1 * i, 1) for i in range(11)]
 
 
 def _dice_sweep(players: list[str], quick_dice: list[int] = QUICK_DICE, full_dice: list[int] = ALL_DICE):
-    return lambda quick: [Cell(tuple(players), d) for d in (quick_dice if quick else full_dice)]
+    return lambda quick: [Cell(tuple(players), d, bids=BIDS) for d in (quick_dice if quick else full_dice)]
 
 
 def _bluff_sweep(planner: str, dice: int, quick_bluffs: list[float] = BLUFFS):
-    return lambda quick: [Cell((planner, f"bluff:{b:g}"), dice) for b in (quick_bluffs if quick else BLUFFS)]
+    return lambda quick: [Cell((planner, f"bluff:{b:g}"), dice, bids=BIDS) for b in (quick_bluffs if quick else BLUFFS)]
 
 
 def _bluff_of(cell: Cell) -> float:
@@ -47,7 +48,8 @@ EXPERIMENTS: dict[str, Experiment] = {
             1000, 60, roles=("expected-count (POMDP)", "one-third #1 (MDP1)", "one-third #2 (MDP2)"),
             reference="POMDP above 33% and rising with dice"),
         Experiment(
-            "fig7_8", "3 players, 35 dice (report 002 Figs. 7-8)", lambda quick: [Cell((POMDP, MDP, MDP), 35)],
+            "fig7_8", "3 players, 35 dice (report 002 Figs. 7-8)",
+            lambda quick: [Cell((POMDP, MDP, MDP), 35, bids=BIDS)],
             1000, 100, roles=("expected-count (POMDP)", "one-third #1 (MDP1)", "one-third #2 (MDP2)"),
             reference="wins POMDP 52.7%, MDP1 22.9%, MDP2 24.4%; MDP1 challenged most"),
         Experiment(

@@ -74,6 +74,14 @@ CHALLENGE = Challenge()
 Action = Union[Bid, Challenge]
 
 
+_FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
+
+
+def dice_text(n: int) -> str:
+    """``"1 die"``, ``"5 dice"``: a number of dice for messages and titles."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """A validated rule set.
@@ -132,6 +140,13 @@ class GameConfig:
     def starting_dice(self) -> tuple[int, ...]:
         """Dice per player at the start of a game."""
         return self.dice  # type: ignore[return-value]
+
+    def describe(self) -> str:
+        """The rules in a few words, without players and dice: ``"full game, 6 faces, ones wild"`` (plus
+        ``", the loser opens"`` under that opener rule)."""
+        wild = "no wild" if self.wild is None else f"{_FACE_NAMES.get(self.wild, f'{self.wild}s')} wild"
+        loser = ", the loser opens" if self.opener == "loser" else ""
+        return f"{self.bids} game, {self.faces} faces, {wild}{loser}"
 
 
 def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:

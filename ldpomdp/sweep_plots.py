@@ -2,7 +2,9 @@
 
 Several cells: win rate against the cell's x value (dice by default) with the 95% Wilson interval as a
 band, one line per player (only the first of two: the other is its mirror), with the exact best response's win
-rate (dashed) and the player's own exact win rate (dotted) where the summary has them. One cell: bar charts of wins (with the interval) and challenges per player.
+rate (dashed) and the player's own exact win rate (dotted) where the summary has them. One cell: bar charts of
+wins (with the interval) and challenges per player. Titles name the game (rules, and dice when all cells share
+them).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .experiments import Cell, SummaryRow
+from .rules import dice_text
 
 __all__ = ["plot_summary", "player_labels"]
 
@@ -41,13 +44,14 @@ def plot_summary(
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError:
         return []
     out = Path(out)
     labels = player_labels(cells, roles)
     x_by_cell = {c.id: x_of(c) for c in cells}
     if len(cells) == 1:
-        return _bars(plt, rows, labels, out, title)
+        return _bars(plt, rows, labels, out, title, cells)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     shown = labels[:1] if len(labels) == 2 else labels  # with two players the second line mirrors the first
     for i, label in enumerate(shown):
@@ -66,9 +70,11 @@ def plot_summary(
                         label=name if len(shown) == 1 else f"{label}: {name}")
     ax.axhline(1 / len(labels), color="grey", lw=0.8, ls="--", label=f"1/{len(labels)}")
     ax.set_xlabel(x_label)
+    if all(float(x).is_integer() for x in x_by_cell.values()):  # dice: no fractional ticks between few points
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("win rate (95% Wilson band)")
     ax.set_ylim(0, 1)
-    ax.set_title(_wrap(f"{title} {_games_note(rows).strip()}"), fontsize=11)
+    ax.set_title(_title(title, cells, f"{_games_note(rows)} per point"), fontsize=11)
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -78,16 +84,22 @@ def plot_summary(
     return [path]
 
 
-def _wrap(title: str) -> str:
-    return "\n".join(textwrap.wrap(title, 70))
+def _title(title: str, cells: Sequence[Cell], games: str) -> str:
+    """The plot's title, then a line naming the game (its rules, and the dice when every cell has the same) and
+    the number of games."""
+    rules = "; ".join(sorted({cell.config().describe() for cell in cells}))
+    dice = {cell.dice for cell in cells}
+    details = [rules, *([f"{dice_text(dice.pop())} each"] if len(dice) == 1 else []), games]
+    return "\n".join(textwrap.wrap(title, 70) + textwrap.wrap("; ".join(details), 80))
 
 
 def _games_note(rows: Sequence[SummaryRow]) -> str:
     counts = sorted({r.games for r in rows})
-    return f" ({counts[0]} games per point)" if len(counts) == 1 else f" ({counts[0]}-{counts[-1]} games per point)"
+    return f"{counts[0]} games" if len(counts) == 1 else f"{counts[0]}-{counts[-1]} games"
 
 
-def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: str) -> list[Path]:
+def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: str, cells: Sequence[Cell]
+          ) -> list[Path]:
     rows = sorted(rows, key=lambda r: r.player_index)
     paths = []
     for name, values, err, ylabel in (
@@ -101,7 +113,7 @@ def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: 
         ticks = [f"{label}\n{v:.0f} ({100 * v / total:.1f}%)" for label, v in zip(labels, values)]
         ax.bar(ticks, values, yerr=err, capsize=4, color=[f"C{i}" for i in range(len(rows))])
         ax.set_ylabel(ylabel)
-        ax.set_title(_wrap(f"{title}: {name}{_games_note(rows)}"), fontsize=11)
+        ax.set_title(_title(f"{title}: {name}", cells, _games_note(rows)), fontsize=11)
         fig.tight_layout()
         path = out / f"{name}.png"
         fig.savefig(path, dpi=120)

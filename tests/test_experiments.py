@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ldpomdp import GameConfig, PlayerError
+from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
 from ldpomdp.experiments import (
     Cell,
@@ -22,13 +26,15 @@ from ldpomdp.experiments import (
     game_seed,
     parse_dice_range,
     play_batch,
+    run_experiment,
     run_sweep,
     summarize,
     wilson_interval,
 )
 from ldpomdp.report002 import EXPERIMENTS
 
-SMALL = [Cell(("one-third", "bluff:0.3"), d) for d in (1, 2, 4)] + [Cell(("random", "one-third", "bluff:0.5"), 2)]
+SMALL = [Cell(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [
+    Cell(("random", "one-third", "bluff:0.5"), 2, bids="sixes")]
 
 
 def lines(folder: Path) -> list[str]:
@@ -54,6 +60,15 @@ def sweep(out, cells=SMALL, games=12, **kw):
 def test_wilson_interval_known_values(k, n, low, high):
     lo, hi = wilson_interval(k, n)
     assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+
+
+@pytest.mark.parametrize("n", [10, 30, 50, 100, 1000])
+def test_wilson_interval_is_exactly_closed_at_no_and_all_successes(n):
+    # rounding used to leave 6.9e-18 at 0 of 50 and 0.9999999999999999 at 10 of 10: negative error bars
+    assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
+    for k in (0, 1, n // 2, n - 1, n):
+        low, high = wilson_interval(k, n)
+        assert low <= k / n <= high
 
 
 def test_wilson_endpoints_invert_the_score_test():
@@ -112,7 +127,7 @@ def test_batches_do_not_change_games_and_seats_rotate():
 def test_planner_games_do_not_depend_on_batches(spec, dice):
     # the planners draw belief particles (and pomdp-py draws from Python's random) outside the game's
     # generator: each game must reseed them, or a game would depend on the games before it in its batch
-    cell = Cell((spec, "one-third"), dice)
+    cell = Cell((spec, "one-third"), dice, bids="sixes")
     whole = play_batch(cell, 1, range(8))[0]
     split = play_batch(cell, 1, [4, 5, 6, 7])[0] + play_batch(cell, 1, [0, 1, 2, 3])[0]
     assert sorted(whole, key=lambda r: r["game"]) == sorted(split, key=lambda r: r["game"])
@@ -158,15 +173,67 @@ def test_resume_skips_finished_games_and_repairs_a_half_written_line(tmp_path):
     assert lines(out) == lines(ref)
 
 
+def test_a_resume_says_what_the_folder_holds_beyond_its_summary(tmp_path):
+    out, said = tmp_path / "out", []
+    path = out / "games.jsonl"
+    sweep(out, cells=SMALL[:2], games=6, workers=1)
+    rows = sweep(out, cells=SMALL[:2], games=4, workers=1, log=said.append)  # a smaller --games
+    assert [r.games for r in rows] == [4] * 4
+    assert said[:2] == [f"{path} holds 4 more games of these cells (up to 6 per cell): the summary uses games 0-3 of "
+                        f"each; give --games 6 to include them",
+                        f"nothing left to play: all 8 games of the 2 cells are in {path}"]
+    assert said[2:] == [said[2]] and said[2].startswith("exact best response for 4 of 4 rows")
+    said.clear()
+    rows = sweep(out, cells=SMALL[2:3], games=3, workers=1, log=said.append)  # other cells into the same folder
+    assert {r.cell for r in rows} == {SMALL[2].id}
+    assert said[:2] == [f"{path} also holds 12 games of 2 cells this run does not name (other players, dice or "
+                        f"rules): kept there, left out of summary.csv",
+                        f"3 of 3 games to play (1 cells) -> {path}"]
+    assert len(lines(out)) == 15
+
+
 def test_store_rejects_corruption_and_other_seeds(tmp_path):
     out = tmp_path / "out"
     sweep(out, games=2, workers=1)
-    with pytest.raises(ValueError, match="holds games of seed"):
+    with pytest.raises(ValueError, match=r"8 of its 8 games were played with another seed than 8 \(first: line 1, "
+                                         r"seed 7\)"):
         run_sweep(SMALL, 2, out, seed=8, progress=False, log=None)
     text = (out / "games.jsonl").read_text().splitlines()
     (out / "games.jsonl").write_text("\n".join([text[0], "garbage", *text[1:]]) + "\n")
-    with pytest.raises(ValueError, match="line 2 is not a game record"):
+    with pytest.raises(ValueError, match=r"line 2 is not a game record \(not JSON\)"):
         sweep(out, games=2, workers=1)
+
+
+def test_one_edited_seed_is_named_by_its_line(tmp_path):
+    out = tmp_path / "out"
+    sweep(out, games=2, workers=1)
+    text = (out / "games.jsonl").read_text().splitlines()
+    text[4] = text[4].replace('"seed":7', '"seed":99')
+    (out / "games.jsonl").write_text("\n".join(text) + "\n")
+    with pytest.raises(ValueError, match=r"1 of its 8 games were played with another seed than 7 \(first: line 5, "
+                                         r"seed 99\)"):
+        sweep(out, games=2, workers=1)
+
+
+@pytest.mark.parametrize("edit,problem", [
+    (lambda r: r.pop("winner"), "no winner"),
+    (lambda r: r.update(winner=7), "winner 7 is not one of the 2 seats"),
+    (lambda r: r.update(seats=[0, 0]), r"seats \[0, 0\] is not an order of the players"),
+    (lambda r: r.update(challenges=[1]), r"challenges \[1\] is not a count per seat"),
+    (lambda r: r.update(game="3"), "game '3' is not an integer >= 0"),
+])
+def test_valid_json_that_is_not_a_game_record_is_named_by_its_line(tmp_path, edit, problem):
+    out = tmp_path / "out"
+    cells = SMALL[:2]
+    sweep(out, cells=cells, games=2, workers=1)
+    text = (out / "games.jsonl").read_text().splitlines()
+    record = json.loads(text[2])
+    edit(record)
+    text[2] = json.dumps(record)
+    for ending in ("\n", ""):  # also as the last line without its newline, which is not cut as half-written
+        (out / "games.jsonl").write_text("\n".join(text[:3] if ending == "" else text) + ending)
+        with pytest.raises(ValueError, match=rf"line 3 is not a game record \({problem}"):
+            sweep(out, cells=cells, games=2, workers=1)
 
 
 def _count_lines(path: Path) -> int:
@@ -191,12 +258,174 @@ def test_killed_sweep_resumes_with_every_game_exactly_once(tmp_path):
     partial = _count_lines(killed / "games.jsonl")
     assert 0 < partial < 8 * 100, "the sweep should have been killed mid-run"
     assert subprocess.run([*cmd, "--out", str(killed), "--workers", "2"], capture_output=True).returncode == 0
-    sweep(tmp_path / "whole", cells=[Cell(("one-third", "random"), d) for d in range(1, 9)], games=100,
+    sweep(tmp_path / "whole", cells=[Cell(("one-third", "random"), d, bids="sixes") for d in range(1, 9)], games=100,
           seed=3, workers=1)
     got = lines(killed)
     keys = [(r["cell"], r["game"]) for r in map(json.loads, got)]
     assert len(keys) == len(set(keys)) == 8 * 100
     assert got == lines(tmp_path / "whole")
+
+
+def _session(sid: int) -> list[int]:
+    """Live processes of session ``sid`` (a sweep started with ``start_new_session`` and everything it started,
+    reparented or not), read from /proc."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except (OSError, ValueError):
+            continue
+        state, _ppid, _pgrp, session = stat[stat.rindex(")") + 2:].split()[:4]
+        if int(session) == sid and state != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+def _gone_within(sid: int, seconds: float) -> list[int]:
+    """Wait until session ``sid`` has no live process (or ``seconds`` pass); return what is left."""
+    deadline = time.time() + seconds
+    while _session(sid) and time.time() < deadline:
+        time.sleep(0.1)
+    return _session(sid)
+
+
+def _endless_sweep(out: Path, log: Path, **popen) -> subprocess.Popen:
+    """A CLI sweep on two workers that would run for hours, started in its own session."""
+    cmd = [sys.executable, "-m", "ldpomdp.cli", "sweep", "--players", "one-third,random", "--dice", "20",
+           "--games", "100000", "--workers", "2", "--no-plot", "--no-progress", "--out", str(out)]
+    with open(log, "w") as fh:  # a file, not a pipe: whatever outlives the sweep must not hold the test up
+        return subprocess.Popen(cmd, start_new_session=True, stdout=fh, stderr=subprocess.STDOUT, **popen)
+
+
+def _wait_for_games(path: Path, proc: subprocess.Popen, games: int = 1) -> None:
+    deadline = time.time() + 60
+    while _count_lines(path) < games and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert _count_lines(path) >= games and proc.poll() is None, "the sweep did not get going"
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+
+
+@needs_proc
+@pytest.mark.parametrize("signum,whole_group", [(signal.SIGTERM, False), (signal.SIGINT, True)])
+def test_sigterm_stops_a_sweep_like_ctrl_c_and_leaves_no_process(tmp_path, signum, whole_group):
+    # Ctrl-C signals the whole process group; `kill PID` sends SIGTERM to the sweep alone
+    out, log = tmp_path / "out", tmp_path / "log"
+    proc = _endless_sweep(out, log)
+    try:
+        _wait_for_games(out / "games.jsonl", proc)
+        assert len(_session(proc.pid)) >= 4  # the sweep, its forkserver and resource tracker, two workers
+        (os.killpg if whole_group else os.kill)(proc.pid, signum)
+        assert proc.wait(timeout=30) == 130
+        assert _gone_within(proc.pid, 10) == []
+        saved = _count_lines(out / "games.jsonl")
+        assert f"{saved} games are saved in" in log.read_text()
+        assert "run the same command again to resume" in log.read_text()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@needs_proc
+def test_workers_exit_on_their_own_when_the_sweep_is_killed(tmp_path):
+    out = tmp_path / "out"
+    proc = _endless_sweep(out, tmp_path / "log")
+    try:
+        _wait_for_games(out / "games.jsonl", proc)
+        assert len(_session(proc.pid)) >= 4
+        os.kill(proc.pid, signal.SIGKILL)  # the sweep alone: nothing can clean up after it
+        proc.wait(timeout=30)
+        assert _gone_within(proc.pid, 10) == []
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_a_busy_folder_is_refused_at_once_and_a_killed_runs_lock_does_not_block(tmp_path):
+    out = tmp_path / "out"
+    first = _endless_sweep(out, tmp_path / "log")
+    try:
+        _wait_for_games(out / "games.jsonl", first)
+        second = subprocess.run([sys.executable, "-m", "ldpomdp.cli", "sweep", "--players", "one-third,random",
+                                 "--dice", "20", "--games", "5", "--workers", "1", "--no-plot", "--no-progress",
+                                 "--out", str(out)], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert f"is in use by another sweep (pid {first.pid})" in second.stderr
+        assert "games to play" not in second.stdout
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    assert (out / ".lock").read_text().strip() == str(first.pid)  # left behind by the killed run
+    done = _count_lines(out / "games.jsonl")
+    rows = sweep(out, cells=[Cell(("one-third", "random"), 20, bids="full")], games=done + 3, seed=0, workers=1)
+    assert rows[0].games == done + 3
+    keys = [(r["cell"], r["game"]) for r in map(json.loads, lines(out))]
+    assert len(keys) == len(set(keys)) and set(range(done + 3)) <= {g for _, g in keys}
+    assert (out / ".lock").read_text() == ""  # released
+
+
+CRASHY = """from ldpomdp.opponents import BaseOpponent
+
+
+class Crashy(BaseOpponent):
+    def act(self, view, rng):
+        if len(view.history) >= 2:
+            return view.legal_actions()[0] / 0  # the user's bug
+        return view.legal_actions()[0]
+"""
+
+
+def test_a_user_players_exception_in_a_sweep_names_cell_game_spec_and_seat(tmp_path):
+    (tmp_path / "userbots").mkdir()
+    (tmp_path / "userbots" / "__init__.py").write_text("")
+    (tmp_path / "userbots" / "crashy.py").write_text(CRASHY)
+    run = subprocess.run([sys.executable, "-m", "ldpomdp.cli", "sweep", "--players", "userbots.crashy:Crashy,one-third",
+                          "--dice", "3", "--games", "20", "--workers", "2", "--no-plot", "--no-progress",
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 2
+    head, *rest = run.stderr.splitlines()
+    assert re.fullmatch(r"ldpomdp: error: cell players=userbots\.crashy:Crashy\|one-third;dice=3;\S+, game \d+: player "
+                        r"userbots\.crashy:Crashy \(seat [01]\) raised TypeError in act:", head), head
+    assert rest[0] == f'  File "{tmp_path / "userbots" / "crashy.py"}", line 7, in act'
+    assert rest[1] == "    return view.legal_actions()[0] / 0  # the user's bug"
+    assert rest[-1].startswith("TypeError: unsupported operand type(s) for /")
+    assert "Traceback" not in run.stderr
+
+
+LEAKY = """from ldpomdp.opponents import OneThirdRule
+
+
+class Leaky(OneThirdRule):
+    \"\"\"The one-third rule's probabilities, each times 0.9: they sum to 0.9 over the legal actions.\"\"\"
+
+    def action_probabilities(self, hands, view, action):
+        return 0.9 * super().action_probabilities(hands, view, action)
+"""
+
+
+def test_a_model_whose_probabilities_do_not_sum_to_one_stops_a_sweep_naming_its_class(tmp_path, monkeypatch):
+    (tmp_path / "leakypkg").mkdir()
+    (tmp_path / "leakypkg" / "__init__.py").write_text("")
+    (tmp_path / "leakypkg" / "bots.py").write_text(LEAKY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cells = [Cell(("expected-count:particles=50,assume=leakypkg.bots:Leaky", "leakypkg.bots:Leaky"), 3)]
+    with ThreadPoolExecutor(1) as pool, pytest.raises(PlayerError) as err:
+        sweep(tmp_path / "out", cells=cells, games=2, executor=pool)
+    assert re.search(r"raised ValueError in observe:\n.*\nValueError: Leaky\.action_probabilities sums to 0\.9 "
+                     r"\(not 1\) over the legal actions for hand \(", str(err.value), re.S)
+    sys.modules.pop("leakypkg.bots", None)
+
+
+def test_an_unreachable_dask_scheduler_fails_with_a_clear_error(tmp_path, monkeypatch):
+    pytest.importorskip("dask.distributed")
+    monkeypatch.setattr("ldpomdp.experiments.SCHEDULER_TIMEOUT", 1)
+    with pytest.raises(ValueError, match=r"cannot reach the dask scheduler at 'tcp://127\.0\.0\.1:1': .*after 1 s"):
+        sweep(tmp_path / "out", scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(ValueError, match=r"cannot reach the dask scheduler at 'no-port'"):
+        sweep(tmp_path / "out", scheduler="no-port")
 
 
 # --- validation -----------------------------------------------------------------------------------
@@ -228,6 +457,28 @@ def test_cli_reports_bad_input_clearly(tmp_path, capsys):
     assert "unknown experiment 'fig99'" in capsys.readouterr().err
     assert cli_main(["sweep", "--players", "one-third,one-third", "--dice", "0-3"]) == 2
     assert "--dice" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("argv,option", [
+    (["sweep", "--players", "one-third,random", "--dice", "2", "--games", "0"], "--games"),  # used to play 1000
+    (["sweep", "--players", "one-third,random", "--dice", "2", "--games", "-5"], "--games"),
+    (["sweep", "--players", "one-third,random", "--dice", "2", "--workers", "0"], "--workers"),
+    (["sweep", "--players", "one-third,random", "--dice", "2", "--seed", "-4"], "--seed"),
+    (["sweep", "--experiment", "fig2", "--quick", "--games", "0"], "--games"),
+    (["play", "--seed", "-4"], "--seed"),
+])
+def test_cli_refuses_out_of_range_integers_naming_the_option(tmp_path, capsys, argv, option):
+    with pytest.raises(SystemExit) as exit_:
+        cli_main([*argv, "--out", str(tmp_path / "o")] if argv[0] == "sweep" else argv)
+    assert exit_.value.code == 2
+    assert f"argument {option}: must be an integer >= " in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_run_experiment_refuses_zero_games(tmp_path):
+    with pytest.raises(ValueError, match="games per cell must be an integer >= 1, got 0"):
+        run_experiment(EXPERIMENTS["fig2"], quick=True, games=0, out=tmp_path / "o", progress=False, log=None)
     assert not (tmp_path / "o").exists()
 
 
@@ -267,6 +518,47 @@ def test_single_cell_gives_bar_charts_and_no_matplotlib_still_gives_csv(tmp_path
     assert plot_summary(rows, cells, tmp_path) == []
 
 
+def test_one_cell_sweep_that_one_player_wins_every_game_draws_its_bars(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "sweep"
+    assert cli_main(["sweep", "--players", "one-third,random", "--dice", "10", "--games", "10", "--out", str(out),
+                     "--workers", "1", "--no-progress"]) == 0
+    wins = [line.split(",")[6] for line in (out / "summary.csv").read_text().splitlines()[1:]]
+    assert wins == ["10", "0"]  # all and none: the Wilson ends that used to give negative error bars
+    assert (out / "wins.png").stat().st_size > 1000 and (out / "challenges.png").stat().st_size > 1000
+
+
+def test_the_cli_and_python_default_to_the_same_game(tmp_path):
+    # the README's `ldpomdp sweep` and `Cell` examples must play the same game: GameConfig's, the full game
+    parser = build_parser()
+    assert (parser.parse_args(["sweep"]).bids == parser.parse_args(["play"]).bids == Cell(("a", "b"), 1).bids
+            == GameConfig().bids == "full")
+    assert cli_main(["sweep", "--players", "one-third,random", "--dice", "2", "--games", "6", "--workers", "1",
+                     "--no-plot", "--no-progress", "--out", str(tmp_path / "cli")]) == 0
+    sweep(tmp_path / "py", cells=[Cell(("one-third", "random"), 2)], games=6, seed=0, workers=1)
+    assert lines(tmp_path / "cli") == lines(tmp_path / "py")
+
+
+def test_plot_titles_name_the_game_once_and_dice_ticks_are_whole(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from ldpomdp.sweep_plots import plot_summary
+
+    drawn = {}
+    monkeypatch.setattr(Figure, "savefig", lambda fig, path, **kw: drawn.__setitem__(Path(path).name, fig.axes[0]))
+    cells = SMALL[:3]  # dice 1, 2 and 4, the sixes game
+    rows = sweep(tmp_path, cells=cells, games=4, workers=1)
+    plot_summary(rows, cells, tmp_path, title="one-third vs bluff (a test)")
+    ax = drawn["win_rate.png"]
+    assert ax.get_title() == "one-third vs bluff (a test)\nsixes game, 6 faces, ones wild; 4 games per point"
+    assert all(float(tick).is_integer() for tick in ax.get_xticks())
+    full = [Cell(("one-third", "random"), 3)]
+    plot_summary(sweep(tmp_path / "full", cells=full, games=4, workers=1), full, tmp_path, title="one-third vs random")
+    assert drawn["wins.png"].get_title() == ("one-third vs random: wins\n"
+                                             "full game, 6 faces, ones wild; 3 dice each; 4 games")
+
+
 def test_named_experiments_build_distinct_cells():
     for name, exp in EXPERIMENTS.items():
         for quick in (True, False):
@@ -277,7 +569,7 @@ def test_named_experiments_build_distinct_cells():
 
 
 def test_run_experiment_uses_quick_settings_and_its_x_axis(tmp_path, capsys):
-    from ldpomdp.experiments import Experiment, run_experiment
+    from ldpomdp.experiments import Experiment
 
     exp = Experiment("bluffs", "bluff sweep", lambda quick: [Cell(("one-third", f"bluff:{b}"), 2)
                                                             for b in ((0.0, 1.0) if quick else (0.0, 0.5, 1.0))],

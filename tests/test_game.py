@@ -16,6 +16,7 @@ from ldpomdp import (
     GameConfig,
     IllegalActionError,
     OneThirdRule,
+    PlayerError,
     RandomPlayer,
     RoundEnd,
     RoundStart,
@@ -105,6 +106,38 @@ def test_illegal_challenge_on_opening_move():
 
     with pytest.raises(IllegalActionError, match="Opener"):
         play_game(GameConfig(dice=1), [Opener(), OneThirdRule()], np.random.default_rng(0))
+
+
+class Clumsy(BaseOpponent):
+    """Fails in ``where`` (act or observe) on its second call there."""
+
+    def __init__(self, where: str):
+        self.where, self.calls = where, 0
+
+    def _maybe_fail(self, where: str) -> None:
+        if where == self.where:
+            self.calls += 1
+            if self.calls == 2:
+                {}["missing"]  # the user's own bug
+
+    def act(self, view, rng):
+        self._maybe_fail("act")
+        return view.legal_actions()[0]
+
+    def observe(self, event):
+        self._maybe_fail("observe")
+
+
+@pytest.mark.parametrize("where", ["act", "observe"])
+def test_a_players_exception_names_it_its_seat_and_keeps_its_own_lines(where):
+    with pytest.raises(PlayerError) as err:
+        play_game(GameConfig(dice=2), [OneThirdRule(), Clumsy(where)], np.random.default_rng(0))
+    text = str(err.value)
+    assert text.startswith(f"player Clumsy (seat 1) raised KeyError in {where}:\n")
+    assert f'File "{__file__}", line' in text and '{}["missing"]  # the user\'s own bug' in text
+    assert text.endswith("KeyError: 'missing'")
+    assert "ldpomdp/game.py" not in text  # the package's frames are left out
+    assert isinstance(err.value.__cause__, KeyError)
 
 
 def test_rotate_gives_every_seat():

@@ -6,7 +6,11 @@ import io
 
 import numpy as np
 
-from ldpomdp import CHALLENGE, Bid, GameConfig, HumanPlayer, OneThirdRule, PlayerView, play_game
+import pytest
+
+from ldpomdp import (CHALLENGE, Bid, GameConfig, HumanPlayer, OneThirdRule, PlayerView, RoundEnd, RoundStart,
+                     __version__, play_game)
+from ldpomdp.cli import main as cli_main
 from ldpomdp.opponents.human import render_dice
 
 
@@ -51,3 +55,41 @@ def test_a_whole_game_through_stdin():
     record = play_game(config, [human, OneThirdRule()], np.random.default_rng(3))
     assert record.winner in (0, 1)
     assert "loses a die" in out.getvalue()
+
+
+def test_an_illegal_opening_bid_does_not_mention_a_bid_over_none():
+    view = PlayerView(GameConfig(dice=2), 0, (2, 2), (), hand=(0, 1, 0, 0, 1, 0))
+    human, out = drive("5 3\n1 3\n")
+    assert human.act(view, np.random.default_rng(0)) == Bid(1, 3)
+    assert "5x3 is not a legal opening bid with 4 dice on the table" in out.getvalue()
+    assert "None" not in out.getvalue()
+
+
+def test_rounds_list_only_seats_still_in_and_one_die_is_singular():
+    config = GameConfig(num_players=3, dice=2)
+    human, out = drive("")
+    human.reset(2, config)
+    human.observe(RoundStart(4, (1, 0, 2), opener=2))
+    human.observe(RoundEnd(4, ((0, 1, 0, 0, 0, 0), (0,) * 6, (0, 0, 1, 0, 1, 0)), Bid(2, 4), bidder=0, challenger=2,
+                           loser=0, matching=1, dice_after=(0, 0, 2)))
+    assert out.getvalue().splitlines() == ["", "=== Round 5 - dice seat 0: 1, seat 2 (you): 2; seat 2 opens",
+                                           "seat 0: [2]", "seat 2 (you): [3, 5]",
+                                           "1 die matches 2x4: seat 0 loses a die."]
+
+
+def test_play_names_the_seats_echoes_your_moves_and_asks_again_until_yes_or_no(monkeypatch, capsys):
+    moves = "b\nc\n" * 4
+    monkeypatch.setattr("sys.stdin", io.StringIO(moves + "maybe\nn\n"))
+    assert cli_main(["play", "--dice", "1", "--bids", "sixes", "--seed", "3", "--opponents", "one-third,random"]) == 0
+    text = capsys.readouterr().out
+    assert "Game 1: sixes game, 6 faces, ones wild, 1 die each. Seats: 0 you, 1 one-third, 2 random." in text
+    assert "you: bid 1x6" in text
+    assert "won 1 of 1" in text or "won 0 of 1" in text
+    assert text.count("Play again? (y/n)") >= 2 and "  ! type y or n" in text  # "maybe" was asked again
+    assert "Game 2" not in text
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli_main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out == f"ldpomdp {__version__}\n"

@@ -16,6 +16,7 @@ from ldpomdp.rules import (
     CHALLENGE,
     Bid,
     GameConfig,
+    dice_text,
     is_legal,
     legal_actions,
     match_matrix,
@@ -172,3 +173,10 @@ def test_config_hash_is_cached_but_not_pickled_across_processes():
         out = subprocess.run([sys.executable, "-c", check], input=payload, capture_output=True,
                              env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
         assert out.stdout.decode().strip() == "found"
+
+
+def test_describe_names_the_game_and_dice_text_counts():
+    assert GameConfig().describe() == "full game, 6 faces, ones wild"
+    assert GameConfig(bids="sixes", wild=6).describe() == "sixes game, 6 faces, sixes wild"
+    assert GameConfig(faces=3, wild=None, opener="loser").describe() == "full game, 3 faces, no wild, the loser opens"
+    assert (dice_text(0), dice_text(1), dice_text(5)) == ("0 dice", "1 die", "5 dice")

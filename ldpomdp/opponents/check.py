@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..belief import count_hands, deciding_face_of, shared_probability_of
-from ..game import IllegalActionError, PlayerView, play_game, player_name
+from ..belief import SUM_TOLERANCE, count_hands, deciding_face_of, shared_probability_of, sum_problem
+from ..game import IllegalActionError, PlayerError, PlayerView, play_game, player_name
 from ..rules import CHALLENGE, Action, GameConfig, matching_count
 from .base import checked_probabilities
 from .one_third import OneThirdRule
@@ -23,7 +23,6 @@ from .random_player import RandomPlayer
 
 __all__ = ["check_opponent", "SUM_TOLERANCE"]
 
-SUM_TOLERANCE = 1e-6  # how far probabilities may be from what they must equal (a sum of one, the shared answer)
 
 
 def _state(view: PlayerView) -> str:
@@ -86,11 +85,9 @@ class _Inspector:
         if np.any(self._probabilities(hands, view, illegal) != 0):
             raise ValueError(f"{self.name}.action_probabilities gives the illegal action {illegal} a positive "
                              f"probability in state {_state(view)}")
-        total = np.sum(list(probs.values()), axis=0)
-        bad = np.flatnonzero(np.abs(total - 1.0) > SUM_TOLERANCE)
-        if bad.size:
-            raise ValueError(f"{self.name}.action_probabilities sums to {total[bad[0]]:.6g} (not 1) over the legal "
-                             f"actions for hand {tuple(hands[bad[0]].tolist())} in state {_state(view)}")
+        problem = sum_problem(hands, probs)
+        if problem:
+            raise ValueError(f"{self.name}.action_probabilities {problem} in state {_state(view)}")
         for candidate in legal:
             shared = shared_probability_of(self.model, view.public(), candidate)
             if shared is not None and np.any(np.abs(probs[candidate] - shared) > SUM_TOLERANCE):
@@ -124,6 +121,12 @@ def check_opponent(model: object, config: GameConfig, rng: np.random.Generator, 
         players = [RandomPlayer() if (game + i) % 2 else OneThirdRule(bluff=0.2) for i in range(config.num_players - 1)]
         seat = game % config.num_players
         players.insert(seat, inspector)
-        play_game(config, players, rng, first_opener=int(rng.integers(config.num_players)))
+        try:
+            play_game(config, players, rng, first_opener=int(rng.integers(config.num_players)))
+        except PlayerError as exc:  # the inspector's findings name the model and the state already
+            finding = exc.__cause__
+            if isinstance(finding, ValueError):
+                raise finding from finding.__cause__
+            raise
         game += 1
     return inspector.turns

@@ -10,7 +10,7 @@ from typing import TextIO
 import numpy as np
 
 from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
-from ..rules import CHALLENGE, Action, Bid, is_legal, minimal_raises
+from ..rules import CHALLENGE, Action, Bid, dice_text, is_legal, minimal_raises
 from .base import BaseOpponent
 
 __all__ = ["HumanPlayer", "render_dice"]
@@ -78,6 +78,8 @@ class HumanPlayer(BaseOpponent):
         if not 1 <= action.face <= config.faces:
             return f"face must be between 1 and {config.faces}"
         if not is_legal(config, view.table_dice, view.bid, action):
+            if view.bid is None:
+                return f"{action} is not a legal opening bid with {view.table_dice} dice on the table"
             return f"{action} is not a legal raise over {view.bid} with {view.table_dice} dice on the table"
         return action
 
@@ -93,19 +95,23 @@ class HumanPlayer(BaseOpponent):
                 return answer
             self._say(f"  ! {answer}")
 
+    def _seat(self, seat: int) -> str:
+        return f"seat {seat}{' (you)' if seat == self.seat else ''}"
+
     def observe(self, event: Event) -> None:
+        """Tell the person what happens: the seats still in at a round's start, every action (their own too),
+        the hands shown and who loses a die."""
         if isinstance(event, RoundStart):
-            dice = ", ".join(f"seat {i}: {d}" for i, d in enumerate(event.dice))
+            dice = ", ".join(f"{self._seat(i)}: {d}" for i, d in enumerate(event.dice) if d)
             self._say(f"\n=== Round {event.round_index + 1} - dice {dice}; seat {event.opener} opens")
-        elif isinstance(event, ActionTaken) and event.seat != self.seat:
-            self._say(f"seat {event.seat}: {'challenges!' if event.action is CHALLENGE else 'bids ' + str(event.action)}")
+        elif isinstance(event, ActionTaken):
+            who = "you" if event.seat == self.seat else f"seat {event.seat}"
+            self._say(f"{who}: {'challenge!' if event.action is CHALLENGE else 'bid ' + str(event.action)}")
         elif isinstance(event, RoundEnd):
             for seat, hand in enumerate(event.hands):
-                dice = [f for f, n in enumerate(hand, start=1) for _ in range(n)]
-                self._say(f"seat {seat}{' (you)' if seat == self.seat else ''}: {dice}")
-            self._say(
-                f"{event.matching} dice match {event.bid}: seat {event.loser}"
-                f"{' (you)' if event.loser == self.seat else ''} loses a die."
-            )
+                if sum(hand):  # seats out of the game have no dice to show
+                    self._say(f"{self._seat(seat)}: {[f for f, n in enumerate(hand, start=1) for _ in range(n)]}")
+            match = "matches" if event.matching == 1 else "match"
+            self._say(f"{dice_text(event.matching)} {match} {event.bid}: {self._seat(event.loser)} loses a die.")
             if event.dice_after[self.seat] == 0:
                 self._say("You are out of dice.")

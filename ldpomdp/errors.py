@@ -1,0 +1,30 @@
+"""Errors raised inside code that a user wrote (a player class, a module named in a spec), reported as one clear
+message that keeps the user's own traceback lines and drops the package's."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import traceback
+from pathlib import Path
+
+__all__ = ["PlayerError", "describe"]
+
+_HERE = Path(__file__).resolve().parent
+_PACKAGE = tuple(os.path.join(p, "") for p in (_HERE, _HERE.parent / "planners"))  # ldpomdp and its sibling
+_IMPORTER = os.path.join(Path(importlib.__file__).resolve().parent, "")
+
+
+class PlayerError(ValueError):
+    """A player's own code raised during a game; the message names the player, its seat and what it was doing."""
+
+
+def describe(exc: BaseException) -> str:
+    """``exc`` as Python prints it, but with only the traceback frames of the user's code: none of the importer's,
+    none of the package's (unless the error was raised in the package: then the frame that raised it)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    paths = [os.path.realpath(f.filename) for f in frames]
+    user = [f for f, path in zip(frames, paths)
+            if not (f.filename.startswith("<frozen ") or path.startswith(_PACKAGE + (_IMPORTER,)))]
+    shown = user or [f for f, path in zip(frames[-1:], paths[-1:]) if path.startswith(_PACKAGE)]
+    return "".join(traceback.format_list(shown) + traceback.format_exception_only(type(exc), exc)).rstrip()
