@@ -20,9 +20,17 @@ from ._common import BeliefPlayer
 __all__ = ["POMCPPlanner"]
 
 
+def _centred(outcomes: dict[tuple[int, int], float]) -> dict[tuple[int, int], float]:
+    """Game values mapped onto [-1, 1] by the one increasing affine map that sends their lowest to -1 and highest
+    to +1 (all 0 if equal): every comparison of actions is unchanged, and a simulation that ends before the round
+    does (reward 0, as pomdp-py scores it) or a node not yet valued sits in the middle, not below every outcome."""
+    low, high = min(outcomes.values()), max(outcomes.values())
+    half = (high - low) / 2
+    return {key: (value - low - half) / half if half > 0 else 0.0 for key, value in outcomes.items()}
+
+
 class POMCPPlanner(BeliefPlayer):
-    """POMCP player. Search budget: ``num_sims`` visits of each searched root (the simulations a round's earlier
-    searches left below it count; at least a tenth of ``num_sims`` new ones), or ``planning_time`` seconds if given.
+    """POMCP player. Search budget: ``num_sims`` simulations per searched decision, or ``planning_time`` seconds.
 
     ``reward``: "game" (default), the round ends with the planner's P(win the game) from the dice state it leads
     to (:func:`~ldpomdp.game_values.game_value` for the assumed models: exact where the game can be solved, else
@@ -31,7 +39,7 @@ class POMCPPlanner(BeliefPlayer):
     nothing else). A decision is not searched when only one move is legal, or when the standing bid is surely true
     (own matching dice reach it), losing one's own die is the worst end of the round and one raise is legal.
     Options: ``max_depth`` (planner steps simulated per search, the round's end included),
-    ``exploration_const`` (UCB1, relative to half the spread of the round's rewards: 1 for the die reward),
+    ``exploration_const`` (UCB1; a round's rewards span [-1, 1]: game values are mapped onto it affinely),
     ``rollout`` ("expected-count" or "one-third"), ``n_root`` root particles drawn jointly from the belief
     (default ``num_sims`` within [200, 2000]), and the belief options of :class:`~planners._common.BeliefPlayer`.
     Between two of its decisions in a round it keeps the search tree below what happened
@@ -91,17 +99,11 @@ class POMCPPlanner(BeliefPlayer):
         return self.value_kind == "exact" and self.config.bids == "sixes"
 
     def _make_planner(self) -> pomdp_py.POMCP:
-        """A search for this decision: simulations until the root has ``num_sims`` visits, the ones inherited from
-        the round's earlier searches included, and at least a tenth of ``num_sims`` new ones (or ``planning_time``)."""
         timed = self.planning_time is not None
-        tree = getattr(self.agent, "tree", None)
-        inherited = 0 if tree is None else tree.num_visits
-        spread = max(self._outcomes.values()) - min(self._outcomes.values())
         return RoundPOMCP(
             self.agent, max_depth=self.max_depth, planning_time=self.planning_time if timed else -1,
-            num_sims=-1 if timed else max(self.num_sims - inherited, -(-self.num_sims // 10)), discount_factor=1.0,
-            exploration_const=self.exploration_const * spread / 2, rollout_policy=self.agent.policy_model,
-            show_progress=False,
+            num_sims=-1 if timed else self.num_sims, discount_factor=1.0, exploration_const=self.exploration_const,
+            rollout_policy=self.agent.policy_model, show_progress=False,
         )
 
     def _advance(self, view: PlayerView, plan: bool) -> None:
@@ -143,7 +145,7 @@ class POMCPPlanner(BeliefPlayer):
                 view.config, self.seat, self.belief.models, self.belief, view, self.n_root, self.rollout, self.rng,
                 self._outcomes, self.by_count,
             )
-        self.planner = self._make_planner()
+            self.planner = self._make_planner()
         action = self.planner.plan(self.agent).move
         self.decisions += 1
         self.simulations += self.planner.last_num_sims
@@ -159,7 +161,8 @@ class POMCPPlanner(BeliefPlayer):
             if self.values is None:
                 self._outcomes = die_outcomes(self.seat, event.dice)
             else:
-                self._outcomes = round_outcomes(self.config, self.seat, event.dice, self.values.win_probability)
+                self._outcomes = _centred(round_outcomes(self.config, self.seat, event.dice,
+                                                         self.values.win_probability))
         elif isinstance(event, ActionTaken):
             if event.seat == self.seat:
                 self._last, self._seen = LDAction(event.action), []
