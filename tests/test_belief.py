@@ -27,7 +27,7 @@ from ldpomdp import (
 import ldpomdp.belief
 from ldpomdp.belief import alias_table, count_hands, deciding_face_of, hand_support
 from ldpomdp.opponents import BaseOpponent
-from ldpomdp.opponents.one_third import _probability_of
+from ldpomdp.estimate import probability_of as _probability_of
 from ldpomdp.rules import match_matrix, matching_count
 
 

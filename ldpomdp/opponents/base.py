@@ -3,14 +3,18 @@ hands at once, how likely each of them makes a given action. Beliefs and POMCP r
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from functools import lru_cache
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..game import Event, Player, PublicView, player_name
 from ..rules import Action, GameConfig
 
-__all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action"]
+__all__ = [
+    "OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action",
+    "estimate_rule_of",
+]
 
 
 @runtime_checkable
@@ -26,6 +30,12 @@ class OpponentModel(Player, Protocol):
     (else None); ``deciding_face(view)`` returns a face when a hand's count of dice matching it (wild dice
     count) alone decides every action's probability on ``view`` (else None): the belief then asks
     ``action_probabilities`` about one hand per count instead of one per particle.
+    ``estimate_rule()`` returns the ``bluff`` b when the player's move on every view is the estimate rule
+    :func:`~ldpomdp.estimate.estimate_policy` of :func:`~ldpomdp.estimate.expected_matches` of its hand with
+    bluff b (the one-third rule), else None: POMCP's transition model then tabulates the move over the root
+    particles' hands instead of calling ``act``.
+
+    A shortcut is trusted only where it speaks for the methods it replaces (see :func:`estimate_rule_of`).
     """
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray: ...
@@ -66,6 +76,31 @@ class HandIndependentOpponent(BaseOpponent):
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         return np.full(np.asarray(hands).shape[0], self.shared_probability(view, action))
+
+
+def _owner(model_type: type, name: str) -> type | None:
+    """The class of ``model_type``'s MRO that defines attribute ``name``, or None."""
+    return next((k for k in model_type.__mro__ if name in vars(k)), None)
+
+
+@lru_cache(maxsize=256)
+def _hook_speaks_for(model_type: type, hook: str, methods: tuple[str, ...]) -> bool:
+    """Whether ``model_type``'s optional ``hook`` speaks for its ``methods``: it must come from the class that
+    defines each of them or a subclass of it (so a user class overriding one of the methods of a model with the
+    hook does not inherit the hook silently)."""
+    shortcut = _owner(model_type, hook)
+    owners = [_owner(model_type, m) for m in methods]
+    return shortcut is not None and all(o is not None and issubclass(shortcut, o) for o in owners)
+
+
+def estimate_rule_of(model: Any) -> float | None:
+    """The bluff of the estimate rule ``model`` plays (its optional ``estimate_rule`` hook), or None when it has
+    none, answers None, or the hook does not speak for both its ``act`` and its ``action_probabilities``
+    (a subclass changing the rule through other methods must override the hook to return None)."""
+    if not _hook_speaks_for(type(model), "estimate_rule", ("act", "action_probabilities")):
+        return None
+    bluff = model.estimate_rule()
+    return None if bluff is None else float(bluff)
 
 
 def checked_probabilities(model: object, probs: np.ndarray, n: int) -> np.ndarray:

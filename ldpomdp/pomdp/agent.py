@@ -9,8 +9,9 @@ import numpy as np
 import pomdp_py
 
 from ..belief import count_hands
+from ..estimate import unseen_matches
 from ..game import PlayerView
-from ..rules import GameConfig, match_probability, matching_count
+from ..rules import GameConfig, matching_count
 from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes
 from .state import LDState
 
@@ -71,8 +72,7 @@ def others_expected(config: GameConfig, view: PlayerView, belief, rollout: str) 
     faces = range(1, config.faces + 1)
     if rollout == "expected-count":
         return [belief.expected_total(f, config.wild) for f in faces]
-    unseen = view.table_dice - view.dice[view.seat]
-    return [unseen * match_probability(config, f) for f in faces]
+    return unseen_matches(config, view.table_dice, view.dice[view.seat], faces).tolist()
 
 
 def reset_root(
