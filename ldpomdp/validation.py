@@ -1,4 +1,5 @@
-"""The two parameter checks every constructor needs, with one wording: "<Owner>.<name> must be ..."."""
+"""The parameter checks every constructor needs, with one wording: "<Owner>.<name> must be ...", and the
+tolerance on a model's probabilities shared by the opponent checker, the beliefs and the exact solvers."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["int_at_least", "probability"]
+__all__ = ["int_at_least", "probability", "SUM_TOLERANCE"]
+
+SUM_TOLERANCE = 1e-6  # how far a model's probabilities may be from what they must equal (one, a shared answer)
 
 
 def int_at_least(owner: str, name: str, value: Any, minimum: int) -> int:

@@ -27,13 +27,14 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..belief import hand_support, shared_probability_of
 from ..game import PlayerView, PublicView, player_name
-from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
-from ..opponents.check import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
+from ..hands import hand_support
+from ..opponents.base import shared_probability_of
 from ..opponents.probability import raise_true_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
+from ..validation import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
 from ..validation import int_at_least
+from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
            "evaluate_player", "solved_for", "round_outcomes", "HandDependentModelError", "SolveWork", "solve_work",

@@ -3,17 +3,17 @@ hands at once, how likely each of them makes a given action. Beliefs and POMCP r
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from ..game import Event, Player, PublicView, player_name
+from ..hooks import deciding_face_of, estimate_rule_of, shared_probability_of, sum_problem
 from ..rules import Action, GameConfig
 
 __all__ = [
     "OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action",
-    "estimate_rule_of",
+    "shared_probability_of", "deciding_face_of", "estimate_rule_of", "sum_problem",
 ]
 
 
@@ -35,7 +35,10 @@ class OpponentModel(Player, Protocol):
     bluff b (the one-third rule), else None: POMCP's transition model then tabulates the move over the root
     particles' hands instead of calling ``act``.
 
-    A shortcut is trusted only where it speaks for the methods it replaces (see :func:`estimate_rule_of`).
+    Beliefs, solvers and planners ask the hooks through :func:`shared_probability_of`, :func:`deciding_face_of`
+    and :func:`estimate_rule_of` (defined in :mod:`ldpomdp.hooks`), which trust a hook only where it speaks for
+    the methods it stands in for: a subclass overriding ``action_probabilities`` (or, for ``estimate_rule``,
+    ``act``) does not inherit its parent's hooks silently.
     """
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray: ...
@@ -76,31 +79,6 @@ class HandIndependentOpponent(BaseOpponent):
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         return np.full(np.asarray(hands).shape[0], self.shared_probability(view, action))
-
-
-def _owner(model_type: type, name: str) -> type | None:
-    """The class of ``model_type``'s MRO that defines attribute ``name``, or None."""
-    return next((k for k in model_type.__mro__ if name in vars(k)), None)
-
-
-@lru_cache(maxsize=256)
-def _hook_speaks_for(model_type: type, hook: str, methods: tuple[str, ...]) -> bool:
-    """Whether ``model_type``'s optional ``hook`` speaks for its ``methods``: it must come from the class that
-    defines each of them or a subclass of it (so a user class overriding one of the methods of a model with the
-    hook does not inherit the hook silently)."""
-    shortcut = _owner(model_type, hook)
-    owners = [_owner(model_type, m) for m in methods]
-    return shortcut is not None and all(o is not None and issubclass(shortcut, o) for o in owners)
-
-
-def estimate_rule_of(model: Any) -> float | None:
-    """The bluff of the estimate rule ``model`` plays (its optional ``estimate_rule`` hook), or None when it has
-    none, answers None, or the hook does not speak for both its ``act`` and its ``action_probabilities``
-    (a subclass changing the rule through other methods must override the hook to return None)."""
-    if not _hook_speaks_for(type(model), "estimate_rule", ("act", "action_probabilities")):
-        return None
-    bluff = model.estimate_rule()
-    return None if bluff is None else float(bluff)
 
 
 def checked_probabilities(model: object, probs: np.ndarray, n: int) -> np.ndarray:

@@ -13,12 +13,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..belief import count_hands
 from ..estimate import (
     bid_face_decides, estimate_policy, expected_matches, probability_of, rule_faces, settled_decision,
     settled_for, settled_for_any_hand,
 )
 from ..game import PlayerView, PublicView
+from ..hands import count_hands
 from ..rules import CHALLENGE, Action, Bid, matching_count
 from .base import BaseOpponent
 

@@ -8,9 +8,9 @@ from typing import Mapping
 import numpy as np
 import pomdp_py
 
-from ..belief import count_hands
 from ..estimate import unseen_matches
 from ..game import PlayerView
+from ..hands import count_hands
 from ..rules import GameConfig, matching_count
 from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes
 from .state import LDState
@@ -52,7 +52,7 @@ class LDParticles(pomdp_py.Particles):
 def root_states(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool = False) -> list[LDState]:
     """``k`` states at ``view``: opponents' hands drawn jointly from ``belief`` (a TableBelief), ours known. With
     ``by_count`` (the sixes game against models that act on a hand's count of the bid face alone) every hand is
-    replaced by the one of :func:`~ldpomdp.belief.count_hands` with its count: the same round in distribution,
+    replaced by the one of :func:`~ldpomdp.hands.count_hands` with its count: the same round in distribution,
     over far fewer distinct states."""
     hands = np.asarray(belief.sample_hands(k, rng)).astype(np.int64)
     hands[:, view.seat] = view.hand

@@ -18,7 +18,7 @@ import pomdp_py
 
 from ..estimate import estimate_policy, expected_matches
 from ..game import PlayerView, PublicView, player_name
-from ..opponents.base import estimate_rule_of
+from ..hooks import estimate_rule_of
 from ..rules import (
     CHALLENGE, Action, Bid, GameConfig, is_legal, match_matrix, matching_count, minimal_raises, next_active_seat,
     resolve_challenge,
