@@ -25,6 +25,7 @@ from .hooks import deciding_face_of, shared_probability_of, sum_problem
 from .rules import GameConfig, matching_count
 from .validation import SUM_TOLERANCE  # noqa: F401  (importable from here)
 from .validation import int_at_least as _int_at_least
+from .validation import one_of
 from .validation import probability as _probability
 
 __all__ = [
@@ -433,8 +434,7 @@ class TableBelief:
     ):
         if not isinstance(config, GameConfig):
             raise ValueError(f"TableBelief.config must be a GameConfig, got {type(config).__name__}")
-        if kind not in self.KINDS:
-            raise ValueError(f"TableBelief.kind must be one of {self.KINDS}, got {kind!r}")
+        one_of("TableBelief", "kind", kind, self.KINDS)
         dice = tuple(_int_at_least("TableBelief", "dice", d, 0) for d in dice)
         if len(dice) != config.num_players:
             raise ValueError(f"TableBelief.dice lists {len(dice)} players, the config has {config.num_players}")

@@ -20,6 +20,7 @@ from ..estimate import (
 from ..game import PlayerView, PublicView
 from ..hands import count_hands
 from ..rules import CHALLENGE, Action, Bid, matching_count
+from ..validation import probability
 from .base import BaseOpponent
 
 # the estimate rule's functions live in ldpomdp.estimate; their names stay importable from here
@@ -34,9 +35,7 @@ class OneThirdRule(BaseOpponent):
     """One-third-rule player (``bluff`` = 0 is report 002's MDP player)."""
 
     def __init__(self, bluff: float = 0.0, name: str | None = None):
-        if not 0.0 <= float(bluff) <= 1.0:
-            raise ValueError(f"OneThirdRule.bluff must be a probability in [0, 1], got {bluff!r}")
-        self.bluff = float(bluff)
+        self.bluff = probability("OneThirdRule", "bluff", bluff)
         self.name = name or ("one-third" if self.bluff == 0 else f"bluff:{self.bluff:g}")
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:

@@ -12,6 +12,7 @@ from ..estimate import unseen_matches
 from ..game import PlayerView
 from ..hands import count_hands
 from ..rules import GameConfig, matching_count
+from ..validation import one_of
 from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes
 from .state import LDState
 
@@ -110,8 +111,7 @@ def make_agent(
     matching count of the opponents) or "one-third" (own dice + the unseen dice times P(a die matches)).
     ``outcomes``: the reward when the round ends, per (loser, challenger) (default :func:`die_outcomes`).
     """
-    if rollout not in ROLLOUTS:
-        raise ValueError(f"make_agent: rollout must be one of {ROLLOUTS}, got {rollout!r}")
+    one_of("make_agent", "rollout", rollout, ROLLOUTS)
     if view.seat != seat or view.config != config:
         raise ValueError(f"make_agent: view is for seat {view.seat}, the agent for seat {seat} (same config needed)")
     rng = np.random.default_rng(rng)
