@@ -119,7 +119,7 @@ class _Belief:
         the model is asked about one hand per count (:func:`~ldpomdp.hands.count_hands`) and each row looks its count up.
         When its optional ``shared_probability`` says every hand gives the same probability, the
         posterior is the prior: no particle is rejected (thinning them at random would only lose distinct
-        hands: one Random bid took a 10^4-particle belief to 99 distinct hands) and only the ``refresh`` share
+        hands) and only the ``refresh`` share
         is renewed; a probability that keeps no hand (0, without injection) depletes the belief as usual."""
         p = shared_probability_of(model, view, action)
         if p is None:
@@ -234,7 +234,7 @@ class RejectionParticleBelief(_Belief):
 
     def _prior_draws(self, k: int) -> np.ndarray:
         """``k`` hands from Multinomial(num_dice, 1/faces) as padded rows (k, row width): rows of the exact
-        support drawn through an alias table (6x faster than rolling 10^4 hands of 35 dice), or, for supports
+        support drawn through an alias table (:func:`~ldpomdp.hands.prior_table`), or, for supports
         too large to tabulate, dice rolled and counted with one ``bincount`` over row-offset faces."""
         table = prior_table(self.num_dice, self.faces)
         if table is not None:
@@ -282,7 +282,7 @@ class RejectionParticleBelief(_Belief):
     def _apply_counted(self, matching: np.ndarray, by_count: np.ndarray) -> None:
         """When every count's fate is certain (keep 0 or 1, the deterministic models), the survivors are read off
         the counts, without a likelihood per particle: counts kept in one run lo..hi (a threshold rule keeps such
-        a run) by comparisons, 5x faster than a lookup per particle, which other sets need."""
+        a run) by comparisons, other sets by a lookup per particle."""
         keep = self._keep_probability(by_count)
         certain = keep >= 1.0
         if np.count_nonzero(certain) != np.count_nonzero(keep):  # some counts keep with 0 < p < 1
@@ -322,7 +322,7 @@ class RejectionParticleBelief(_Belief):
             else:
                 dropped = survivors[self.rng.permutation(survivors.size)[: fresh - rejected.size]]
                 renewed, rejected = np.concatenate([rejected, dropped]), rejected[:0]
-        donors = survivors[(self.rng.random(rejected.size) * survivors.size).astype(np.intp)]  # uniform, 2x faster
+        donors = survivors[(self.rng.random(rejected.size) * survivors.size).astype(np.intp)]  # uniform
         if 5 * rejected.size < self.n_particles:  # few slots to rewrite: copy, then scatter whole rows as records
             rows, lineage = self._rows.copy(), self._lineage.copy()
             hands = rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize)))[:, 0]

@@ -28,8 +28,7 @@ HAND_DTYPE = np.int16
 
 def row_width(faces: int) -> int:
     """Columns of a stored particle row: ``faces`` padded with zero columns to 2, 4 or 8, so that a row is 4, 8
-    or 16 bytes and numpy moves it as one machine item (gathering 12-byte rows is 2.5x slower than 16-byte);
-    more than 8 faces stay unpadded."""
+    or 16 bytes and numpy moves it as one machine item; more than 8 faces stay unpadded."""
     return next((width for width in (2, 4, 8) if width >= faces), faces)
 
 
@@ -98,8 +97,7 @@ def prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | No
     """(support padded to :func:`row_width` columns, alias table) to draw prior hands, or None when the
     support has more than PRIOR_TABLE_MAX rows (then dice are rolled). Cached per dice count.
 
-    Alias row r is two int64 side by side, so a draw fetches one 16-byte item (20% faster at 35 dice than two
-    arrays): the bits of the float r + threshold[r] (a uniform point u * M below it keeps row r; comparing it
+    Alias row r is two int64 side by side, so a draw fetches one 16-byte item: the bits of the float r + threshold[r] (a uniform point u * M below it keeps row r; comparing it
     whole saves taking the fraction) and alias[r]. A last row M, never kept, catches u * M rounding up to M
     and sends it where row M - 1's overflow goes."""
     rows = math.comb(num_dice + faces - 1, faces - 1)

@@ -23,7 +23,7 @@ ROLLOUTS = ("expected-count", "one-third")
 
 class LDParticles(pomdp_py.Particles):
     """pomdp-py particles whose draws are reproducible: a ``random.Random`` seeded from the numpy Generator
-    (pomdp-py's own draw uses the global ``random``; a numpy call per draw would cost ~1 us more). The histogram
+    (pomdp-py's own draw uses the global ``random``). The histogram
     that pomdp-py builds on creation (hashing every state; POMCP only draws) is made when asked."""
 
     def __init__(self, particles: list, rng: np.random.Generator | random.Random):
