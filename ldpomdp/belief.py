@@ -116,11 +116,11 @@ class _Belief:
         with likelihoods from the opponent model's ``action_probabilities``.
 
         When the model's optional ``deciding_face`` names a face whose matching count alone decides its move,
-        the model is asked about one hand per count (:func:`~ldpomdp.hands.count_hands`) and each row looks its count up.
-        When its optional ``shared_probability`` says every hand gives the same probability, the
-        posterior is the prior: no particle is rejected (thinning them at random would only lose distinct
-        hands) and only the ``refresh`` share
-        is renewed; a probability that keeps no hand (0, without injection) depletes the belief as usual."""
+        the model is asked about one hand per count (:func:`~ldpomdp.hands.count_hands`) and each row looks its
+        count up. When its optional ``shared_probability`` says every hand gives the same probability, the
+        posterior is the prior: no particle is rejected (thinning them at random would only lose distinct hands)
+        and only the ``refresh`` share is renewed; a probability that keeps no hand (0, without injection)
+        depletes the belief as usual."""
         p = shared_probability_of(model, view, action)
         if p is None:
             face = deciding_face_of(model, view)
