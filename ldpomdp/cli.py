@@ -11,7 +11,7 @@ import numpy as np
 
 from . import __version__
 from .game import play_game, player_name
-from .opponents.human import HumanPlayer
+from .human import HumanPlayer
 from .registry import make_player, registered_names, split_specs
 from .rules import GameConfig, dice_text
 
