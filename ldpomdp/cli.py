@@ -89,8 +89,7 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .experiments import Cell, format_table, parse_dice_range, run_experiment, run_sweep
-    from .report002 import get_experiment
+    from .sweeps import Cell, get_experiment, parse_dice_range, report, run_experiment, run_sweep
 
     options = dict(workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
                    exact=not args.no_exact)
@@ -108,18 +107,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
              for d in parse_dice_range(args.dice)]
     out = args.out or "results/sweep"
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
-    print(format_table(rows))
-    print(f"wrote {out}/summary.csv")
-    if not args.no_plot:
-        from .sweep_plots import plot_summary
-
-        written = plot_summary(rows, cells, out, title=" vs ".join(players))
-        print(f"wrote {', '.join(map(str, written))}" if written else "plots need matplotlib: pip install 'ldpomdp[plot]'")
+    report(rows, cells, out, title=" vs ".join(players), plot=not args.no_plot)
     return 0
 
 
 def _sweep_parser(sub) -> None:
-    from .report002 import EXPERIMENTS
+    from .sweeps.experiments import EXPERIMENTS
 
     sweep = sub.add_parser("sweep", help="play many games per setting; resumable; CSV summary and plots",
                            conflict_handler="resolve")
