@@ -15,24 +15,18 @@ __all__ = ["report", "run_experiment"]
 
 
 def report(
-    rows: Sequence[SummaryRow],
-    cells: Sequence[Cell],
-    out: str | Path,
-    *,
-    title: str = "",
-    x_of: Callable[[Cell], float] = lambda cell: cell.dice,
-    x_label: str = "dice per player",
-    roles: Sequence[str] = (),
-    reference: str = "",
-    plot: bool = True,
-    log: Callable[[str], None] | None = print,
+    rows: Sequence[SummaryRow], cells: Sequence[Cell], out: str | Path, *, reference: str = "", plot: bool = True,
+    log: Callable[[str], None] | None = print, **plot_options,
 ) -> list[Path]:
-    """Log the table of ``rows`` (x column: ``x_of`` of each row's cell, headed by ``x_label``'s first word), the
-    ``reference`` (what report 002 found) if any and where the summary is, then, with ``plot``, write the plots
-    into ``out`` (:func:`~ldpomdp.sweeps.plots.plot_summary`) and log their paths. Returns the plots written."""
+    """Log the table of ``rows``, the ``reference`` (what report 002 found) if any and where the summary is, then,
+    with ``plot``, write the plots into ``out`` and log their paths. ``plot_options`` are
+    :func:`~ldpomdp.sweeps.plots.plot_summary`'s (``title``, ``x_of``, ``x_label``, ``roles``); the table's x
+    column is ``x_of`` of each row's cell (default its dice), headed by ``x_label``'s first word. Returns the
+    plots written."""
+    x_of = plot_options.get("x_of", _dice)
     x_by_cell = {c.id: x_of(c) for c in cells}
     if log:
-        log(format_table(rows, lambda r: x_by_cell[r.cell], x_label.split()[0]))
+        log(format_table(rows, lambda r: x_by_cell[r.cell], plot_options.get("x_label", "dice per player").split()[0]))
         if reference:
             log(f"report 002: {reference}")
         log(f"wrote {Path(out) / SUMMARY_FILE}")
@@ -40,11 +34,15 @@ def report(
         return []
     from .plots import plot_summary  # matplotlib is optional, and slow to import
 
-    written = plot_summary(rows, cells, out, title=title, x_of=x_of, x_label=x_label, roles=roles)
+    written = plot_summary(rows, cells, out, **plot_options)
     if log:
         log(f"wrote {', '.join(str(p) for p in written)}" if written else
             "plots need matplotlib: pip install 'ldpomdp[plot]'")
     return written
+
+
+def _dice(cell: Cell) -> int:
+    return cell.dice
 
 
 def run_experiment(
