@@ -119,6 +119,12 @@ class Player(Protocol):
 
     ``reset`` is called before every game, ``act`` when it is the player's turn (return a legal action),
     ``observe`` with every public event, the player's own actions included.
+
+    Optional: ``reseed(seq: numpy.random.SeedSequence)``, for a player that draws from randomness of its own
+    (not the ``rng`` passed to ``act``): the sweep runner calls it before every game with a seed sequence of the
+    player's own, and the player must draw from it alone from then on, so that a game never depends on the
+    games played before it (e.g. the planners' beliefs; POMCP also reseeds Python's ``random``, which
+    pomdp-py draws from).
     """
 
     def reset(self, seat: int, config: GameConfig) -> None: ...

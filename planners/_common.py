@@ -42,6 +42,11 @@ class BeliefPlayer:
         self.models: dict[int, object] = {}
         self.belief: TableBelief | None = None
 
+    def reseed(self, seq: np.random.SeedSequence) -> None:
+        """The optional ``reseed`` hook of :class:`~ldpomdp.game.Player`: the beliefs draw from ``seq`` from now
+        on."""
+        self.rng = np.random.default_rng(seq)
+
     def reset(self, seat: int, config: GameConfig) -> None:
         self.seat, self.config = seat, config
         self.models = {s: make_player(self.assume) for s in range(config.num_players) if s != seat}

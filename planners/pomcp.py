@@ -3,6 +3,8 @@ root particles drawn from the belief core."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pomdp_py
 
@@ -66,6 +68,12 @@ class POMCPPlanner(BeliefPlayer):
         self.values, self.value_kind = None, reward
         self._outcomes: dict[tuple[int, int], float] = {}
         self._new_round()
+
+    def reseed(self, seq: np.random.SeedSequence) -> None:
+        """The beliefs draw from ``seq`` from now on, and Python's global ``random`` (pomdp-py draws from it) is
+        reseeded from it too."""
+        super().reseed(seq)
+        random.seed(int(seq.generate_state(2, np.uint64)[0]))
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import math
 import os
-import random
 import signal
 import sys
 import threading
@@ -45,14 +44,14 @@ SCHEDULER_TIMEOUT = 10  # seconds to connect to a dask scheduler before the swee
 
 
 def _seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
-    """The game's generator from its seed sequence. Players that keep a generator of their own (an
-    ``rng`` attribute, e.g. the planners' beliefs) get a fresh child stream, and Python's ``random``
-    (pomdp-py draws from it) is reseeded, so a game never depends on the games played before it."""
+    """The game's generator from its seed sequence. First, every player with the optional ``reseed`` hook (see
+    :class:`~ldpomdp.game.Player`) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is
+    reserved), so a game never depends on the games played before it."""
     children = seq.spawn(len(players) + 1)
     for player, child in zip(players, children[1:]):
-        if isinstance(getattr(player, "rng", None), np.random.Generator):
-            player.rng = np.random.default_rng(child)
-    random.seed(int(children[0].generate_state(2, np.uint64)[0]))
+        reseed = getattr(player, "reseed", None)
+        if callable(reseed):
+            reseed(child)
     return np.random.default_rng(seq)
 
 
@@ -260,8 +259,8 @@ def run_sweep(
     """Play ``games`` games of every cell (resuming what ``out/games.jsonl`` already holds), then write
     ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
     cores), a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible
-    for players that leave Python's ``random`` alone: each game reseeds it). With ``exact``, each row also gets
-    the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.ceiling`)."""
+    without POMCP players: each of their games reseeds Python's global ``random``). With ``exact``, each row
+    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.ceiling`)."""
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
