@@ -39,16 +39,17 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
 
 
-def config_from_args(args: argparse.Namespace, num_players: int) -> GameConfig:
-    """A GameConfig from the shared rule options."""
+def config_from_args(args: argparse.Namespace, num_players: int, dice: int | None = None) -> GameConfig:
+    """A GameConfig from the shared rule options (``dice``, when given, in place of ``--dice``)."""
     wild = {"none": None, "high": args.faces}.get(str(args.wild).lower(), None)
     if str(args.wild).lower() not in ("none", "high"):
         try:
             wild = int(args.wild)
         except ValueError:
             raise ValueError(f"--wild must be 1, high or none, got {args.wild!r}") from None
-    return GameConfig(num_players=num_players, dice=args.dice, faces=args.faces, wild=wild,
-                      bids=args.bids, opener=args.opener)
+    dice = args.dice if dice is None else dice
+    return GameConfig(num_players=num_players, dice=dice, faces=args.faces, wild=wild, bids=args.bids,
+                      opener=args.opener)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -102,8 +103,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if not args.players:
         raise ValueError("give --players SPEC,SPEC[,...] or --experiment NAME")
     players = split_specs(args.players)
-    cells = [Cell.from_config(players, config_from_args(argparse.Namespace(**{**vars(args), "dice": d}),
-                                                         len(players)))
+    cells = [Cell.from_config(players, config_from_args(args, len(players), dice=d))
              for d in parse_dice_range(args.dice)]
     out = args.out or "results/sweep"
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)

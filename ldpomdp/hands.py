@@ -97,9 +97,9 @@ def prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | No
     """(support padded to :func:`row_width` columns, alias table) to draw prior hands, or None when the
     support has more than PRIOR_TABLE_MAX rows (then dice are rolled). Cached per dice count.
 
-    Alias row r is two int64 side by side, so a draw fetches one 16-byte item: the bits of the float r + threshold[r] (a uniform point u * M below it keeps row r; comparing it
-    whole saves taking the fraction) and alias[r]. A last row M, never kept, catches u * M rounding up to M
-    and sends it where row M - 1's overflow goes."""
+    Alias row r is two int64 side by side, so a draw fetches one 16-byte item: the bits of the float r +
+    threshold[r] (a uniform point u * M below it keeps row r; comparing it whole saves taking the fraction) and
+    alias[r]. A last row M, never kept, catches u * M rounding up to M and sends it where row M - 1's overflow goes."""
     rows = math.comb(num_dice + faces - 1, faces - 1)
     if rows > PRIOR_TABLE_MAX:
         return None

@@ -27,7 +27,9 @@ def probability(owner: str, name: str, value: Any) -> float:
     return float(value)
 
 
-def number(owner: str, name: str, value: Any, low: float = 0.0, high: float = math.inf, low_open: bool = False) -> float:
+def number(
+    owner: str, name: str, value: Any, low: float = 0.0, high: float = math.inf, low_open: bool = False
+) -> float:
     """``value`` as a float if it is a real number (not a bool) with ``low`` <= value < ``high`` (``low`` < value
     with ``low_open``), so finite; else a ValueError naming it."""
     real = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
