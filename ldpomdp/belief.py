@@ -13,11 +13,11 @@ module can be used on its own.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any, Mapping
 
 import numpy as np
 
+from .caches import memo
 from .hands import (  # noqa: F401  (the hand space's names stay importable from here)
     HAND_DTYPE, MAX_SUPPORT, PRIOR_TABLE_MAX, alias_table, count_hands, hand_support, prior_table, row_width,
 )
@@ -38,13 +38,13 @@ SUM_CHECK_HANDS = 8  # rows asked in each of those checks
 _sum_checks: dict[type, int] = {}  # checks done so far, per model class
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def _rules(faces: int, wild: int | None) -> GameConfig:
     """A rule set carrying ``faces`` and ``wild``, so that counting reuses :func:`rules.matching_count`."""
     return GameConfig(faces=faces, wild=wild)
 
 
-@lru_cache(maxsize=16)
+@memo(maxsize=16)
 def _uniform_weights(n: int) -> np.ndarray:
     """1/n for each of n particles, read-only and shared: a belief is made every round and its weights never
     change."""

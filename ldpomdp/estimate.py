@@ -12,11 +12,11 @@ Only numpy and :mod:`ldpomdp.rules` are imported here.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from .caches import memo
 from .rules import CHALLENGE, Action, Bid, GameConfig, match_probability, minimal_raises
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def rule_faces(view: PublicView) -> tuple[int, ...]:
     return tuple(sorted(faces))
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _face_columns(config: GameConfig, faces: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For ``faces``: their column indices, P(a die matches) and whether wild dice count for them."""
     wild = [config.wild is not None and f != config.wild for f in faces]
@@ -143,7 +143,7 @@ def settled_for(
     return settled_decision(config, table_dice, bid, bluff, share + low, share + high)
 
 
-@lru_cache(maxsize=65536)
+@memo(maxsize=65536)
 def settled_for_any_hand(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float
 ) -> tuple[float, tuple[Bid, ...], int] | None:

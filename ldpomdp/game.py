@@ -9,11 +9,11 @@ the player and its seat, with the traceback lines of the player's own code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from .caches import memo
 from .errors import PlayerError, describe
 from .rules import CHALLENGE, Action, Bid, GameConfig, is_legal, legal_actions, next_opener, resolve_challenge
 
@@ -183,7 +183,7 @@ def roll_hand(num_dice: int, faces: int, rng: np.random.Generator) -> tuple[int,
     return tuple(rng.multinomial(num_dice, _fair(faces)).tolist())
 
 
-@lru_cache(maxsize=16)
+@memo(maxsize=16)
 def _fair(faces: int) -> np.ndarray:
     return np.full(faces, 1.0 / faces)
 
@@ -252,7 +252,7 @@ def play_round(
             seat = (seat + 1) % len(dice)
 
 
-@lru_cache(maxsize=1024)
+@memo(maxsize=1024)
 def _canonical(config: GameConfig) -> GameConfig:
     """The first config seen equal to ``config``: games share one instance per rule set, so the rule caches
     keyed by it match by identity instead of comparing every field (sweeps make a new one per batch)."""

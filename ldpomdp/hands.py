@@ -9,10 +9,10 @@ Only numpy, :mod:`ldpomdp.rules` and :mod:`ldpomdp.validation` are imported here
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 
+from .caches import memo
 from .rules import GameConfig, match_matrix
 from .validation import int_at_least as _int_at_least
 
@@ -32,7 +32,7 @@ def row_width(faces: int) -> int:
     return next((width for width in (2, 4, 8) if width >= faces), faces)
 
 
-@lru_cache(maxsize=8)
+@memo(maxsize=8)
 def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """Every hand of ``num_dice`` fair dice as face counts, in lexicographic order, with its multinomial
     probability: ``(support (M, faces) int16, prior (M,))``, M = C(num_dice + faces - 1, faces - 1).
@@ -92,7 +92,7 @@ def alias_table(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return threshold, alias
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(support padded to :func:`row_width` columns, alias table) to draw prior hands, or None when the
     support has more than PRIOR_TABLE_MAX rows (then dice are rolled). Cached per dice count.
@@ -115,7 +115,7 @@ def prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | No
     return padded, table
 
 
-@lru_cache(maxsize=1024)
+@memo(maxsize=1024)
 def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
     """(num_dice + 1, faces) hands of ``num_dice`` dice whose row c holds exactly c dice matching ``face`` under
     ``config`` (wild dice count): c dice of ``face``, the others on the first face that matches neither ``face``

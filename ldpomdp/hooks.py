@@ -12,17 +12,17 @@ Only the standard library and numpy are imported here, so beliefs can use it wit
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Mapping
 
 import numpy as np
 
+from .caches import memo
 from .validation import SUM_TOLERANCE
 
 __all__ = ["shared_probability_of", "deciding_face_of", "estimate_rule_of", "sum_problem"]
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def _speaks_for(model_type: type, hook: str, methods: tuple[str, ...] = ("action_probabilities",)) -> bool:
     """Whether ``model_type``'s optional ``hook`` speaks for its ``methods``: the class defining the hook is the
     one defining each method or a subclass of it."""

@@ -66,3 +66,24 @@ def test_opponents_and_solvers_do_not_import_the_beliefs():
     users = [m for m in graph if m.startswith(("ldpomdp.opponents", "ldpomdp.exact", "ldpomdp.pomdp",
                                                 "ldpomdp.estimate", "ldpomdp.hands", "ldpomdp.hooks"))]
     assert [m for m in users if "ldpomdp.belief" in graph[m]] == []
+
+
+def test_every_module_cache_is_one_mechanism_and_clear_caches_empties_them():
+    import ldpomdp.exact  # noqa: F401  (every module with a cache)
+    import ldpomdp.game_values  # noqa: F401
+    from ldpomdp import GameConfig, OneThirdRule, RejectionParticleBelief
+    from ldpomdp.caches import cache_sizes, clear_caches
+    from ldpomdp.game import PublicView
+    from ldpomdp.rules import Bid
+
+    for path in (ROOT / "ldpomdp").rglob("*.py"):
+        if path.name != "caches.py":
+            assert "lru_cache" not in path.read_text(), f"{path}: make caches with ldpomdp.caches.memo"
+    config = GameConfig(num_players=2, dice=3, bids="sixes")
+    RejectionParticleBelief(3, n_particles=50, rng=0).update_from(
+        OneThirdRule(), Bid(3, 6), PublicView(config, 1, (3, 3), ((0, Bid(2, 6)),)))
+    sizes = cache_sizes()
+    assert sum(sizes.values()) > 0 and "ldpomdp.hands.hand_support" in sizes
+    assert "ldpomdp.opponents.one_third._count_policies" in sizes
+    clear_caches()
+    assert set(cache_sizes().values()) == {0}

@@ -22,11 +22,11 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from ..caches import memo
 from ..game import PlayerView, PublicView, player_name
 from ..hands import hand_support
 from ..opponents.base import shared_probability_of
@@ -97,13 +97,13 @@ def _seat_index(owner: str, name: str, value: Any, players: int) -> int:
     return seat
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def all_bids(config: GameConfig, table_dice: int) -> tuple[Bid, ...]:
     """Every bid that can stand with ``table_dice`` dice on the table, in rising (legal raise) order."""
     return tuple(Bid(q, f) for q in range(1, table_dice + 1) for f in config.bid_faces)
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _raise_rows(config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
     """Indices into :func:`all_bids` of the legal raises over ``bid`` (None: the opening bids)."""
     index = {b: i for i, b in enumerate(all_bids(config, table_dice))}
@@ -361,7 +361,7 @@ class BestResponsePlayer:
         return None
 
 
-@lru_cache(maxsize=16)
+@memo(maxsize=16)
 def solved_for(config: GameConfig, seat: int, assume: str) -> FixedOpponentsSolution:
     """The best response of ``seat`` to the player spec ``assume`` at every other seat, solved from the starting
     dice for every opener and cached for the process."""

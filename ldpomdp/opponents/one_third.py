@@ -13,6 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..caches import register
 from ..estimate import (
     bid_face_decides, estimate_policy, expected_matches, probability_of, rule_faces, settled_decision,
     settled_for, settled_for_any_hand,
@@ -28,7 +29,8 @@ __all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces", 
 
 
 CACHED_COUNT_POLICIES = 65_536  # decisions by matching count remembered (a few dice settings' states)
-_count_policies: dict[tuple, tuple[np.ndarray, tuple[Bid, ...], np.ndarray]] = {}  # shared by every player
+_count_policies: dict[tuple, tuple[np.ndarray, tuple[Bid, ...], np.ndarray]] = register(  # shared by every player
+    f"{__name__}._count_policies", {})
 
 
 class OneThirdRule(BaseOpponent):
