@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ldpomdp import GameConfig, OneThirdRule
-from ldpomdp.experiments import parse_dice_range
+from ldpomdp.sweeps import parse_dice_range
 from ldpomdp.game import play_round
 from planners import POMCPPlanner
 

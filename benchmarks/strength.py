@@ -14,7 +14,7 @@ import argparse
 import csv
 from pathlib import Path
 
-from ldpomdp.experiments import Cell, format_table, parse_dice_range, run_sweep
+from ldpomdp.sweeps import Cell, format_table, parse_dice_range, run_sweep
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ldpomdp.experiments import Cell, SummaryRow, run_sweep, wilson_interval
+from ldpomdp.sweeps import Cell, SummaryRow, run_sweep, wilson_interval
 from ldpomdp.registry import registered_names, split_specs
 
 PAIRS = (("random", "aggressive"), ("aggressive", "conservative"), ("conservative", "random"),

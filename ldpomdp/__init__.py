@@ -16,7 +16,8 @@ from .game import (
     play_round,
     rotate,
 )
-from .opponents import HumanPlayer, OneThirdRule, OpponentModel, RandomPlayer
+from .human import HumanPlayer
+from .opponents import OneThirdRule, OpponentModel, RandomPlayer
 from .registry import make_player, parse_spec, register, split_specs
 from .rules import (
     CHALLENGE,

@@ -5,19 +5,27 @@ Both classes share one interface: ``update(likelihoods)`` with P(observed action
 particle (or support row), ``update_from(model, action, view)``, and the queries ``expected_count``,
 ``count_distribution`` and ``sample``. :class:`TableBelief` keeps one belief per opponent for a round.
 
-Only numpy and :mod:`ldpomdp.rules` are imported here, so the module can be used on its own.
+Only numpy and the numpy-only modules :mod:`ldpomdp.rules`, :mod:`ldpomdp.validation`, :mod:`ldpomdp.hands`
+(the hand space) and :mod:`ldpomdp.hooks` (the opponent protocol's optional hooks) are imported here, so the
+module can be used on its own.
 """
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any, Mapping
 
 import numpy as np
 
-from .rules import GameConfig, match_matrix, matching_count
+from .caches import memo
+from .hands import (  # noqa: F401  (the hand space's names stay importable from here)
+    HAND_DTYPE, MAX_SUPPORT, PRIOR_TABLE_MAX, alias_table, count_hands, hand_support, prior_table, row_width,
+)
+from .hooks import deciding_face_of, shared_probability_of, sum_problem
+from .rules import GameConfig, matching_count
+from .validation import SUM_TOLERANCE  # noqa: F401  (importable from here)
 from .validation import int_at_least as _int_at_least
+from .validation import one_of
 from .validation import probability as _probability
 
 __all__ = [
@@ -25,165 +33,18 @@ __all__ = [
     "deciding_face_of", "count_hands", "sum_problem", "SUM_TOLERANCE",
 ]
 
-SUM_TOLERANCE = 1e-6  # how far a model's probabilities may be from what they must equal (one, a shared answer)
 SUM_CHECKS = 3  # updates per model class and process whose model is asked whether its probabilities sum to one
 SUM_CHECK_HANDS = 8  # rows asked in each of those checks
 _sum_checks: dict[type, int] = {}  # checks done so far, per model class
-MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
-PRIOR_TABLE_MAX = 1_000_000  # rows; up to this support size prior hands come from an alias table (6 faces: 40 dice)
-HAND_DTYPE = np.int16
 
 
-def _row_width(faces: int) -> int:
-    """Columns of a stored particle row: ``faces`` padded with zero columns to 2, 4 or 8, so that a row is 4, 8
-    or 16 bytes and numpy moves it as one machine item (gathering 12-byte rows is 2.5x slower than 16-byte);
-    more than 8 faces stay unpadded."""
-    return next((width for width in (2, 4, 8) if width >= faces), faces)
-
-
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def _rules(faces: int, wild: int | None) -> GameConfig:
     """A rule set carrying ``faces`` and ``wild``, so that counting reuses :func:`rules.matching_count`."""
     return GameConfig(faces=faces, wild=wild)
 
 
-@lru_cache(maxsize=8)
-def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]:
-    """Every hand of ``num_dice`` fair dice as face counts, in lexicographic order, with its multinomial
-    probability: ``(support (M, faces) int16, prior (M,))``, M = C(num_dice + faces - 1, faces - 1).
-
-    Built one face at a time (no loop over hands or dice); cached and read-only, because every round
-    creates new exact beliefs over the same supports.
-    """
-    num_dice = _int_at_least("hand_support", "num_dice", num_dice, 0)
-    faces = _int_at_least("hand_support", "faces", faces, 2)
-    size = math.comb(num_dice + faces - 1, faces - 1)
-    if size > MAX_SUPPORT:
-        raise ValueError(
-            f"hand_support: {num_dice} dice with {faces} faces have {size:,} hands, more than "
-            f"{MAX_SUPPORT:,}; use RejectionParticleBelief instead"
-        )
-    counts = np.arange(num_dice + 1, dtype=np.int64)[:, None]  # count of face 1
-    for _ in range(faces - 2):  # append faces 2 .. faces-1, each from 0 to the dice left
-        options = num_dice - counts.sum(axis=1) + 1
-        starts = np.repeat(np.cumsum(options) - options, options)
-        nxt = np.arange(options.sum()) - starts
-        counts = np.column_stack([np.repeat(counts, options, axis=0), nxt])
-    support = np.column_stack([counts, num_dice - counts.sum(axis=1)]).astype(HAND_DTYPE)
-    log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, num_dice + 1)))])
-    log_prior = log_factorial[num_dice] - log_factorial[support].sum(axis=1) - num_dice * math.log(faces)
-    prior = np.exp(log_prior)
-    prior /= prior.sum()
-    support.flags.writeable = False
-    prior.flags.writeable = False
-    return support, prior
-
-
-def alias_table(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Walker's alias table for sampling row i with ``probabilities[i]``: draw a row r uniformly, keep it
-    with probability ``threshold[r]``, else take ``alias[r]``. O(1) per draw whatever the number of rows.
-
-    Built without a loop over rows. With q = M p, rows below 1 ("small") lay their deficits 1 - q end to
-    end and rows above 1 ("large") their excesses q - 1; a small takes its deficit from the large whose
-    excess covers the point where the deficit starts, and a large whose excess ends inside a deficit is
-    overdrawn by the rest of it and takes that from the next large (Vose's pairing, done with cumsums).
-    """
-    q = np.asarray(probabilities, dtype=np.float64)
-    q = q * (len(q) / q.sum())
-    threshold, alias = np.ones(len(q)), np.arange(len(q), dtype=np.int64)
-    small, large = np.flatnonzero(q < 1.0), np.flatnonzero(q >= 1.0)
-    if small.size == 0 or large.size == 0:  # uniform (up to rounding): every row keeps itself
-        return threshold, alias
-    deficit_end = np.cumsum(1.0 - q[small])
-    deficit_start = deficit_end - (1.0 - q[small])
-    excess_end = np.cumsum(q[large] - 1.0)
-    donor = np.minimum(np.searchsorted(excess_end, deficit_start, side="right"), large.size - 1)
-    threshold[small], alias[small] = q[small], large[donor]
-    # large j (all but the last) ends at excess_end[j]: the deficit running over that point overdraws it
-    inside = np.minimum(np.searchsorted(deficit_end, excess_end[:-1], side="right"), small.size - 1)
-    overdraft = np.where(deficit_start[inside] < excess_end[:-1], deficit_end[inside] - excess_end[:-1], 0.0)
-    threshold[large[:-1]] = np.clip(1.0 - overdraft, 0.0, 1.0)
-    alias[large[:-1]] = large[1:]
-    return threshold, alias
-
-
-@lru_cache(maxsize=64)
-def _prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """(support padded to :func:`_row_width` columns, alias table) to draw prior hands, or None when the
-    support has more than PRIOR_TABLE_MAX rows (then dice are rolled). Cached per dice count.
-
-    Alias row r is two int64 side by side, so a draw fetches one 16-byte item (20% faster at 35 dice than two
-    arrays): the bits of the float r + threshold[r] (a uniform point u * M below it keeps row r; comparing it
-    whole saves taking the fraction) and alias[r]. A last row M, never kept, catches u * M rounding up to M
-    and sends it where row M - 1's overflow goes."""
-    rows = math.comb(num_dice + faces - 1, faces - 1)
-    if rows > PRIOR_TABLE_MAX:
-        return None
-    support, prior = hand_support(num_dice, faces)
-    padded = np.zeros((rows, _row_width(faces)), dtype=HAND_DTYPE)
-    padded[:, :faces] = support
-    threshold, alias = alias_table(prior)
-    table = np.empty((rows + 1, 2), dtype=np.int64)
-    table[:rows, 0] = (np.arange(rows) + threshold).view(np.int64)
-    table[rows, 0] = np.array([float(rows)]).view(np.int64)[0]
-    table[:rows, 1], table[rows, 1] = alias, alias[rows - 1]
-    padded.flags.writeable = table.flags.writeable = False  # cached and shared by every belief
-    return padded, table
-
-
-@lru_cache(maxsize=256)
-def _speaks_for(model_type: type, hook: str) -> bool:
-    """Whether a model's optional shortcut ``hook`` speaks for its ``action_probabilities``: it must come from the
-    class that defines ``action_probabilities`` or a subclass of it (a user class overriding only
-    ``action_probabilities`` of a model with the shortcut is asked hand by hand)."""
-    def owner(name: str) -> type | None:
-        return next((k for k in model_type.__mro__ if name in vars(k)), None)
-    shortcut, per_hand = owner(hook), owner("action_probabilities")
-    return shortcut is not None and per_hand is not None and issubclass(shortcut, per_hand)
-
-
-def shared_probability_of(model: Any, view: Any, action: Any) -> float | None:
-    """P(``action``) from the model's optional ``shared_probability`` hook (the same for every hand), or None when
-    it has none, answers None, or does not speak for the model's ``action_probabilities`` (see above)."""
-    return model.shared_probability(view, action) if _speaks_for(type(model), "shared_probability") else None
-
-
-def deciding_face_of(model: Any, view: Any) -> int | None:
-    """The face whose matching count alone decides the model's move on ``view`` (its optional ``deciding_face``
-    hook), or None when it has none, answers None, or does not speak for ``action_probabilities``."""
-    return model.deciding_face(view) if _speaks_for(type(model), "deciding_face") else None
-
-
-def sum_problem(hands: np.ndarray, probs: Mapping[Any, np.ndarray]) -> str | None:
-    """How a model's probabilities ``probs`` (legal action -> one value per row of ``hands``) fail to sum to one
-    for some hand, e.g. ``"sums to 0.9 (not 1) over the legal actions for hand (1, 0, 2)"``; None when they do."""
-    total = np.sum(list(probs.values()), axis=0)
-    bad = np.flatnonzero(np.abs(total - 1.0) > SUM_TOLERANCE)
-    if not bad.size:
-        return None
-    hand = tuple(np.asarray(hands)[bad[0]].tolist())
-    return f"sums to {total[bad[0]]:.6g} (not 1) over the legal actions for hand {hand}"
-
-
-@lru_cache(maxsize=1024)
-def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
-    """(num_dice + 1, faces) hands of ``num_dice`` dice whose row c holds exactly c dice matching ``face`` under
-    ``config`` (wild dice count): c dice of ``face``, the others on the first face that matches neither ``face``
-    nor the wild face. When every face matches (two faces, one wild) only c = num_dice occurs, and every row is
-    that hand. Asking a model about these rows gives its probabilities by matching count."""
-    hands = np.zeros((num_dice + 1, config.faces), dtype=HAND_DTYPE)
-    counted = match_matrix(config)[:, face - 1]
-    rest = np.flatnonzero(counted == 0)
-    c = np.arange(num_dice + 1)
-    if rest.size:
-        hands[:, face - 1], hands[:, rest[0]] = c, num_dice - c
-    else:
-        hands[:, face - 1] = num_dice
-    hands.flags.writeable = False
-    return hands
-
-
-@lru_cache(maxsize=16)
+@memo(maxsize=16)
 def _uniform_weights(n: int) -> np.ndarray:
     """1/n for each of n particles, read-only and shared: a belief is made every round and its weights never
     change."""
@@ -255,11 +116,11 @@ class _Belief:
         with likelihoods from the opponent model's ``action_probabilities``.
 
         When the model's optional ``deciding_face`` names a face whose matching count alone decides its move,
-        the model is asked about one hand per count (:func:`count_hands`) and each row looks its count up.
-        When its optional ``shared_probability`` says every hand gives the same probability, the
-        posterior is the prior: no particle is rejected (thinning them at random would only lose distinct
-        hands: one Random bid took a 10^4-particle belief to 99 distinct hands) and only the ``refresh`` share
-        is renewed; a probability that keeps no hand (0, without injection) depletes the belief as usual."""
+        the model is asked about one hand per count (:func:`~ldpomdp.hands.count_hands`) and each row looks its
+        count up. When its optional ``shared_probability`` says every hand gives the same probability, the
+        posterior is the prior: no particle is rejected (thinning them at random would only lose distinct hands)
+        and only the ``refresh`` share is renewed; a probability that keeps no hand (0, without injection)
+        depletes the belief as usual."""
         p = shared_probability_of(model, view, action)
         if p is None:
             face = deciding_face_of(model, view)
@@ -349,7 +210,7 @@ class RejectionParticleBelief(_Belief):
     """Report 002's rejection particle filter, vectorized.
 
     ``particles`` (N, faces) are hands drawn from Multinomial(num_dice, 1/faces), a view of rows padded with
-    zero columns (see :func:`_row_width`) so that resampling moves whole rows fast. ``update`` keeps
+    zero columns (see :func:`~ldpomdp.hands.row_width`) so that resampling moves whole rows fast. ``update`` keeps
     particle i with its likelihood (or ``injection``, see :meth:`_keep_probability`), keeps every
     survivor once and fills the other slots with survivors drawn uniformly (so weights stay uniform),
     then replaces a ``refresh`` share by fresh prior draws (rejected slots first, so a survivor only
@@ -373,9 +234,9 @@ class RejectionParticleBelief(_Belief):
 
     def _prior_draws(self, k: int) -> np.ndarray:
         """``k`` hands from Multinomial(num_dice, 1/faces) as padded rows (k, row width): rows of the exact
-        support drawn through an alias table (6x faster than rolling 10^4 hands of 35 dice), or, for supports
+        support drawn through an alias table (:func:`~ldpomdp.hands.prior_table`), or, for supports
         too large to tabulate, dice rolled and counted with one ``bincount`` over row-offset faces."""
-        table = _prior_table(self.num_dice, self.faces)
+        table = prior_table(self.num_dice, self.faces)
         if table is not None:
             support, alias = table
             scaled = self.rng.random(k)
@@ -384,7 +245,7 @@ class RejectionParticleBelief(_Belief):
             drawn = np.take(alias, rows, axis=0)
             rows = np.where(scaled < drawn[:, 0].view(np.float64), rows, drawn[:, 1])
             return np.take(support, rows, axis=0)
-        width = _row_width(self.faces)
+        width = row_width(self.faces)
         faces = self.rng.integers(0, self.faces, size=(k, self.num_dice), dtype=np.int64)
         faces += (np.arange(k, dtype=np.int64) * width)[:, None]
         counts = np.bincount(faces.ravel(), minlength=k * width)
@@ -421,7 +282,7 @@ class RejectionParticleBelief(_Belief):
     def _apply_counted(self, matching: np.ndarray, by_count: np.ndarray) -> None:
         """When every count's fate is certain (keep 0 or 1, the deterministic models), the survivors are read off
         the counts, without a likelihood per particle: counts kept in one run lo..hi (a threshold rule keeps such
-        a run) by comparisons, 5x faster than a lookup per particle, which other sets need."""
+        a run) by comparisons, other sets by a lookup per particle."""
         keep = self._keep_probability(by_count)
         certain = keep >= 1.0
         if np.count_nonzero(certain) != np.count_nonzero(keep):  # some counts keep with 0 < p < 1
@@ -461,7 +322,7 @@ class RejectionParticleBelief(_Belief):
             else:
                 dropped = survivors[self.rng.permutation(survivors.size)[: fresh - rejected.size]]
                 renewed, rejected = np.concatenate([rejected, dropped]), rejected[:0]
-        donors = survivors[(self.rng.random(rejected.size) * survivors.size).astype(np.intp)]  # uniform, 2x faster
+        donors = survivors[(self.rng.random(rejected.size) * survivors.size).astype(np.intp)]  # uniform
         if 5 * rejected.size < self.n_particles:  # few slots to rewrite: copy, then scatter whole rows as records
             rows, lineage = self._rows.copy(), self._lineage.copy()
             hands = rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize)))[:, 0]
@@ -500,7 +361,7 @@ class RejectionParticleBelief(_Belief):
 
 
 class ExactBelief(_Belief):
-    """Every possible hand (``support``, see :func:`hand_support`) with its exact posterior ``weights``.
+    """Every possible hand (``support``, see :func:`~ldpomdp.hands.hand_support`) with its exact posterior ``weights``.
 
     ``update`` multiplies the weights by P(keep) (the same injection rule as the particle filter) and
     mixes in a ``refresh`` share of the prior; an observation that no hand explains (all weights zero)
@@ -573,8 +434,7 @@ class TableBelief:
     ):
         if not isinstance(config, GameConfig):
             raise ValueError(f"TableBelief.config must be a GameConfig, got {type(config).__name__}")
-        if kind not in self.KINDS:
-            raise ValueError(f"TableBelief.kind must be one of {self.KINDS}, got {kind!r}")
+        one_of("TableBelief", "kind", kind, self.KINDS)
         dice = tuple(_int_at_least("TableBelief", "dice", d, 0) for d in dice)
         if len(dice) != config.num_players:
             raise ValueError(f"TableBelief.dice lists {len(dice)} players, the config has {config.num_players}")

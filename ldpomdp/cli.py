@@ -11,7 +11,7 @@ import numpy as np
 
 from . import __version__
 from .game import play_game, player_name
-from .opponents.human import HumanPlayer
+from .human import HumanPlayer
 from .registry import make_player, registered_names, split_specs
 from .rules import GameConfig, dice_text
 
@@ -39,16 +39,17 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
 
 
-def config_from_args(args: argparse.Namespace, num_players: int) -> GameConfig:
-    """A GameConfig from the shared rule options."""
+def config_from_args(args: argparse.Namespace, num_players: int, dice: int | None = None) -> GameConfig:
+    """A GameConfig from the shared rule options (``dice``, when given, in place of ``--dice``)."""
     wild = {"none": None, "high": args.faces}.get(str(args.wild).lower(), None)
     if str(args.wild).lower() not in ("none", "high"):
         try:
             wild = int(args.wild)
         except ValueError:
             raise ValueError(f"--wild must be 1, high or none, got {args.wild!r}") from None
-    return GameConfig(num_players=num_players, dice=args.dice, faces=args.faces, wild=wild,
-                      bids=args.bids, opener=args.opener)
+    dice = args.dice if dice is None else dice
+    return GameConfig(num_players=num_players, dice=dice, faces=args.faces, wild=wild, bids=args.bids,
+                      opener=args.opener)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -89,8 +90,7 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .experiments import Cell, format_table, parse_dice_range, run_experiment, run_sweep
-    from .report002 import get_experiment
+    from .sweeps import Cell, get_experiment, parse_dice_range, report, run_experiment, run_sweep
 
     options = dict(workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
                    exact=not args.no_exact)
@@ -103,23 +103,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if not args.players:
         raise ValueError("give --players SPEC,SPEC[,...] or --experiment NAME")
     players = split_specs(args.players)
-    cells = [Cell.from_config(players, config_from_args(argparse.Namespace(**{**vars(args), "dice": d}),
-                                                         len(players)))
+    cells = [Cell.from_config(players, config_from_args(args, len(players), dice=d))
              for d in parse_dice_range(args.dice)]
     out = args.out or "results/sweep"
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
-    print(format_table(rows))
-    print(f"wrote {out}/summary.csv")
-    if not args.no_plot:
-        from .sweep_plots import plot_summary
-
-        written = plot_summary(rows, cells, out, title=" vs ".join(players))
-        print(f"wrote {', '.join(map(str, written))}" if written else "plots need matplotlib: pip install 'ldpomdp[plot]'")
+    report(rows, cells, out, title=" vs ".join(players), plot=not args.no_plot)
     return 0
 
 
 def _sweep_parser(sub) -> None:
-    from .report002 import EXPERIMENTS
+    from .sweeps.experiments import EXPERIMENTS
 
     sweep = sub.add_parser("sweep", help="play many games per setting; resumable; CSV summary and plots",
                            conflict_handler="resolve")

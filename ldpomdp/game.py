@@ -9,11 +9,11 @@ the player and its seat, with the traceback lines of the player's own code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from .caches import memo
 from .errors import PlayerError, describe
 from .rules import CHALLENGE, Action, Bid, GameConfig, is_legal, legal_actions, next_opener, resolve_challenge
 
@@ -58,8 +58,7 @@ class PublicView:
 
     @property
     def table_dice(self) -> int:
-        """Dice on the table (a plain sum: ``functools.cached_property`` takes a lock on every read in Python 3.11,
-        10x slower than summing two or three counts)."""
+        """Dice on the table (the sum of ``dice``)."""
         return sum(self.dice)
 
     def legal_actions(self) -> list[Action]:
@@ -120,6 +119,12 @@ class Player(Protocol):
 
     ``reset`` is called before every game, ``act`` when it is the player's turn (return a legal action),
     ``observe`` with every public event, the player's own actions included.
+
+    Optional: ``reseed(seq: numpy.random.SeedSequence)``, for a player that draws from randomness of its own
+    (not the ``rng`` passed to ``act``): the sweep runner calls it before every game with a seed sequence of the
+    player's own, and the player must draw from it alone from then on, so that a game never depends on the
+    games played before it (e.g. the planners' beliefs; POMCP also reseeds Python's ``random``, which
+    pomdp-py draws from).
     """
 
     def reset(self, seat: int, config: GameConfig) -> None: ...
@@ -178,7 +183,7 @@ def roll_hand(num_dice: int, faces: int, rng: np.random.Generator) -> tuple[int,
     return tuple(rng.multinomial(num_dice, _fair(faces)).tolist())
 
 
-@lru_cache(maxsize=16)
+@memo(maxsize=16)
 def _fair(faces: int) -> np.ndarray:
     return np.full(faces, 1.0 / faces)
 
@@ -247,7 +252,7 @@ def play_round(
             seat = (seat + 1) % len(dice)
 
 
-@lru_cache(maxsize=1024)
+@memo(maxsize=1024)
 def _canonical(config: GameConfig) -> GameConfig:
     """The first config seen equal to ``config``: games share one instance per rule set, so the rule caches
     keyed by it match by identity instead of comparing every field (sweeps make a new one per batch)."""

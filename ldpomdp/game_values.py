@@ -9,9 +9,9 @@ die it values a die more the fewer a seat has left.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Protocol
 
+from .caches import memo
 from .exact.fixed_opponents import HandDependentModelError, solve_work, solved_for
 from .rules import GameConfig
 
@@ -36,7 +36,7 @@ class FairRounds:
         return _fair(tuple(dice), self.seat)
 
 
-@lru_cache(maxsize=200_000)
+@memo(maxsize=200_000)
 def _fair(dice: tuple[int, ...], seat: int) -> float:
     if dice[seat] == 0:
         return 0.0
@@ -54,7 +54,7 @@ def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALL
         return False
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def game_value(config: GameConfig, seat: int, assume: str) -> tuple[GameValue, str]:
     """The values for ``seat`` when every other seat plays the spec ``assume``, and their kind: (the
     solution of :func:`~ldpomdp.exact.fixed_opponents.solved_for`, "exact") where it can be had within

@@ -42,7 +42,7 @@ register("one-third", "ldpomdp.opponents.one_third:OneThirdRule", summary="repor
 register("bluff", "ldpomdp.opponents.one_third:OneThirdRule", positional="bluff",
          summary="one-third rule that bluffs with the given probability, e.g. bluff:0.3")
 register("random", "ldpomdp.opponents.random_player:RandomPlayer", summary="uniform over legal actions")
-register("human", "ldpomdp.opponents.human:HumanPlayer", summary="you, in the terminal")
+register("human", "ldpomdp.human:HumanPlayer", summary="you, in the terminal")
 register("oehm", "ldpomdp.opponents.oehm:OehmPlayer", positional="bluff",
          summary="report 003: calls with P(bid false), raises by one; bluffs on a random face, e.g. oehm:0.2")
 register("burcsi-nagy", "ldpomdp.opponents.burcsi_nagy:BurcsiNagyPlayer",

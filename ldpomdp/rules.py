@@ -8,11 +8,11 @@ code serves the game runner, the particle beliefs and the planners.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Union
 
 import numpy as np
 
+from .caches import memo
 from .validation import int_at_least
 
 __all__ = [
@@ -160,14 +160,14 @@ def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
     return (new.quantity, new.face) > (current.quantity, current.face)
 
 
-@lru_cache(maxsize=None)
+@memo(maxsize=None)
 def _bid(quantity: int, face: int) -> Bid:
     """One shared :class:`Bid` per claim for the raises the rules list: cache lookups keyed by bids then match
     by identity instead of calling the dataclass ``__eq__`` (tens of times per round)."""
     return Bid(quantity, face)
 
 
-@lru_cache(maxsize=65536)
+@memo(maxsize=65536)
 def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple[Bid, ...]:
     """The smallest legal bid on each face (ascending face), within the dice on the table."""
     if config.bids == "sixes":
@@ -184,7 +184,7 @@ def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> tupl
     return tuple(raises)
 
 
-@lru_cache(maxsize=65536)
+@memo(maxsize=65536)
 def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple[Action, ...]:
     """Every legal action: all raises within the dice on the table (by rising order), then CHALLENGE.
 
@@ -230,7 +230,7 @@ def matching_count(hands: np.ndarray | tuple[int, ...], face: int, config: GameC
     return hands[..., face - 1].astype(dtype)
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def match_matrix(config: GameConfig) -> np.ndarray:
     """``M[g, f] = 1`` when a die showing face ``g + 1`` matches face ``f + 1``: ``hands @ M`` gives the
     matching count of every face at once."""

@@ -1,12 +1,16 @@
-"""The two parameter checks every constructor needs, with one wording: "<Owner>.<name> must be ..."."""
+"""The parameter checks every constructor needs, with one wording: "<Owner>.<name> must be ...", and the
+tolerance on a model's probabilities shared by the opponent checker, the beliefs and the exact solvers."""
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["int_at_least", "probability"]
+__all__ = ["int_at_least", "probability", "number", "one_of", "SUM_TOLERANCE"]
+
+SUM_TOLERANCE = 1e-6  # how far a model's probabilities may be from what they must equal (one, a shared answer)
 
 
 def int_at_least(owner: str, name: str, value: Any, minimum: int) -> int:
@@ -21,3 +25,24 @@ def probability(owner: str, name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not 0.0 <= value <= 1.0:
         raise ValueError(f"{owner}.{name} must be a probability in [0, 1], got {value!r}")
     return float(value)
+
+
+def number(
+    owner: str, name: str, value: Any, low: float = 0.0, high: float = math.inf, low_open: bool = False
+) -> float:
+    """``value`` as a float if it is a real number (not a bool) with ``low`` <= value < ``high`` (``low`` < value
+    with ``low_open``), so finite; else a ValueError naming it."""
+    real = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
+    if not (real and (low < value if low_open else low <= value) and value < high):
+        bound = f"> {low:g}" if low_open else f">= {low:g}"
+        if high != math.inf:
+            bound += f" and < {high:g}"
+        raise ValueError(f"{owner}.{name} must be a finite number {bound}, got {value!r}")
+    return float(value)
+
+
+def one_of(owner: str, name: str, value: Any, options: Sequence[Any]) -> Any:
+    """``value`` if it is one of ``options``, else a ValueError naming it."""
+    if value not in options:
+        raise ValueError(f"{owner}.{name} must be one of {tuple(options)}, got {value!r}")
+    return value

@@ -8,7 +8,7 @@ from ldpomdp.belief import TableBelief
 from ldpomdp.game import ActionTaken, Event, RoundStart
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, GameConfig
-from ldpomdp.validation import int_at_least, probability
+from ldpomdp.validation import int_at_least, one_of, probability
 
 __all__ = ["BeliefPlayer"]
 
@@ -21,15 +21,14 @@ class BeliefPlayer:
     bid of another player (a challenge ends the round); the assumed models see every event, like real players.
     """
 
-    BELIEFS = ("particles", "exact")
+    BELIEFS = TableBelief.KINDS
 
     def __init__(
         self, belief: str = "particles", n_particles: int = 10_000, injection: float = 0.0, refresh: float = 0.0,
         assume: str = "one-third", seed: int | None = None, name: str | None = None,
     ):
         owner = type(self).__name__
-        if belief not in self.BELIEFS:
-            raise ValueError(f"{owner}.belief must be one of {self.BELIEFS}, got {belief!r}")
+        one_of(owner, "belief", belief, self.BELIEFS)
         n_particles = int_at_least(owner, "n_particles", n_particles, 1)
         injection, refresh = probability(owner, "injection", injection), probability(owner, "refresh", refresh)
         if not callable(getattr(make_player(assume), "action_probabilities", None)):
@@ -42,6 +41,11 @@ class BeliefPlayer:
         self.seat, self.config = -1, None
         self.models: dict[int, object] = {}
         self.belief: TableBelief | None = None
+
+    def reseed(self, seq: np.random.SeedSequence) -> None:
+        """The optional ``reseed`` hook of :class:`~ldpomdp.game.Player`: the beliefs draw from ``seq`` from now
+        on."""
+        self.rng = np.random.default_rng(seq)
 
     def reset(self, seat: int, config: GameConfig) -> None:
         self.seat, self.config = seat, config

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ldpomdp.game import PlayerView
-from ldpomdp.opponents.one_third import estimate_policy, rule_faces, settled_decision
+from ldpomdp.estimate import estimate_policy, rule_faces, settled_decision
 from ldpomdp.rules import CHALLENGE, Action, match_matrix, matching_count, minimal_raises
 
 from ._common import BeliefPlayer
@@ -19,7 +19,7 @@ class ExpectedCountPlanner(BeliefPlayer):
 
     Options: ``belief`` "particles" (``n_particles``, ``injection``, ``refresh``) or "exact"; ``assume``, the
     spec of the opponent model behind the belief updates (default "one-third"); ``seed`` for the belief.
-    The decision rule is :func:`~ldpomdp.opponents.one_third.estimate_policy`, the one-third player's rule
+    The decision rule is :func:`~ldpomdp.estimate.estimate_policy`, the one-third player's rule
     with the belief's expectation in place of "a third of the unseen dice".
     """
 

@@ -3,7 +3,7 @@ root particles drawn from the belief core."""
 
 from __future__ import annotations
 
-import math
+import random
 
 import numpy as np
 import pomdp_py
@@ -13,7 +13,7 @@ from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
 from ldpomdp.game_values import game_value
 from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, die_outcomes, make_agent, reset_root
 from ldpomdp.rules import Action, GameConfig, is_legal, matching_count
-from ldpomdp.validation import int_at_least
+from ldpomdp.validation import int_at_least, number, one_of
 
 from ._common import BeliefPlayer
 
@@ -58,18 +58,14 @@ class POMCPPlanner(BeliefPlayer):
         assume: str = "one-third", seed: int | None = None, name: str | None = None, reward: str = "game",
     ):
         super().__init__(belief, n_particles, injection, refresh, assume, seed, name)
-        if reward not in self.REWARDS:
-            raise ValueError(f"POMCPPlanner.reward must be one of {self.REWARDS}, got {reward!r}")
-        self.reward = reward
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"POMCPPlanner.rollout must be one of {ROLLOUTS}, got {rollout!r}")
+        self.reward = one_of("POMCPPlanner", "reward", reward, self.REWARDS)
+        one_of("POMCPPlanner", "rollout", rollout, ROLLOUTS)
         if planning_time is None:
             num_sims = int_at_least("POMCPPlanner", "num_sims", num_sims, 1)
-        if planning_time is not None and not (isinstance(planning_time, (int, float)) and planning_time > 0):
-            raise ValueError(f"POMCPPlanner.planning_time must be a positive number of seconds, got {planning_time!r}")
+        else:  # seconds
+            number("POMCPPlanner", "planning_time", planning_time, 0.0, low_open=True)
         max_depth = int_at_least("POMCPPlanner", "max_depth", max_depth, 1)
-        if not (isinstance(exploration_const, (int, float)) and math.isfinite(exploration_const) and exploration_const >= 0):
-            raise ValueError(f"POMCPPlanner.exploration_const must be a number >= 0, got {exploration_const!r}")
+        exploration_const = number("POMCPPlanner", "exploration_const", exploration_const, 0.0)
         self.num_sims, self.planning_time, self.max_depth = num_sims, planning_time, max_depth
         self.exploration_const, self.rollout = float(exploration_const), rollout
         if n_root is not None:
@@ -80,6 +76,12 @@ class POMCPPlanner(BeliefPlayer):
         self.values, self.value_kind = None, reward
         self._outcomes: dict[tuple[int, int], float] = {}
         self._new_round()
+
+    def reseed(self, seq: np.random.SeedSequence) -> None:
+        """The beliefs draw from ``seq`` from now on, and Python's global ``random`` (pomdp-py draws from it) is
+        reseeded from it too."""
+        super().reseed(seq)
+        random.seed(int(seq.generate_state(2, np.uint64)[0]))
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)

@@ -25,9 +25,10 @@ from ldpomdp import (
     play_round,
 )
 import ldpomdp.belief
+import ldpomdp.hands
 from ldpomdp.belief import alias_table, count_hands, deciding_face_of, hand_support
 from ldpomdp.opponents import BaseOpponent
-from ldpomdp.opponents.one_third import _probability_of
+from ldpomdp.estimate import probability_of as _probability_of
 from ldpomdp.rules import match_matrix, matching_count
 
 
@@ -43,8 +44,12 @@ def test_belief_module_imports_only_numpy_and_rules():
     """belief.py stands alone: numpy, ldpomdp.rules and the numpy-only parameter checks (no pomdp-py, no game)."""
     package = Path(ldpomdp.belief.__file__).parent
     stdlib_and_numpy = {"__future__", "math", "functools", "typing", "numpy"}
-    assert _imports(package / "belief.py") <= stdlib_and_numpy | {".rules", ".validation"}
+    numpy_only = {".rules", ".validation", ".hands", ".hooks", ".caches"}
+    assert _imports(package / "belief.py") <= stdlib_and_numpy | numpy_only
+    assert _imports(package / "hands.py") <= stdlib_and_numpy | {".rules", ".validation", ".caches"}
+    assert _imports(package / "hooks.py") <= stdlib_and_numpy | {".validation", ".caches"}
     assert _imports(package / "validation.py") <= stdlib_and_numpy
+    assert _imports(package / "caches.py") <= stdlib_and_numpy
     code = "import sys; sys.modules['pomdp_py'] = None; import ldpomdp.belief"  # pomdp-py import would fail
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -116,12 +121,12 @@ def test_prior_particles_and_exact_prior_agree(table, monkeypatch):
     """The particle prior is Multinomial(d, 1/6), through the alias table or (support too large to
     tabulate) rolled dice: each face count's mean d/6 (4-sigma from N draws), count distributions."""
     if not table:
-        monkeypatch.setattr(ldpomdp.belief, "PRIOR_TABLE_MAX", 0)
-        ldpomdp.belief._prior_table.cache_clear()
+        monkeypatch.setattr(ldpomdp.hands, "PRIOR_TABLE_MAX", 0)
+        ldpomdp.hands.prior_table.cache_clear()
     n, d = 100_000, 35
     belief = RejectionParticleBelief(d, n_particles=n, rng=1)
-    assert (ldpomdp.belief._prior_table(d, 6) is not None) == table
-    ldpomdp.belief._prior_table.cache_clear()
+    assert (ldpomdp.hands.prior_table(d, 6) is not None) == table
+    ldpomdp.hands.prior_table.cache_clear()
     assert belief.particles.dtype == np.int16 and (belief.particles.sum(axis=1) == d).all()
     sigma = math.sqrt(d * (1 / 6) * (5 / 6) / n)
     assert np.abs(belief.particles.mean(axis=0) - d / 6).max() < 4 * sigma

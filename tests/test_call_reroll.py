@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldpomdp.exact.call_reroll import game_value, play, stage_values, win_probability
-from ldpomdp.exact.call_reroll_agents import MatrixAgent, TreeAgent
-from ldpomdp.exact.matrix_game import solve_matrix_game
+from ldpomdp.call_reroll import MatrixAgent, TreeAgent, game_value, play, solve_matrix_game, stage_values, win_probability
 
 
 class Pure:

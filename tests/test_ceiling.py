@@ -10,7 +10,7 @@ import pytest
 
 from ldpomdp.ceiling import exact_figures
 from ldpomdp.exact import FixedOpponentsSolution, evaluate_player
-from ldpomdp.experiments import Cell, run_sweep
+from ldpomdp.sweeps import Cell, run_sweep
 from ldpomdp.game import rotate
 from ldpomdp.registry import make_player
 

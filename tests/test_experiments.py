@@ -20,7 +20,7 @@ import pytest
 from ldpomdp import GameConfig, PlayerError
 from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
-from ldpomdp.experiments import (
+from ldpomdp.sweeps import (
     Cell,
     GameStore,
     game_seed,
@@ -31,7 +31,7 @@ from ldpomdp.experiments import (
     summarize,
     wilson_interval,
 )
-from ldpomdp.report002 import EXPERIMENTS
+from ldpomdp.sweeps import EXPERIMENTS
 
 SMALL = [Cell(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [
     Cell(("random", "one-third", "bluff:0.5"), 2, bids="sixes")]
@@ -421,7 +421,7 @@ def test_a_model_whose_probabilities_do_not_sum_to_one_stops_a_sweep_naming_its_
 
 def test_an_unreachable_dask_scheduler_fails_with_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("dask.distributed")
-    monkeypatch.setattr("ldpomdp.experiments.SCHEDULER_TIMEOUT", 1)
+    monkeypatch.setattr("ldpomdp.sweeps.runner.SCHEDULER_TIMEOUT", 1)
     with pytest.raises(ValueError, match=r"cannot reach the dask scheduler at 'tcp://127\.0\.0\.1:1': .*after 1 s"):
         sweep(tmp_path / "out", scheduler="tcp://127.0.0.1:1")
     with pytest.raises(ValueError, match=r"cannot reach the dask scheduler at 'no-port'"):
@@ -509,7 +509,7 @@ def test_cli_sweep_writes_csv_and_plot(tmp_path, capsys):
 
 def test_single_cell_gives_bar_charts_and_no_matplotlib_still_gives_csv(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
-    from ldpomdp.sweep_plots import plot_summary
+    from ldpomdp.sweeps.plots import plot_summary
 
     cells = SMALL[3:]
     rows = sweep(tmp_path, cells=cells, workers=1)
@@ -543,7 +543,7 @@ def test_plot_titles_name_the_game_once_and_dice_ticks_are_whole(tmp_path, monke
     pytest.importorskip("matplotlib")
     from matplotlib.figure import Figure
 
-    from ldpomdp.sweep_plots import plot_summary
+    from ldpomdp.sweeps.plots import plot_summary
 
     drawn = {}
     monkeypatch.setattr(Figure, "savefig", lambda fig, path, **kw: drawn.__setitem__(Path(path).name, fig.axes[0]))
@@ -569,7 +569,7 @@ def test_named_experiments_build_distinct_cells():
 
 
 def test_run_experiment_uses_quick_settings_and_its_x_axis(tmp_path, capsys):
-    from ldpomdp.experiments import Experiment
+    from ldpomdp.sweeps import Experiment
 
     exp = Experiment("bluffs", "bluff sweep", lambda quick: [Cell(("one-third", f"bluff:{b}"), 2)
                                                             for b in ((0.0, 1.0) if quick else (0.0, 0.5, 1.0))],

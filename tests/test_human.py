@@ -11,7 +11,7 @@ import pytest
 from ldpomdp import (CHALLENGE, Bid, GameConfig, HumanPlayer, OneThirdRule, PlayerView, RoundEnd, RoundStart,
                      __version__, play_game)
 from ldpomdp.cli import main as cli_main
-from ldpomdp.opponents.human import render_dice
+from ldpomdp.human import render_dice
 
 
 def drive(lines: str) -> tuple[HumanPlayer, io.StringIO]:

@@ -72,7 +72,7 @@ def test_likelihood_agrees_with_act_on_every_hand(bids, bluff, wild):
 def test_hand_independent_shortcut_equals_the_rule_on_every_hand(bids, bluff):
     """The rule skips the hands exactly where its decision is the same for all of them (and at most one
     raise is legal), and then answers what it computes hand by hand."""
-    from ldpomdp.opponents.one_third import estimate_policy, expected_matches
+    from ldpomdp.estimate import estimate_policy, expected_matches
 
     config = GameConfig(dice=(4, 3), bids=bids)
     rule, hands, shortcuts = OneThirdRule(bluff=bluff), all_hands(4, 6), 0  # every hand: none to 4 matches
@@ -106,7 +106,7 @@ def test_hand_independent_shortcut_equals_the_rule_on_every_hand(bids, bluff):
 def test_many_hands_are_computed_like_one_hand_at_a_time(wild):
     """Particles (many rows) take another code path than single hands: same estimates and decisions,
     ties going to the higher face (checked against an argmax over the reversed columns)."""
-    from ldpomdp.opponents.one_third import FEW_HANDS, estimate_policy, expected_matches
+    from ldpomdp.estimate import FEW_HANDS, estimate_policy, expected_matches
 
     config = GameConfig(dice=(6, 4), wild=wild)
     rng = np.random.default_rng(5)
@@ -122,3 +122,23 @@ def test_many_hands_are_computed_like_one_hand_at_a_time(wild):
         np.testing.assert_array_equal(choice_many, choice_one)
         columns = one[:, [b.face - 1 for b in raises]]
         np.testing.assert_array_equal(choice_many, len(raises) - 1 - np.argmax(columns[:, ::-1], axis=1))
+
+
+def test_the_estimate_rule_hook_is_not_inherited_by_a_subclass_changing_the_rule():
+    from ldpomdp.opponents import RandomPlayer
+    from ldpomdp.opponents.base import estimate_rule_of
+
+    class Renamed(OneThirdRule):  # same rule: the hook still speaks for it
+        pass
+
+    class Stubborn(OneThirdRule):  # another move: POMCP must ask act, not tabulate the rule
+        def act(self, view, rng):
+            return view.legal_actions()[0]
+
+    class Scaled(OneThirdRule):
+        def action_probabilities(self, hands, view, action):
+            return 0.5 * super().action_probabilities(hands, view, action)
+
+    assert estimate_rule_of(OneThirdRule(bluff=0.25)) == 0.25 and estimate_rule_of(Renamed()) == 0.0
+    assert estimate_rule_of(Stubborn()) is None and estimate_rule_of(Scaled()) is None
+    assert estimate_rule_of(RandomPlayer()) is None

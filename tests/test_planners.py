@@ -51,7 +51,7 @@ def test_expected_count_skips_the_belief_only_where_it_cannot_change_the_decisio
     expectation cannot matter) equals the rule applied to the full estimate; it skips often in sixes."""
     from conftest import all_hands
 
-    from ldpomdp.opponents.one_third import estimate_policy
+    from ldpomdp.estimate import estimate_policy
 
     config = GameConfig(num_players=2, dice=(3, 4), bids=bids)
     planner = ExpectedCountPlanner(belief="exact")

@@ -1,7 +1,8 @@
 """Exact solutions of small two-player rounds: the sequence-form LP, equilibrium players, best
-responses and exploitability, report 000's call-and-re-roll game, and the game-level best response to
+responses and exploitability, and the game-level best response to
 opponents that ignore their hands (any number of players) or, in the sixes game, decide by one count of their
-hand, with the exact value of a given player against them."""
+hand, with the exact value of a given player against them. (Report 000's call-and-re-roll game is in
+:mod:`ldpomdp.call_reroll`.)"""
 
 from .best_response import Exploitability, ReplayPolicy, best_response_value, exploitability, policy_behaviour
 from .fixed_opponents import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError, evaluate_player,

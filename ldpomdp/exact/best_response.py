@@ -14,6 +14,7 @@ import numpy as np
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
 from ..opponents.base import checked_probabilities
 from ..rules import Action, GameConfig
+from ..validation import int_at_least
 from .nash import cached_solution
 from .tree import RoundTree
 
@@ -92,8 +93,7 @@ class ReplayPolicy:
     """
 
     def __init__(self, factory, samples: int = 1, seed: int = 0, name: str | None = None):
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"ReplayPolicy.samples must be an integer >= 1, got {samples!r}")
+        samples = int_at_least("ReplayPolicy", "samples", samples, 1)
         self.factory, self.samples, self.seed = factory, samples, seed
         self.name = name or f"replay({player_name(factory())})"
         self._last: tuple[tuple, dict] | None = None

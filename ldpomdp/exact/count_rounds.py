@@ -18,11 +18,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..belief import count_hands, deciding_face_of, shared_probability_of
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
-from ..opponents.base import checked_probabilities
-from ..opponents.check import SUM_TOLERANCE
+from ..hands import count_hands
+from ..opponents.base import checked_probabilities, deciding_face_of, shared_probability_of
 from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, match_probability, matching_count, minimal_raises
+from ..validation import SUM_TOLERANCE
 
 __all__ = ["CountRound", "HandDependentModelError", "count_probabilities", "solve_count_round", "PolicyDecisions",
            "evaluated_through"]

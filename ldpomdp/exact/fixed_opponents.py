@@ -22,18 +22,19 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..belief import hand_support, shared_probability_of
+from ..caches import memo
 from ..game import PlayerView, PublicView, player_name
-from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
-from ..opponents.check import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
+from ..hands import hand_support
+from ..opponents.base import shared_probability_of
 from ..opponents.probability import raise_true_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
+from ..validation import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
 from ..validation import int_at_least
+from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
            "evaluate_player", "solved_for", "round_outcomes", "HandDependentModelError", "SolveWork", "solve_work",
@@ -96,13 +97,13 @@ def _seat_index(owner: str, name: str, value: Any, players: int) -> int:
     return seat
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def all_bids(config: GameConfig, table_dice: int) -> tuple[Bid, ...]:
     """Every bid that can stand with ``table_dice`` dice on the table, in rising (legal raise) order."""
     return tuple(Bid(q, f) for q in range(1, table_dice + 1) for f in config.bid_faces)
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _raise_rows(config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
     """Indices into :func:`all_bids` of the legal raises over ``bid`` (None: the opening bids)."""
     index = {b: i for i, b in enumerate(all_bids(config, table_dice))}
@@ -360,7 +361,7 @@ class BestResponsePlayer:
         return None
 
 
-@lru_cache(maxsize=16)
+@memo(maxsize=16)
 def solved_for(config: GameConfig, seat: int, assume: str) -> FixedOpponentsSolution:
     """The best response of ``seat`` to the player spec ``assume`` at every other seat, solved from the starting
     dice for every opener and cached for the process."""

@@ -14,7 +14,7 @@ from math import comb
 
 import numpy as np
 
-from ..belief import hand_support
+from ..hands import hand_support
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]

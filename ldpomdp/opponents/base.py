@@ -8,9 +8,13 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..game import Event, Player, PublicView, player_name
+from ..hooks import deciding_face_of, estimate_rule_of, shared_probability_of, sum_problem
 from ..rules import Action, GameConfig
 
-__all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action"]
+__all__ = [
+    "OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action",
+    "shared_probability_of", "deciding_face_of", "estimate_rule_of", "sum_problem",
+]
 
 
 @runtime_checkable
@@ -26,6 +30,15 @@ class OpponentModel(Player, Protocol):
     (else None); ``deciding_face(view)`` returns a face when a hand's count of dice matching it (wild dice
     count) alone decides every action's probability on ``view`` (else None): the belief then asks
     ``action_probabilities`` about one hand per count instead of one per particle.
+    ``estimate_rule()`` returns the ``bluff`` b when the player's move on every view is the estimate rule
+    :func:`~ldpomdp.estimate.estimate_policy` of :func:`~ldpomdp.estimate.expected_matches` of its hand with
+    bluff b (the one-third rule), else None: POMCP's transition model then tabulates the move over the root
+    particles' hands instead of calling ``act``.
+
+    Beliefs, solvers and planners ask the hooks through :func:`shared_probability_of`, :func:`deciding_face_of`
+    and :func:`estimate_rule_of` (defined in :mod:`ldpomdp.hooks`), which trust a hook only where it speaks for
+    the methods it stands in for: a subclass overriding ``action_probabilities`` (or, for ``estimate_rule``,
+    ``act``) does not inherit its parent's hooks silently.
     """
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray: ...

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..game import Event, PlayerView, PublicView, RoundEnd
 from ..rules import CHALLENGE, Action, GameConfig, minimal_raises, next_active_seat
+from ..validation import number
 from .base import BaseOpponent
 from .probability import best_raise, raise_true_probabilities
 
@@ -44,9 +45,7 @@ def uniform_difference_sf(d: np.ndarray, a: float, b: float) -> np.ndarray:
 
 
 def _width(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value < float("inf"):
-        raise ValueError(f"BurcsiNagyPlayer.{name} must be a finite number >= 0, got {value!r}")
-    return float(value)
+    return number("BurcsiNagyPlayer", name, value, 0.0)
 
 
 class BurcsiNagyPlayer(BaseOpponent):

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..belief import SUM_TOLERANCE, count_hands, deciding_face_of, shared_probability_of, sum_problem
 from ..game import IllegalActionError, PlayerError, PlayerView, play_game, player_name
+from ..hands import count_hands
 from ..rules import CHALLENGE, Action, GameConfig, matching_count
-from .base import checked_probabilities
+from ..validation import SUM_TOLERANCE
+from .base import checked_probabilities, deciding_face_of, shared_probability_of, sum_problem
 from .one_third import OneThirdRule
 from .random_player import RandomPlayer
 

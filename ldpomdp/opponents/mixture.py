@@ -19,6 +19,7 @@ import numpy as np
 
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
 from ..rules import Action, GameConfig
+from ..validation import number
 from .base import BaseOpponent
 
 __all__ = ["TypeMixture", "DEFAULT_TYPES"]
@@ -62,9 +63,7 @@ class TypeMixture(BaseOpponent):
         from ..registry import make_player  # registry imports opponents lazily; avoid a cycle
 
         self.types = _type_specs(types)
-        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= floor < 1.0:
-            raise ValueError(f"TypeMixture.floor must be a number in [0, 1), got {floor!r}")
-        self.floor = float(floor)
+        self.floor = number("TypeMixture", "floor", floor, 0.0, 1.0)
         self.components = []
         for spec in self.types:
             try:

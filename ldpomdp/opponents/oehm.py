@@ -13,6 +13,7 @@ import numpy as np
 
 from ..game import PlayerView, PublicView
 from ..rules import CHALLENGE, Action, Bid, match_matrix
+from ..validation import probability
 from .base import BaseOpponent, sample_action
 from .probability import bid_true_probability
 
@@ -23,9 +24,7 @@ class OehmPlayer(BaseOpponent):
     """Calls in proportion to its doubt, raises by one on its best face or, with prob. ``bluff``, any face."""
 
     def __init__(self, bluff: float = 0.0, name: str | None = None):
-        if isinstance(bluff, bool) or not isinstance(bluff, (int, float)) or not 0.0 <= bluff <= 1.0:
-            raise ValueError(f"OehmPlayer.bluff must be a probability in [0, 1], got {bluff!r}")
-        self.bluff = float(bluff)
+        self.bluff = probability("OehmPlayer", "bluff", bluff)
         self.name = name or f"oehm:{self.bluff:g}"
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, int, np.ndarray]:

@@ -3,17 +3,17 @@ hands and bids. Shared by the probability-driven opponents (Oehm, Burcsi-Nagy)."
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 import numpy as np
 
+from ..caches import memo
 from ..game import PublicView
 from ..rules import Bid, GameConfig, match_matrix, match_probability
 
 __all__ = ["raise_true_probabilities", "bid_true_probability", "best_raise"]
 
 
-@lru_cache(maxsize=1024)
+@memo(maxsize=1024)
 def _tail(unseen: int, p: float) -> np.ndarray:
     """``tail[k] = P(Binomial(unseen, p) >= k)`` for k = 0 .. unseen + 1 (log-space pmf, numpy only, so
     that importing the opponents does not pull in scipy.stats)."""
@@ -28,7 +28,7 @@ def _tail(unseen: int, p: float) -> np.ndarray:
     return tail
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _tails(config: GameConfig, unseen: int, table: int) -> np.ndarray:
     """``tails[f - 1, table + k] = P(at least k of ``unseen`` dice match face f)`` for every k a bid can
     need, -table .. table (k <= 0: certain; k > unseen: impossible), so lookups need no clipping."""
@@ -38,7 +38,7 @@ def _tails(config: GameConfig, unseen: int, table: int) -> np.ndarray:
     return tails
 
 
-@lru_cache(maxsize=65536)
+@memo(maxsize=65536)
 def _columns(bids: tuple[Bid, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The bids' face indices and quantities as arrays."""
     return np.array([b.face - 1 for b in bids], dtype=np.intp), np.array([b.quantity for b in bids])

@@ -8,9 +8,11 @@ from typing import Mapping
 import numpy as np
 import pomdp_py
 
-from ..belief import count_hands
+from ..estimate import unseen_matches
 from ..game import PlayerView
-from ..rules import GameConfig, match_probability, matching_count
+from ..hands import count_hands
+from ..rules import GameConfig, matching_count
+from ..validation import one_of
 from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes
 from .state import LDState
 
@@ -21,7 +23,7 @@ ROLLOUTS = ("expected-count", "one-third")
 
 class LDParticles(pomdp_py.Particles):
     """pomdp-py particles whose draws are reproducible: a ``random.Random`` seeded from the numpy Generator
-    (pomdp-py's own draw uses the global ``random``; a numpy call per draw would cost ~1 us more). The histogram
+    (pomdp-py's own draw uses the global ``random``). The histogram
     that pomdp-py builds on creation (hashing every state; POMCP only draws) is made when asked."""
 
     def __init__(self, particles: list, rng: np.random.Generator | random.Random):
@@ -51,7 +53,7 @@ class LDParticles(pomdp_py.Particles):
 def root_states(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool = False) -> list[LDState]:
     """``k`` states at ``view``: opponents' hands drawn jointly from ``belief`` (a TableBelief), ours known. With
     ``by_count`` (the sixes game against models that act on a hand's count of the bid face alone) every hand is
-    replaced by the one of :func:`~ldpomdp.belief.count_hands` with its count: the same round in distribution,
+    replaced by the one of :func:`~ldpomdp.hands.count_hands` with its count: the same round in distribution,
     over far fewer distinct states."""
     hands = np.asarray(belief.sample_hands(k, rng)).astype(np.int64)
     hands[:, view.seat] = view.hand
@@ -71,8 +73,7 @@ def others_expected(config: GameConfig, view: PlayerView, belief, rollout: str) 
     faces = range(1, config.faces + 1)
     if rollout == "expected-count":
         return [belief.expected_total(f, config.wild) for f in faces]
-    unseen = view.table_dice - view.dice[view.seat]
-    return [unseen * match_probability(config, f) for f in faces]
+    return unseen_matches(config, view.table_dice, view.dice[view.seat], faces).tolist()
 
 
 def reset_root(
@@ -110,8 +111,7 @@ def make_agent(
     matching count of the opponents) or "one-third" (own dice + the unseen dice times P(a die matches)).
     ``outcomes``: the reward when the round ends, per (loser, challenger) (default :func:`die_outcomes`).
     """
-    if rollout not in ROLLOUTS:
-        raise ValueError(f"make_agent: rollout must be one of {ROLLOUTS}, got {rollout!r}")
+    one_of("make_agent", "rollout", rollout, ROLLOUTS)
     if view.seat != seat or view.config != config:
         raise ValueError(f"make_agent: view is for seat {view.seat}, the agent for seat {seat} (same config needed)")
     rng = np.random.default_rng(rng)

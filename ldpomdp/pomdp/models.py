@@ -2,10 +2,11 @@
 reward and the pruned-action / rollout policy, as pomdp-py model classes.
 
 Speed: POMCP calls these models millions of times. Public histories are interned in a trie
-(:class:`PublicNode`). An opponent played by :class:`~ldpomdp.opponents.OneThirdRule` (whose decision depends
-on the public view only through the dice and the standing bid) has its policy tabulated once per standing bid
-over every distinct hand of the root particles (one vectorized ``estimate_policy`` call), so a simulated move
-is two dict look-ups; any other model is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
+(:class:`PublicNode`). An opponent that plays the estimate rule (its ``estimate_rule`` hook answers, see
+:func:`~ldpomdp.opponents.base.estimate_rule_of`; its decision depends on the public view only through the dice
+and the standing bid) has its policy tabulated once per standing bid over every distinct hand of the root
+particles (one vectorized ``estimate_policy`` call), so a simulated move is two dict look-ups; any other model
+is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Mapping, Sequence
 import numpy as np
 import pomdp_py
 
+from ..estimate import estimate_policy, expected_matches
 from ..game import PlayerView, PublicView, player_name
-from ..opponents.one_third import OneThirdRule, estimate_policy, expected_matches
+from ..hooks import estimate_rule_of
 from ..rules import (
     CHALLENGE, Action, Bid, GameConfig, is_legal, match_matrix, matching_count, minimal_raises, next_active_seat,
     resolve_challenge,
@@ -66,7 +68,8 @@ class TransitionModel(pomdp_py.TransitionModel):
         self.root = PublicNode()
         self._rows: dict[int, dict[tuple[int, ...], int]] = {}  # seat -> {distinct root hand: row}
         self._totals: dict[tuple, list[int]] = {}  # root hands -> matching dice on the table per face
-        self._estimates: dict[int, np.ndarray] = {}  # seat -> (rows, faces) one-third estimates
+        self._estimates: dict[int, np.ndarray] = {}  # seat -> (rows, faces) estimates of the estimate rule
+        self._bluffs: dict[int, float] = {}  # seat -> bluff of the estimate rule it plays (tabulated seats)
         self._tables: dict[tuple[int, Bid | None], tuple[list[float], tuple[Bid, ...], list[int]]] = {}
         self._seats_after: dict[tuple[int, ...], dict[int, int]] = {}  # dice -> seat -> next seat with dice
 
@@ -74,14 +77,16 @@ class TransitionModel(pomdp_py.TransitionModel):
         """Start a new search from the public ``history`` over the root particles ``states``: index each
         opponent's distinct hands for the tabulated policies, and forget earlier tables."""
         self.root = PublicNode(history)
-        self._rows, self._estimates, self._tables = {}, {}, {}
+        self._rows, self._estimates, self._tables, self._bluffs = {}, {}, {}, {}
         if states:
             hands = np.array([state.hands for state in states], dtype=np.int64)  # (k, players, faces)
             faces = range(1, self.config.faces + 1)
             totals = np.stack([matching_count(hands, f, self.config).sum(axis=1) for f in faces], axis=1)
             self._totals = dict(zip((state.hands for state in states), totals.tolist()))
         for s, model in self.models.items():
-            if type(model) is OneThirdRule and states:  # a subclass may change the rule: it goes through act
+            bluff = estimate_rule_of(model) if states else None
+            if bluff is not None:
+                self._bluffs[s] = bluff
                 rows = dict.fromkeys(state.hands[s] for state in states)
                 self._rows[s] = {hand: i for i, hand in enumerate(rows)}
                 view = PublicView(self.config, s, states[0].dice, history, states[0].round_index)
@@ -103,7 +108,7 @@ class TransitionModel(pomdp_py.TransitionModel):
             table = self._tables.get((actor, bid))
             if table is None:
                 view = PublicView(self.config, actor, state.dice, node.history, state.round_index)
-                p_challenge, raises, choice = estimate_policy(self._estimates[actor], view, self.models[actor].bluff)
+                p_challenge, raises, choice = estimate_policy(self._estimates[actor], view, self._bluffs[actor])
                 table = self._tables[actor, bid] = (p_challenge.tolist(), raises, choice.tolist())
             p = table[0][row]
             if p >= 1.0 or (p > 0.0 and self.rng.random() < p):
@@ -216,7 +221,7 @@ def die_outcomes(seat: int, dice: Sequence[int]) -> dict[tuple[int, int], float]
 class PolicyModel(pomdp_py.RolloutPolicy):
     """Pruned actions (the smallest raise on each face, then CHALLENGE; END once the round is over) and the
     estimate-rule rollout: estimate = own matching dice + ``others_expected`` (per face), through the same
-    :func:`~ldpomdp.opponents.one_third.estimate_policy` as the one-third player and the expected-count planner.
+    :func:`~ldpomdp.estimate.estimate_policy` as the one-third player and the expected-count planner.
 
     ``root_bid`` is the bid standing when the agent's history starts, so actions can be listed from a
     history alone (pomdp-py expands some tree nodes without a state).

@@ -17,6 +17,8 @@ from typing import Protocol, Sequence
 import numpy as np
 from scipy.optimize import linprog
 
+from ..validation import int_at_least
+
 __all__ = ["CallRerollAgent", "stage_values", "game_value", "play", "win_probability", "FACES"]
 
 FACES = 6
@@ -35,9 +37,7 @@ class CallRerollAgent(Protocol):
 
 
 def _validate_faces(faces: int) -> int:
-    if isinstance(faces, bool) or not isinstance(faces, (int, np.integer)) or faces < 2:
-        raise ValueError(f"faces must be an integer >= 2, got {faces!r}")
-    return int(faces)
+    return int_at_least("call_reroll", "faces", faces, 2)
 
 
 def stage_values(faces: int = FACES) -> np.ndarray:

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .call_reroll import FACES, _validate_faces
+from .game import FACES, _validate_faces
 from .matrix_game import solve_matrix_game
 
 __all__ = ["TreeAgent", "MatrixAgent"]

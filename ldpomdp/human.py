@@ -9,9 +9,8 @@ from typing import TextIO
 
 import numpy as np
 
-from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
-from ..rules import CHALLENGE, Action, Bid, dice_text, is_legal, minimal_raises
-from .base import BaseOpponent
+from .game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
+from .rules import CHALLENGE, Action, Bid, GameConfig, dice_text, is_legal, minimal_raises
 
 __all__ = ["HumanPlayer", "render_dice"]
 
@@ -40,14 +39,23 @@ def render_dice(dice: list[int]) -> str:
     return "\n".join(rows)
 
 
-class HumanPlayer(BaseOpponent):
-    """Reads moves from a terminal (or any text stream: pass ``stdin``/``stdout`` to drive it)."""
+class HumanPlayer:
+    """A :class:`~ldpomdp.game.Player` that reads moves from a terminal (or any text stream: pass
+    ``stdin``/``stdout`` to drive it). Not an opponent model: it has no ``action_probabilities``."""
 
     name = "you"
+    seat: int = -1
+    config: GameConfig | None = None
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None):
         self._in = stdin
         self._out = stdout
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        self.seat, self.config = seat, config
+
+    def __repr__(self) -> str:
+        return self.name
 
     def _say(self, text: str) -> None:
         print(text, file=self._out or sys.stdout, flush=True)

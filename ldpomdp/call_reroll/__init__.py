@@ -1,0 +1,12 @@
+"""Report 000's game: two players, one die, "call and re-roll" Liar's Dice (its chapter 1.2), with its exact
+value (:mod:`.game`), the report's two agents (:mod:`.agents`) and the minimax LP of a zero-sum matrix game
+they use (:mod:`.matrix_game`). Separate from the Liar's Dice solvers of :mod:`ldpomdp.exact`."""
+
+from .agents import MatrixAgent, TreeAgent
+from .game import FACES, CallRerollAgent, game_value, play, stage_values, win_probability
+from .matrix_game import solve_matrix_game
+
+__all__ = [
+    "CallRerollAgent", "stage_values", "game_value", "play", "win_probability", "FACES", "TreeAgent", "MatrixAgent",
+    "solve_matrix_game",
+]

@@ -1,0 +1,68 @@
+"""Reporting a sweep, one way for the CLI and for Python: the plain-text table, the summary's path and the
+plots; and :func:`run_experiment`, a named experiment run and reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .cell import Cell
+from .experiments import Experiment
+from .runner import run_sweep
+from .statistics import SUMMARY_FILE, SummaryRow, format_table
+
+__all__ = ["report", "run_experiment"]
+
+
+def report(
+    rows: Sequence[SummaryRow], cells: Sequence[Cell], out: str | Path, *, reference: str = "", plot: bool = True,
+    log: Callable[[str], None] | None = print, **plot_options,
+) -> list[Path]:
+    """Log the table of ``rows``, the ``reference`` (what report 002 found) if any and where the summary is, then,
+    with ``plot``, write the plots into ``out`` and log their paths. ``plot_options`` are
+    :func:`~ldpomdp.sweeps.plots.plot_summary`'s (``title``, ``x_of``, ``x_label``, ``roles``); the table's x
+    column is ``x_of`` of each row's cell (default its dice), headed by ``x_label``'s first word. Returns the
+    plots written."""
+    x_of = plot_options.get("x_of", _dice)
+    x_by_cell = {c.id: x_of(c) for c in cells}
+    if log:
+        log(format_table(rows, lambda r: x_by_cell[r.cell], plot_options.get("x_label", "dice per player").split()[0]))
+        if reference:
+            log(f"report 002: {reference}")
+        log(f"wrote {Path(out) / SUMMARY_FILE}")
+    if not plot:
+        return []
+    from .plots import plot_summary  # matplotlib is optional, and slow to import
+
+    written = plot_summary(rows, cells, out, **plot_options)
+    if log:
+        log(f"wrote {', '.join(str(p) for p in written)}" if written else
+            "plots need matplotlib: pip install 'ldpomdp[plot]'")
+    return written
+
+
+def _dice(cell: Cell) -> int:
+    return cell.dice
+
+
+def run_experiment(
+    experiment: Experiment,
+    quick: bool = False,
+    out: str | Path | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    plot: bool = True,
+    log: Callable[[str], None] | None = print,
+    **run_options,
+) -> list[SummaryRow]:
+    """Run a named experiment with :func:`~ldpomdp.sweeps.runner.run_sweep` and :func:`report` it."""
+    cells = experiment.cells(quick)
+    if games is None:
+        games = experiment.quick_games if quick else experiment.games
+    out = Path(out or Path("results") / experiment.name)
+    if log:
+        log(f"{experiment.name}: {experiment.title} ({len(cells)} cells x {games} games{', quick' if quick else ''})")
+    rows = run_sweep(cells, games, out, seed, log=log, **run_options)
+    report(rows, cells, out, title=experiment.title, x_of=experiment.x_of, x_label=experiment.x_label,
+           roles=experiment.roles, reference=experiment.reference, plot=plot, log=log)
+    return rows

@@ -1,0 +1,384 @@
+"""Running a sweep: many games per cell, run on any executor, stored so that nothing is lost and a re-run
+resumes, summarised per cell and player.
+
+One function, :func:`run_sweep`, serves the CLI (``ldpomdp sweep``), the scripts in ``benchmarks/`` and
+the tests. Game ``g`` of a cell always uses the seed ``SeedSequence([seed, hash(cell id)]).spawn(...)[g]``
+and the seats rotate with ``g``, so a game's result never depends on the worker count, the batching or
+which games ran before an interruption.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import replace
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+
+from ..game import IllegalActionError, PlayerError, play_game, rotate
+from ..registry import make_player
+from .cell import Cell, game_seed
+from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
+from .store import GAMES_FILE, GameStore
+
+__all__ = ["run_sweep", "play_batch", "validate"]
+
+LOCK_FILE = ".lock"
+SCHEDULER_TIMEOUT = 10  # seconds to connect to a dask scheduler before the sweep gives up
+
+
+def _seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
+    """The game's generator from its seed sequence. First, every player with the optional ``reseed`` hook (see
+    :class:`~ldpomdp.game.Player`) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is
+    reserved), so a game never depends on the games played before it."""
+    children = seq.spawn(len(players) + 1)
+    for player, child in zip(players, children[1:]):
+        reseed = getattr(player, "reseed", None)
+        if callable(reseed):
+            reseed(child)
+    return np.random.default_rng(seq)
+
+
+def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict], float]:
+    """Play the given games of one cell (in a worker); return their records and the CPU seconds spent
+    (this thread's, so a busy machine does not inflate them).
+
+    Players are built once per batch from their specs; game ``g`` seats them with ``rotate(players, g)``
+    and seat 0 opens, so over ``n`` consecutive games every player opens once.
+    """
+    start = time.thread_time()
+    config = cell.config()
+    players = [make_player(spec) for spec in cell.players]
+    records = []
+    for g in games:
+        seated, seat_of = rotate(players, g)
+        try:
+            game = play_game(config, seated, _seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
+        except (PlayerError, IllegalActionError) as exc:
+            raise type(exc)(f"cell {cell.id}, game {g}: {exc}") from exc
+        records.append({
+            "cell": cell.id,
+            "game": int(g),
+            "seed": int(seed),
+            "seats": [seat_of.index(s) for s in range(len(players))],  # player index in each seat
+            "winner": game.winner,  # seat
+            "rounds": len(game.rounds),
+            "challenges": game.challenges,  # per seat
+            "successful_challenges": game.successful_challenges,  # per seat
+        })
+    return records, time.thread_time() - start
+
+
+def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
+    """Fail before any game: every spec builds, every cell's rules are valid and accepted by its players."""
+    if not cells:
+        raise ValueError("the sweep has no cells")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games per cell must be an integer >= 1, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    ids = [c.id for c in cells]
+    if len(set(ids)) != len(ids):
+        raise ValueError("the sweep lists the same cell twice")
+    built = {}
+    for cell in cells:
+        config = cell.config()
+        for seat, spec in enumerate(cell.players):
+            if spec not in built:
+                built[spec] = make_player(spec)
+            try:
+                built[spec].reset(seat, config)
+            except ValueError as exc:
+                raise ValueError(f"player {spec!r} in cell {cell.id}: {exc}") from None
+
+
+def _prepare_out(out: Path) -> Path:
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        with open(out / GAMES_FILE, "a"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"output folder {str(out)!r} is not writable: {exc.strerror or exc}") from None
+    return out
+
+
+@contextmanager
+def _folder_lock(out: Path) -> Iterator[None]:
+    """Hold ``out/.lock`` for a run: an exclusive ``flock`` on it, which holds this process's pid. A second run
+    into the same folder fails at once naming the holder; the lock ends with its process, so the file left by
+    a killed run never blocks a resume. (Without ``fcntl``, e.g. on Windows, folders are not locked.)"""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(out / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            raise ValueError(f"{out} is in use by another sweep (pid {holder}): wait for it to end, or give "
+                             f"another --out") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+        os.ftruncate(fd, 0)
+    finally:
+        os.close(fd)  # releases the lock
+
+
+@contextmanager
+def _executor(workers: int | None, scheduler: str | None, executor: Executor | None
+              ) -> Iterator[tuple[Executor, int]]:
+    """The executor to run on and how many games it runs at once."""
+    if executor is not None:
+        yield executor, max(1, workers or os.cpu_count() or 1)
+        return
+    if scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise ValueError("--scheduler needs dask.distributed: pip install 'ldpomdp[dask]'") from None
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, ValueError) as exc:  # unreachable (OSError, TimeoutError) or not an address (ValueError)
+            raise ValueError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
+        with client:
+            yield client.get_executor(), max(1, sum(client.nthreads().values()))
+        return
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    import multiprocessing
+
+    if sys.platform == "win32":
+        context = multiprocessing.get_context("spawn")
+    else:  # workers fork from a server that imported ldpomdp once, so each starts fast and thread-free
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+    # only this process holds the pipe's write end: when it closes (this process stops or exits in any way,
+    # SIGKILL included) every worker sees the end of the pipe and exits at once
+    lifeline, alive = context.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_exit_with_parent,
+                               initargs=(lifeline,))
+    try:
+        yield pool, workers
+    except BrokenProcessPool as exc:
+        alive.close()
+        raise BrokenProcessPool(f"{exc} It was killed, ran out of memory, or started the sweep again: a script that "
+                                f"calls run_sweep must do so under `if __name__ == \"__main__\":`, since every "
+                                f"worker imports it. The games finished so far are saved.") from exc
+    except BaseException:
+        alive.close()  # an interrupted or failed run does not wait for the batches still running
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        alive.close()
+        lifeline.close()
+
+
+def _exit_with_parent(lifeline: Connection) -> None:
+    """Worker initializer: exit as soon as the sweep process closes its end of ``lifeline`` (it stopped, or
+    was killed), so no worker outlives it; Ctrl-C is the sweep's to handle (it then closes the pipe)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        lifeline.poll(None)  # returns at the end of the pipe: nothing is ever sent
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While games are played, SIGTERM stops the sweep as Ctrl-C does (games so far stay saved, the resume hint
+    is printed). Only in the main thread, and only if SIGTERM still has its default action."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt("SIGTERM")
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _batches(todo: Sequence[tuple[Cell, list[int]]], parallelism: int, batch: int | None
+             ) -> list[tuple[Cell, list[int]]]:
+    """Split each cell's missing games into batches, costliest first so the tail of the run is short.
+
+    A game's cost grows with the dice on the table, so batches shrink with it: many cheap games per task
+    keep the process overhead small, few costly ones keep the progress bar moving and the load balanced.
+    """
+    out = []
+    for cell, games in todo:
+        by_cost = math.ceil(200 / (cell.dice * len(cell.players)))
+        size = batch or max(1, min(50, by_cost, math.ceil(len(games) / (2 * parallelism))))
+        out += [(cell, games[i:i + size]) for i in range(0, len(games), size)]
+    return sorted(out, key=lambda b: -(b[0].dice * len(b[0].players)) ** 2 * len(b[1]))
+
+
+def run_sweep(
+    cells: Sequence[Cell],
+    games: int,
+    out: str | Path,
+    seed: int = 0,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    executor: Executor | None = None,
+    batch: int | None = None,
+    progress: bool = True,
+    log: Callable[[str], None] | None = print,
+    exact: bool = True,
+) -> list[SummaryRow]:
+    """Play ``games`` games of every cell (resuming what ``out/games.jsonl`` already holds), then write
+    ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
+    cores), a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible
+    without POMCP players: each of their games reseeds Python's global ``random``). With ``exact``, each row
+    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.ceiling`)."""
+    cells = list(cells)
+    validate(cells, games, seed)
+    out = _prepare_out(Path(out))
+    with _folder_lock(out):
+        store = GameStore(out / GAMES_FILE)
+        store.check_seed(seed)
+        todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
+        todo = [(c, g) for c, g in todo if g]
+        if log:
+            for note in _folder_notes(cells, games, store):
+                log(note)
+            log(f"{sum(len(g) for _, g in todo)} of {games * len(cells)} games to play ({len(cells)} cells) -> "
+                f"{store.path}" if todo else f"nothing left to play: all {games * len(cells)} games of the "
+                f"{len(cells)} cells are in {store.path}")
+        if todo:
+            _play(cells, todo, seed, store, out / "timing.csv", workers=workers, scheduler=scheduler,
+                  executor=executor, batch=batch, progress=progress, log=log)
+        rows = summarize(cells, games, store.records)
+        if exact:
+            rows = _with_exact_figures(cells, games, rows, log)
+        write_summary(rows, out / SUMMARY_FILE)
+    return rows
+
+
+def _with_exact_figures(cells: Sequence[Cell], games: int, rows: list[SummaryRow],
+                        log: Callable[[str], None] | None) -> list[SummaryRow]:
+    """``rows`` with the exact best-response and own win rates of :mod:`ldpomdp.ceiling` where they exist."""
+    from ..ceiling import exact_figures  # the solvers: imported by the parent process only
+
+    start = time.process_time()
+    figures = exact_figures(cells, games)
+    rows = [replace(r, best_response=figures[(r.cell, r.player_index)][0],
+                    exact_value=figures[(r.cell, r.player_index)][1]) for r in rows]
+    if log:
+        found = sum(not math.isnan(r.best_response) for r in rows)
+        log(f"exact best response for {found} of {len(rows)} rows ({time.process_time() - start:.1f} CPU s)"
+            + "".join(f"\n  {note}" for note in figures.notes))
+    return rows
+
+
+def _folder_notes(cells: Sequence[Cell], games: int, store: GameStore) -> list[str]:
+    """What the folder holds besides this run's games: a summary covers exactly the run's cells and games
+    ``0 .. games-1`` of each, so games beyond those and other cells' games are kept but named here."""
+    ids = {c.id for c in cells}
+    later = [g for cell, g in store.records if cell in ids and g >= games]
+    other = {cell for cell, _ in store.records} - ids
+    notes = []
+    if later:
+        notes.append(f"{store.path} holds {len(later)} more games of these cells (up to {max(later) + 1} per cell): "
+                     f"the summary uses games 0-{games - 1} of each; give --games {max(later) + 1} to include them")
+    if other:
+        kept = sum(cell in other for cell, _ in store.records)
+        notes.append(f"{store.path} also holds {kept} games of {len(other)} cells this run does not name (other "
+                     f"players, dice or rules): kept there, left out of {SUMMARY_FILE}")
+    return notes
+
+
+def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: int, store: GameStore,
+          timing_path: Path, *, workers: int | None, scheduler: str | None, executor: Executor | None,
+          batch: int | None, progress: bool, log: Callable[[str], None] | None) -> None:
+    """Play the missing games ``todo`` of ``cells`` into ``store``, then write the run's CPU times."""
+    missing = sum(len(g) for _, g in todo)
+    timing: dict[str, list[float]] = {}
+    start = time.perf_counter()
+    with _sigterm_as_interrupt(), _executor(workers, scheduler, executor) as (pool, parallelism):
+        futures: dict[Future, Cell] = {
+            pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
+        }
+        bar = _progress(missing, progress)
+        try:
+            for fut in as_completed(futures):
+                records, seconds = fut.result()
+                store.append(records)
+                t = timing.setdefault(futures[fut].id, [0, 0.0])
+                t[0] += len(records)
+                t[1] += seconds
+                bar.update(len(records))
+        except BaseException as exc:
+            for fut in futures:
+                fut.cancel()
+            if log and isinstance(exc, KeyboardInterrupt):
+                saved = len(GameStore(store.path).records)  # from the file: the stop may fall inside an append
+                log(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: {saved} games are saved in "
+                    f"{store.path}; run the same command again to resume")
+            raise
+        finally:
+            bar.close()
+    wall = time.perf_counter() - start
+    if log:
+        cpu = sum(t[1] for t in timing.values())
+        log(f"played {missing} games in {wall:.1f} s wall ({missing / wall:.2f} games/s; "
+            f"{cpu:.1f} worker CPU seconds, {missing / max(cpu, 1e-9):.2f} games per CPU second)")
+    _write_timing(timing_path, cells, timing, wall)
+
+
+def _write_timing(path: Path, cells: Sequence[Cell], timing: dict[str, list[float]], wall: float) -> None:
+    """CPU seconds per game for each cell played in this run (a speed record, not a result)."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["cell", "dice", "games", "cpu_seconds", "games_per_cpu_second"])
+        for cell in cells:
+            if cell.id in timing:
+                n, s = timing[cell.id]
+                writer.writerow([cell.id, cell.dice, n, round(s, 3), round(n / s, 3) if s else ""])
+        writer.writerow(["total wall", "", sum(t[0] for t in timing.values()), round(wall, 3), ""])
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", smoothing=0.05, dynamic_ncols=True)
