@@ -56,6 +56,14 @@ def _bluff_of(cell: Cell) -> float:
     return float(parse_spec(cell.players[1]).kwargs["bluff"])
 
 
+def _bluff_experiment(name: str, title: str, planner: str, dice: int, games: int, quick_games: int, role: str,
+                      reference: str) -> Experiment:
+    """A sweep of ``planner`` against the one-third rule over its bluff rates (quick: 0, 0.2, ..., 1)."""
+    return Experiment(name, title, _bluff_sweep(planner, dice, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]), games, quick_games,
+                      x_label="bluff probability of the one-third player", x_of=_bluff_of,
+                      roles=(role, "bluffing one-third (MDP)"), reference=reference)
+
+
 EXPERIMENTS: dict[str, Experiment] = {
     e.name: e
     for e in (
@@ -75,29 +83,20 @@ EXPERIMENTS: dict[str, Experiment] = {
             lambda quick: [Cell((POMDP, MDP, MDP), 35, bids=BIDS)],
             1000, 100, roles=("expected-count (POMDP)", "one-third #1 (MDP1)", "one-third #2 (MDP2)"),
             reference="wins POMDP 52.7%, MDP1 22.9%, MDP2 24.4%; MDP1 challenged most"),
-        Experiment(
-            "fig10", "expected-count vs bluffing one-third, 15 dice (report 002 Fig. 10)",
-            _bluff_sweep(POMDP, 15, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]), 1000, 100,
-            x_label="bluff probability of the one-third player", x_of=_bluff_of,
-            roles=("expected-count (POMDP)", "bluffing one-third (MDP)"),
-            reference="POMDP falls as bluff rises but stays above 50% (average ~55%)"),
-        Experiment(
-            "fig11", "expected-count with 10% injection vs bluffing one-third, 15 dice (report 002 Fig. 11)",
-            _bluff_sweep(POMDP + ",injection=0.1", 15, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]), 1000, 100,
-            x_label="bluff probability of the one-third player", x_of=_bluff_of,
-            roles=("expected-count, 10% injection", "bluffing one-third (MDP)"),
-            reference="POMDP rises with bluff, average ~50%"),
+        _bluff_experiment("fig10", "expected-count vs bluffing one-third, 15 dice (report 002 Fig. 10)", POMDP, 15,
+                          1000, 100, "expected-count (POMDP)",
+                          "POMDP falls as bluff rises but stays above 50% (average ~55%)"),
+        _bluff_experiment("fig11", "expected-count with 10% injection vs bluffing one-third, 15 dice (report 002 "
+                          "Fig. 11)", POMDP + ",injection=0.1", 15, 1000, 100, "expected-count, 10% injection",
+                          "POMDP rises with bluff, average ~50%"),
         Experiment(
             "pomcp_fig4", "POMCP vs one-third (Fig. 4 setting)",
             _dice_sweep([POMCP, MDP], [1, 3, 5, 7, 10], [1, 3, 5, 7, 10, 15, 20, 25, 30, 35]), 200, 30,
             roles=("POMCP (500 simulations)", "one-third (MDP)"),
             reference="(no POMCP in report 002; its expected-count POMDP: see fig4)"),
-        Experiment(
-            "pomcp_fig10", "POMCP vs bluffing one-third (Fig. 10 setting at 5 dice)",
-            _bluff_sweep(POMCP, 5, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]), 200, 30,
-            x_label="bluff probability of the one-third player", x_of=_bluff_of,
-            roles=("POMCP (500 simulations)", "bluffing one-third (MDP)"),
-            reference="(no POMCP in report 002; its expected-count POMDP at 15 dice: see fig10)"),
+        _bluff_experiment("pomcp_fig10", "POMCP vs bluffing one-third (Fig. 10 setting at 5 dice)", POMCP, 5, 200, 30,
+                          "POMCP (500 simulations)",
+                          "(no POMCP in report 002; its expected-count POMDP at 15 dice: see fig10)"),
     )
 }
 
