@@ -360,8 +360,9 @@ class _Leaky(RandomPlayer):
         return 0.3
 
 
-def test_probabilities_not_summing_to_one_are_named():
-    solution = FixedOpponentsSolution(GameConfig(num_players=2, dice=1), {1: _Leaky()})
+@pytest.mark.parametrize("bids", ["full", "sixes"])
+def test_probabilities_not_summing_to_one_are_named(bids):
+    solution = FixedOpponentsSolution(GameConfig(num_players=2, dice=1, bids=bids), {1: _Leaky()})
     with pytest.raises(ValueError, match="leaky.*sum") as err:
         solution.win_probability()
     assert not isinstance(err.value, HandDependentModelError)

@@ -20,9 +20,8 @@ import numpy as np
 
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
 from ..hands import count_hands
-from ..opponents.base import checked_probabilities, deciding_face_of, shared_probability_of
+from ..opponents.base import checked_probabilities, deciding_face_of, shared_probability_of, sum_problem
 from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, match_probability, matching_count, minimal_raises
-from ..validation import SUM_TOLERANCE
 
 __all__ = ["CountRound", "HandDependentModelError", "count_probabilities", "solve_count_round", "PolicyDecisions",
            "evaluated_through"]
@@ -196,15 +195,14 @@ def solve_count_round(
             raise_p, challenge_p = np.ones((table + 1, dice[k] + 1)), np.ones((table + 1, dice[k] + 1))
             for q in (q for q in range(table + 1) if actor[q] == k):
                 view = PublicView(config, k, dice, history[:q])
+                probs = {move: count_probabilities(models[k], view, move) for move in view.legal_actions()}
+                problem = sum_problem(count_hands(dice[k], config.faces, config), probs)
+                if problem:
+                    raise ValueError(f"opponent {player_name(models[k])} (seat {k}) over bid {view.bid} with dice "
+                                     f"{dice}: its probability {problem}")
                 raise_p[q] = challenge_p[q] = 0.0  # an illegal move keeps probability 0
-                for move in view.legal_actions():
-                    (challenge_p if move is CHALLENGE else raise_p)[q] = count_probabilities(models[k], view, move)
-                total = raise_p[q] + challenge_p[q]
-                if np.abs(total - 1.0).max() > SUM_TOLERANCE:
-                    raise ValueError(
-                        f"opponent {player_name(models[k])} (seat {k}): probabilities of the legal actions over bid "
-                        f"{view.bid} with dice {dice} sum to {total.tolist()} by matching count (each must sum to 1 "
-                        f"within {SUM_TOLERANCE})")
+                for move, p in probs.items():
+                    (challenge_p if move is CHALLENGE else raise_p)[q] = p
             reach = count_prior(dice[k], config) * np.vstack([np.ones(dice[k] + 1), np.cumprod(raise_p[:-1], axis=0)])
             groups.append(reach * np.where(np.array(actor)[:, None] == k, challenge_p, 1.0))
         g = groups[0]
