@@ -85,7 +85,7 @@ def exact_figures(cells: Sequence, games: int, budget: int = EXACT_MODEL_CALLS) 
             through = evaluated_through(player)
             if config.bids == "sixes" and through is not None:
                 limit = min(top, ACT_EVALUATION_MAX_DICE) if through == "act" else top
-                own = FixedOpponentsSolution(_config(config, limit), _models(specs), 0, policy=player)
+                own = FixedOpponentsSolution(_config(config, limit), models, 0, policy=player)
                 try:
                     values = {c.id: _averaged(own, c.dice, n, i, schedule) for c in group if c.dice <= limit}
                 except ValueError as exc:

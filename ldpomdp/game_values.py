@@ -29,8 +29,8 @@ class GameValue(Protocol):
 class FairRounds:
     """The fair-rounds estimate for ``seat`` (the opener does not matter)."""
 
-    def __init__(self, config: GameConfig, seat: int):
-        self.config, self.seat = config, seat
+    def __init__(self, seat: int):
+        self.seat = seat
 
     def win_probability(self, dice: tuple[int, ...], opener: int = 0) -> float:
         return _fair(tuple(dice), self.seat)
@@ -64,4 +64,4 @@ def game_value(config: GameConfig, seat: int, assume: str) -> tuple[GameValue, s
             return solved_for(config, seat, assume), "exact"
         except HandDependentModelError:
             pass
-    return FairRounds(config, seat), "fair-rounds"
+    return FairRounds(seat), "fair-rounds"

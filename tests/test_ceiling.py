@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from ldpomdp.ceiling import exact_figures
@@ -17,7 +16,7 @@ from ldpomdp.registry import make_player
 
 def direct(cell: Cell, games: int, i: int, policy: str | None = None) -> float:
     """Player i's figure solved at the very seats of every game of the schedule (rotate), seat 0 opening."""
-    config, n = cell.config(), len(cell.players)
+    config = cell.config()
     total = 0.0
     for g in range(games):
         seated, seat_of = rotate(list(cell.players), g)

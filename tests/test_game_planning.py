@@ -28,16 +28,15 @@ def fair_two_player(a: int, b: int) -> float:
 
 @pytest.mark.parametrize("a, b", [(1, 1), (2, 1), (1, 2), (3, 5), (7, 4)])
 def test_fair_rounds_two_players(a, b):
-    values = FairRounds(GameConfig(num_players=2, dice=(a, b)), 0)
+    values = FairRounds(0)
     assert values.win_probability((a, b)) == pytest.approx(fair_two_player(a, b), abs=1e-12)
 
 
 def test_fair_rounds_three_players_share_the_win():
-    config = GameConfig(num_players=3, dice=(3, 2, 4))
-    total = sum(FairRounds(config, s).win_probability((3, 2, 4)) for s in range(3))
+    total = sum(FairRounds(s).win_probability((3, 2, 4)) for s in range(3))
     assert total == pytest.approx(1.0, abs=1e-12)
-    assert FairRounds(config, 0).win_probability((2, 2, 2)) == pytest.approx(1 / 3, abs=1e-12)
-    assert FairRounds(config, 0).win_probability((0, 2, 2)) == 0.0
+    assert FairRounds(0).win_probability((2, 2, 2)) == pytest.approx(1 / 3, abs=1e-12)
+    assert FairRounds(0).win_probability((0, 2, 2)) == 0.0
 
 
 def test_game_value_is_exact_where_the_game_is_solved():

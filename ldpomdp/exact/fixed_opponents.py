@@ -337,10 +337,11 @@ class BestResponsePlayer:
     ``solution`` it plays the best response to ``assume`` (a player spec) at every other seat, solved on
     :meth:`reset` for the table's config and its seat (once per process: :func:`solved_for`)."""
 
+    deterministic = True  # act is a function of the view: its exact value can be computed
+
     def __init__(self, solution: FixedOpponentsSolution | None = None, assume: str = "one-third",
                  name: str | None = None):
         self.solution, self.assume, self._from_spec = solution, assume, solution is None
-        self.deterministic = True  # act is a function of the view: its exact value can be computed
         self.name = name or ("best-response" if solution is not None or assume == "one-third"
                              else f"best-response:assume={assume}")
 
