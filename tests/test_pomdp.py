@@ -115,6 +115,26 @@ def test_transition_probability_matches_sampling_frequencies():
     assert sum(T.probability(s, state, action) for s in counts) == pytest.approx(1.0)
 
 
+def test_transitions_that_draw_nothing_are_remembered_on_interned_states():
+    config = GameConfig(num_players=2, dice=3, bids="sixes")
+    hand, other = (1, 1, 1, 0, 0, 0), (0, 1, 1, 1, 0, 0)
+    for bluff, remembered in ((0.0, True), (0.5, False)):  # no match on seat 1: the bluffing rule draws
+        agent, _ = _agent(config, {1: OneThirdRule(bluff)}, hand=hand)
+        T = agent.transition_model
+        root = T.set_root(((1, Bid(1, 6)),), [LDState((hand, other), (3, 3), ((1, Bid(1, 6)),), 0) for _ in range(2)])
+        assert root[0] is root[1]  # equal particles: one object
+        action = LDAction(Bid(2, 6))
+        first = T.sample(root[0], action)
+        assert (root[0].after is not None and root[0].after.get(action) is first) == remembered
+        if remembered:
+            assert T.sample(root[0], action) is first and first.terminal  # the rule challenges 2 sixes
+    # the same next state object is reached from equal states of one search
+    agent, _ = _agent(config, {1: OneThirdRule()}, hand=hand)
+    T = agent.transition_model
+    a, b = T.set_root((), [LDState((hand, (0, 0, 0, 0, 0, 3)), (3, 3), (), 0) for _ in range(2)])
+    assert T._play(a, LDAction(Bid(1, 6)), T._opponent_move) is T._play(b, LDAction(Bid(1, 6)), T._opponent_move)
+
+
 def test_actions_from_history_match_actions_from_state():
     config = GameConfig(num_players=2, dice=3, bids="full")
     agent, _ = _agent(config, {1: OneThirdRule(0.2)}, history=((1, Bid(1, 3)),))

@@ -82,8 +82,7 @@ def reset_root(
 ) -> None:
     """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view`` (see :func:`root_states`),
     and refresh the rollout rule's estimate (the belief core is the source of truth; the search tree is kept)."""
-    states = root_states(view, belief, k, rng, by_count)
-    agent.transition_model.set_root(view.history, states)
+    states = agent.transition_model.set_root(view.history, root_states(view, belief, k, rng, by_count))
     agent.policy_model.set_others_expected(others_expected(view.config, view, belief, rollout))
     particles = LDParticles(states, rng)
     agent.set_belief(particles)
@@ -115,9 +114,8 @@ def make_agent(
     if view.seat != seat or view.config != config:
         raise ValueError(f"make_agent: view is for seat {view.seat}, the agent for seat {seat} (same config needed)")
     rng = np.random.default_rng(rng)
-    states = root_states(view, belief, n_root, rng, by_count)
     transition = TransitionModel(config, seat, opponent_models, rng)
-    transition.set_root(view.history, states)
+    states = transition.set_root(view.history, root_states(view, belief, n_root, rng, by_count))
     policy = PolicyModel(config, seat, view.dice, view.hand, view.bid, others_expected(config, view, belief, rollout))
     return pomdp_py.Agent(
         LDParticles(states, rng), policy, transition_model=transition, observation_model=ObservationModel(),

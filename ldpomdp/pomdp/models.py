@@ -33,12 +33,13 @@ __all__ = ["PublicNode", "TransitionModel", "ObservationModel", "RewardModel", "
 class PublicNode:
     """One public history of the round, interned: ``child(seat, action)`` returns the same node every time."""
 
-    __slots__ = ("history", "children", "observations")
+    __slots__ = ("history", "children", "observations", "states")
 
     def __init__(self, history: tuple[tuple[int, Action], ...] = ()):
         self.history = history
         self.children: dict[tuple[int, Action], PublicNode] = {}
         self.observations: dict[tuple[int, int] | None, LDObservation] = {}  # interned, see TransitionModel
+        self.states: dict[tuple, LDState] = {}  # interned states here, by (hands, challenger or -1 mid-round)
 
     def observation(self, key: tuple[int, int] | None, seen: tuple, loser: int) -> LDObservation:
         """The one observation object for arriving here (key None) or ending here (key (challenger, loser))."""
@@ -60,7 +61,9 @@ class TransitionModel(pomdp_py.TransitionModel):
     the state, until it is the planner's turn again or a challenge ends the round. Round over: absorbing.
 
     ``models`` maps every other seat with dice to its :class:`~ldpomdp.opponents.OpponentModel`; models are
-    only read (``act``, ``policy``), never told about simulated events.
+    only read (``act``, ``policy``), never told about simulated events. The states it makes are interned per
+    public history and hands, and a transition that drew no random number is remembered on its state
+    (``LDState.after``): searches revisit the same few states many times.
     """
 
     def __init__(self, config: GameConfig, seat: int, models: Mapping[int, object], rng: np.random.Generator):
@@ -72,11 +75,14 @@ class TransitionModel(pomdp_py.TransitionModel):
         self._bluffs: dict[int, float] = {}  # seat -> bluff of the estimate rule it plays (tabulated seats)
         self._tables: dict[tuple[int, Bid | None], tuple[list[float], tuple[Bid, ...], list[int]]] = {}
         self._seats_after: dict[tuple[int, ...], dict[int, int]] = {}  # dice -> seat -> next seat with dice
+        self._drew = False  # whether the transition being played drew a random number (then it is not remembered)
 
-    def set_root(self, history: tuple[tuple[int, Action], ...], states: Sequence[LDState]) -> None:
+    def set_root(self, history: tuple[tuple[int, Action], ...], states: Sequence[LDState]) -> list[LDState]:
         """Start a new search from the public ``history`` over the root particles ``states``: index each
-        opponent's distinct hands for the tabulated policies, and forget earlier tables."""
-        self.root = PublicNode(history)
+        opponent's distinct hands for the tabulated policies, and forget earlier tables. Returns the particles
+        interned (one object per distinct state, in the same order)."""
+        self.root = root = PublicNode(history)
+        states = [root.states.setdefault((state.hands, -1), state) for state in states]
         self._rows, self._estimates, self._tables, self._bluffs = {}, {}, {}, {}
         if states:
             hands = np.array([state.hands for state in states], dtype=np.int64)  # (k, players, faces)
@@ -91,6 +97,9 @@ class TransitionModel(pomdp_py.TransitionModel):
                 self._rows[s] = {hand: i for i, hand in enumerate(rows)}
                 view = PublicView(self.config, s, states[0].dice, history, states[0].round_index)
                 self._estimates[s] = expected_matches(np.array(list(rows), dtype=np.int64), view)
+        for state in states:
+            state.public = root
+        return states
 
     def node(self, state: LDState) -> PublicNode:
         """The interned node of ``state``'s public history (states built elsewhere get a detached node)."""
@@ -111,9 +120,14 @@ class TransitionModel(pomdp_py.TransitionModel):
                 p_challenge, raises, choice = estimate_policy(self._estimates[actor], view, self._bluffs[actor])
                 table = self._tables[actor, bid] = (p_challenge.tolist(), raises, choice.tolist())
             p = table[0][row]
-            if p >= 1.0 or (p > 0.0 and self.rng.random() < p):
+            if p >= 1.0:
                 return CHALLENGE
+            if p > 0.0:
+                self._drew = True
+                if self.rng.random() < p:
+                    return CHALLENGE
             return table[1][table[2][row]]
+        self._drew = True  # a model's own act may draw
         model = self.models[actor]
         view = PlayerView(self.config, actor, state.dice, node.history, state.round_index, hand=hand)
         move = model.act(view, self.rng)
@@ -128,8 +142,11 @@ class TransitionModel(pomdp_py.TransitionModel):
             loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, challenger)
         else:  # the same rule as resolve_challenge, on the root particles' precomputed counts
             loser = challenger if totals[bid.face - 1] >= bid.quantity else bidder
-        end = LDState(state.hands, state.dice, node.history, challenger, loser, seen, state.round_index)
-        end.observation = node.observation((challenger, loser), seen, loser)
+        end = node.states.get((state.hands, challenger))
+        if end is None:
+            end = LDState(state.hands, state.dice, node.history, challenger, loser, seen, state.round_index)
+            end.observation = node.observation((challenger, loser), seen, loser)
+            node.states[state.hands, challenger] = end
         return end
 
     def _play(self, state: LDState, action: LDAction, reply) -> LDState:
@@ -156,14 +173,26 @@ class TransitionModel(pomdp_py.TransitionModel):
                 return self._end(state, node, actor, tuple(seen))
             node = node.child(actor, answer)
             actor = after[actor]
-        seen_t = tuple(seen)
-        nxt = LDState(state.hands, state.dice, node.history, self.seat, -1, seen_t, state.round_index)
-        nxt.public = node
-        nxt.observation = node.observation(None, seen_t, -1)
+        nxt = node.states.get((state.hands, -1))
+        if nxt is None:
+            seen_t = tuple(seen)
+            nxt = LDState(state.hands, state.dice, node.history, self.seat, -1, seen_t, state.round_index)
+            nxt.public = node
+            nxt.observation = node.observation(None, seen_t, -1)
+            node.states[state.hands, -1] = nxt
         return nxt
 
     def sample(self, state: LDState, action: LDAction) -> LDState:
-        return self._play(state, action, self._opponent_move)
+        after = state.after
+        nxt = None if after is None else after.get(action)
+        if nxt is None:
+            self._drew = False
+            nxt = self._play(state, action, self._opponent_move)
+            if not self._drew:
+                if after is None:
+                    after = state.after = {}
+                after[action] = nxt
+        return nxt
 
     def probability(self, next_state: LDState, state: LDState, action: LDAction) -> float:
         """P(next_state | state, action): the product of the opponents' probabilities of the moves it shows."""

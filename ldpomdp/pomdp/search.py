@@ -27,14 +27,15 @@ class RoundPOMCP(pomdp_py.POMCP):
         return super()._simulate(state, history, root, parent, observation, depth)
 
     def _rollout(self, state, history, root, depth):
-        agent, policy = self.ld_agent, self.rollout_policy
-        transition, observe, reward = agent.transition_model, agent.observation_model, agent.reward_model
+        """The rollout policy's moves until the round ends or ``max_depth``: the policy is asked with the state
+        alone (our :class:`~ldpomdp.pomdp.models.PolicyModel` reads no history), so no history is built."""
+        rollout, sample, reward = self.rollout_policy.rollout, self.ld_agent.transition_model.sample, \
+            self.ld_agent.reward_model.sample
         gamma, discount, total = self.discount_factor, 1.0, 0.0
         while depth <= self.max_depth and state.loser < 0:
-            action = policy.rollout(state, history)
-            nxt = transition.sample(state, action)
-            history = history + ((action, observe.sample(nxt, action)),)
-            total += discount * reward.sample(state, action, nxt)
+            action = rollout(state)
+            nxt = sample(state, action)
+            total += discount * reward(state, action, nxt)
             discount *= gamma
             state, depth = nxt, depth + 1
         return total

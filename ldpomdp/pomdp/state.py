@@ -35,6 +35,7 @@ class LDState(pomdp_py.State):
         self._hash: int | None = None
         self.public = None  # cache: the interned PublicNode of ``history`` (set by the transition model)
         self.observation = None  # cache: what the planner observes on reaching this state
+        self.after = None  # cache: {action: next state} of the transitions that drew no random number
 
     @property
     def bid(self) -> Bid | None:
