@@ -12,7 +12,7 @@ from ldpomdp.exact.fixed_opponents import round_outcomes
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
 from ldpomdp.game_values import game_value
 from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, die_outcomes, make_agent, reset_root
-from ldpomdp.rules import Action, GameConfig, is_legal, matching_count
+from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal, matching_count
 from ldpomdp.validation import int_at_least, number, one_of
 
 from ._common import BeliefPlayer
@@ -124,14 +124,22 @@ class POMCPPlanner(BeliefPlayer):
             reset_root(self.agent, view, self.belief, self.n_root, self.rng, self.rollout, self.by_count)
 
     def _unsearched(self, view: PlayerView) -> Action | None:
-        """The move when no search is needed: the only legal one, or the only raise when challenging is dominated
-        (the bid is surely true, and losing one's own die is the worst end of the round)."""
+        """The move when no search is needed: the only legal one; CHALLENGE when the belief gives the bid no chance
+        and the bidder's loss is the best end of the round; or the only raise when the belief makes the bid sure
+        (matching dice counted in our hand and in every hand the belief holds possible) and losing our own die is
+        the worst end. The search, drawing its root particles from that belief, would value those moves alike."""
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        bid, outcomes = view.bid, self._outcomes
-        if (len(legal) == 2 and matching_count(view.hand, bid.face, view.config) >= bid.quantity
-                and outcomes[(self.seat, self.seat)] <= min(outcomes.values())):
+        bid, outcomes, config = view.bid, self._outcomes, view.config
+        if bid is None:
+            return None
+        needed = bid.quantity - matching_count(view.hand, bid.face, config)  # from the other hands
+        others = self.belief.total_distribution(bid.face, config.wild)
+        surely_true, surely_false = not others[:max(needed, 0)].any(), not others[max(needed, 0):].any()
+        if surely_false and outcomes[(view.history[-1][0], self.seat)] >= max(outcomes.values()):
+            return CHALLENGE
+        if surely_true and len(legal) == 2 and outcomes[(self.seat, self.seat)] <= min(outcomes.values()):
             return legal[0]
         return None
 

@@ -107,6 +107,27 @@ def test_a_surely_true_bid_is_raised_unsearched_exactly_when_losing_its_die_is_w
     assert branches == {True, False}  # small games: opening is a handicap, so losing while challenging is not worst
 
 
+def test_the_belief_s_certainties_are_played_unsearched():
+    """The one-third rule raised to 5 over 4 with 6 dice, so it holds at least 2 sixes: with our 3 the bid is sure
+    although our hand alone does not make it (and losing our die is the worst end there). A bid above every count
+    the belief leaves possible is challenged."""
+    config = GameConfig(num_players=2, dice=6, bids="sixes")
+    planner = POMCPPlanner(num_sims=30, n_particles=300, seed=0)
+    view = _opened(planner, config, (0, 3, 0, 0, 0, 3), 5)
+    others = planner.belief.total_distribution(6, 1)
+    assert others[:2].sum() == 0 and others[2] > 0 and matching_count(view.hand, 6, config) < 5
+    assert planner._outcomes[(0, 0)] <= min(planner._outcomes.values())
+    assert planner.act(view, np.random.default_rng(0)) == Bid(6, 6)
+    assert (planner.decisions, planner.skipped) == (0, 1)
+    for dice, bids in ((5, 7), (7, 7)):
+        config = GameConfig(num_players=2, dice=dice, bids="sixes")
+        planner = POMCPPlanner(num_sims=30, n_particles=300, seed=0)
+        view = _opened(planner, config, (0, dice, 0, 0, 0, 0), bids)  # no match of ours
+        assert planner.belief.total_distribution(6, 1)[bids:].sum() == 0
+        assert planner.act(view, np.random.default_rng(0)) is CHALLENGE
+        assert (planner.decisions, planner.skipped) == (0, 1)
+
+
 def test_search_runs_on_one_hand_per_count_where_the_game_is_solved():
     config = GameConfig(num_players=3, dice=(4, 3, 5), bids="sixes")
     models = {s: OneThirdRule() for s in (1, 2)}
