@@ -61,10 +61,10 @@ def exact_figures(cells: Sequence, games: int, budget: int = EXACT_MODEL_CALLS) 
     figures = ExactFigures()
     groups: dict[tuple, list] = defaultdict(list)
     for cell in cells:
-        groups[(cell.players, cell.bids, cell.faces, cell.wild, cell.opener)].append(cell)
-    for (players, *_), group in groups.items():
+        groups[(cell.players, _config(cell.config, 1))].append(cell)  # the same players and rules
+    for (players, _), group in groups.items():
         n = len(players)
-        config = group[0].config()
+        config = group[0].config
         schedule = [sum(1 for g in range(games) if g % n == k) / games for k in range(n)]  # rotation k's share
         top = _largest(config, (c.dice for c in group), budget)
         for i, spec in enumerate(players):
