@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from dataclasses import replace
 from typing import Iterable, Sequence
 
 from .exact.count_rounds import evaluated_through
@@ -47,7 +48,7 @@ def _largest(config: GameConfig, dice: Iterable[int], budget: int) -> int | None
 
 def _config(config: GameConfig, dice: int) -> GameConfig:
     """``config`` with ``dice`` for every player."""
-    return GameConfig(config.num_players, dice, config.faces, config.wild, config.bids, config.opener)
+    return replace(config, dice=dice)
 
 
 def _averaged(solution: FixedOpponentsSolution, dice: int, n: int, i: int, schedule: Sequence[float]) -> float:
