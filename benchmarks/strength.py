@@ -39,7 +39,7 @@ def main() -> None:
     for key in ("expected", "pomcp"):
         if key == args.skip:
             continue
-        cells = [Cell((specs[key], args.opponent), d, bids="sixes") for d in dice]
+        cells = [Cell.of((specs[key], args.opponent), d, bids="sixes") for d in dice]
         folder = out / ("expected_count" if key == "expected" else "pomcp")
         rows += [r for r in run_sweep(cells, games[key], folder, args.seed, workers=args.workers)
                  if r.player_index == 0]

@@ -42,7 +42,7 @@ def default_players() -> list[str]:
 def cells_for(spec: str, pair: tuple[str, str]) -> list[Cell]:
     """The cells of one table entry: ``spec`` against the pair, in both cyclic orders if they differ."""
     orders = [pair] if pair[0] == pair[1] else [pair, pair[::-1]]
-    return [Cell((spec, *order), dice=5, bids="full", wild=1) for order in orders]
+    return [Cell.of((spec, *order), dice=5, bids="full", wild=1) for order in orders]
 
 
 @dataclass(frozen=True)

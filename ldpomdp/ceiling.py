@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from dataclasses import replace
 from typing import Iterable, Sequence
 
 from .exact.count_rounds import evaluated_through
@@ -47,7 +48,7 @@ def _largest(config: GameConfig, dice: Iterable[int], budget: int) -> int | None
 
 def _config(config: GameConfig, dice: int) -> GameConfig:
     """``config`` with ``dice`` for every player."""
-    return GameConfig(config.num_players, dice, config.faces, config.wild, config.bids, config.opener)
+    return replace(config, dice=dice)
 
 
 def _averaged(solution: FixedOpponentsSolution, dice: int, n: int, i: int, schedule: Sequence[float]) -> float:
@@ -61,10 +62,10 @@ def exact_figures(cells: Sequence, games: int, budget: int = EXACT_MODEL_CALLS) 
     figures = ExactFigures()
     groups: dict[tuple, list] = defaultdict(list)
     for cell in cells:
-        groups[(cell.players, cell.bids, cell.faces, cell.wild, cell.opener)].append(cell)
-    for (players, *_), group in groups.items():
+        groups[(cell.players, _config(cell.config, 1))].append(cell)  # the same players and rules
+    for (players, _), group in groups.items():
         n = len(players)
-        config = group[0].config()
+        config = group[0].config
         schedule = [sum(1 for g in range(games) if g % n == k) / games for k in range(n)]  # rotation k's share
         top = _largest(config, (c.dice for c in group), budget)
         for i, spec in enumerate(players):

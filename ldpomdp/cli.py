@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -103,8 +104,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if not args.players:
         raise ValueError("give --players SPEC,SPEC[,...] or --experiment NAME")
     players = split_specs(args.players)
-    cells = [Cell.from_config(players, config_from_args(args, len(players), dice=d))
-             for d in parse_dice_range(args.dice)]
+    dice = parse_dice_range(args.dice)
+    config = config_from_args(args, len(players), dice=dice[0])
+    cells = [Cell(players, replace(config, dice=d)) for d in dice]
     out = args.out or "results/sweep"
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
     report(rows, cells, out, title=" vs ".join(players), plot=not args.no_plot)

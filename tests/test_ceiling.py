@@ -16,7 +16,7 @@ from ldpomdp.registry import make_player
 
 def direct(cell: Cell, games: int, i: int, policy: str | None = None) -> float:
     """Player i's figure solved at the very seats of every game of the schedule (rotate), seat 0 opening."""
-    config = cell.config()
+    config = cell.config
     total = 0.0
     for g in range(games):
         seated, seat_of = rotate(list(cell.players), g)
@@ -36,7 +36,7 @@ def direct(cell: Cell, games: int, i: int, policy: str | None = None) -> float:
     (("random", "one-third", "one-third"), 5),
 ])
 def test_figures_equal_solutions_at_the_rotated_seats(players, games):
-    cells = [Cell(players, d, bids="sixes") for d in (1, 2)]
+    cells = [Cell.of(players, d, bids="sixes") for d in (1, 2)]
     figures = exact_figures(cells, games)
     for cell in cells:
         for i, spec in enumerate(players):
@@ -47,7 +47,7 @@ def test_figures_equal_solutions_at_the_rotated_seats(players, games):
 
 
 def test_figures_leave_out_what_they_cannot_compute():
-    cells = [Cell(("expected-count", "one-third", "one-third"), d, bids="sixes") for d in (2, 13)]
+    cells = [Cell.of(("expected-count", "one-third", "one-third"), d, bids="sixes") for d in (2, 13)]
     figures = exact_figures(cells, 3)
     best, value = figures[(cells[0].id, 0)]
     assert 0 < best < 1 and math.isnan(value)  # particles draw at random: no exact value
@@ -58,7 +58,7 @@ def test_figures_leave_out_what_they_cannot_compute():
 
 def test_played_best_response_matches_its_figure(tmp_path):
     games = 800
-    cell = Cell(("best-response:assume=bluff:0.3", "bluff:0.3"), 4, bids="sixes")
+    cell = Cell.of(("best-response:assume=bluff:0.3", "bluff:0.3"), 4, bids="sixes")
     rows = run_sweep([cell], games, tmp_path, seed=5, workers=1, progress=False, log=None)
     row = rows[0]
     assert row.exact_value == pytest.approx(row.best_response, abs=1e-12)  # it is the best response

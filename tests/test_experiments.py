@@ -33,8 +33,8 @@ from ldpomdp.sweeps import (
 )
 from ldpomdp.sweeps import EXPERIMENTS
 
-SMALL = [Cell(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [
-    Cell(("random", "one-third", "bluff:0.5"), 2, bids="sixes")]
+SMALL = [Cell.of(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [
+    Cell.of(("random", "one-third", "bluff:0.5"), 2, bids="sixes")]
 
 
 def lines(folder: Path) -> list[str]:
@@ -81,7 +81,7 @@ def test_wilson_endpoints_invert_the_score_test():
 
 
 def test_summarize_maps_seats_to_players():
-    cell = Cell(("a.b:X", "c.d:Y", "e.f:Z"), 3)
+    cell = Cell.of(("a.b:X", "c.d:Y", "e.f:Z"), 3)
     records = {
         # seats[s] = player index in seat s; winner and challenges are per seat
         (cell.id, 0): {"seats": [0, 1, 2], "winner": 1, "challenges": [2, 0, 1], "successful_challenges": [1, 0, 1]},
@@ -97,6 +97,45 @@ def test_summarize_maps_seats_to_players():
     # player 2 sat in seats 2, 1, 0: challenges 1 + 3 + 1, successes 1 + 1 + 1
     assert rows[2].challenges_per_game == pytest.approx(5 / 3) and rows[2].challenge_success_rate == pytest.approx(0.6)
     assert rows[1].win_rate == 1.0 and rows[1].ci_low == pytest.approx(wilson_interval(3, 3)[0])
+
+
+# --- cells ----------------------------------------------------------------------------------------
+
+def test_cell_ids_stay_the_same():
+    # every game's seed hashes its cell's id, and a resumed sweep finds its games by it: these must never change
+    assert Cell.of(("one-third", "random"), 2).id == (
+        "players=one-third|random;dice=2;bids=full;faces=6;wild=1;opener=after_challenger")
+    assert Cell.of(("expected-count:particles=10000", "one-third", "one-third"), 35, bids="sixes").id == (
+        "players=expected-count:particles=10000|one-third|one-third;dice=35;bids=sixes;faces=6;wild=1;"
+        "opener=after_challenger")
+    assert Cell.of((" one-third ", "bluff:0.3"), 4, bids="sixes", faces=4, wild=None, opener="loser").id == (
+        "players=one-third|bluff:0.3;dice=4;bids=sixes;faces=4;wild=None;opener=loser")
+    assert Cell(("a", "b"), GameConfig(2, (3, 3), faces=8, wild=8)).id == (
+        "players=a|b;dice=3;bids=full;faces=8;wild=8;opener=after_challenger")
+
+
+def test_a_cell_holds_its_config():
+    config = GameConfig(3, 4, bids="sixes")
+    cell = Cell(["one-third", "random", " bluff:0.3"], config)
+    assert cell.players == ("one-third", "random", "bluff:0.3") and cell.config is config and cell.dice == 4
+    assert cell == Cell.of(("one-third", "random", "bluff:0.3"), 4, bids="sixes")
+
+
+@pytest.mark.parametrize("make,error,message", [
+    (lambda: Cell(("one-third", "random"), GameConfig(3, 2)),
+     ValueError, r"^cell players=one-third\|random: 2 players but its config has num_players=3$"),
+    (lambda: Cell(("one-third", "random"), GameConfig(2, (2, 3))),
+     ValueError, r"^cell players=one-third\|random: every player must start with the same dice"),
+    (lambda: Cell(("one-third", "random"), 2), TypeError, "config must be a GameConfig"),
+    (lambda: Cell.of(("one-third", "one-third"), 0), ValueError, r"^cell players=one-third\|one-third;dice=0: .*"
+                                                                 r"dice must be an integer >= 1"),
+    (lambda: Cell.of(("one-third",), 3), ValueError, r"^cell players=one-third;dice=3: .*num_players .*>= 2"),
+    (lambda: Cell.of(("one-third", "one-third"), 3, bids="most"), ValueError, "dice=3: .*bids must be one of"),
+    (lambda: Cell.of(("one-third", "one-third"), 3, bid="sixes"), TypeError, "dice=3: .*'bid'"),
+])
+def test_a_bad_cell_fails_on_creation_naming_itself(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
 
 
 # --- seeds and seats ------------------------------------------------------------------------------
@@ -127,7 +166,7 @@ def test_batches_do_not_change_games_and_seats_rotate():
 def test_planner_games_do_not_depend_on_batches(spec, dice):
     # the planners draw belief particles (and pomdp-py draws from Python's random) outside the game's
     # generator: each game must reseed them, or a game would depend on the games before it in its batch
-    cell = Cell((spec, "one-third"), dice, bids="sixes")
+    cell = Cell.of((spec, "one-third"), dice, bids="sixes")
     whole = play_batch(cell, 1, range(8))[0]
     split = play_batch(cell, 1, [4, 5, 6, 7])[0] + play_batch(cell, 1, [0, 1, 2, 3])[0]
     assert sorted(whole, key=lambda r: r["game"]) == sorted(split, key=lambda r: r["game"])
@@ -258,7 +297,7 @@ def test_killed_sweep_resumes_with_every_game_exactly_once(tmp_path):
     partial = _count_lines(killed / "games.jsonl")
     assert 0 < partial < 8 * 100, "the sweep should have been killed mid-run"
     assert subprocess.run([*cmd, "--out", str(killed), "--workers", "2"], capture_output=True).returncode == 0
-    sweep(tmp_path / "whole", cells=[Cell(("one-third", "random"), d, bids="sixes") for d in range(1, 9)], games=100,
+    sweep(tmp_path / "whole", cells=[Cell.of(("one-third", "random"), d, bids="sixes") for d in range(1, 9)], games=100,
           seed=3, workers=1)
     got = lines(killed)
     keys = [(r["cell"], r["game"]) for r in map(json.loads, got)]
@@ -359,7 +398,7 @@ def test_a_busy_folder_is_refused_at_once_and_a_killed_runs_lock_does_not_block(
         first.wait()
     assert (out / ".lock").read_text().strip() == str(first.pid)  # left behind by the killed run
     done = _count_lines(out / "games.jsonl")
-    rows = sweep(out, cells=[Cell(("one-third", "random"), 20, bids="full")], games=done + 3, seed=0, workers=1)
+    rows = sweep(out, cells=[Cell.of(("one-third", "random"), 20, bids="full")], games=done + 3, seed=0, workers=1)
     assert rows[0].games == done + 3
     keys = [(r["cell"], r["game"]) for r in map(json.loads, lines(out))]
     assert len(keys) == len(set(keys)) and set(range(done + 3)) <= {g for _, g in keys}
@@ -411,7 +450,7 @@ def test_a_model_whose_probabilities_do_not_sum_to_one_stops_a_sweep_naming_its_
     (tmp_path / "leakypkg" / "__init__.py").write_text("")
     (tmp_path / "leakypkg" / "bots.py").write_text(LEAKY)
     monkeypatch.syspath_prepend(str(tmp_path))
-    cells = [Cell(("expected-count:particles=50,assume=leakypkg.bots:Leaky", "leakypkg.bots:Leaky"), 3)]
+    cells = [Cell.of(("expected-count:particles=50,assume=leakypkg.bots:Leaky", "leakypkg.bots:Leaky"), 3)]
     with ThreadPoolExecutor(1) as pool, pytest.raises(PlayerError) as err:
         sweep(tmp_path / "out", cells=cells, games=2, executor=pool)
     assert re.search(r"raised ValueError in observe:\n.*\nValueError: Leaky\.action_probabilities sums to 0\.9 "
@@ -431,12 +470,9 @@ def test_an_unreachable_dask_scheduler_fails_with_a_clear_error(tmp_path, monkey
 # --- validation -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("cells,games,message", [
-    ([Cell(("one-third", "nosuchplayer"), 3)], 5, "unknown player 'nosuchplayer'"),
-    ([Cell(("one-third", "one-third"), 0)], 5, "dice must be an integer >= 1"),
-    ([Cell(("one-third", "bluff:1.5"), 3)], 5, r"bluff.*\[0, 1\]"),
-    ([Cell(("one-third",), 3)], 5, "at least 2 players"),
-    ([Cell(("one-third", "one-third"), 3, bids="most")], 5, "bids must be one of"),
-    ([Cell(("one-third", "one-third"), 3)], 0, "games per cell"),
+    ([Cell.of(("one-third", "nosuchplayer"), 3)], 5, "unknown player 'nosuchplayer'"),
+    ([Cell.of(("one-third", "bluff:1.5"), 3)], 5, r"bluff.*\[0, 1\]"),
+    ([Cell.of(("one-third", "one-third"), 3)], 0, "games per cell"),
 ])
 def test_bad_sweeps_fail_before_any_game(tmp_path, cells, games, message):
     with pytest.raises(ValueError, match=message):
@@ -531,11 +567,11 @@ def test_one_cell_sweep_that_one_player_wins_every_game_draws_its_bars(tmp_path,
 def test_the_cli_and_python_default_to_the_same_game(tmp_path):
     # the README's `ldpomdp sweep` and `Cell` examples must play the same game: GameConfig's, the full game
     parser = build_parser()
-    assert (parser.parse_args(["sweep"]).bids == parser.parse_args(["play"]).bids == Cell(("a", "b"), 1).bids
+    assert (parser.parse_args(["sweep"]).bids == parser.parse_args(["play"]).bids == Cell.of(("a", "b"), 1).config.bids
             == GameConfig().bids == "full")
     assert cli_main(["sweep", "--players", "one-third,random", "--dice", "2", "--games", "6", "--workers", "1",
                      "--no-plot", "--no-progress", "--out", str(tmp_path / "cli")]) == 0
-    sweep(tmp_path / "py", cells=[Cell(("one-third", "random"), 2)], games=6, seed=0, workers=1)
+    sweep(tmp_path / "py", cells=[Cell.of(("one-third", "random"), 2)], games=6, seed=0, workers=1)
     assert lines(tmp_path / "cli") == lines(tmp_path / "py")
 
 
@@ -553,7 +589,7 @@ def test_plot_titles_name_the_game_once_and_dice_ticks_are_whole(tmp_path, monke
     ax = drawn["win_rate.png"]
     assert ax.get_title() == "one-third vs bluff (a test)\nsixes game, 6 faces, ones wild; 4 games per point"
     assert all(float(tick).is_integer() for tick in ax.get_xticks())
-    full = [Cell(("one-third", "random"), 3)]
+    full = [Cell.of(("one-third", "random"), 3)]
     plot_summary(sweep(tmp_path / "full", cells=full, games=4, workers=1), full, tmp_path, title="one-third vs random")
     assert drawn["wins.png"].get_title() == ("one-third vs random: wins\n"
                                              "full game, 6 faces, ones wild; 3 dice each; 4 games")
@@ -564,14 +600,14 @@ def test_named_experiments_build_distinct_cells():
         for quick in (True, False):
             cells = exp.cells(quick)
             assert cells and len({c.id for c in cells}) == len(cells), name
-            assert all(c.bids == "sixes" and c.wild == 1 and c.opener == "after_challenger" for c in cells)
+            assert all(c.config == GameConfig(len(c.players), c.dice, bids="sixes") for c in cells), name
         assert exp.quick_games < exp.games
 
 
 def test_run_experiment_uses_quick_settings_and_its_x_axis(tmp_path, capsys):
     from ldpomdp.sweeps import Experiment
 
-    exp = Experiment("bluffs", "bluff sweep", lambda quick: [Cell(("one-third", f"bluff:{b}"), 2)
+    exp = Experiment("bluffs", "bluff sweep", lambda quick: [Cell.of(("one-third", f"bluff:{b}"), 2)
                                                             for b in ((0.0, 1.0) if quick else (0.0, 0.5, 1.0))],
                      games=9, quick_games=4, x_label="bluff", x_of=lambda c: float(c.players[1].split(":")[1]))
     rows = run_experiment(exp, quick=True, out=tmp_path, plot=False, workers=1, progress=False)

@@ -1,6 +1,7 @@
 """Benchmark sweeps: many games per cell (players x dice x rules), resumable, summarised with Wilson intervals.
 
-- :mod:`.cell`: :class:`Cell`, one game setting, and :func:`game_seed`, each game's seed;
+- :mod:`.cell`: :class:`Cell`, one game setting (the players and a :class:`~ldpomdp.rules.GameConfig`), and
+  :func:`game_seed`, each game's seed;
 - :mod:`.store`: :class:`GameStore`, the resumable ``games.jsonl``;
 - :mod:`.statistics`: :class:`SummaryRow`, :func:`summarize`, :func:`wilson_interval`, the CSV and the table;
 - :mod:`.runner`: :func:`run_sweep` on a process pool, a dask cluster or any executor;

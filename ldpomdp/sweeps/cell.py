@@ -15,42 +15,54 @@ __all__ = ["Cell", "game_seed", "parse_dice_range"]
 
 @dataclass(frozen=True)
 class Cell:
-    """One game setting of a sweep: the players (spec strings, seat-agnostic order), the dice each
-    starts with, and the rules (defaults: :class:`GameConfig`'s, as on the command line). Player parameters
-    (bluff, particles, injection) live in the specs."""
+    """One game setting of a sweep: the players (spec strings, seat-agnostic order) and the rules they play,
+    every player starting with the same dice. Player parameters (bluff, particles, injection) live in the specs.
+    :meth:`of` builds the config from the dice and the rules (defaults: :class:`GameConfig`'s, as on the command
+    line)."""
 
     players: tuple[str, ...]
-    dice: int
-    bids: str = "full"
-    faces: int = 6
-    wild: int | None = 1
-    opener: str = "after_challenger"
+    config: GameConfig
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "players", tuple(str(p).strip() for p in self.players))
+        players = tuple(str(p).strip() for p in self.players)
+        object.__setattr__(self, "players", players)
+        name, config = f"cell {_players(players)}", self.config
+        if not isinstance(config, GameConfig):
+            raise TypeError(f"{name}: config must be a GameConfig (Cell.of(players, dice, **rules) builds "
+                            f"one), got {config!r}")
+        if len(players) != config.num_players:
+            raise ValueError(f"{name}: {len(players)} players but its config has num_players={config.num_players}")
+        if len(set(config.starting_dice)) != 1:
+            raise ValueError(f"{name}: every player must start with the same dice, its config gives "
+                             f"{config.starting_dice}")
+
+    @classmethod
+    def of(cls, players: Sequence[str], dice: int, **rules) -> "Cell":
+        """The cell of ``players``, ``dice`` each, under ``rules`` (``GameConfig``'s keywords: ``bids``, ``faces``,
+        ``wild``, ``opener``); errors name the cell."""
+        players = tuple(players)
+        try:
+            config = GameConfig(num_players=len(players), dice=dice, **rules)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"cell {_players(players)};dice={dice}: {exc}") from None
+        return cls(players, config)
+
+    @property
+    def dice(self) -> int:
+        """The dice each player starts with."""
+        return self.config.starting_dice[0]
 
     @property
     def id(self) -> str:
         """A stable, readable key built from every parameter that changes the games."""
-        return (f"players={'|'.join(self.players)};dice={self.dice};bids={self.bids};faces={self.faces};"
-                f"wild={self.wild};opener={self.opener}")
+        c = self.config
+        return (f"{_players(self.players)};dice={self.dice};bids={c.bids};faces={c.faces};wild={c.wild};"
+                f"opener={c.opener}")
 
-    def config(self) -> GameConfig:
-        """The validated rules (errors name the cell)."""
-        if len(self.players) < 2:
-            raise ValueError(f"cell {self.id}: needs at least 2 players, got {len(self.players)}")
-        try:
-            return GameConfig(num_players=len(self.players), dice=self.dice, faces=self.faces, wild=self.wild,
-                              bids=self.bids, opener=self.opener)
-        except ValueError as exc:
-            raise ValueError(f"cell {self.id}: {exc}") from None
 
-    @classmethod
-    def from_config(cls, players: Sequence[str], config: GameConfig) -> "Cell":
-        dice = set(config.starting_dice)
-        if len(dice) != 1:
-            raise ValueError("a sweep cell gives every player the same dice")
-        return cls(tuple(players), dice.pop(), config.bids, config.faces, config.wild, config.opener)
+def _players(players: Sequence[str]) -> str:
+    """``players=a|b``: the start of a cell's id, also naming a cell in errors."""
+    return f"players={'|'.join(str(p).strip() for p in players)}"
 
 
 def _cell_entropy(cell_id: str) -> int:

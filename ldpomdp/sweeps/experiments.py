@@ -45,11 +45,12 @@ BLUFFS = [round(0.1 * i, 1) for i in range(11)]
 
 
 def _dice_sweep(players: list[str], quick_dice: list[int] = QUICK_DICE, full_dice: list[int] = ALL_DICE):
-    return lambda quick: [Cell(tuple(players), d, bids=BIDS) for d in (quick_dice if quick else full_dice)]
+    return lambda quick: [Cell.of(players, d, bids=BIDS) for d in (quick_dice if quick else full_dice)]
 
 
 def _bluff_sweep(planner: str, dice: int, quick_bluffs: list[float] = BLUFFS):
-    return lambda quick: [Cell((planner, f"bluff:{b:g}"), dice, bids=BIDS) for b in (quick_bluffs if quick else BLUFFS)]
+    return lambda quick: [Cell.of((planner, f"bluff:{b:g}"), dice, bids=BIDS)
+                          for b in (quick_bluffs if quick else BLUFFS)]
 
 
 def _bluff_of(cell: Cell) -> float:
@@ -80,7 +81,7 @@ EXPERIMENTS: dict[str, Experiment] = {
             reference="POMDP above 33% and rising with dice"),
         Experiment(
             "fig7_8", "3 players, 35 dice (report 002 Figs. 7-8)",
-            lambda quick: [Cell((POMDP, MDP, MDP), 35, bids=BIDS)],
+            lambda quick: [Cell.of((POMDP, MDP, MDP), 35, bids=BIDS)],
             1000, 100, roles=("expected-count (POMDP)", "one-third #1 (MDP1)", "one-third #2 (MDP2)"),
             reference="wins POMDP 52.7%, MDP1 22.9%, MDP2 24.4%; MDP1 challenged most"),
         _bluff_experiment("fig10", "expected-count vs bluffing one-third, 15 dice (report 002 Fig. 10)", POMDP, 15,

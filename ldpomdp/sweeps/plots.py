@@ -88,7 +88,7 @@ def plot_summary(
 def _title(title: str, cells: Sequence[Cell], games: str) -> str:
     """The plot's title, then a line naming the game (its rules, and the dice when every cell has the same) and
     the number of games."""
-    rules = "; ".join(sorted({cell.config().describe() for cell in cells}))
+    rules = "; ".join(sorted({cell.config.describe() for cell in cells}))
     dice = {cell.dice for cell in cells}
     details = [rules, *([f"{dice_text(dice.pop())} each"] if len(dice) == 1 else []), games]
     return "\n".join(textwrap.wrap(title, 70) + textwrap.wrap("; ".join(details), 80))

@@ -63,7 +63,7 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     and seat 0 opens, so over ``n`` consecutive games every player opens once.
     """
     start = time.thread_time()
-    config = cell.config()
+    config = cell.config
     players = [make_player(spec) for spec in cell.players]
     records = []
     for g in games:
@@ -86,7 +86,7 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
 
 
 def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
-    """Fail before any game: every spec builds, every cell's rules are valid and accepted by its players."""
+    """Fail before any game: every spec builds and accepts its cell's rules (a cell checks its rules itself)."""
     if not cells:
         raise ValueError("the sweep has no cells")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -98,7 +98,7 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
         raise ValueError("the sweep lists the same cell twice")
     built = {}
     for cell in cells:
-        config = cell.config()
+        config = cell.config
         for seat, spec in enumerate(cell.players):
             if spec not in built:
                 built[spec] = make_player(spec)

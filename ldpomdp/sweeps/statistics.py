@@ -73,7 +73,7 @@ def summarize(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], 
         for i, spec in enumerate(cell.players):
             low, high = wilson_interval(int(wins[i]), n)
             rows.append(SummaryRow(
-                cell=cell.id, dice=cell.dice, bids=cell.bids, player=spec, player_index=i, games=n,
+                cell=cell.id, dice=cell.dice, bids=cell.config.bids, player=spec, player_index=i, games=n,
                 wins=int(wins[i]), win_rate=wins[i] / n if n else math.nan, ci_low=low, ci_high=high,
                 challenges_per_game=chal[i] / n if n else math.nan,
                 challenge_success_rate=good[i] / chal[i] if chal[i] else math.nan,
