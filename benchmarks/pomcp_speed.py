@@ -1,7 +1,7 @@
 """POMCP speed: simulations per second inside pomdp-py's search and wall seconds per decision.
 
     python benchmarks/pomcp_speed.py [--quick] [--dice 5,15,35] [--bids sixes,full] [--sims 500]
-                                     [--decisions 40] [--profile] [--out results/pomcp_speed]
+                                     [--decisions 40] [--games N] [--profile] [--out results/pomcp_speed]
 
 The planner plays whole rounds against the one-third rule (2 players) until it has made ``--decisions``
 decisions per setting; a decision's wall time includes drawing the root particles from the belief, the
@@ -9,6 +9,9 @@ tree update and the search. ``--profile`` prints where the time goes (cProfile, 
 On a shared machine wall times depend on the load, so decisions are also timed in CPU seconds of the
 thread (``time.thread_time``), and the same run times pomdp-py's own Tiger problem (POMCP, same depth and
 simulations, CPU time) as a reference: the ratio to it is the machine-independent figure.
+``--games N`` also plays N whole games per setting against the one-third rule (seats rotated) and reports
+CPU seconds per game, every decision included (the game values the planner solves once per process are solved
+before the clock starts; ``benchmarks/sixes_ceiling.py`` times those solves).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import numpy as np
 
 from ldpomdp import GameConfig, OneThirdRule
 from ldpomdp.sweeps import parse_dice_range
-from ldpomdp.game import play_round
+from ldpomdp.game import play_game, play_round
+from ldpomdp.game_values import game_value
 from planners import POMCPPlanner
 
 
@@ -75,6 +79,24 @@ def measure(dice: int, bids: str, sims: int, decisions: int, seed: int) -> dict:
     }
 
 
+def game_cost(dice: int, bids: str, sims: int, games: int, seed: int) -> dict:
+    """CPU seconds per whole game of the planner against the one-third rule (2 players, seats rotated); its game
+    values (solved once per process) are solved before the clock starts."""
+    config = GameConfig(num_players=2, dice=dice, bids=bids)
+    for seat in range(2):
+        game_value(config, seat, "one-third")
+    planner = POMCPPlanner(num_sims=sims, seed=seed)
+    players, wins = [planner, OneThirdRule()], 0
+    start = time.process_time()
+    for g in range(games):
+        order = players[g % 2:] + players[:g % 2]
+        wins += order[play_game(config, order, np.random.default_rng([seed, g])).winner] is planner
+    cpu = time.process_time() - start
+    return {"dice": dice, "bids": bids, "budget": sims, "games": games, "cpu_seconds_per_game": cpu / games,
+            "searched_per_game": planner.decisions / games, "unsearched_per_game": planner.skipped / games,
+            "wins": wins}
+
+
 def tiger_sims_per_second(sims: int, max_depth: int) -> float:
     """Reference: pomdp-py's POMCP on its bundled Tiger problem (every simulation runs ``max_depth`` steps),
     simulations per CPU second."""
@@ -101,6 +123,7 @@ def main() -> None:
     parser.add_argument("--bids", default="sixes,full")
     parser.add_argument("--sims", type=int, default=500, help="visits per searched root (default 500, the planner's)")
     parser.add_argument("--decisions", type=int, default=40, help="decisions measured per setting")
+    parser.add_argument("--games", type=int, default=0, help="also time N whole games per setting (default 0)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
     parser.add_argument("--out", default="results/pomcp_speed")
@@ -133,6 +156,21 @@ def main() -> None:
         print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger (whole decisions, CPU time)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.games > 0:
+        costs = []
+        print(f"whole games vs one-third ({args.games} per setting, {sims} simulations per searched decision):")
+        for bids in args.bids.split(","):
+            for d in dice:
+                row = game_cost(d, bids.strip(), sims, args.games, args.seed)
+                costs.append(row)
+                print(f"  {row['bids']:6} {d:3d} dice: {row['cpu_seconds_per_game']:.2f} CPU s per game "
+                      f"({row['searched_per_game']:.0f} searched and {row['unsearched_per_game']:.0f} unsearched "
+                      f"decisions)", flush=True)
+        with open(out / "games.csv", "w", newline="", encoding="utf-8") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(costs[0]))
+            writer.writeheader()
+            writer.writerows(costs)
+        print(f"wrote {out / 'games.csv'}")
     with open(out / "speed.csv", "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
