@@ -1,4 +1,4 @@
-"""A complete user-written opponent (the README's "Writing your own opponent" example)."""
+"""A complete user-written opponent (the example of docs/players.md, "Writing your own opponent")."""
 
 import numpy as np
 

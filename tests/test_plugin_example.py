@@ -1,4 +1,4 @@
-"""The README's user-written opponent (examples/my_opponent.py): loads from a spec, plays full games, and
+"""The docs' user-written opponent (examples/my_opponent.py): loads from a spec, plays full games, and
 its likelihood agrees with its play."""
 
 from __future__ import annotations
@@ -69,9 +69,10 @@ def test_act_frequencies_match_probabilities_and_memory_counts():
     assert player.act(view, rng) is CHALLENGE
 
 
-def test_readme_shows_this_exact_example():
-    """The README's "Writing your own opponent" code block is examples/my_opponent.py, character for character."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Writing your own opponent", 1)[1]
+def test_the_docs_show_this_exact_example():
+    """The "Writing your own opponent" code block of docs/players.md is examples/my_opponent.py, character for
+    character."""
+    page = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
+    section = page.split("## Writing your own opponent", 1)[1]
     block = section.split("```python\n", 1)[1].split("```", 1)[0]
     assert block == (ROOT / "examples" / "my_opponent.py").read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
-"""The README's code runs: every fenced ```python block of README.md (and of docs/*.md, if any) runs as a script,
-in a fresh folder with the repository on PYTHONPATH, as a reader would run it from a checkout.
+"""The documentation's code runs: every fenced ```python block of README.md and of every docs/**/*.md page runs as
+a script, in a fresh folder with the repository on PYTHONPATH, as a reader would run it from a checkout.
 
 A block that is not meant to run carries ``<!-- not run: why -->`` on the line right above its fence, and every
 ``bash`` block must carry it (they install packages, start long sweeps or interactive games), so that each code
@@ -45,6 +45,13 @@ SCRIPTS = [pytest.param(code, id=f"{path.name}:{line}")
 
 def test_the_readme_has_blocks_to_run():
     assert len(SCRIPTS) >= 5
+
+
+def test_the_docs_pages_are_read_and_have_blocks_to_run():
+    pages = {path.name for path in DOCUMENTS if path.parent.name == "docs"}
+    assert {"index.md", "players.md", "beliefs.md", "sweeps.md", "exact.md"} <= pages
+    assert any(path.parent.name == "docs" and language == "python" and not marked
+               for path, _, language, _, marked in BLOCKS)
 
 
 def test_every_shell_block_is_marked_with_why_it_is_not_run():
