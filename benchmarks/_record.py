@@ -82,8 +82,10 @@ def _plain(value):
     raise TypeError(f"record: a cell must be a JSON value (str, int, float, bool, None), got {value!r}")
 
 
-def record(name, title, columns, rows, *, command, notes=""):
-    """Write ``docs/data/<name>.json`` with the table and today's stamp; see the module docstring."""
+def record(name, title, columns, rows, *, command, notes="", commit=None):
+    """Write ``docs/data/<name>.json`` with the table and today's stamp; see the module docstring. ``commit``: the
+    commit the figures were measured with when that is not this checkout's (e.g. a long run on a frozen snapshot
+    of an earlier commit); it must name a commit of this repository."""
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise ValueError(f"record: name must be letters, digits, '_' or '-', got {name!r}")
     if not isinstance(title, str) or not title.strip():
@@ -99,10 +101,15 @@ def record(name, title, columns, rows, *, command, notes=""):
         raise ValueError(f"record: command must say how to reproduce the table, got {command!r}")
     if not isinstance(notes, str):
         raise ValueError(f"record: notes must be a string, got {notes!r}")
+    if commit is not None:
+        full = _git("rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}") if isinstance(commit, str) else None
+        if full is None:
+            raise ValueError(f"record: commit {commit!r} is no commit of this repository")
+        commit = full[:len(commit)] if len(commit) >= 7 else full[:7]
     table = {
         "title": title,
         "date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
-        "commit": commit_stamp(),
+        "commit": commit_stamp() if commit is None else commit,
         "machine": machine_stamp(),
         "command": command,
         "columns": columns,

@@ -103,6 +103,12 @@ def test_record_writes_a_stamped_table_that_renders(tmp_path, monkeypatch):
     assert re.fullmatch(r".+ \(\d+ cores\), Python \d+\.\d+\.\d+.*", table["machine"])
     assert table["rows"] == [[5, "482"], [35, 10.6]] and table["notes"] == "One-third vs one-third."
     assert "| 35 | 10.6 |" in tables.render(table)
+    head = recorder._git("rev-parse", "HEAD")
+    if head is not None:  # a figure measured on another commit of the repository carries that commit
+        table = tables.load(recorder.record("x", "t", ["a"], [[1]], command="c", commit=head[:9]).stem, tmp_path)
+        assert table["commit"] == head[:9]
+        with pytest.raises(ValueError, match="no commit of this repository"):
+            recorder.record("x", "t", ["a"], [[1]], command="c", commit="notacommit")
 
 
 @pytest.mark.parametrize("args, fault", [
