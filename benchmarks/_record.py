@@ -33,6 +33,7 @@ The file format (also what a hand-transcribed table holds) is documented in ``do
 from __future__ import annotations
 
 import datetime
+import importlib.util
 import json
 import os
 import platform
@@ -77,9 +78,17 @@ def machine_stamp() -> str:
 
 def _plain(value):
     """numpy scalars (``np.float64(0.5)``) as the Python numbers they hold; anything else is refused."""
-    if hasattr(value, "item"):
+    if hasattr(value, "item") and getattr(value, "size", 1) == 1:
         return value.item()
     raise TypeError(f"record: a cell must be a JSON value (str, int, float, bool, None), got {value!r}")
+
+
+def _format_problem(table: dict) -> str | None:
+    """What the docs hook (``docs/hooks/tables.py``, the one check of the format) finds wrong with ``table``."""
+    spec = importlib.util.spec_from_file_location("_ldpomdp_doc_tables", ROOT / "docs" / "hooks" / "tables.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    return hook._problem(table)
 
 
 def record(name, title, columns, rows, *, command, notes="", commit=None):
@@ -117,9 +126,12 @@ def record(name, title, columns, rows, *, command, notes="", commit=None):
         "notes": notes,
     }
     try:
-        text = json.dumps(table, indent=1, ensure_ascii=False, default=_plain) + "\n"
-    except TypeError as error:
-        raise ValueError(str(error)) from None
+        text = json.dumps(table, indent=1, ensure_ascii=False, default=_plain, allow_nan=False) + "\n"
+    except (TypeError, ValueError) as error:  # ValueError: NaN or infinity, which JSON has no word for
+        raise ValueError(f"record: {error}" if not str(error).startswith("record:") else str(error)) from None
+    problem = _format_problem(json.loads(text))
+    if problem:
+        raise ValueError(f"record: {problem}")
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     path = DATA_DIR / f"{name}.json"
     path.write_text(text, encoding="utf-8")

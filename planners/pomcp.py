@@ -36,8 +36,8 @@ class POMCPPlanner(BeliefPlayer):
     to (:func:`~ldpomdp.game_values.game_value` for the assumed models: exact where the game can be solved, else
     the fair-rounds estimate; ``value_kind`` says which), or "die", -1 / +1 for losing / taking the die. Where
     the game is solved in the sixes game the search runs on one hand per matching count (the assumed models act on
-    nothing else). A decision is not searched when only one move is legal, or when the standing bid is surely true
-    (own matching dice reach it), losing one's own die is the worst end of the round and one raise is legal.
+    nothing else). A decision is not searched when only one move is legal or when the belief makes the move
+    certain (see :meth:`_unsearched`).
     Options: ``max_depth`` (planner steps simulated per search, the round's end included),
     ``exploration_const`` (UCB1; a round's rewards span [-1, 1]: game values are mapped onto it affinely),
     ``rollout`` ("expected-count" or "one-third"), ``n_root`` root particles drawn jointly from the belief

@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,6 +116,9 @@ def test_record_writes_a_stamped_table_that_renders(tmp_path, monkeypatch):
     (("bad name", "t", ["a"], [[1]]), "name must be"),
     (("ok", "t", ["a", "b"], [[1]]), "row 0 has 1 cells, columns has 2"),
     (("ok", "t", ["a"], [[object()]]), "a cell must be a JSON value"),
+    (("ok", "t", ["a"], [[[1, 2]]]), "row 0 has a cell that is not a string"),
+    (("ok", "t", ["a"], [[float("nan")]]), "Out of range float"),
+    (("ok", "t", ["a"], [[np.arange(3)]]), "a cell must be a JSON value"),
 ])
 def test_record_refuses_bad_arguments_before_writing(tmp_path, monkeypatch, args, fault):
     monkeypatch.setattr(recorder, "DATA_DIR", tmp_path)

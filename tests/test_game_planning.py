@@ -119,13 +119,30 @@ def test_the_belief_s_certainties_are_played_unsearched():
     assert planner._outcomes[(0, 0)] <= min(planner._outcomes.values())
     assert planner.act(view, np.random.default_rng(0)) == Bid(6, 6)
     assert (planner.decisions, planner.skipped) == (0, 1)
-    for dice, bids in ((5, 7), (7, 7)):
+    for dice, bids in ((5, 7), (7, 7)):  # 7 of 7 dice: held by none of 300 particles (exactly, P = 0.003)
         config = GameConfig(num_players=2, dice=dice, bids="sixes")
         planner = POMCPPlanner(num_sims=30, n_particles=300, seed=0)
         view = _opened(planner, config, (0, dice, 0, 0, 0, 0), bids)  # no match of ours
         assert planner.belief.total_distribution(6, 1)[bids:].sum() == 0
         assert planner.act(view, np.random.default_rng(0)) is CHALLENGE
         assert (planner.decisions, planner.skipped) == (0, 1)
+
+
+def test_a_surely_false_bid_is_challenged_unsearched_exactly_when_the_bidder_s_loss_is_best():
+    branches = set()
+    for d in range(3, 12):
+        config = GameConfig(num_players=2, dice=d, bids="sixes")
+        planner = POMCPPlanner(num_sims=30, n_particles=300, seed=0)
+        bids = d + 1 if (d + 1) % 2 else d + 2  # seat 1 bids last, more than its dice: we hold no match
+        view = _opened(planner, config, (0, d, 0, 0, 0, 0), bids)
+        outcomes = planner._outcomes
+        best = outcomes[(1, 0)] >= max(outcomes.values())
+        move = planner.act(view, np.random.default_rng(0))
+        assert planner.skipped == int(best) and planner.decisions == int(not best)
+        if best:
+            assert move is CHALLENGE
+        branches.add(best)
+    assert branches == {True, False}  # where opening is an advantage, being challenged beats challenging
 
 
 def test_search_runs_on_one_hand_per_count_where_the_game_is_solved():

@@ -128,11 +128,22 @@ def test_transitions_that_draw_nothing_are_remembered_on_interned_states():
         assert (root[0].after is not None and root[0].after.get(action) is first) == remembered
         if remembered:
             assert T.sample(root[0], action) is first and first.terminal  # the rule challenges 2 sixes
-    # the same next state object is reached from equal states of one search
+    # a model asked through its act may draw: never remembered; and set_root forgets what another search remembered
+    state = LDState((hand, other), (3, 3), ((1, Bid(1, 6)),), 0)
+    agent, _ = _agent(config, {1: OneThirdRule()}, hand=hand)
+    (state,) = agent.transition_model.set_root(state.history, [state])
+    agent.transition_model.sample(state, LDAction(Bid(2, 6)))
+    assert state.after is not None
+    agent, _ = _agent(config, {1: RandomPlayer()}, hand=hand)
+    (state,) = agent.transition_model.set_root(state.history, [state])
+    assert state.after is None
+    replies = {agent.transition_model.sample(state, LDAction(Bid(2, 6))).terminal for _ in range(40)}
+    assert state.after is None and replies == {True, False}  # random raises and challenges
+    # the next state is one object, however often it is reached
     agent, _ = _agent(config, {1: OneThirdRule()}, hand=hand)
     T = agent.transition_model
-    a, b = T.set_root((), [LDState((hand, (0, 0, 0, 0, 0, 3)), (3, 3), (), 0) for _ in range(2)])
-    assert T._play(a, LDAction(Bid(1, 6)), T._opponent_move) is T._play(b, LDAction(Bid(1, 6)), T._opponent_move)
+    (a,) = T.set_root((), [LDState((hand, (0, 0, 0, 0, 0, 3)), (3, 3), (), 0)])
+    assert T._play(a, LDAction(Bid(1, 6)), T._opponent_move) is T._play(a, LDAction(Bid(1, 6)), T._opponent_move)
 
 
 def test_actions_from_history_match_actions_from_state():

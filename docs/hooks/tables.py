@@ -16,7 +16,7 @@ Data file format (``benchmarks/_record.py``'s ``record`` writes it; hand-transcr
   column "measured" naming each row's date and commit (the table's own where null) or the string as written
   (e.g. "quoted from report 004" for a row of the report's own figures). No other keys are allowed.
 
-This module imports nothing from mkdocs at import time, so tests can render tables without it.
+This module works without mkdocs installed, so tests can render tables without it.
 """
 
 from __future__ import annotations

@@ -97,8 +97,8 @@ class TransitionModel(pomdp_py.TransitionModel):
                 self._rows[s] = {hand: i for i, hand in enumerate(rows)}
                 view = PublicView(self.config, s, states[0].dice, history, states[0].round_index)
                 self._estimates[s] = expected_matches(np.array(list(rows), dtype=np.int64), view)
-        for state in states:
-            state.public = root
+        for state in states:  # fresh for this model: no node or remembered transition of another search
+            state.public, state.after = root, None
         return states
 
     def node(self, state: LDState) -> PublicNode:

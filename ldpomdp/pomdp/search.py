@@ -27,13 +27,14 @@ class RoundPOMCP(pomdp_py.POMCP):
         return super()._simulate(state, history, root, parent, observation, depth)
 
     def _rollout(self, state, history, root, depth):
-        """The rollout policy's moves until the round ends or ``max_depth``: the policy is asked with the state
-        alone (our :class:`~ldpomdp.pomdp.models.PolicyModel` reads no history), so no history is built."""
+        """The rollout policy's moves until the round ends or ``max_depth``: ``rollout(state, None)``, the history
+        not built (our :class:`~ldpomdp.pomdp.models.PolicyModel` reads none; a rollout policy that needs the
+        history cannot be used with this class)."""
         rollout, sample, reward = self.rollout_policy.rollout, self.ld_agent.transition_model.sample, \
             self.ld_agent.reward_model.sample
         gamma, discount, total = self.discount_factor, 1.0, 0.0
         while depth <= self.max_depth and state.loser < 0:
-            action = rollout(state)
+            action = rollout(state, None)
             nxt = sample(state, action)
             total += discount * reward(state, action, nxt)
             discount *= gamma
