@@ -9,13 +9,15 @@ the player and its seat, with the traceback lines of the player's own code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Callable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 from .caches import memo
 from .errors import PlayerError, describe
-from .rules import CHALLENGE, Action, Bid, GameConfig, is_legal, legal_actions, next_opener, resolve_challenge
+from .rules import (
+    CHALLENGE, Action, Bid, GameConfig, is_legal, legal_actions, next_active_seat, next_opener, resolve_challenge,
+)
 
 __all__ = [
     "PublicView",
@@ -29,6 +31,8 @@ __all__ = [
     "PlayerError",
     "RoundRecord",
     "GameRecord",
+    "RoundState",
+    "GameState",
     "roll_hand",
     "play_round",
     "play_game",
@@ -209,6 +213,129 @@ def _broadcast(players: Sequence[Player], event: Event) -> None:
             raise _failure(p, seat, "observe", exc) from exc
 
 
+class RoundState:
+    """One round in progress, one action at a time: the stepping core that :func:`play_round` drives with players
+    and the reinforcement-learning environments (:mod:`ldpomdp.envs`) drive with agents' actions.
+
+    Creating it rolls every hand from ``rng`` and makes :attr:`start`, the round's :class:`RoundStart`.
+    :meth:`view` is what the player to act sees; :meth:`play` checks and applies its action and returns the
+    events it makes; :attr:`end` is the :class:`RoundEnd` once a challenge ended the round (else None).
+    """
+
+    def __init__(self, config: GameConfig, dice: tuple[int, ...], opener: int, rng: np.random.Generator,
+                 round_index: int = 0):
+        self.config, self.dice, self.opener, self.round_index = config, tuple(dice), opener, round_index
+        self.hands = tuple(roll_hand(d, config.faces, rng) for d in self.dice)
+        self.start = RoundStart(round_index, self.dice, opener)
+        self.history: list[tuple[int, Action]] = []
+        self.seat = opener
+        self.end: RoundEnd | None = None
+
+    def view(self) -> PlayerView:
+        """What the player to act (:attr:`seat`) sees."""
+        return PlayerView(self.config, self.seat, self.dice, tuple(self.history), self.round_index,
+                          hand=self.hands[self.seat])
+
+    def play(self, action: Action, who: str = "") -> list[Event]:
+        """Apply the action of the player to act: its :class:`ActionTaken`, then the :class:`RoundEnd` if it
+        challenged. An illegal action raises :class:`IllegalActionError` naming ``who`` and the legal actions;
+        so does any action once the round has ended."""
+        if self.end is not None:
+            raise IllegalActionError(f"{who or 'a player'} acted after the round ended")
+        view, table = self.view(), sum(self.dice)
+        bid = view.bid
+        if not is_legal(self.config, table, bid, action):
+            legal = legal_actions(self.config, table, bid)
+            shown = ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else "")
+            raise IllegalActionError(
+                f"player {who or '?'} (seat {self.seat}) played illegal action {action!r} over bid {bid}; "
+                f"legal: {shown}"
+            )
+        events: list[Event] = [ActionTaken(self.seat, action, view.public())]
+        if action is CHALLENGE:
+            bidder = self.history[-1][0]
+            loser, matching = resolve_challenge(self.config, np.array(self.hands), bid, bidder, self.seat)
+            after = tuple(d - (i == loser) for i, d in enumerate(self.dice))
+            self.end = RoundEnd(self.round_index, self.hands, bid, bidder, self.seat, loser, matching, after)
+            events.append(self.end)
+            return events
+        self.history.append((self.seat, action))
+        self.seat = next_active_seat(self.dice, self.seat)
+        return events
+
+    def record(self) -> RoundRecord:
+        """The ended round's record."""
+        if self.end is None:
+            raise ValueError("RoundState.record: the round has not ended")
+        return RoundRecord(self.opener, self.hands, tuple(self.history), self.end.challenger, self.end.loser,
+                           self.end.bid, self.end.matching)
+
+
+class GameState:
+    """A whole game in progress, round by round (the core of :func:`play_game` and of the environments).
+
+    :meth:`start_round` rolls the next round (its :class:`RoundStart` is ``state.round.start``); play it through
+    ``state.round``; once it has ended, :meth:`start_round` again until :attr:`over`. :attr:`record` collects the
+    rounds and, at the end, the winner.
+    """
+
+    def __init__(self, config: GameConfig, rng: np.random.Generator, first_opener: int = 0):
+        self.config, self.rng = _canonical(config), rng
+        if isinstance(first_opener, bool) or first_opener not in range(config.num_players):
+            raise ValueError(f"first_opener must be a seat in 0..{config.num_players - 1}, got {first_opener!r}")
+        self.dice: tuple[int, ...] = config.starting_dice
+        self.opener = first_opener
+        self.record = GameRecord(self.config)
+        self.round: RoundState | None = None
+
+    @property
+    def over(self) -> bool:
+        """Whether one player alone has dice left."""
+        return sum(d > 0 for d in self.dice) <= 1
+
+    def start_round(self) -> RoundStart:
+        """Roll the next round (the previous one must have ended) and return its :class:`RoundStart`."""
+        if self.over:
+            raise ValueError("GameState.start_round: the game is over")
+        if self.round is not None and self.round.end is None:
+            raise ValueError("GameState.start_round: the current round has not ended")
+        self.round = RoundState(self.config, self.dice, self.opener, self.rng, len(self.record.rounds))
+        return self.round.start
+
+    def play(self, action: Action, who: str = "") -> list[Event]:
+        """:meth:`RoundState.play` on the current round; a challenge also settles the dice, the next opener and,
+        at the end, the winner."""
+        if self.round is None:
+            raise ValueError("GameState.play: no round has started")
+        events = self.round.play(action, who)
+        end = self.round.end
+        if end is not None:
+            self.record.rounds.append(self.round.record())
+            self.dice = end.dice_after
+            if self.over:
+                self.record.winner = next(i for i, d in enumerate(self.dice) if d > 0)
+            else:
+                self.opener = next_opener(self.config, self.dice, end.challenger, end.loser)
+        return events
+
+
+def _drive(players: Sequence[Player], rnd: RoundState, rng: np.random.Generator,
+           play: Callable[[Action, str], list[Event]]) -> None:
+    """Ask the players to act on ``rnd`` until it ends, applying each action with ``play`` and showing every event
+    to every player."""
+    _broadcast(players, rnd.start)
+    while rnd.end is None:
+        seat = rnd.seat
+        try:
+            action = players[seat].act(rnd.view(), rng)
+        except _PASSED_ON:
+            raise
+        except Exception as exc:
+            raise _failure(players[seat], seat, "act", exc) from exc
+        for event in play(action, player_name(players[seat])):
+            _broadcast(players, event)
+
+
 def play_round(
     config: GameConfig,
     players: Sequence[Player],
@@ -218,38 +345,9 @@ def play_round(
     round_index: int = 0,
 ) -> RoundRecord:
     """Roll, bid until a challenge, resolve it; players see every event. Returns the round's record."""
-    hands = tuple(roll_hand(d, config.faces, rng) for d in dice)
-    _broadcast(players, RoundStart(round_index, dice, opener))
-    history: list[tuple[int, Action]] = []
-    seat = opener
-    table = sum(dice)
-    while True:
-        view = PlayerView(config, seat, dice, tuple(history), round_index, hand=hands[seat])
-        try:
-            action = players[seat].act(view, rng)
-        except _PASSED_ON:
-            raise
-        except Exception as exc:
-            raise _failure(players[seat], seat, "act", exc) from exc
-        bid = view.bid
-        if not is_legal(config, table, bid, action):
-            legal = legal_actions(config, table, bid)
-            shown = ", ".join(map(str, legal[:12])) + (" ..." if len(legal) > 12 else "")
-            raise IllegalActionError(
-                f"player {player_name(players[seat])} (seat {seat}) played illegal action {action!r} "
-                f"over bid {bid}; legal: {shown}"
-            )
-        _broadcast(players, ActionTaken(seat, action, view.public()))
-        if action is CHALLENGE:
-            bidder = history[-1][0]
-            loser, matching = resolve_challenge(config, np.array(hands), bid, bidder, seat)
-            after = tuple(d - (i == loser) for i, d in enumerate(dice))
-            _broadcast(players, RoundEnd(round_index, hands, bid, bidder, seat, loser, matching, after))
-            return RoundRecord(opener, hands, tuple(history), seat, loser, bid, matching)
-        history.append((seat, action))
-        seat = (seat + 1) % len(dice)
-        while dice[seat] == 0:
-            seat = (seat + 1) % len(dice)
+    rnd = RoundState(config, dice, opener, rng, round_index)
+    _drive(players, rnd, rng, rnd.play)
+    return rnd.record()
 
 
 @memo(maxsize=1024)
@@ -265,23 +363,16 @@ def play_game(
     """Play one game to the end; ``players[i]`` sits in seat ``i``."""
     if len(players) != config.num_players:
         raise ValueError(f"config has {config.num_players} players but {len(players)} were given")
-    config = _canonical(config)
+    state = GameState(config, rng, first_opener)
     for seat, p in enumerate(players):
         try:
-            p.reset(seat, config)
+            p.reset(seat, state.config)
         except Exception as exc:
             raise _failure(p, seat, "reset", exc) from exc
-    dice = config.starting_dice
-    record = GameRecord(config)
-    opener = first_opener
-    while sum(d > 0 for d in dice) > 1:
-        rnd = play_round(config, players, dice, opener, rng, len(record.rounds))
-        record.rounds.append(rnd)
-        dice = tuple(d - (i == rnd.loser) for i, d in enumerate(dice))
-        if sum(d > 0 for d in dice) > 1:
-            opener = next_opener(config, dice, rnd.challenger, rnd.loser)
-    record.winner = next(i for i, d in enumerate(dice) if d > 0)
-    return record
+    while not state.over:
+        state.start_round()
+        _drive(players, state.round, rng, state.play)
+    return state.record
 
 
 def rotate(items: Sequence, game_index: int) -> tuple[list, list[int]]:
