@@ -1,0 +1,151 @@
+"""Liar's Dice as a PettingZoo AEC environment over the package's own rules and game core
+(:class:`~ldpomdp.game.GameState`). Needs the ``rl`` extra (pettingzoo, gymnasium)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..game import Event, GameState, PublicView, RoundEnd
+from ..rules import GameConfig
+from .coding import NO_SHAPING, ActionCoding, Shaping, observation_size, observation_vector, round_reward
+
+__all__ = ["LiarsDiceEnv", "liars_dice_env"]
+
+
+class LiarsDiceEnv(AECEnv):
+    """Every seat is an agent, ``"player_0" .. "player_{n-1}"``; seat 0 opens the first round unless
+    ``reset(options={"first_opener": k})`` says otherwise.
+
+    Observation of an agent: ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is
+    :func:`~ldpomdp.envs.coding.observation_vector` (own hand, dice per seat, this round's bids); the mask is all
+    zeros for an agent that is not to act. Actions: ``Discrete(n)`` numbered by
+    :class:`~ldpomdp.envs.coding.ActionCoding` (bids, then CHALLENGE); an illegal one raises
+    :class:`~ldpomdp.game.IllegalActionError`.
+
+    Rewards: +1 to the winner at the end, -1 to an agent when it loses its last die (its termination); with
+    ``shaping`` (e.g. :data:`~ldpomdp.envs.coding.REPORT_SHAPING`) every agent also gets its
+    :func:`~ldpomdp.envs.coding.round_reward` at the end of each round. ``infos[agent]`` holds the agent's
+    ``"action_mask"`` too, and after every step :attr:`events` holds the public events that step made (the
+    Gymnasium wrapper shows them to its seated players).
+    """
+
+    metadata = {"render_modes": ["human"], "name": "liars_dice_v0", "is_parallelizable": False}
+
+    def __init__(self, config: GameConfig | None = None, shaping: Shaping = NO_SHAPING,
+                 render_mode: str | None = None):
+        super().__init__()
+        config = GameConfig() if config is None else config
+        if not isinstance(config, GameConfig):
+            raise ValueError(f"liars_dice_env: config must be a GameConfig, got {type(config).__name__}")
+        if not isinstance(shaping, Shaping):
+            raise ValueError(f"liars_dice_env: shaping must be a Shaping, got {type(shaping).__name__}")
+        if render_mode not in (None, "human"):
+            raise ValueError(f"liars_dice_env: render_mode must be None or 'human', got {render_mode!r}")
+        self.config, self.shaping, self.render_mode = config, shaping, render_mode
+        self.coding = ActionCoding(config)
+        self.possible_agents = [f"player_{i}" for i in range(config.num_players)]
+        size = observation_size(config)
+        high = float(max(max(config.starting_dice), 1))
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(0.0, high, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.coding.size,), np.int8),
+        }) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.coding.size) for a in self.possible_agents}
+        self.state: GameState | None = None
+        self.events: list[Event] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def seat_of(self, agent: str) -> int:
+        """The seat of ``agent``."""
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` seeds every die roll (None: fresh entropy, or the previous stream continued)."""
+        first_opener = (options or {}).get("first_opener", 0)
+        if seed is not None or not hasattr(self, "_rng"):
+            self._rng = np.random.default_rng(seed)
+        self.state = GameState(self.config, self._rng, first_opener)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.events = [self.state.start_round()]
+        self._select()
+
+    def _view(self) -> PublicView:
+        return self.state.round.view()
+
+    def _select(self) -> None:
+        """Point ``agent_selection`` at the seat to act and refresh the masks in ``infos``."""
+        self.agent_selection = self.possible_agents[self.state.round.seat]
+        mask = self.coding.mask(self._view())
+        for agent in self.agents:
+            self.infos[agent]["action_mask"] = mask if agent == self.agent_selection else np.zeros_like(mask)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.seat_of(agent)
+        view = self._view()
+        mask = self.coding.mask(view) if seat == view.seat and not self.state.over else np.zeros(
+            self.coding.size, dtype=np.int8)
+        return {"observation": observation_vector(view, self.state.round.hands[seat], seat, self.coding),
+                "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        history = tuple(self.state.round.history)
+        self.events = self.state.play(self.coding.action(action), agent)
+        end = self.events[-1]
+        if isinstance(end, RoundEnd):
+            for a in self.agents:
+                seat = self.seat_of(a)
+                self.rewards[a] += round_reward(end, history, seat, self.shaping)
+                if end.dice_after[seat] == 0 and end.loser == seat:
+                    self.rewards[a] -= 1.0
+                    self.terminations[a] = True
+            if self.state.over:
+                winner = self.possible_agents[self.state.record.winner]
+                self.rewards[winner] += 1.0
+                self.terminations = {a: True for a in self.agents}
+            else:
+                self.events.append(self.state.start_round())
+        if not self.state.over:
+            self._select()
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """Print (``render_mode="human"``) the last step's events."""
+        text = "\n".join(map(str, self.events))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        return None
+
+
+def liars_dice_env(config: GameConfig | None = None, shaping: Shaping = NO_SHAPING,
+                   render_mode: str | None = None) -> LiarsDiceEnv:
+    """A PettingZoo AEC environment of ``config`` (default: 2 players, 5 dice, full bids, ones wild); see
+    :class:`LiarsDiceEnv`."""
+    return LiarsDiceEnv(config, shaping, render_mode)

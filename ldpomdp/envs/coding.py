@@ -1,0 +1,126 @@
+"""What the environments and the learning agents share, with numpy alone: the numbering of actions, the legal
+-action mask, the observation vector, and the game's rewards with report 004's per-round shaping.
+
+Actions are numbered ``0 .. n - 1``: bid ``(q, f)`` is ``(q - 1) * len(bid_faces) + index of f in bid_faces``
+for every quantity up to the dice on the table at the start of a game, and the last number is CHALLENGE.
+Seats in observations are relative: position 0 is the observer, 1 the next seat, and so on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..game import PublicView, RoundEnd
+from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions
+from ..validation import number
+
+__all__ = ["ActionCoding", "Shaping", "REPORT_SHAPING", "NO_SHAPING", "observation_vector", "observation_size",
+           "round_reward"]
+
+
+class ActionCoding:
+    """The numbering of a config's actions (see the module doc): :meth:`index`, :meth:`action`, :meth:`mask`."""
+
+    def __init__(self, config: GameConfig):
+        if not isinstance(config, GameConfig):
+            raise ValueError(f"ActionCoding.config must be a GameConfig, got {type(config).__name__}")
+        self.config = config
+        self.faces = config.bid_faces
+        self.max_quantity = sum(config.starting_dice)
+        self.num_bids = self.max_quantity * len(self.faces)
+        self.size = self.num_bids + 1
+        self.challenge = self.num_bids
+        self._face_index = {f: i for i, f in enumerate(self.faces)}
+
+    def index(self, action: Action) -> int:
+        """The number of ``action``; a ValueError for anything that is not an action of this config."""
+        if action is CHALLENGE:
+            return self.challenge
+        if isinstance(action, Bid) and action.face in self._face_index and 1 <= action.quantity <= self.max_quantity:
+            return (action.quantity - 1) * len(self.faces) + self._face_index[action.face]
+        raise ValueError(f"{action!r} is not an action of this game ({self.config.describe()}, "
+                         f"{self.max_quantity} dice)")
+
+    def action(self, index: int) -> Action:
+        """The action numbered ``index``; a ValueError outside ``0 .. size - 1``."""
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.size:
+            raise ValueError(f"action must be an integer in 0..{self.size - 1}, got {index!r}")
+        if index == self.challenge:
+            return CHALLENGE
+        q, i = divmod(int(index), len(self.faces))
+        return Bid(q + 1, self.faces[i])
+
+    def mask(self, view: PublicView) -> np.ndarray:
+        """(size,) int8: 1 for the actions legal on ``view``."""
+        out = np.zeros(self.size, dtype=np.int8)
+        out[[self.index(a) for a in legal_actions(view.config, view.table_dice, view.bid)]] = 1
+        return out
+
+
+def observation_size(config: GameConfig) -> int:
+    """Length of :func:`observation_vector`: own hand (faces), dice per seat (players), and one entry per bid and
+    seat (bids x players)."""
+    return config.faces + config.num_players + ActionCoding(config).num_bids * config.num_players
+
+
+def observation_vector(view: PublicView, hand: tuple[int, ...], seat: int, coding: ActionCoding) -> np.ndarray:
+    """What ``seat`` sees on ``view`` as float32: its hand's face counts, the dice of every seat (relative order,
+    itself first), and this round's bids: entry ``(b, k)`` is 1 when bid number ``b`` was made by the player
+    ``k`` seats after the observer."""
+    config = view.config
+    n = config.num_players
+    out = np.zeros(observation_size(config), dtype=np.float32)
+    out[:config.faces] = hand
+    out[config.faces:config.faces + n] = np.roll(view.dice, -seat)
+    bids = out[config.faces + n:].reshape(coding.num_bids, n)
+    for bidder, bid in view.history:
+        bids[coding.index(bid), (bidder - seat) % n] = 1.0
+    return out
+
+
+@dataclass(frozen=True)
+class Shaping:
+    """Per-round rewards (report 004, section 3.1, divided by its 5000 for a game, so that winning is +1):
+    ``bid_held`` for each of one's bids that did not cost a die (raised over, or challenged and true),
+    ``bluff_called`` for one's bid challenged and false, ``wrong_call`` for one's false challenge, ``right_call`` for
+    one's successful challenge. ``risk`` > 0 (report 004's intermediate stage, section 4.3) multiplies the two
+    penalties by ``1 + risk * quantity / dice on the table`` (the bigger the bid, the heavier the punishment), and
+    ``small_raise`` rewards each raise of at most 2 in quantity over the standing bid (an opening bid of at most 2)."""
+
+    bid_held: float = 0.0
+    bluff_called: float = 0.0
+    wrong_call: float = 0.0
+    right_call: float = 0.0
+    risk: float = 0.0
+    small_raise: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("bid_held", "bluff_called", "wrong_call", "right_call", "small_raise"):
+            number("Shaping", name, getattr(self, name), low=-1e6, high=1e6)
+        number("Shaping", "risk", self.risk)
+
+
+NO_SHAPING = Shaping()
+REPORT_SHAPING = Shaping(bid_held=100 / 5000, bluff_called=-500 / 5000, wrong_call=-1000 / 5000,
+                         right_call=500 / 5000)
+
+
+def round_reward(end: RoundEnd, history: tuple[tuple[int, Action], ...], seat: int, shaping: Shaping) -> float:
+    """``seat``'s shaped reward for a round that ended with ``end`` after the bids ``history`` (the round's
+    bids in order, as in a :class:`~ldpomdp.game.PublicView`)."""
+    table = sum(end.dice_after) + 1
+    weight = 1.0 + shaping.risk * end.bid.quantity / table
+    reward = 0.0
+    previous = 0
+    for i, (bidder, bid) in enumerate(history):
+        if bidder == seat:
+            if shaping.small_raise and bid.quantity - previous <= 2:
+                reward += shaping.small_raise
+            called_false = i == len(history) - 1 and end.loser == seat
+            reward += shaping.bluff_called * weight if called_false else shaping.bid_held
+        previous = bid.quantity
+    if end.challenger == seat:
+        reward += shaping.right_call if end.loser != seat else shaping.wrong_call * weight
+    return reward
