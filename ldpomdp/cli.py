@@ -1,5 +1,6 @@
 """Command line: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs),
-``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.experiments`)."""
+``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.experiments`), ``ldpomdp train dqn`` (report 004's
+learning agent, extra ``rl``)."""
 
 from __future__ import annotations
 
@@ -138,6 +139,52 @@ def _sweep_parser(sub) -> None:
     sweep.set_defaults(func=cmd_sweep)
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    from planners.dqn import Frame
+    from planners.dqn_train import TrainSettings, train_dqn
+
+    try:
+        games = tuple(int(g) for g in args.games.split(","))
+    except ValueError:
+        raise ValueError(f"--games must be three integers like 20000,20000,20000, got {args.games!r}") from None
+    wild = {"none": None, "high": args.faces}.get(args.wild.lower(), args.wild)
+    try:
+        wild = None if wild is None else int(wild)
+    except ValueError:
+        raise ValueError(f"--wild must be 1, high or none, got {args.wild!r}") from None
+    frame = Frame(args.players, args.dice, args.faces, wild, args.bids)
+    frame.check(frame.config)  # the rules' own checks, with their messages
+    settings = TrainSettings(seed=args.seed, frame=frame, games=games, learning_rate=args.lr, buffer=args.buffer,
+                             eval_every=args.eval_every, eval_games=args.eval_games,
+                             checkpoint_every=args.checkpoint_every)
+    path = train_dqn(settings, args.out, progress=not args.no_progress)
+    print(f"weights: {path} (play them with --players dqn:weights={path})")
+    return 0
+
+
+def _train_parser(sub) -> None:
+    train = sub.add_parser("train", help="train a learning agent (extra: rl)")
+    algorithms = train.add_subparsers(dest="algorithm", required=True)
+    dqn = algorithms.add_parser("dqn", help="report 004's Deep Q-Network: dummies, then self-play; resumable")
+    dqn.add_argument("--out", default="results/dqn", help="folder for checkpoint.npz, dqn.npz and log.jsonl; "
+                                                          "a run there resumes (default results/dqn)")
+    dqn.add_argument("--seed", type=_option_int(0), default=0, help="run seed (default 0; resuming needs the same)")
+    dqn.add_argument("--games", default="20000,20000,20000",
+                     help="training games of the stages agent1 (1 vs 1), agent2 (1 vs 2), final (self-play)")
+    dqn.add_argument("--players", type=_option_int(2), default=3, help="largest table the network plays (default 3)")
+    dqn.add_argument("--dice", type=_option_int(1), default=5, help="dice per player (default 5)")
+    dqn.add_argument("--faces", type=_option_int(2), default=6)
+    dqn.add_argument("--wild", default="1", help="1, high or none (default 1)")
+    dqn.add_argument("--bids", choices=("full", "sixes"), default="full")
+    dqn.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate (default 0.001)")
+    dqn.add_argument("--buffer", type=_option_int(1), default=100_000, help="replay buffer size (default 100000)")
+    dqn.add_argument("--eval-every", type=_option_int(1), default=5_000, help="games between evaluations")
+    dqn.add_argument("--eval-games", type=_option_int(1), default=200, help="games per evaluation opponent")
+    dqn.add_argument("--checkpoint-every", type=_option_int(1), default=1_000, help="games between checkpoints")
+    dqn.add_argument("--no-progress", action="store_true", help="no progress bar")
+    dqn.set_defaults(func=cmd_train)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ldpomdp", description="Liar's Dice as a POMDP")
     parser.add_argument("--version", action="version", version=f"ldpomdp {__version__}")
@@ -149,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     players = sub.add_parser("players", help="list the player specs")
     players.set_defaults(func=cmd_players)
     _sweep_parser(sub)
+    _train_parser(sub)
     return parser
 
 

@@ -33,6 +33,7 @@ class ActionCoding:
         self.size = self.num_bids + 1
         self.challenge = self.num_bids
         self._face_index = {f: i for i, f in enumerate(self.faces)}
+        self._masks: dict[tuple[GameConfig, int, Bid | None], np.ndarray] = {}
 
     def index(self, action: Action) -> int:
         """The number of ``action``; a ValueError for anything that is not an action of this config."""
@@ -53,9 +54,14 @@ class ActionCoding:
         return Bid(q + 1, self.faces[i])
 
     def mask(self, view: PublicView) -> np.ndarray:
-        """(size,) int8: 1 for the actions legal on ``view``."""
-        out = np.zeros(self.size, dtype=np.int8)
-        out[[self.index(a) for a in legal_actions(view.config, view.table_dice, view.bid)]] = 1
+        """(size,) int8, read-only: 1 for the actions legal on ``view`` (remembered per table size and bid)."""
+        key = (view.config, view.table_dice, view.bid)
+        out = self._masks.get(key)
+        if out is None:
+            out = np.zeros(self.size, dtype=np.int8)
+            out[[self.index(a) for a in legal_actions(*key)]] = 1
+            out.flags.writeable = False
+            self._masks[key] = out
         return out
 
 

@@ -1,0 +1,101 @@
+"""Report 004's DQN: the numpy player and its shipped weights, a short seeded training run that beats its untrained
+self, and a training run killed mid-way that resumes to the same weights."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from ldpomdp import GameConfig, make_player, play_game
+from planners.dqn import SHIPPED_WEIGHTS, DQNPlayer, Frame, QNetwork
+
+SMALL = ["--players", "2", "--dice", "2", "--games", "200,0,100", "--checkpoint-every", "50",
+         "--eval-every", "100000", "--eval-games", "20", "--no-progress"]
+
+
+def test_shipped_weights_load_and_play_both_table_sizes():
+    network = QNetwork.load(SHIPPED_WEIGHTS)
+    assert network.frame == Frame(3, 5, 6, 1, "full")
+    for opponents in (["conservative"], ["aggressive", "random"]):
+        config = GameConfig(1 + len(opponents))
+        players = [make_player("dqn"), *map(make_player, opponents)]
+        record = play_game(config, players, np.random.default_rng(0))
+        assert record.winner in range(config.num_players) and record.rounds
+
+
+def test_dqn_refuses_a_game_outside_its_frame_and_bad_files(tmp_path):
+    player = make_player("dqn")
+    with pytest.raises(ValueError, match="up to 3 players of up to 5 dice"):
+        play_game(GameConfig(2, 6), [player, make_player("random")], np.random.default_rng(0))
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a weights file")
+    with pytest.raises(ValueError, match="cannot read DQN weights"):
+        make_player(f"dqn:weights={bad}")
+
+
+def train(out, *extra):
+    return subprocess.Popen([sys.executable, "-m", "ldpomdp.cli", "train", "dqn", "--out", str(out), "--seed", "3",
+                             *SMALL, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    pytest.importorskip("jax")
+    out = tmp_path_factory.mktemp("dqn")
+    run = train(out)
+    _, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    return out
+
+
+def wins(player, games=300):
+    """Wins of ``player`` over ``games`` 2-dice games against each dummy, seats alternating, fixed dice."""
+    total = 0
+    for j, dummy in enumerate(("random", "aggressive", "conservative")):
+        other = make_player(dummy)
+        for k in range(games):
+            seated = [player, other] if k % 2 == 0 else [other, player]
+            record = play_game(GameConfig(2, 2), seated, np.random.default_rng([j, k]), first_opener=(k // 2) % 2)
+            total += seated[record.winner] is player
+    return total
+
+
+def test_short_training_beats_the_untrained_network(trained):
+    from planners.dqn_train import TrainSettings, initial_layers
+
+    frame = Frame(2, 2)
+    untrained = DQNPlayer(network=QNetwork(initial_layers(TrainSettings(seed=3, frame=frame)), frame))
+    before, after = wins(untrained), wins(make_player(f"dqn:weights={trained / 'dqn.npz'}"))
+    from ldpomdp.sweeps import wilson_interval
+
+    assert wilson_interval(after, 900)[0] > wilson_interval(before, 900)[1], (before, after)
+
+
+def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
+    run = train(tmp_path)
+    checkpoint = tmp_path / "checkpoint.npz"
+    deadline = time.monotonic() + 300
+    while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait()
+    assert run.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    resumed = train(tmp_path)
+    out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0 and "resumed from" in out, err
+    a, b = QNetwork.load(trained / "dqn.npz"), QNetwork.load(tmp_path / "dqn.npz")
+    for (wa, ba), (wb, bb) in zip(a.layers, b.layers):
+        np.testing.assert_array_equal(wa, wb)
+        np.testing.assert_array_equal(ba, bb)
+
+
+def test_resuming_with_other_settings_is_refused(trained):
+    run = train(trained, "--lr", "0.01")
+    _, err = run.communicate(timeout=600)
+    assert run.returncode == 2 and "other settings" in err
