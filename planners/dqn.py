@@ -18,7 +18,7 @@ import numpy as np
 
 from ldpomdp.envs.coding import ActionCoding
 from ldpomdp.game import PlayerView
-from ldpomdp.rules import Action, GameConfig, match_matrix
+from ldpomdp.rules import Action, GameConfig, match_matrix, matching_count
 
 from ._common import BeliefPlayer
 
@@ -57,16 +57,19 @@ def feature_size(frame: Frame) -> int:
     """Length of :func:`dqn_features` for ``frame``."""
     coding = ActionCoding(frame.config)
     return 2 * frame.faces + frame.players + 1 + coding.num_bids + 1 + 1 + frame.players \
-        + (frame.players - 1) * frame.faces + frame.faces
+        + (frame.players - 1) * frame.faces + frame.faces + 3
 
 
-def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], frame: Frame, coding: ActionCoding
-                 ) -> np.ndarray:
+def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], bid_true: float, frame: Frame,
+                 coding: ActionCoding) -> np.ndarray:
     """The network's input (float32) on ``view``; ``estimates[s]`` is opponent ``s``'s expected count of each face
-    (raw, wild dice not added). In order, scaled by the frame's dice: own face counts, own matching counts, dice
+    (raw, wild dice not added), ``bid_true`` the probability that the standing bid is true under the same belief
+    (0 without a bid). In order, counts scaled by the frame's dice: own face counts, own matching counts, dice
     per seat (relative order, own first; padded), dice on the table, the standing bid one-hot (the last entry: no
     bid yet), its quantity over the dice on the table, its bidder (relative seat) one-hot, each opponent's
-    estimate (relative order; padded), and the opponents' total expected matching count per face."""
+    estimate (relative order; padded), the opponents' total expected matching count per face, and for the standing
+    bid (zeros without one): the expected matching dice on the table minus its quantity, its quantity, and
+    ``bid_true``."""
     config = view.config
     n, seat, d = config.num_players, view.seat, float(frame.dice)
     hand = np.asarray(view.hand, dtype=np.float64)
@@ -84,7 +87,13 @@ def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], frame: Fram
     others = np.zeros((frame.players - 1, frame.faces))
     for s, counts in estimates.items():
         others[(s - seat) % n - 1] = counts
-    parts += [others.ravel() / d, others.sum(axis=0) @ matches / (d * frame.players)]
+    expected = others.sum(axis=0) @ matches
+    parts += [others.ravel() / d, expected / (d * frame.players)]
+    if view.bid is None:
+        parts.append([0.0, 0.0, 0.0])
+    else:
+        f = view.bid.face - 1
+        parts.append([(parts[1][f] * d + expected[f] - view.bid.quantity) / d, view.bid.quantity / d, bid_true])
     return np.concatenate(parts).astype(np.float32)
 
 
@@ -154,7 +163,12 @@ class DQNPlayer(BeliefPlayer):
     def features(self, view: PlayerView) -> np.ndarray:
         """:func:`dqn_features` of ``view`` with this round's belief."""
         estimates = {s: b.weights @ b.particles for s, b in self.belief.beliefs.items()}
-        return dqn_features(view, estimates, self.frame, self.coding)
+        bid_true = 0.0
+        if view.bid is not None:
+            others = self.belief.total_distribution(view.bid.face, view.config.wild)
+            missing = view.bid.quantity - int(matching_count(view.hand, view.bid.face, view.config))
+            bid_true = float(others[max(missing, 0):].sum())
+        return dqn_features(view, estimates, bid_true, self.frame, self.coding)
 
     def legal_mask(self, view: PlayerView) -> np.ndarray:
         """(actions,) bool: the legal actions on ``view`` in the frame's numbering."""

@@ -90,23 +90,23 @@ class TrainSettings:
     """Everything a run depends on (stored in its checkpoint; resuming needs the same)."""
 
     seed: int = 0
-    frame: Frame = field(default_factory=Frame)
-    games: tuple[int, int, int] = (20_000, 20_000, 20_000)
-    hidden: tuple[int, ...] = (128, 128, 128)
-    learning_rate: float = 1e-3
+    learning_rate: float = 1e-3  # Adam
     gamma: float = 0.9
     batch: int = 128
     buffer: int = 100_000
+    frame: Frame = field(default_factory=Frame)
+    # a session of `updates` minibatches every `train_every` games, the target network copied every `target_every`
     train_every: int = 10
     updates: int = 50
     target_every: int = 10
     eval_every: int = 5_000
+    games: tuple[int, int, int] = (20_000, 20_000, 20_000)
     eval_games: int = 200
     checkpoint_every: int = 1_000
+    hidden: tuple[int, ...] = (128, 128, 128)
 
     def __post_init__(self) -> None:
-        for name in ("seed",):
-            int_at_least("TrainSettings", name, getattr(self, name), 0)
+        int_at_least("TrainSettings", "seed", self.seed, 0)
         for name in ("batch", "buffer", "train_every", "updates", "target_every", "eval_every", "eval_games",
                      "checkpoint_every"):
             int_at_least("TrainSettings", name, getattr(self, name), 1)
