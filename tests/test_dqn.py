@@ -29,6 +29,15 @@ def test_shipped_weights_load_and_play_both_table_sizes():
         assert record.winner in range(config.num_players) and record.rounds
 
 
+def test_dqn_plays_without_a_neural_network_library():
+    script = ("import sys, numpy as np; from ldpomdp import GameConfig, make_player, play_game; "
+              "play_game(GameConfig(3), [make_player(s) for s in ('dqn', 'random', 'conservative')], "
+              "np.random.default_rng(1)); print(sorted(m for m in ('jax', 'optax', 'torch') if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
 def test_dqn_refuses_a_game_outside_its_frame_and_bad_files(tmp_path):
     player = make_player("dqn")
     with pytest.raises(ValueError, match="up to 3 players of up to 5 dice"):
