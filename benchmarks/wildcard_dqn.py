@@ -26,7 +26,7 @@ TABLE1_REFERENCE = 50.0  # report 004, section 5: the final agent wins more than
 
 def table1_cells(spec: str) -> list[Cell]:
     """``spec`` against each dummy heads-up: 5 dice, ones wild, full bids."""
-    return [Cell((spec, dummy), dice=5, bids="full", wild=1) for dummy in DUMMIES]
+    return [Cell.of((spec, dummy), dice=5, bids="full", wild=1) for dummy in DUMMIES]
 
 
 def format_table1(rows, specs: list[str]) -> tuple[str, list[str]]:

@@ -21,14 +21,13 @@ from __future__ import annotations
 import json
 import os
 import resource
-import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
-from ldpomdp.envs.coding import REPORT_SHAPING, Shaping, round_reward
+from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.opponents.wildcard import ConservativePlayer
 from ldpomdp.registry import make_player
@@ -205,8 +204,6 @@ def _stream(seed: int, *key: int) -> np.random.Generator:
 def initial_layers(settings: TrainSettings) -> list[tuple[np.ndarray, np.ndarray]]:
     """He-initialised layers drawn from the run's seed."""
     rng = _stream(settings.seed, 2)
-    from ldpomdp.envs.coding import ActionCoding
-
     sizes = [feature_size(settings.frame), *settings.hidden, ActionCoding(settings.frame.config).size]
     return [(rng.normal(0.0, np.sqrt(2.0 / m), (m, n)).astype(np.float32), np.zeros(n, np.float32))
             for m, n in zip(sizes[:-1], sizes[1:])]
@@ -320,10 +317,10 @@ def _save_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
 
 
 def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
-              stop_after: int | None = None, log: Callable[[str], None] = print) -> Path:
-    """Train (or resume from ``out/checkpoint.npz``) and return the path of the weights, ``out/dqn.npz``, a file for
-    ``dqn:weights=PATH``. ``stop_after``: stop once that many games are done in total (as a kill would, after the
-    last checkpoint... but cleanly: a checkpoint is written first). Progress and evaluations go to ``out/log.jsonl``."""
+              log: Callable[[str], None] = print) -> Path:
+    """Train (or resume from ``out/checkpoint.npz``, which must come from the same settings) and return the path of
+    the weights, ``out/dqn.npz``, a file for ``dqn:weights=PATH``. Evaluations go to ``out/log.jsonl`` and the
+    progress bar; ``log`` gets the resume message."""
     from tqdm import tqdm
 
     out = Path(out)
@@ -332,8 +329,6 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
     stages = report_curriculum(settings.games, frame)
     total = sum(s.games for s in stages)
     learner = _Learner(settings, initial_layers(settings))
-    from ldpomdp.envs.coding import ActionCoding
-
     replay = Replay(settings.buffer, feature_size(frame), ActionCoding(frame.config).size)
     progress_state, frozen = _Progress(), {}
     checkpoint = out / "checkpoint.npz"
@@ -376,10 +371,6 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
             opponents_of = {}
             while progress_state.games < end:
                 k = progress_state.games
-                if stop_after is not None and k >= stop_after:
-                    save()
-                    bar.close()
-                    return out / "dqn.npz"
                 i = k - start
                 group = stage.groups[i % len(stage.groups)]
                 rng = _stream(settings.seed, 0, k)

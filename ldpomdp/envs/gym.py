@@ -8,7 +8,6 @@ from typing import Any, Sequence
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from ..game import Player
 from ..registry import make_player
