@@ -146,7 +146,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         games = tuple(int(g) for g in args.games.split(","))
     except ValueError:
-        raise ValueError(f"--games must be three integers like 20000,20000,20000, got {args.games!r}") from None
+        games = ()
+    if len(games) != 3 or min(games) < 0:
+        raise ValueError(f"--games must be three integers >= 0 like 20000,20000,20000, got {args.games!r}")
     wild = {"none": None, "high": args.faces}.get(args.wild.lower(), args.wild)
     try:
         wild = None if wild is None else int(wild)

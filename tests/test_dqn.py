@@ -48,6 +48,19 @@ def test_dqn_refuses_a_game_outside_its_frame_and_bad_files(tmp_path):
         make_player(f"dqn:weights={bad}")
 
 
+@pytest.mark.parametrize("options, message", [(["--games", "10,10"], "three integers"),
+                                              (["--games", "a,b,c"], "three integers"),
+                                              (["--wild", "3"], "wild"), (["--players", "1"], ">= 2")])
+def test_train_command_refuses_bad_options(options, message, capsys, tmp_path):
+    from ldpomdp.cli import main
+
+    try:
+        code = main(["train", "dqn", "--out", str(tmp_path), *options])
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code
+    assert code == 2 and message in capsys.readouterr().err
+
+
 def train(out, *extra):
     return subprocess.Popen([sys.executable, "-m", "ldpomdp.cli", "train", "dqn", "--out", str(out), "--seed", "3",
                              *SMALL, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
