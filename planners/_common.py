@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ldpomdp.belief import TableBelief
-from ldpomdp.game import ActionTaken, Event, RoundStart
+from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
 from ldpomdp.registry import make_player
-from ldpomdp.rules import CHALLENGE, GameConfig
+from ldpomdp.rules import CHALLENGE, GameConfig, matching_count
 from ldpomdp.validation import int_at_least, one_of, probability
 
 __all__ = ["BeliefPlayer"]
@@ -53,6 +53,13 @@ class BeliefPlayer:
         for s, model in self.models.items():
             model.reset(s, config)
         self.belief = None
+
+    def standing_bid_odds(self, view: PlayerView) -> tuple[np.ndarray, int]:
+        """For the bid standing at ``view``: the belief's distribution of the other hands' matching dice, and how
+        many of them the bid needs beyond our own (<= 0: our hand makes it true)."""
+        bid, config = view.bid, view.config
+        needed = bid.quantity - int(matching_count(view.hand, bid.face, config))
+        return self.belief.total_distribution(bid.face, config.wild), needed
 
     def observe(self, event: Event) -> None:
         for model in self.models.values():

@@ -18,7 +18,7 @@ import numpy as np
 
 from ldpomdp.envs.coding import ActionCoding
 from ldpomdp.game import PlayerView
-from ldpomdp.rules import Action, GameConfig, match_matrix, matching_count
+from ldpomdp.rules import Action, GameConfig, match_matrix
 
 from ._common import BeliefPlayer
 
@@ -165,9 +165,8 @@ class DQNPlayer(BeliefPlayer):
         estimates = {s: b.weights @ b.particles for s, b in self.belief.beliefs.items()}
         bid_true = 0.0
         if view.bid is not None:
-            others = self.belief.total_distribution(view.bid.face, view.config.wild)
-            missing = view.bid.quantity - int(matching_count(view.hand, view.bid.face, view.config))
-            bid_true = float(others[max(missing, 0):].sum())
+            others, needed = self.standing_bid_odds(view)
+            bid_true = float(others[max(needed, 0):].sum())
         return dqn_features(view, estimates, bid_true, self.frame, self.coding)
 
     def legal_mask(self, view: PlayerView) -> np.ndarray:

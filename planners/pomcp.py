@@ -12,7 +12,7 @@ from ldpomdp.exact.fixed_opponents import round_outcomes
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
 from ldpomdp.game_values import game_value
 from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, die_outcomes, make_agent, reset_root
-from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal, matching_count
+from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal
 from ldpomdp.validation import int_at_least, number, one_of
 
 from ._common import BeliefPlayer
@@ -131,11 +131,10 @@ class POMCPPlanner(BeliefPlayer):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        bid, outcomes, config = view.bid, self._outcomes, view.config
-        if bid is None:
+        if view.bid is None:
             return None
-        needed = bid.quantity - matching_count(view.hand, bid.face, config)  # from the other hands
-        others = self.belief.total_distribution(bid.face, config.wild)
+        outcomes = self._outcomes
+        others, needed = self.standing_bid_odds(view)
         surely_true, surely_false = not others[:max(needed, 0)].any(), not others[max(needed, 0):].any()
         if surely_false and outcomes[(view.history[-1][0], self.seat)] >= max(outcomes.values()):
             return CHALLENGE
