@@ -48,6 +48,19 @@ class PublicNode:
             obs = self.observations[key] = LDObservation(seen, loser)
         return obs
 
+    def state(self, like: LDState, turn: int, loser: int, seen: Sequence[tuple[int, Action]]) -> LDState:
+        """The one state here with ``like``'s hands, dice and round: mid-round (``loser`` -1, ``turn`` the planner)
+        or ended by ``turn``'s challenge; ``seen`` is only read when the state is new."""
+        key = (like.hands, turn if loser >= 0 else -1)
+        state = self.states.get(key)
+        if state is None:
+            seen = tuple(seen)
+            state = LDState(like.hands, like.dice, self.history, turn, loser, seen, like.round_index)
+            state.public = self
+            state.observation = self.observation(None if loser < 0 else (turn, loser), seen, loser)
+            self.states[key] = state
+        return state
+
     def child(self, seat: int, action: Action) -> "PublicNode":
         key = (seat, action)
         node = self.children.get(key)
@@ -142,12 +155,7 @@ class TransitionModel(pomdp_py.TransitionModel):
             loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, challenger)
         else:  # the same rule as resolve_challenge, on the root particles' precomputed counts
             loser = challenger if totals[bid.face - 1] >= bid.quantity else bidder
-        end = node.states.get((state.hands, challenger))
-        if end is None:
-            end = LDState(state.hands, state.dice, node.history, challenger, loser, seen, state.round_index)
-            end.observation = node.observation((challenger, loser), seen, loser)
-            node.states[state.hands, challenger] = end
-        return end
+        return node.state(state, challenger, loser, seen)
 
     def _play(self, state: LDState, action: LDAction, reply) -> LDState:
         """The state after ``action`` when ``reply(state, node, actor)`` gives each opponent's move. The planner's
@@ -173,14 +181,7 @@ class TransitionModel(pomdp_py.TransitionModel):
                 return self._end(state, node, actor, tuple(seen))
             node = node.child(actor, answer)
             actor = after[actor]
-        nxt = node.states.get((state.hands, -1))
-        if nxt is None:
-            seen_t = tuple(seen)
-            nxt = LDState(state.hands, state.dice, node.history, self.seat, -1, seen_t, state.round_index)
-            nxt.public = node
-            nxt.observation = node.observation(None, seen_t, -1)
-            node.states[state.hands, -1] = nxt
-        return nxt
+        return node.state(state, self.seat, -1, seen)
 
     def sample(self, state: LDState, action: LDAction) -> LDState:
         after = state.after
