@@ -6,7 +6,9 @@ Table 1's figures are not in our copy of report 004 (its body was lost in the te
 final agent "was the only agent capable of beating each of the dummy agents by winning more than 50% of the time",
 so that column's reference is 50%.
 
-    python benchmarks/wildcard_dqn.py [--quick] [--players dqn,dqn:weights=PATH,expected-count:...]
+    python benchmarks/wildcard_dqn.py [--quick] [--players dqn,dqn:weights=PATH,expected-count:...] [--record]
+
+``--record`` writes both tables to the docs (``docs/data/wildcard_dqn_table1.json`` and ``..._table2.json``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import argparse
 import math
 from pathlib import Path
 
-from wildcard_table import DUMMIES, PAIRS, REPORT, Entry, cells_for, collect, format_rows, target_lines
+from _record import record
+from wildcard_table import COLUMNS, DUMMIES, PAIRS, REPORT, Entry, cells_for, collect, format_rows, target_lines
 
 from ldpomdp.registry import split_specs
 from ldpomdp.sweeps import Cell, run_sweep
@@ -29,19 +32,26 @@ def table1_cells(spec: str) -> list[Cell]:
     return [Cell.of((spec, dummy), dice=5, bids="full", wild=1) for dummy in DUMMIES]
 
 
-def format_table1(rows, specs: list[str]) -> tuple[str, list[str]]:
-    """Table 1 (win % [95% interval]) and, per spec, the columns at or above the report's 50%."""
+def table1_entries(rows, specs: list[str]) -> dict[str, list[Entry]]:
+    """Per spec, its Table 1 entries (vs each of :data:`DUMMIES`)."""
     ours = {r.cell: r for r in rows if r.player_index == 0}
-    head = f"{'agent':44}" + "".join(f"{'vs ' + d:>18}" for d in DUMMIES)
+    return {spec: [Entry((ours[c.id].wins,), (ours[c.id].games,)) for c in table1_cells(spec)] for spec in specs}
+
+
+def cell_text(entry: Entry) -> str:
+    """Win % and its 95% interval to a tenth (the report's 99.8 needs the decimal)."""
+    return f"{100 * entry.win_rate:.1f} [{100 * entry.interval[0]:.1f}-{100 * entry.interval[1]:.1f}]"
+
+
+def format_table1(table1: dict[str, list[Entry]]) -> tuple[str, list[str]]:
+    """Table 1 (win % [95% interval]) and, per spec, the columns at or above the report's 50%."""
+    head = f"{'agent':44}" + "".join(f"{'vs ' + d:>21}" for d in DUMMIES)
     lines, verdicts = [head, "-" * len(head)], []
-    for spec in specs:
-        entries = [Entry((ours[c.id].wins,), (ours[c.id].games,)) for c in table1_cells(spec)]
-        lines.append(f"{spec:44}" + "".join(
-            f"{f'{100 * e.win_rate:5.1f} [{100 * e.interval[0]:.0f}-{100 * e.interval[1]:.0f}]':>18}"
-            for e in entries))
+    for spec, entries in table1.items():
+        lines.append(f"{spec:44}" + "".join(f"{cell_text(e):>21}" for e in entries))
         above = sum(100 * e.interval[0] > TABLE1_REFERENCE for e in entries)
         verdicts.append(f"{spec}: Table 1, 95% interval above 50% in {above}/3 columns")
-    lines.append(f"{'report: Final QAgent (text: > 50% each)':44}" + "".join(f"{'> 50':>18}" for _ in DUMMIES))
+    lines.append(f"{'report: Final QAgent (text: > 50% each)':44}" + "".join(f"{'> 50':>21}" for _ in DUMMIES))
     return "\n".join(lines), verdicts
 
 
@@ -53,6 +63,21 @@ def not_below(results: dict[str, list[Entry]]) -> list[str]:
             for spec, entries in results.items()]
 
 
+def record_tables(table1: dict[str, list[Entry]], table2: dict[str, list[Entry]], games: int, notes: str) -> None:
+    """Both tables as stamped docs data files, the report's Final QAgent as the last row of each."""
+    command = f"python benchmarks/wildcard_dqn.py --players {','.join(table1)} --games {games} --record"
+    notes = "Win % with 95% Wilson intervals. " + notes
+    record("wildcard_dqn_table1", "Report 004's Table 1 (1 vs 1, full game, 5 dice)",
+           ["Table 1 (1 vs 1)", *(f"vs {d.capitalize()}" for d in DUMMIES)],
+           [[f"`{s}`", *map(cell_text, e)] for s, e in table1.items()] + [["report: Final QAgent", *["> 50"] * 3]],
+           command=command, notes=notes)
+    record("wildcard_dqn_table2", "Report 004's Table 2 (1 vs 2, full game, 5 dice)",
+           ["Table 2 (1 vs 2)", *COLUMNS],
+           [[f"`{s}`", *map(cell_text, e)] for s, e in table2.items()]
+           + [["report: Final QAgent", *(f"{v:.1f}" for v in REPORT["Final QAgent"])]],
+           command=command, notes=notes)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default=f"dqn,{BEST_PLANNER}", help="comma-separated specs, one row each")
@@ -61,6 +86,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="results/wildcard_dqn")
+    parser.add_argument("--record", action="store_true", help="write both tables to docs/data (stamped)")
+    parser.add_argument("--notes", default="", help="with --record: what the rows are (e.g. how the weights were "
+                                                     "trained)")
     args = parser.parse_args()
     specs = split_specs(args.players)
     games = args.games or (90 if args.quick else 1000)
@@ -71,7 +99,8 @@ def main() -> None:
                        workers=args.workers)
     table2 = run_sweep(pairs_mixed, half, out / "mixed_pairs", args.seed, workers=args.workers)
     table2 += run_sweep(pairs_same, games, out / "same_pairs", args.seed, workers=args.workers)
-    text1, verdicts1 = format_table1(table1, specs)
+    entries1 = table1_entries(table1, specs)
+    text1, verdicts1 = format_table1(entries1)
     results = collect(table2, specs)
     print(f"\nWiLDCARD Table 1: 2 players, 5 dice, ones wild; {games} games per entry; win % [95% Wilson interval]")
     print(text1)
@@ -82,6 +111,8 @@ def main() -> None:
         print(line)
     if any(math.isnan(e.win_rate) for entries in results.values() for e in entries):
         raise SystemExit("some cells have no games")
+    if args.record:
+        record_tables(entries1, results, games, args.notes)
 
 
 if __name__ == "__main__":
