@@ -156,7 +156,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ValueError(f"--wild must be 1, high or none, got {args.wild!r}") from None
     frame = Frame(args.players, args.dice, args.faces, wild, args.bids)
     frame.check(frame.config)  # the rules' own checks, with their messages
-    settings = TrainSettings(seed=args.seed, frame=frame, games=games, learning_rate=args.lr, buffer=args.buffer,
+    settings = TrainSettings(seed=args.seed, frame=frame, games=games, learning_rate=args.lr,
+                             final_learning_rate=args.final_lr, buffer=args.buffer,
                              eval_every=args.eval_every, eval_games=args.eval_games,
                              checkpoint_every=args.checkpoint_every)
     path = train_dqn(settings, args.out, progress=not args.no_progress)
@@ -178,7 +179,9 @@ def _train_parser(sub) -> None:
     dqn.add_argument("--faces", type=_option_int(2), default=6)
     dqn.add_argument("--wild", default="1", help="1, high or none (default 1)")
     dqn.add_argument("--bids", choices=("full", "sixes"), default="full")
-    dqn.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate (default 0.001)")
+    dqn.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate at the start (default 0.001)")
+    dqn.add_argument("--final-lr", type=float, default=1e-4,
+                     help="Adam learning rate at the last update; it falls linearly (default 0.0001)")
     dqn.add_argument("--buffer", type=_option_int(1), default=100_000, help="replay buffer size (default 100000)")
     dqn.add_argument("--eval-every", type=_option_int(1), default=5_000, help="games between evaluations")
     dqn.add_argument("--eval-games", type=_option_int(1), default=200, help="games per evaluation opponent")

@@ -1,8 +1,9 @@
 """Report 004's Deep Q-Network player (WiLDCARD), played with numpy alone.
 
-The network maps :func:`dqn_features` (own hand, dice per seat, the standing bid, and the opponents' dice estimate
-from a :class:`~ldpomdp.belief.TableBelief`) to one Q-value per action of its *frame*: the largest table it was
-trained for (players, dice per player, faces, wild face, bid mode). It plays any game that fits the frame: at most
+The network (:func:`q_values`) maps :func:`dqn_features` (own hand, dice per seat, the standing bid, and the
+opponents' dice estimate from a :class:`~ldpomdp.belief.TableBelief`, with the probability of every bid being true)
+to one Q-value per action of its *frame*: the largest table it was trained for (players, dice per player, faces,
+wild face, bid mode). It plays any game that fits the frame: at most
 that many players and dice each, the same faces, wild face and bid mode; seats and actions outside the game are
 zeros and masked. Trained by ``ldpomdp train dqn`` (:mod:`planners.dqn_train`, extra ``rl``); the weights ship as
 ``planners/data/dqn_wildcard.npz`` and load with numpy.
@@ -11,6 +12,7 @@ zeros and masked. Trained by ``ldpomdp train dqn`` (:mod:`planners.dqn_train`, e
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -18,14 +20,15 @@ import numpy as np
 
 from ldpomdp.envs.coding import ActionCoding
 from ldpomdp.game import PlayerView
-from ldpomdp.rules import Action, GameConfig, match_matrix
+from ldpomdp.rules import Action, GameConfig, match_matrix, matching_count
 
 from ._common import BeliefPlayer
 
-__all__ = ["Frame", "QNetwork", "DQNPlayer", "dqn_features", "feature_size", "SHIPPED_WEIGHTS"]
+__all__ = ["Frame", "QNetwork", "DQNPlayer", "dqn_features", "feature_size", "action_descriptors", "parameter_shapes",
+           "q_values", "SHIPPED_WEIGHTS"]
 
 SHIPPED_WEIGHTS = Path(__file__).with_name("data") / "dqn_wildcard.npz"
-BELIEF_INJECTION = 0.1  # share of the prior kept in each opponent's belief: the assumed one-third model is wrong
+ASSUME = "mixture"  # the opponent model behind the belief: the type mixture of the package's best planner
 
 
 @dataclass(frozen=True)
@@ -57,19 +60,19 @@ def feature_size(frame: Frame) -> int:
     """Length of :func:`dqn_features` for ``frame``."""
     coding = ActionCoding(frame.config)
     return 2 * frame.faces + frame.players + 1 + coding.num_bids + 1 + 1 + frame.players \
-        + (frame.players - 1) * frame.faces + frame.faces + 3
+        + (frame.players - 1) * frame.faces + frame.faces + 3 + coding.num_bids
 
 
-def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], bid_true: float, frame: Frame,
+def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], odds: np.ndarray, frame: Frame,
                  coding: ActionCoding) -> np.ndarray:
     """The network's input (float32) on ``view``; ``estimates[s]`` is opponent ``s``'s expected count of each face
-    (raw, wild dice not added), ``bid_true`` the probability that the standing bid is true under the same belief
-    (0 without a bid). In order, counts scaled by the frame's dice: own face counts, own matching counts, dice
-    per seat (relative order, own first; padded), dice on the table, the standing bid one-hot (the last entry: no
-    bid yet), its quantity over the dice on the table, its bidder (relative seat) one-hot, each opponent's
-    estimate (relative order; padded), the opponents' total expected matching count per face, and for the standing
-    bid (zeros without one): the expected matching dice on the table minus its quantity, its quantity, and
-    ``bid_true``."""
+    (raw, wild dice not added), ``odds`` (bids of ``coding``,) the probability of each bid being true under the
+    same belief (:meth:`DQNPlayer.bid_odds`). In order, counts scaled by the frame's dice: own face counts, own
+    matching counts, dice per seat (relative order, own first; padded), dice on the table, the standing bid one-hot
+    (the last entry: no bid yet), its quantity over the dice on the table, its bidder (relative seat) one-hot, each
+    opponent's estimate (relative order; padded), the opponents' total expected matching count per face, for the
+    standing bid (zeros without one) the expected matching dice on the table minus its quantity, its quantity and
+    its probability of being true, and last ``odds``."""
     config = view.config
     n, seat, d = config.num_players, view.seat, float(frame.dice)
     hand = np.asarray(view.hand, dtype=np.float64)
@@ -93,38 +96,85 @@ def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], bid_true: f
         parts.append([0.0, 0.0, 0.0])
     else:
         f = view.bid.face - 1
-        parts.append([(parts[1][f] * d + expected[f] - view.bid.quantity) / d, view.bid.quantity / d, bid_true])
+        parts.append([(parts[1][f] * d + expected[f] - view.bid.quantity) / d, view.bid.quantity / d,
+                      odds[coding.index(view.bid)]])
+    parts.append(odds)
     return np.concatenate(parts).astype(np.float32)
 
 
-class QNetwork:
-    """A ReLU multilayer perceptron in numpy: ``layers`` is a list of (weights (in, out), bias (out,))."""
+def action_descriptors(frame: Frame) -> np.ndarray:
+    """(actions, 2 + bid faces) float32, one row per action of the frame: the bid's quantity over the frame's dice on
+    the table, its face one-hot, and 1 in the last column for CHALLENGE (whose other entries are 0)."""
+    coding = ActionCoding(frame.config)
+    out = np.zeros((coding.size, 2 + len(coding.faces)), np.float32)
+    for index in range(coding.num_bids):
+        bid = coding.action(index)
+        out[index, 0] = bid.quantity / coding.max_quantity
+        out[index, 1 + coding.faces.index(bid.face)] = 1.0
+    out[coding.challenge, -1] = 1.0
+    return out
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], frame: Frame):
-        if not layers:
-            raise ValueError("QNetwork needs at least one layer")
-        for (w, b), (w_next, _) in zip(layers, layers[1:]):
-            if w.shape[1] != b.shape[0] or w.shape[1] != w_next.shape[0]:
-                raise ValueError(f"QNetwork: layer shapes do not chain: {[x.shape for pair in layers for x in pair]}")
-        if layers[0][0].shape[0] != feature_size(frame) or layers[-1][0].shape[1] != ActionCoding(frame.config).size:
-            raise ValueError(f"QNetwork: the layers take {layers[0][0].shape[0]} inputs and give "
-                             f"{layers[-1][0].shape[1]} outputs; the frame {frame} needs {feature_size(frame)} and "
-                             f"{ActionCoding(frame.config).size}")
-        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
-        self.frame = frame
+
+def parameter_shapes(frame: Frame, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
+    """The arrays of a :class:`QNetwork` with hidden layer sizes ``hidden`` (the last one is the action layer)."""
+    sizes = [feature_size(frame), *hidden[:-1]]
+    shapes = {}
+    for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:])):
+        shapes[f"w{i}"], shapes[f"b{i}"] = (m, n), (n,)
+    last, width = sizes[-1], hidden[-1]
+    descriptor = 2 + len(frame.config.bid_faces)
+    return shapes | {"state_w": (last, width), "odds_w": (width,), "action_w": (descriptor, width),
+                     "action_b": (width,), "out_w": (width,), "out_b": ()}
+
+
+def _trunk_layers(params: Mapping[str, object]) -> int:
+    return sum(1 for k in params if k[0] == "w" and k[1:].isdigit())
+
+
+def q_values(params: Mapping[str, object], x, descriptors, xp=np, actions=None):
+    """Q-values (..., actions) for state features ``x`` (..., features) with ``xp`` numpy or jax.numpy; with
+    ``actions`` (..., integers) only the value of that action of each state, shape (...).
+
+    The state goes through the hidden layers but the last; the last hidden layer takes that output and one action
+    at a time: its descriptor row (:func:`action_descriptors`) and its odds (the bid's probability of being true, the
+    standing bid's for CHALLENGE, both read from ``x``), so every bid is valued by the same weights."""
+    h = x
+    for i in range(_trunk_layers(params)):
+        h = xp.maximum(h @ params[f"w{i}"] + params[f"b{i}"], 0.0)
+    bids = descriptors.shape[0] - 1
+    odds = xp.concatenate([x[..., -bids:], x[..., -bids - 1:-bids]], axis=-1)  # (..., actions)
+    per_action = descriptors @ params["action_w"] + params["action_b"]  # (actions, width)
+    state = h @ params["state_w"]
+    if actions is not None:
+        odds = xp.take_along_axis(odds, actions[..., None], axis=-1)[..., 0]
+        pre = state + odds[..., None] * params["odds_w"] + per_action[actions]
+    else:
+        pre = state[..., None, :] + odds[..., None] * params["odds_w"] + per_action
+    return xp.maximum(pre, 0.0) @ params["out_w"] + params["out_b"]
+
+
+class QNetwork:
+    """The Q-network in numpy: ``params`` maps the names of :func:`parameter_shapes` to arrays (see
+    :func:`q_values`)."""
+
+    def __init__(self, params: Mapping[str, np.ndarray], frame: Frame):
+        params = {k: np.asarray(v, np.float32) for k, v in params.items()}
+        hidden = [params[f"w{i}"].shape[-1] for i in range(_trunk_layers(params)) if f"w{i}" in params]
+        expected = parameter_shapes(frame, [*hidden, params["out_w"].shape[0] if "out_w" in params else 0])
+        got = {k: v.shape for k, v in params.items()}
+        if got != expected:
+            raise ValueError(f"QNetwork: the arrays {got} do not fit the frame {frame} (it needs {expected})")
+        self.params, self.frame = params, frame
+        self.descriptors = action_descriptors(frame)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         """Q-values, (..., actions) for inputs (..., features)."""
-        for w, b in self.layers[:-1]:
-            x = np.maximum(x @ w + b, 0.0)
-        w, b = self.layers[-1]
-        return x @ w + b
+        return q_values(self.params, x, self.descriptors)
 
     def save(self, path: str | Path, **meta: object) -> None:
-        """Write the layers and the frame (plus ``meta``, JSON-able) to an ``.npz`` file."""
-        arrays = {f"w{i}": w for i, (w, _) in enumerate(self.layers)} | {f"b{i}": b for i, (_, b) in
-                                                                          enumerate(self.layers)}
-        np.savez_compressed(path, frame=json.dumps(asdict(self.frame)), meta=json.dumps(meta), **arrays)
+        """Write the arrays and the frame (plus ``meta``, JSON-able) to an ``.npz`` file."""
+        np.savez_compressed(path, frame=json.dumps(asdict(self.frame)), meta=json.dumps(meta),
+                            **{f"p_{k}": v for k, v in self.params.items()})
 
     @classmethod
     def load(cls, path: str | Path) -> "QNetwork":
@@ -132,11 +182,10 @@ class QNetwork:
         try:
             with np.load(path, allow_pickle=False) as data:
                 frame = Frame(**json.loads(str(data["frame"])))
-                count = sum(1 for k in data.files if k.startswith("w"))
-                layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+                params = {k[2:]: data[k] for k in data.files if k.startswith("p_")}
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"cannot read DQN weights from {path}: {exc}") from exc
-        return cls(layers, frame)
+        return cls(params, frame)
 
 
 class DQNPlayer(BeliefPlayer):
@@ -144,14 +193,14 @@ class DQNPlayer(BeliefPlayer):
 
     ``weights``: an ``.npz`` written by ``ldpomdp train dqn`` (default: the shipped network, trained on report
     004's games: 2 and 3 players, 5 dice, ones wild). The opponents' dice estimate comes from an exact
-    :class:`~ldpomdp.belief.TableBelief` assuming the one-third rule for every opponent (``assume``), with 10% of
-    the prior kept at each update since the real opponents differ."""
+    :class:`~ldpomdp.belief.TableBelief` with the model ``assume`` for every opponent (default the type mixture,
+    as the network was trained)."""
 
     name = "dqn"
     deterministic = True
 
-    def __init__(self, weights: str | Path | None = None, assume: str = "one-third", network: QNetwork | None = None):
-        super().__init__(belief="exact", injection=BELIEF_INJECTION, assume=assume)
+    def __init__(self, weights: str | Path | None = None, assume: str = ASSUME, network: QNetwork | None = None):
+        super().__init__(belief="exact", assume=assume)
         self.network = network if network is not None else QNetwork.load(weights or SHIPPED_WEIGHTS)
         self.frame = self.network.frame
         self.coding = ActionCoding(self.frame.config)
@@ -163,11 +212,21 @@ class DQNPlayer(BeliefPlayer):
     def features(self, view: PlayerView) -> np.ndarray:
         """:func:`dqn_features` of ``view`` with this round's belief."""
         estimates = {s: b.weights @ b.particles for s, b in self.belief.beliefs.items()}
-        bid_true = 0.0
-        if view.bid is not None:
-            others, needed = self.standing_bid_odds(view)
-            bid_true = float(others[max(needed, 0):].sum())
-        return dqn_features(view, estimates, bid_true, self.frame, self.coding)
+        return dqn_features(view, estimates, self.bid_odds(view), self.frame, self.coding)
+
+    def bid_odds(self, view: PlayerView) -> np.ndarray:
+        """(bids of the frame,) the probability of each bid being true: our hand's matching dice plus the belief's
+        distribution of the other hands' (0 for quantities above the dice on the table)."""
+        config, coding = view.config, self.coding
+        odds = np.zeros((coding.max_quantity + 1, len(coding.faces)))  # row q: bids of quantity q (row 0: none)
+        for i, face in enumerate(coding.faces):
+            others = self.belief.total_distribution(face, config.wild)
+            own = int(matching_count(view.hand, face, config))
+            at_least = np.cumsum(others[::-1])[::-1]  # at_least[k] = P(others' matching dice >= k)
+            top = min(own + len(others) - 1, coding.max_quantity)
+            odds[:own + 1, i] = 1.0
+            odds[own + 1:top + 1, i] = at_least[1:top - own + 1]
+        return odds[1:].ravel()
 
     def legal_mask(self, view: PlayerView) -> np.ndarray:
         """(actions,) bool: the legal actions on ``view`` in the frame's numbering."""

@@ -2,8 +2,11 @@
 
 Report 004, section 4, with the choices it leaves open (see ``docs/learning.md``):
 
-- Q-network: 3 hidden ReLU layers of 128, a target network copied every ``target_every`` training sessions;
-  loss Huber on ``r + 0.9 max_a' Q_target(s', a') - Q(s, a)`` over legal ``a'``, Adam, gradient norm clipped at 10.
+- Q-network (:func:`~planners.dqn.q_values`): 3 hidden ReLU layers of 128, the last one taking each action's
+  descriptor and odds; a target network copied every ``target_every`` training sessions;
+  loss Huber on ``r + 0.9 Q_target(s', a*) - Q(s, a)`` with ``a*`` the legal action of highest ``Q(s', .)`` (double
+  DQN), Adam with its rate falling linearly from ``learning_rate`` to ``final_learning_rate`` over the run, gradient
+  norm clipped at 10.
 - A training session after every 10 games: ``updates`` (the report's 50 "epochs") minibatches from the replay
   buffer.
 - Curriculum: stage ``agent1``: 2-player games against each dummy in turn, following the Conservative dummy with
@@ -35,7 +38,7 @@ from ldpomdp.rules import CHALLENGE, Action, GameConfig
 from ldpomdp.sweeps.statistics import wilson_interval
 from ldpomdp.validation import int_at_least, number, probability
 
-from .dqn import DQNPlayer, Frame, QNetwork, feature_size
+from .dqn import DQNPlayer, Frame, QNetwork, action_descriptors, feature_size, parameter_shapes, q_values
 
 __all__ = ["Stage", "TrainSettings", "report_curriculum", "train_dqn", "Replay", "LearningPlayer"]
 
@@ -89,7 +92,8 @@ class TrainSettings:
     """Everything a run depends on (stored in its checkpoint; resuming needs the same)."""
 
     seed: int = 0
-    learning_rate: float = 1e-3  # Adam
+    learning_rate: float = 1e-3  # Adam, at the start; falls linearly to final_learning_rate at the last update
+    final_learning_rate: float = 1e-4
     gamma: float = 0.9
     batch: int = 128
     buffer: int = 100_000
@@ -110,6 +114,7 @@ class TrainSettings:
                      "checkpoint_every"):
             int_at_least("TrainSettings", name, getattr(self, name), 1)
         number("TrainSettings", "learning_rate", self.learning_rate, low=0.0, low_open=True)
+        number("TrainSettings", "final_learning_rate", self.final_learning_rate, low=0.0)
         probability("TrainSettings", "gamma", self.gamma)
         if not self.hidden or any(int_at_least("TrainSettings", "hidden", h, 1) != h for h in self.hidden):
             raise ValueError(f"TrainSettings.hidden must list layer sizes, got {self.hidden!r}")
@@ -201,18 +206,25 @@ def _stream(seed: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
-def initial_layers(settings: TrainSettings) -> list[tuple[np.ndarray, np.ndarray]]:
-    """He-initialised layers drawn from the run's seed."""
+def initial_params(settings: TrainSettings) -> dict[str, np.ndarray]:
+    """He-initialised weights (the odds as one more input of the action layer), zero biases, from the run's seed."""
     rng = _stream(settings.seed, 2)
-    sizes = [feature_size(settings.frame), *settings.hidden, ActionCoding(settings.frame.config).size]
-    return [(rng.normal(0.0, np.sqrt(2.0 / m), (m, n)).astype(np.float32), np.zeros(n, np.float32))
-            for m, n in zip(sizes[:-1], sizes[1:])]
+    shapes = parameter_shapes(settings.frame, settings.hidden)
+    action_layer = shapes["state_w"][0] + shapes["action_w"][0] + 1  # its inputs: state, descriptor, odds
+    params = {}
+    for name, shape in shapes.items():
+        if name[0] == "b" or name.endswith("_b"):
+            params[name] = np.zeros(shape, np.float32)
+        else:
+            fan_in = action_layer if name in ("state_w", "action_w", "odds_w") else shape[0]
+            params[name] = rng.normal(0.0, np.sqrt(2.0 / fan_in), shape).astype(np.float32)
+    return params
 
 
 class _Learner:
     """The JAX side: parameters, target, Adam state, and one jitted training session."""
 
-    def __init__(self, settings: TrainSettings, layers: list[tuple[np.ndarray, np.ndarray]]):
+    def __init__(self, settings: TrainSettings, params: dict[str, np.ndarray]):
         # one thread for XLA (2-core machines are shared); only effective before jax's first import
         os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
         try:
@@ -222,23 +234,23 @@ class _Learner:
         except ModuleNotFoundError as exc:
             raise ValueError(f"ldpomdp train dqn needs {exc.name}: pip install 'ldpomdp[rl]'") from None
         self.jax, self.jnp = jax, jnp
-        self.params = [(jnp.asarray(w), jnp.asarray(b)) for w, b in layers]
+        self.params = {k: jnp.asarray(v) for k, v in params.items()}
         self.target = self.params
-        self.optimizer = optax.chain(optax.clip_by_global_norm(10.0), optax.adam(settings.learning_rate))
+        sessions = sum(settings.games) // settings.train_every
+        rate = optax.linear_schedule(settings.learning_rate, settings.final_learning_rate,
+                                     max(sessions * settings.updates, 1))
+        self.optimizer = optax.chain(optax.clip_by_global_norm(10.0), optax.adam(rate))
         self.opt_state = self.optimizer.init(self.params)
         gamma = settings.gamma
 
-        def forward(params, x):
-            for w, b in params[:-1]:
-                x = jax.nn.relu(x @ w + b)
-            w, b = params[-1]
-            return x @ w + b
+        descriptors = jnp.asarray(action_descriptors(settings.frame))
 
         def loss(params, target, s, a, r, s2, m2, done):
-            best = jnp.where(m2, forward(target, s2), -1e9).max(axis=1)
-            y = r + gamma * jnp.where(done > 0, 0.0, best)
-            q = jnp.take_along_axis(forward(params, s), a[:, None], axis=1)[:, 0]
-            return optax.huber_loss(q, jax.lax.stop_gradient(y)).mean()
+            # double DQN: the online network chooses the next action, the target network values it
+            chosen = jnp.where(m2, q_values(params, s2, descriptors, jnp), -jnp.inf).argmax(axis=1)
+            best = q_values(target, s2, descriptors, jnp, chosen)
+            y = jax.lax.stop_gradient(r + gamma * jnp.where(done > 0, 0.0, best))
+            return optax.huber_loss(q_values(params, s, descriptors, jnp, a), y).mean()
 
         def session(params, opt_state, target, batches):
             def update(carry, batch):
@@ -255,8 +267,8 @@ class _Learner:
         self.params, self.opt_state, value = self._session(self.params, self.opt_state, self.target, batches)
         return float(value)
 
-    def layers(self, params=None) -> list[tuple[np.ndarray, np.ndarray]]:
-        return [(np.asarray(w), np.asarray(b)) for w, b in (params or self.params)]
+    def numpy_params(self) -> dict[str, np.ndarray]:
+        return {k: np.asarray(v) for k, v in self.params.items()}
 
     def state_arrays(self) -> dict[str, np.ndarray]:
         leaves = self.jax.tree_util.tree_leaves((self.params, self.target, self.opt_state))
@@ -284,8 +296,8 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-EVAL_GROUPS = (("random",), ("aggressive",), ("conservative",), ("aggressive", "conservative"),
-               ("conservative", "conservative"))
+EVAL_GROUPS = (("random",), ("aggressive",), ("conservative",), ("random", "aggressive"),
+               ("aggressive", "conservative"), ("conservative", "conservative"))
 
 
 def evaluate(network: QNetwork, groups: Sequence[tuple[str, ...]], games: int, seed: int
@@ -328,7 +340,7 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
     frame = settings.frame
     stages = report_curriculum(settings.games, frame)
     total = sum(s.games for s in stages)
-    learner = _Learner(settings, initial_layers(settings))
+    learner = _Learner(settings, initial_params(settings))
     replay = Replay(settings.buffer, feature_size(frame), ActionCoding(frame.config).size)
     progress_state, frozen = _Progress(), {}
     checkpoint = out / "checkpoint.npz"
@@ -341,12 +353,11 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
             learner.load_state({k: data[k] for k in data.files if k.startswith("learner_")})
             replay.load({k: data[f"replay_{k}"] for k in ("s", "a", "r", "s2", "m2", "done")}, int(data["replay_next"]))
             for name in FROZEN:
-                count = sum(1 for k in data.files if k.startswith(f"{name}_w"))
-                if count:
-                    frozen[name] = QNetwork([(data[f"{name}_w{i}"], data[f"{name}_b{i}"]) for i in range(count)],
-                                            frame)
+                arrays = {k[len(name) + 1:]: data[k] for k in data.files if k.startswith(f"{name}_")}
+                if arrays:
+                    frozen[name] = QNetwork(arrays, frame)
         log(f"resumed from {checkpoint} at game {progress_state.games} of {total}")
-    network = QNetwork(learner.layers(), frame)
+    network = QNetwork(learner.numpy_params(), frame)
     player = LearningPlayer(network, replay)
     cpu_start = _cpu() - progress_state.cpu_seconds
 
@@ -357,8 +368,7 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
         arrays |= learner.state_arrays()
         arrays |= {f"replay_{k}": v for k, v in replay.arrays().items()}
         for name, net in frozen.items():
-            arrays |= {f"{name}_w{i}": w for i, (w, _) in enumerate(net.layers)}
-            arrays |= {f"{name}_b{i}": b for i, (_, b) in enumerate(net.layers)}
+            arrays |= {f"{name}_{k}": v for k, v in net.params.items()}
         _save_atomically(checkpoint, arrays)
         network.save(out / "dqn.npz", games=progress_state.games, seed=settings.seed,
                      cpu_seconds=round(progress_state.cpu_seconds, 1))
@@ -395,7 +405,7 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
                     progress_state.sessions += 1
                     if progress_state.sessions % settings.target_every == 0:
                         learner.target = learner.params
-                    network.layers = [(w, b) for w, b in learner.layers()]
+                    network.params = learner.numpy_params()
                     bar.set_postfix(stage=stage.name, loss=f"{loss:.4f}", refresh=False)
                 if progress_state.games % settings.eval_every == 0 or progress_state.games == total:
                     results = evaluate(network, EVAL_GROUPS, settings.eval_games, settings.seed)
@@ -410,7 +420,7 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
                 if progress_state.games % settings.checkpoint_every == 0 or progress_state.games == total:
                     save()
             if stage.name in FROZEN and stage.name not in frozen:
-                frozen[stage.name] = QNetwork(learner.layers(), frame)
+                frozen[stage.name] = QNetwork(learner.numpy_params(), frame)
             start = end
     bar.close()
     return out / "dqn.npz"

@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 
 from ldpomdp import GameConfig, make_player, play_game
+from ldpomdp.rules import match_matrix
 from planners.dqn import SHIPPED_WEIGHTS, DQNPlayer, Frame, QNetwork
+from planners.dqn_train import TrainSettings, initial_params
 
 SMALL = ["--players", "2", "--dice", "2", "--games", "200,0,100", "--checkpoint-every", "50",
          "--eval-every", "100000", "--eval-games", "20", "--no-progress"]
@@ -38,6 +40,38 @@ def test_dqn_plays_without_a_neural_network_library():
     assert run.stdout.strip() == "[]"
 
 
+class _OddsChecked(DQNPlayer):
+    """Checks ``bid_odds`` against a direct sum over every pair of the belief's opponent hands at each decision."""
+
+    checked = 0
+
+    def act(self, view, rng):
+        config = view.config
+        matches = match_matrix(config)
+        own = np.asarray(view.hand) @ matches
+        totals, weights = np.zeros(1, int), np.ones(1)
+        for belief in self.belief.beliefs.values():
+            counts = belief.particles @ matches
+            totals = (totals[:, None] + counts[None, :, :]).reshape(-1, config.faces) if totals.ndim > 1 else counts
+            weights = (weights[:, None] * belief.weights[None, :]).ravel() if weights.size > 1 else belief.weights
+        odds = self.bid_odds(view)
+        for index in range(self.coding.num_bids):
+            bid = self.coding.action(index)
+            direct = weights @ (own[bid.face - 1] + totals[:, bid.face - 1] >= bid.quantity)
+            assert odds[index] == pytest.approx(direct, abs=1e-12), bid
+        type(self).checked += 1
+        return super().act(view, rng)
+
+
+def test_bid_odds_are_the_belief_probabilities_of_every_bid():
+    network = QNetwork(initial_params(TrainSettings()), Frame())
+    for seed, opponents in enumerate([["conservative", "one-third"], ["aggressive"]]):
+        config = GameConfig(1 + len(opponents), 4)
+        players = [_OddsChecked(network=network), *map(make_player, opponents)]
+        play_game(config, players, np.random.default_rng(seed))
+    assert _OddsChecked.checked >= 4
+
+
 def test_dqn_refuses_a_game_outside_its_frame_and_bad_files(tmp_path):
     player = make_player("dqn")
     with pytest.raises(ValueError, match="up to 3 players of up to 5 dice"):
@@ -50,7 +84,8 @@ def test_dqn_refuses_a_game_outside_its_frame_and_bad_files(tmp_path):
 
 @pytest.mark.parametrize("options, message", [(["--games", "10,10"], "three integers"),
                                               (["--games", "a,b,c"], "three integers"),
-                                              (["--wild", "3"], "wild"), (["--players", "1"], ">= 2")])
+                                              (["--wild", "3"], "wild"), (["--players", "1"], ">= 2"),
+                                              (["--final-lr", "-1"], "final_learning_rate must be a finite number")])
 def test_train_command_refuses_bad_options(options, message, capsys, tmp_path):
     from ldpomdp.cli import main
 
@@ -89,10 +124,10 @@ def wins(player, games=300):
 
 
 def test_short_training_beats_the_untrained_network(trained):
-    from planners.dqn_train import TrainSettings, initial_layers
+    from planners.dqn_train import TrainSettings, initial_params
 
     frame = Frame(2, 2)
-    untrained = DQNPlayer(network=QNetwork(initial_layers(TrainSettings(seed=3, frame=frame)), frame))
+    untrained = DQNPlayer(network=QNetwork(initial_params(TrainSettings(seed=3, frame=frame)), frame))
     before, after = wins(untrained), wins(make_player(f"dqn:weights={trained / 'dqn.npz'}"))
     from ldpomdp.sweeps import wilson_interval
 
@@ -112,9 +147,9 @@ def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
     out, err = resumed.communicate(timeout=600)
     assert resumed.returncode == 0 and "resumed from" in out, err
     a, b = QNetwork.load(trained / "dqn.npz"), QNetwork.load(tmp_path / "dqn.npz")
-    for (wa, ba), (wb, bb) in zip(a.layers, b.layers):
-        np.testing.assert_array_equal(wa, wb)
-        np.testing.assert_array_equal(ba, bb)
+    assert a.params.keys() == b.params.keys()
+    for name in a.params:
+        np.testing.assert_array_equal(a.params[name], b.params[name])
 
 
 def test_resuming_with_other_settings_is_refused(trained):
