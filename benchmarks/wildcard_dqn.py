@@ -63,9 +63,10 @@ def not_below(results: dict[str, list[Entry]]) -> list[str]:
             for spec, entries in results.items()]
 
 
-def record_tables(table1: dict[str, list[Entry]], table2: dict[str, list[Entry]], games: int, notes: str) -> None:
+def record_tables(table1: dict[str, list[Entry]], table2: dict[str, list[Entry]], games: int, seed: int,
+                  notes: str) -> None:
     """Both tables as stamped docs data files, the report's Final QAgent as the last row of each."""
-    command = f"python benchmarks/wildcard_dqn.py --players {','.join(table1)} --games {games} --record"
+    command = f"python benchmarks/wildcard_dqn.py --players {','.join(table1)} --games {games} --seed {seed} --record"
     notes = "Win % with 95% Wilson intervals. " + notes
     record("wildcard_dqn_table1", "Report 004's Table 1 (1 vs 1, full game, 5 dice)",
            ["Table 1 (1 vs 1)", *(f"vs {d.capitalize()}" for d in DUMMIES)],
@@ -112,7 +113,7 @@ def main() -> None:
     if any(math.isnan(e.win_rate) for entries in results.values() for e in entries):
         raise SystemExit("some cells have no games")
     if args.record:
-        record_tables(entries1, results, games, args.notes)
+        record_tables(entries1, results, games, args.seed, args.notes)
 
 
 if __name__ == "__main__":

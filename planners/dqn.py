@@ -3,9 +3,8 @@
 The network (:func:`q_values`) maps :func:`dqn_features` (own hand, dice per seat, the standing bid, and the
 opponents' dice estimate from a :class:`~ldpomdp.belief.TableBelief`, with the probability of every bid being true)
 to one Q-value per action of its *frame*: the largest table it was trained for (players, dice per player, faces,
-wild face, bid mode). It plays any game that fits the frame: at most
-that many players and dice each, the same faces, wild face and bid mode; seats and actions outside the game are
-zeros and masked. Trained by ``ldpomdp train dqn`` (:mod:`planners.dqn_train`, extra ``rl``); the weights ship as
+wild face, bid mode). It plays any game that fits the frame: at most that many players and dice each, the same
+faces, wild face and bid mode; seats and actions outside the game are zeros and masked. Trained by ``ldpomdp train dqn`` (:mod:`planners.dqn_train`, extra ``rl``); the weights ship as
 ``planners/data/dqn_wildcard.npz`` and load with numpy.
 """
 
@@ -128,7 +127,7 @@ def parameter_shapes(frame: Frame, hidden: Sequence[int]) -> dict[str, tuple[int
 
 
 def _trunk_layers(params: Mapping[str, object]) -> int:
-    return sum(1 for k in params if k[0] == "w" and k[1:].isdigit())
+    return sum(1 for k in params if k.startswith("w") and k[1:].isdigit())
 
 
 def q_values(params: Mapping[str, object], x, descriptors, xp=np, actions=None):
@@ -159,11 +158,15 @@ class QNetwork:
 
     def __init__(self, params: Mapping[str, np.ndarray], frame: Frame):
         params = {k: np.asarray(v, np.float32) for k, v in params.items()}
-        hidden = [params[f"w{i}"].shape[-1] for i in range(_trunk_layers(params)) if f"w{i}" in params]
-        expected = parameter_shapes(frame, [*hidden, params["out_w"].shape[0] if "out_w" in params else 0])
         got = {k: v.shape for k, v in params.items()}
+        try:
+            hidden = [params[f"w{i}"].shape[1] for i in range(_trunk_layers(params))] + [params["out_w"].shape[0]]
+        except (KeyError, IndexError):
+            hidden = None
+        expected = parameter_shapes(frame, hidden) if hidden else None
         if got != expected:
-            raise ValueError(f"QNetwork: the arrays {got} do not fit the frame {frame} (it needs {expected})")
+            raise ValueError(f"QNetwork: the arrays {got} are not a network of the frame {frame} "
+                             f"(e.g. {parameter_shapes(frame, (128, 128, 128))})")
         self.params, self.frame = params, frame
         self.descriptors = action_descriptors(frame)
 
@@ -183,9 +186,12 @@ class QNetwork:
             with np.load(path, allow_pickle=False) as data:
                 frame = Frame(**json.loads(str(data["frame"])))
                 params = {k[2:]: data[k] for k in data.files if k.startswith("p_")}
+            if not params:
+                raise ValueError("no network arrays in it (a file of the first, one-output-per-action network? "
+                                 "retrain with ldpomdp train dqn)")
+            return cls(params, frame)
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"cannot read DQN weights from {path}: {exc}") from exc
-        return cls(params, frame)
 
 
 class DQNPlayer(BeliefPlayer):

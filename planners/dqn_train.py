@@ -14,8 +14,9 @@ Report 004, section 4, with the choices it leaves open (see ``docs/learning.md``
   dummies, seat order shuffled, with the intermediate stage's reward shaping (bigger penalties for big bids,
   a bonus for small raises); stage ``final``: epsilon = 0.2, against frozen copies of Agent 1 and Agent 2 in 2- and
   3-player games, half of the games against the dummies again so that what was learnt against them is kept.
-- Every random draw follows from ``seed``: game ``k`` uses the stream (seed, k), training session ``j`` the
-  stream (seed, "batches", j); a checkpoint (every ``checkpoint_every`` games, written atomically) holds the
+- Every random draw follows from ``seed``: the initial weights the stream (seed, 2), game ``k`` the streams
+  (seed, 0, k) (dice, seats, opponents) and (seed, 3, k) (the learner's exploration), training session ``j`` the
+  stream (seed, 4, j) (its minibatches); a checkpoint (every ``checkpoint_every`` games, written atomically) holds the
   networks, the optimizer, the buffer and the counters, so a killed run resumes to the same weights.
 """
 
@@ -115,6 +116,9 @@ class TrainSettings:
             int_at_least("TrainSettings", name, getattr(self, name), 1)
         number("TrainSettings", "learning_rate", self.learning_rate, low=0.0, low_open=True)
         number("TrainSettings", "final_learning_rate", self.final_learning_rate, low=0.0)
+        if self.final_learning_rate > self.learning_rate:
+            raise ValueError(f"TrainSettings.final_learning_rate must be <= learning_rate {self.learning_rate:g} (the "
+                             f"rate falls over the run), got {self.final_learning_rate!r}")
         probability("TrainSettings", "gamma", self.gamma)
         if not self.hidden or any(int_at_least("TrainSettings", "hidden", h, 1) != h for h in self.hidden):
             raise ValueError(f"TrainSettings.hidden must list layer sizes, got {self.hidden!r}")
@@ -236,7 +240,7 @@ class _Learner:
         self.jax, self.jnp = jax, jnp
         self.params = {k: jnp.asarray(v) for k, v in params.items()}
         self.target = self.params
-        sessions = sum(settings.games) // settings.train_every
+        sessions = sum(s.games for s in report_curriculum(settings.games, settings.frame)) // settings.train_every
         rate = optax.linear_schedule(settings.learning_rate, settings.final_learning_rate,
                                      max(sessions * settings.updates, 1))
         self.optimizer = optax.chain(optax.clip_by_global_norm(10.0), optax.adam(rate))

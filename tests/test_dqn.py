@@ -3,11 +3,13 @@ self, and a training run killed mid-way that resumes to the same weights."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 
 import numpy as np
 import pytest
@@ -49,11 +51,11 @@ class _OddsChecked(DQNPlayer):
         config = view.config
         matches = match_matrix(config)
         own = np.asarray(view.hand) @ matches
-        totals, weights = np.zeros(1, int), np.ones(1)
+        totals, weights = np.zeros((1, config.faces), int), np.ones(1)
         for belief in self.belief.beliefs.values():
             counts = belief.particles @ matches
-            totals = (totals[:, None] + counts[None, :, :]).reshape(-1, config.faces) if totals.ndim > 1 else counts
-            weights = (weights[:, None] * belief.weights[None, :]).ravel() if weights.size > 1 else belief.weights
+            totals = (totals[:, None] + counts[None, :, :]).reshape(-1, config.faces)
+            weights = (weights[:, None] * belief.weights[None, :]).ravel()
         odds = self.bid_odds(view)
         for index in range(self.coding.num_bids):
             bid = self.coding.action(index)
@@ -80,12 +82,22 @@ def test_dqn_refuses_a_game_outside_its_frame_and_bad_files(tmp_path):
     bad.write_bytes(b"not a weights file")
     with pytest.raises(ValueError, match="cannot read DQN weights"):
         make_player(f"dqn:weights={bad}")
+    old = tmp_path / "old.npz"  # the first network's format: layers w0, b0, ... without the p_ prefix
+    np.savez(old, frame=json.dumps(asdict(Frame())), w0=np.zeros((132, 91)), b0=np.zeros(91))
+    with pytest.raises(ValueError, match="cannot read DQN weights.*no network arrays"):
+        make_player(f"dqn:weights={old}")
+    network = QNetwork.load(SHIPPED_WEIGHTS)
+    wrong = tmp_path / "wrong.npz"
+    np.savez(wrong, frame=json.dumps(asdict(Frame(2, 4))), **{f"p_{k}": v for k, v in network.params.items()})
+    with pytest.raises(ValueError, match="cannot read DQN weights.*not a network of the frame"):
+        make_player(f"dqn:weights={wrong}")
 
 
 @pytest.mark.parametrize("options, message", [(["--games", "10,10"], "three integers"),
                                               (["--games", "a,b,c"], "three integers"),
                                               (["--wild", "3"], "wild"), (["--players", "1"], ">= 2"),
-                                              (["--final-lr", "-1"], "final_learning_rate must be a finite number")])
+                                              (["--final-lr", "-1"], "final_learning_rate must be a finite number"),
+                                              (["--final-lr", "0.01"], "must be <= learning_rate")])
 def test_train_command_refuses_bad_options(options, message, capsys, tmp_path):
     from ldpomdp.cli import main
 
@@ -124,8 +136,6 @@ def wins(player, games=300):
 
 
 def test_short_training_beats_the_untrained_network(trained):
-    from planners.dqn_train import TrainSettings, initial_params
-
     frame = Frame(2, 2)
     untrained = DQNPlayer(network=QNetwork(initial_params(TrainSettings(seed=3, frame=frame)), frame))
     before, after = wins(untrained), wins(make_player(f"dqn:weights={trained / 'dqn.npz'}"))
