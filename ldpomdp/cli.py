@@ -41,17 +41,22 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
 
 
+def _wild_face(text: str, faces: int) -> int | None:
+    """The wild face that ``--wild`` names: a number, "high" (``faces``) or "none" (None)."""
+    named = str(text).lower()
+    if named in ("none", "high"):
+        return None if named == "none" else faces
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--wild must be 1, high or none, got {text!r}") from None
+
+
 def config_from_args(args: argparse.Namespace, num_players: int, dice: int | None = None) -> GameConfig:
     """A GameConfig from the shared rule options (``dice``, when given, in place of ``--dice``)."""
-    wild = {"none": None, "high": args.faces}.get(str(args.wild).lower(), None)
-    if str(args.wild).lower() not in ("none", "high"):
-        try:
-            wild = int(args.wild)
-        except ValueError:
-            raise ValueError(f"--wild must be 1, high or none, got {args.wild!r}") from None
     dice = args.dice if dice is None else dice
-    return GameConfig(num_players=num_players, dice=dice, faces=args.faces, wild=wild, bids=args.bids,
-                      opener=args.opener)
+    return GameConfig(num_players=num_players, dice=dice, faces=args.faces, wild=_wild_face(args.wild, args.faces),
+                      bids=args.bids, opener=args.opener)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -149,12 +154,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         games = ()
     if len(games) != 3 or min(games) < 0:
         raise ValueError(f"--games must be three integers >= 0 like 20000,20000,20000, got {args.games!r}")
-    wild = {"none": None, "high": args.faces}.get(args.wild.lower(), args.wild)
-    try:
-        wild = None if wild is None else int(wild)
-    except ValueError:
-        raise ValueError(f"--wild must be 1, high or none, got {args.wild!r}") from None
-    frame = Frame(args.players, args.dice, args.faces, wild, args.bids)
+    frame = Frame(args.players, args.dice, args.faces, _wild_face(args.wild, args.faces), args.bids)
     frame.check(frame.config)  # the rules' own checks, with their messages
     settings = TrainSettings(seed=args.seed, frame=frame, games=games, learning_rate=args.lr,
                              final_learning_rate=args.final_lr, buffer=args.buffer,
