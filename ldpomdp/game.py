@@ -36,6 +36,7 @@ __all__ = [
     "roll_hand",
     "play_round",
     "play_game",
+    "ask",
     "rotate",
 ]
 
@@ -203,14 +204,20 @@ def _failure(player: object, seat: int, method: str, exc: Exception) -> PlayerEr
 _PASSED_ON = EOFError
 
 
+def ask(player: Player, seat: int, method: str, *args: object) -> object:
+    """``player.method(*args)``; an exception from the player's code becomes a :class:`PlayerError` naming the
+    player, its seat and the method (an ``EOFError``, a person ending the input, passes unchanged)."""
+    try:
+        return getattr(player, method)(*args)
+    except _PASSED_ON:
+        raise
+    except Exception as exc:
+        raise _failure(player, seat, method, exc) from exc
+
+
 def _broadcast(players: Sequence[Player], event: Event) -> None:
     for seat, p in enumerate(players):
-        try:
-            p.observe(event)
-        except _PASSED_ON:
-            raise
-        except Exception as exc:
-            raise _failure(p, seat, "observe", exc) from exc
+        ask(p, seat, "observe", event)
 
 
 class RoundState:
@@ -326,12 +333,7 @@ def _drive(players: Sequence[Player], rnd: RoundState, rng: np.random.Generator,
     _broadcast(players, rnd.start)
     while rnd.end is None:
         seat = rnd.seat
-        try:
-            action = players[seat].act(rnd.view(), rng)
-        except _PASSED_ON:
-            raise
-        except Exception as exc:
-            raise _failure(players[seat], seat, "act", exc) from exc
+        action = ask(players[seat], seat, "act", rnd.view(), rng)
         for event in play(action, player_name(players[seat])):
             _broadcast(players, event)
 

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
-from ldpomdp import CHALLENGE, Bid, GameConfig, IllegalActionError  # noqa: E402
+from ldpomdp import CHALLENGE, Bid, GameConfig, IllegalActionError, PlayerError  # noqa: E402
 from ldpomdp.envs import LiarsDiceGymEnv, liars_dice_env  # noqa: E402
 from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward  # noqa: E402
 from ldpomdp.game import RoundEnd  # noqa: E402
@@ -117,3 +117,24 @@ def test_gym_wrapper_plays_whole_games_against_seated_players():
         LiarsDiceGymEnv("aggressive")
     with pytest.raises(ValueError, match="3 players but 1 opponents"):
         LiarsDiceGymEnv(["random"], GameConfig(3))
+
+
+class _Broken:
+    """A seated player whose ``act`` fails, to check that the wrapper names it like ``play_game`` does."""
+
+    name = "broken"
+
+    def reset(self, seat, config):
+        pass
+
+    def observe(self, event):
+        pass
+
+    def act(self, view, rng):
+        raise KeyError("no such bid")
+
+
+def test_gym_wrapper_names_a_seated_player_that_fails():
+    env = LiarsDiceGymEnv([_Broken()], GameConfig(dice=2), seat=1)  # the broken player opens the first round
+    with pytest.raises(PlayerError, match=r"player broken \(seat 0\) raised KeyError in act"):
+        env.reset(seed=0)

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import gymnasium
 import numpy as np
 
-from ..game import Player
+from ..game import Player, ask
 from ..registry import make_player
 from ..rules import GameConfig
 from .aec import LiarsDiceEnv
@@ -83,8 +83,8 @@ class LiarsDiceGymEnv(gymnasium.Env):
         for s, p in enumerate(self.players):
             if p is not None:
                 if callable(getattr(p, "reseed", None)):
-                    p.reseed(player_seqs[s])
-                p.reset(s, self.config)
+                    ask(p, s, "reseed", player_seqs[s])
+                ask(p, s, "reset", s, self.config)
         return self._advance()
 
     @property
@@ -98,9 +98,9 @@ class LiarsDiceGymEnv(gymnasium.Env):
 
     def _show(self) -> None:
         for event in self.aec.events:
-            for p in self.players:
+            for s, p in enumerate(self.players):
                 if p is not None:
-                    p.observe(event)
+                    ask(p, s, "observe", event)
 
     def _advance(self) -> tuple[np.ndarray, dict[str, Any]]:
         """Show the last events to the seated players and let them move until the learner is to act or is out."""
@@ -110,8 +110,9 @@ class LiarsDiceGymEnv(gymnasium.Env):
             if self.aec.terminations[acting]:
                 self.aec.step(None)  # a seated player that is out leaves the table
                 continue
-            player = self.players[self.aec.seat_of(acting)]
-            self.aec.step(self.aec.coding.index(player.act(self.aec.state.round.view(), self._rng)))
+            seat = self.aec.seat_of(acting)
+            action = ask(self.players[seat], seat, "act", self.aec.state.round.view(), self._rng)
+            self.aec.step(self.aec.coding.index(action))
             self._show()
         obs = self.aec.observe(self.agent)
         return obs["observation"], {"action_mask": obs["action_mask"], "seat": self.seat}
