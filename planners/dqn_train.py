@@ -201,9 +201,8 @@ class LearningPlayer(DQNPlayer):
             alive = [d > 0 for d in event.dice_after]
             if not alive[self.seat] or sum(alive) == 1:
                 self.reward += 1.0 if alive[self.seat] else -1.0
-                features = self.pending[0] if self.pending is not None else None
-                if features is not None:
-                    self._close(np.zeros_like(features), np.zeros(self.coding.size, bool), True)
+                if self.pending is not None:
+                    self._close(np.zeros_like(self.pending[0]), np.zeros(self.coding.size, bool), True)
 
 
 def _stream(seed: int, *key: int) -> np.random.Generator:
