@@ -22,7 +22,8 @@ Contract:
 - ``command``: how to reproduce the table (required, not empty); ``notes``: markdown shown under the stamp.
 - The stamp is taken when ``record`` is called: ``date`` (UTC, ``YYYY-MM-DD``), ``commit`` (``git rev-parse
   --short HEAD`` of this checkout, plus ``+dirty`` when ``git status --porcelain`` shows tracked or untracked
-  changes, so a result from uncommitted code says so; ``unknown`` outside a git checkout) and ``machine``
+  changes outside ``docs/data``, so a result from uncommitted code says so while tables written just before do
+  not count; ``unknown`` outside a git checkout) and ``machine``
   (``<CPU model> (<n> cores), Python <version>``, the CPU model from ``/proc/cpuinfo``). Call it from the
   checkout whose code produced the figures, right after measuring.
 - Returns the path written. Bad arguments raise ``ValueError`` naming the argument, before anything is written.
@@ -55,11 +56,12 @@ def _git(*args: str) -> str | None:
 
 
 def commit_stamp() -> str:
-    """``git rev-parse --short HEAD``, with ``+dirty`` if the working tree has changes; ``unknown`` without git."""
+    """``git rev-parse --short HEAD``, with ``+dirty`` if the working tree has changes outside ``docs/data`` (the
+    recorded tables are results, not code); ``unknown`` without git."""
     head = _git("rev-parse", "--short", "HEAD")
     if head is None:
         return "unknown"
-    return head + ("+dirty" if _git("status", "--porcelain") else "")
+    return head + ("+dirty" if _git("status", "--porcelain", "--", ".", ":(exclude)docs/data") else "")
 
 
 def machine_stamp() -> str:

@@ -112,6 +112,21 @@ def test_record_writes_a_stamped_table_that_renders(tmp_path, monkeypatch):
             recorder.record("x", "t", ["a"], [[1]], command="c", commit="notacommit")
 
 
+def test_the_commit_stamp_is_dirty_for_code_changes_but_not_for_recorded_tables():
+    if recorder._git("rev-parse", "HEAD") is None:
+        pytest.skip("not a git checkout")
+    before = recorder.commit_stamp()
+    table, code = ROOT / "docs" / "data" / "_probe_table.json", ROOT / "_probe_code.py"
+    try:
+        table.write_text("{}")  # a table written just before, e.g. the first of two that a benchmark records
+        assert recorder.commit_stamp() == before
+        code.write_text("")
+        assert recorder.commit_stamp() == before.removesuffix("+dirty") + "+dirty"
+    finally:
+        table.unlink(missing_ok=True)
+        code.unlink(missing_ok=True)
+
+
 @pytest.mark.parametrize("args, fault", [
     (("bad name", "t", ["a"], [[1]]), "name must be"),
     (("ok", "t", ["a", "b"], [[1]]), "row 0 has 1 cells, columns has 2"),
