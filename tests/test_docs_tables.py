@@ -115,7 +115,7 @@ def test_record_writes_a_stamped_table_that_renders(tmp_path, monkeypatch):
 def test_the_commit_stamp_is_dirty_for_code_changes_but_not_for_recorded_tables():
     if recorder._git("rev-parse", "HEAD") is None:
         pytest.skip("not a git checkout")
-    before = recorder.commit_stamp()
+    before = recorder.commit_stamp()  # only a clean checkout (CI's) can see a table make the stamp dirty
     table, code = ROOT / "docs" / "data" / "_probe_table.json", ROOT / "_probe_code.py"
     try:
         table.write_text("{}")  # a table written just before, e.g. the first of two that a benchmark records
