@@ -20,7 +20,7 @@ from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_g
 from ldpomdp.opponents import OneThirdRule, RandomPlayer
 from ldpomdp.opponents.wildcard import AggressivePlayer, ConservativePlayer
 from ldpomdp.registry import make_player
-from ldpomdp.rules import CHALLENGE, GameConfig, legal_actions, next_active_seat, next_opener
+from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions, next_active_seat, next_opener
 
 # ---------------------------------------------------------------- brute force (independent of the solver)
 
@@ -165,6 +165,31 @@ def test_following_the_actions_gives_the_value(case):
     reckless = brute_force(config, models, seat, 0,
                            lambda v: {CHALLENGE if v.bid is not None else solution.action(v): 1.0})
     assert reckless < solution.win_probability(opener=0) - 1e-3  # always challenging costs a visible share
+
+
+def test_action_values_are_the_values_of_deviating_once():
+    """Playing action a once, at one view, then optimally, loses P(reaching the view) * regret(view, a) exactly."""
+    config, models, seat = CASES["2p vs aggressive, 3 faces, 2 dice, seat 1"]
+    solution = FixedOpponentsSolution(config, models, seat)
+    hand, reach_hand = (1, 1, 0), 2 / 9  # one 1 and one 2 of two 3-faced dice
+    opening = PlayerView(config, seat, (2, 2), (), hand=hand)
+    response = PlayerView(config, seat, (2, 2), ((0, Bid(1, 2)),), hand=hand)  # Aggressive opens 1x2 w.p. 1/3
+    for view, opener, reach in ((opening, seat, reach_hand), (response, 0, reach_hand / 3)):
+        best = brute_force(config, models, seat, opener)
+        values = solution.action_values(view)
+        assert list(values) == [a for a in view.legal_actions() if a is not CHALLENGE] + (
+            [CHALLENGE] if view.bid is not None else [])
+        assert solution.regret(view, solution.action(view)) == 0.0
+        assert len({round(v, 9) for v in values.values()}) > 1  # actions differ: the check below can fail
+        for action, value in values.items():
+            once = brute_force(config, models, seat, opener, lambda v, a=action, at=view: {
+                a if (v.history, v.hand, v.dice) == (at.history, at.hand, at.dice) else solution.action(v): 1.0})
+            assert once - best == pytest.approx(-reach * solution.regret(view, action), abs=1e-12)
+    with pytest.raises(ValueError, match="not a legal action"):
+        solution.regret(response, Bid(1, 1))
+    sixes = FixedOpponentsSolution(GameConfig(num_players=2, dice=2, bids="sixes"), {1: AggressivePlayer()})
+    with pytest.raises(ValueError, match="action_values needs bids='full'"):
+        sixes.action_values(PlayerView(sixes.config, 0, (2, 2), (), hand=(0, 0, 0, 0, 0, 2)))
 
 
 def test_one_third_rule_is_below_the_value_exactly():

@@ -195,14 +195,21 @@ class ResponderRound:
 
     def action(self, hand: tuple[int, ...], bid: Bid | None, bidder: int | None) -> Action:
         """The optimal action for ``hand`` over ``bid`` by ``bidder`` (ties: challenge, then the lower bid)."""
+        values = self.action_values(hand, bid, bidder)
+        best = max(values.values())
+        if values.get(CHALLENGE, -np.inf) >= best:
+            return CHALLENGE
+        return next(a for a, v in values.items() if v == best)  # raises come in rising order
+
+    def action_values(self, hand: tuple[int, ...], bid: Bid | None, bidder: int | None) -> dict[Action, float]:
+        """P(the responder wins the game) after each legal action for ``hand`` over ``bid`` by ``bidder``, then
+        playing optimally: the raises in rising order, then CHALLENGE (when a bid stands)."""
         h = self._hand_row(hand)
         raises = _raise_rows(self.config, sum(self.dice), bid)
-        raise_values = self.after[raises, h]
+        values: dict[Action, float] = {self.bids[int(i)]: float(self.after[i, h]) for i in raises}
         if bid is not None:
-            stop = _challenge(self.truth[self.bids.index(bid), h], self.outcome, self.seat, bidder)
-            if len(raises) == 0 or stop >= raise_values.max():
-                return CHALLENGE
-        return self.bids[int(raises[int(np.argmax(raise_values))])]
+            values[CHALLENGE] = float(_challenge(self.truth[self.bids.index(bid), h], self.outcome, self.seat, bidder))
+        return values
 
     def _hand_row(self, hand: tuple[int, ...]) -> int:
         """The row of ``hand`` in :attr:`hands` (hand_support's lexicographic order)."""
@@ -269,6 +276,25 @@ class FixedOpponentsSolution:
         if view.seat != self.seat:
             raise ValueError(f"{OWNER}: the view is seat {view.seat}'s, this solution plays seat {self.seat}")
         return self.round(view.dice).action(view.hand, view.bid, view.bidder)
+
+    def action_values(self, view: PlayerView) -> dict[Action, float]:
+        """P(the responder wins) after each legal action at ``view``, then playing optimally (full game; the
+        sixes game's rounds keep decisions only: ValueError)."""
+        if view.seat != self.seat:
+            raise ValueError(f"{OWNER}: the view is seat {view.seat}'s, this solution plays seat {self.seat}")
+        solved = self.round(view.dice)
+        if not isinstance(solved, ResponderRound):
+            raise ValueError(f"{OWNER}.action_values: the sixes game's rounds keep the optimal decisions, not the "
+                             f"value of every action; action_values needs bids='full'")
+        return solved.action_values(view.hand, view.bid, view.bidder)
+
+    def regret(self, view: PlayerView, action: Action) -> float:
+        """How much P(win) ``action`` at ``view`` gives up against the optimal action (0 for an optimal one); summed
+        over a player's decisions in its games, an unbiased estimate of its distance from the best response."""
+        values = self.action_values(view)
+        if action not in values:
+            raise ValueError(f"{OWNER}.regret: {action!r} is not a legal action at {view.bid} with dice {view.dice}")
+        return max(values.values()) - values[action]
 
     def round(self, dice: tuple[int, ...]) -> ResponderRound | CountRound:
         """The round solution for ``dice`` (the responder and another seat hold dice), solving first, fewest
