@@ -10,7 +10,7 @@ the gap with its 95% interval (normal, from the per-game sums), and ceiling - ga
 rate. The player sits at seat 0; game g is opened by seat g mod players, and against two different dummies every
 second block of ``players`` games swaps their order.
 
-    python benchmarks/wildcard_gap.py [--players dqn,...] [--games 1000] [--quick] [--record]
+    python benchmarks/wildcard_gap.py [--players dqn,...] [--cells aggressive,...] [--games 1000] [--quick] [--record]
 """
 
 from __future__ import annotations
@@ -29,8 +29,13 @@ from ldpomdp.registry import make_player, split_specs
 from ldpomdp.rules import Action, GameConfig
 from ldpomdp.sweeps.statistics import wilson_interval
 
-CELLS = (("aggressive",), ("random",), ("random", "aggressive"), ("random", "random"), ("aggressive", "aggressive"))
-COLUMNS = ("vs A (1v1)", "vs R (1v1)", "vs {R,A}", "vs {R,R}", "vs {A,A}")
+CELLS = ("aggressive", "random", "random+aggressive", "random+random", "aggressive+aggressive")  # opponents, "+"-joined
+
+
+def column(cell: str) -> str:
+    """A cell's column title: ``vs A (1v1)``, ``vs {R,A}``."""
+    letters = [d[0].upper() for d in cell.split("+")]
+    return f"vs {letters[0]} (1v1)" if len(letters) == 1 else "vs {" + ",".join(letters) + "}"
 
 
 @dataclass(frozen=True)
@@ -71,8 +76,9 @@ class Audited:
         return action
 
 
-def measure(spec: str, dummies: tuple[str, ...], games: int, seed: int, dice: int = 5) -> Gap:
-    """Play ``games`` games of ``spec`` at seat 0 against ``dummies`` and audit every decision."""
+def measure(spec: str, cell: str, games: int, seed: int, dice: int = 5) -> Gap:
+    """Play ``games`` games of ``spec`` at seat 0 against the opponents of ``cell`` and audit every decision."""
+    dummies = tuple(cell.split("+"))
     config = GameConfig(num_players=len(dummies) + 1, dice=dice, bids="full", wild=1)
     orders = [dummies] if len(set(dummies)) == 1 else [dummies, dummies[::-1]]
     solutions = {o: solve_fixed_opponents(config, {s + 1: make_player(m) for s, m in enumerate(o)}) for o in orders}
@@ -95,27 +101,33 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None, help="games per cell (default 1000; --quick 60)")
     parser.add_argument("--quick", action="store_true", help="60 games per cell, 3 dice")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--record", action="store_true", help="write the table to docs/data/wildcard_gap.json")
+    parser.add_argument("--cells", default=",".join(CELLS), help=f"comma-separated opponents of each cell, '+' "
+                                                                  f"between two (default {','.join(CELLS)})")
+    parser.add_argument("--record", action="store_true", help="write the table to docs/data/NAME.json (stamped)")
+    parser.add_argument("--name", default="wildcard_gap", help="with --record: the data file's name")
     parser.add_argument("--notes", default="", help="with --record: what the rows are")
     args = parser.parse_args()
     specs, games, dice = split_specs(args.players), args.games or (60 if args.quick else 1000), 3 if args.quick else 5
+    cells = args.cells.split(",")
+    columns = [column(c) for c in cells]
     rows = []
     print(f"gap % to the exact best response +- 95% half-width (ceiling - gap, %); {games} games per cell, {dice} dice")
-    print(f"{'player':40}" + "".join(f"{c:>24}" for c in COLUMNS))
+    print(f"{'player':40}" + "".join(f"{c:>24}" for c in columns))
     for spec in specs:
         start = time.process_time()
-        cells = [measure(spec, dummies, games, args.seed, dice) for dummies in CELLS]
-        for dummies, cell in zip(CELLS, cells):
-            low, high = wilson_interval(cell.wins, cell.games)
-            print(f"  {spec} vs {'+'.join(dummies)}: won {cell.wins}/{cell.games} [{100 * low:.1f}-{100 * high:.1f}], "
-                  f"ceiling {100 * cell.ceiling:.2f}%, gap {cell.text()}")
-        print(f"{spec:40}" + "".join(f"{c.text():>24}" for c in cells) + f"   ({time.process_time() - start:.0f} CPU s)")
-        rows.append([f"`{spec}`", *(c.text() for c in cells)])
+        gaps = [measure(spec, cell, games, args.seed, dice) for cell in cells]
+        for cell, gap in zip(cells, gaps):
+            low, high = wilson_interval(gap.wins, gap.games)
+            print(f"  {spec} vs {cell}: won {gap.wins}/{gap.games} [{100 * low:.1f}-{100 * high:.1f}], "
+                  f"ceiling {100 * gap.ceiling:.2f}%, gap {gap.text()}")
+        print(f"{spec:40}" + "".join(f"{g.text():>24}" for g in gaps) + f"   ({time.process_time() - start:.0f} CPU s)")
+        rows.append([f"`{spec}`", *(g.text() for g in gaps)])
     if args.record:
-        record("wildcard_gap", f"Distance from the best possible play against report 004's dummies ({dice} dice)",
-               ["player", *COLUMNS], rows,
-               command=f"python benchmarks/wildcard_gap.py --players {','.join(specs)} --games {games} "
-                       f"--seed {args.seed}" + (" --quick" if args.quick else "") + " --record",
+        record(args.name, f"Distance from the best possible play against report 004's dummies ({dice} dice)",
+               ["player", *columns], rows,
+               command=f"python benchmarks/wildcard_gap.py --players {','.join(specs)} --cells {args.cells} "
+                       f"--games {games} --seed {args.seed}" + (" --quick" if args.quick else "")
+                       + f" --record --name {args.name}",
                notes="Each cell: the player's P(win) below the exact best response, in points, +- the 95% interval "
                      "(from the summed regrets of its decisions), and in brackets the exact ceiling minus that gap, "
                      "its estimated win %. " + args.notes)
