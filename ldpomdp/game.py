@@ -38,6 +38,7 @@ __all__ = [
     "play_game",
     "ask",
     "rotate",
+    "seeded_rng",
 ]
 
 
@@ -375,6 +376,18 @@ def play_game(
         state.start_round()
         _drive(players, state.round, rng, state.play)
     return state.record
+
+
+def seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
+    """A game's generator from its seed sequence. First, every player with the optional ``reseed`` hook (see
+    :class:`Player`) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is reserved), so a game
+    never depends on the games played before it."""
+    children = seq.spawn(len(players) + 1)
+    for player, child in zip(players, children[1:]):
+        reseed = getattr(player, "reseed", None)
+        if callable(reseed):
+            reseed(child)
+    return np.random.default_rng(seq)
 
 
 def rotate(items: Sequence, game_index: int) -> tuple[list, list[int]]:

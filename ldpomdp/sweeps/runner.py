@@ -31,7 +31,7 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-from ..game import IllegalActionError, PlayerError, play_game, rotate
+from ..game import IllegalActionError, PlayerError, play_game, rotate, seeded_rng
 from ..registry import make_player
 from .cell import Cell, game_seed
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
@@ -41,18 +41,6 @@ __all__ = ["run_sweep", "play_batch", "validate"]
 
 LOCK_FILE = ".lock"
 SCHEDULER_TIMEOUT = 10  # seconds to connect to a dask scheduler before the sweep gives up
-
-
-def _seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
-    """The game's generator from its seed sequence. First, every player with the optional ``reseed`` hook (see
-    :class:`~ldpomdp.game.Player`) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is
-    reserved), so a game never depends on the games played before it."""
-    children = seq.spawn(len(players) + 1)
-    for player, child in zip(players, children[1:]):
-        reseed = getattr(player, "reseed", None)
-        if callable(reseed):
-            reseed(child)
-    return np.random.default_rng(seq)
 
 
 def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict], float]:
@@ -69,7 +57,7 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     for g in games:
         seated, seat_of = rotate(players, g)
         try:
-            game = play_game(config, seated, _seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
+            game = play_game(config, seated, seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
         except (PlayerError, IllegalActionError) as exc:
             raise type(exc)(f"cell {cell.id}, game {g}: {exc}") from exc
         records.append({
