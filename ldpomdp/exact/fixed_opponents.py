@@ -38,7 +38,8 @@ from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, 
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
            "evaluate_player", "solved_for", "round_outcomes", "HandDependentModelError", "SolveWork", "solve_work",
-           "MAX_DICE_STATES", "MAX_MODEL_CALLS", "MAX_TABLE_CELLS", "MAX_BACKUP_STEPS"]
+           "MAX_DICE_STATES", "MAX_MODEL_CALLS", "MAX_TABLE_CELLS", "MAX_BACKUP_STEPS", "all_bids", "raise_rows",
+           "challenge_value", "opponent_distribution"]
 
 OWNER = "FixedOpponentsSolution"
 MAX_DICE_STATES = 200_000  # dice-per-seat vectors up to the starting dice (checked before they are listed)
@@ -104,7 +105,7 @@ def all_bids(config: GameConfig, table_dice: int) -> tuple[Bid, ...]:
 
 
 @memo(maxsize=4096)
-def _raise_rows(config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
+def raise_rows(config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
     """Indices into :func:`all_bids` of the legal raises over ``bid`` (None: the opening bids)."""
     index = {b: i for i, b in enumerate(all_bids(config, table_dice))}
     rows = np.array([index[a] for a in legal_actions(config, table_dice, bid) if a is not CHALLENGE], dtype=np.int64)
@@ -141,7 +142,8 @@ def round_outcomes(config: GameConfig, seat: int, dice: tuple[int, ...], value: 
     return out
 
 
-def _challenge(truth: np.ndarray, outcome: Mapping[tuple[int, int], float], challenger: int, bidder: int) -> np.ndarray:
+def challenge_value(truth: np.ndarray, outcome: Mapping[tuple[int, int], float], challenger: int, bidder: int
+                    ) -> np.ndarray:
     """The responder's value when ``challenger`` challenges ``bidder``'s bid, true with probability ``truth``
     (per hand): a true bid costs the challenger a die, a false one the bidder (``outcome[(loser, challenger)]``)."""
     return truth * outcome[(challenger, challenger)] + (1.0 - truth) * outcome[(bidder, challenger)]
@@ -205,10 +207,11 @@ class ResponderRound:
         """P(the responder wins the game) after each legal action for ``hand`` over ``bid`` by ``bidder``, then
         playing optimally: the raises in rising order, then CHALLENGE (when a bid stands)."""
         h = self._hand_row(hand)
-        raises = _raise_rows(self.config, sum(self.dice), bid)
+        raises = raise_rows(self.config, sum(self.dice), bid)
         values: dict[Action, float] = {self.bids[int(i)]: float(self.after[i, h]) for i in raises}
         if bid is not None:
-            values[CHALLENGE] = float(_challenge(self.truth[self.bids.index(bid), h], self.outcome, self.seat, bidder))
+            truth = self.truth[self.bids.index(bid), h]
+            values[CHALLENGE] = float(challenge_value(truth, self.outcome, self.seat, bidder))
         return values
 
     def _hand_row(self, hand: tuple[int, ...]) -> int:
@@ -289,8 +292,9 @@ class FixedOpponentsSolution:
         return solved.action_values(view.hand, view.bid, view.bidder)
 
     def regret(self, view: PlayerView, action: Action) -> float:
-        """How much P(win) ``action`` at ``view`` gives up against the optimal action (0 for an optimal one); summed
-        over a player's decisions in its games, an unbiased estimate of its distance from the best response."""
+        """How much P(win) ``action`` at ``view`` gives up against the optimal action (0 for an optimal one). Summed
+        over a player's decisions in games played from this seat against exactly these models, it estimates without
+        bias how far the player's P(win) is below :meth:`win_probability` at the same starts and openers."""
         values = self.action_values(view)
         if action not in values:
             raise ValueError(f"{OWNER}.regret: {action!r} is not a legal action at {view.bid} with dice {view.dice}")
@@ -338,11 +342,11 @@ class FixedOpponentsSolution:
                  for s in active if nxt[s] != me}
         after = {s: np.zeros((n, len(weights))) for s in active}
         for i in range(n - 1, -1, -1):
-            raises = _raise_rows(config, table, bids[i])
+            raises = raise_rows(config, table, bids[i])
             best_raise = after[me][raises].max(axis=0) if len(raises) else np.full(len(weights), -np.inf)
             for s in active:
                 m = nxt[s]
-                stop = _challenge(truth[i], outcome, m, s)
+                stop = challenge_value(truth[i], outcome, m, s)
                 if m == me:
                     after[s][i] = np.maximum(stop, best_raise)
                 else:
@@ -351,7 +355,7 @@ class FixedOpponentsSolution:
         start = {}
         for o in active:
             if o == me:
-                start[o] = after[me][_raise_rows(config, table, None)].max(axis=0)
+                start[o] = after[me][raise_rows(config, table, None)].max(axis=0)
             else:
                 p = opponent_distribution(self.models[o], PublicView(config, o, dice), rows, n)
                 start[o] = p[:n] @ after[o]
