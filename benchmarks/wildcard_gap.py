@@ -8,7 +8,8 @@ start (the performance difference lemma), with far less noise than counting wins
 to about +-0.3. Reported per cell: the wins, the exact ceiling (the best response's P(win) over the same schedule),
 the gap with its 95% interval (normal, from the per-game sums), and ceiling - gap, an estimate of the player's win
 rate. The player sits at seat 0; game g is opened by seat g mod players, and against two different dummies every
-second block of ``players`` games swaps their order.
+second block of ``players`` games swaps their order. Game g's generator (and the player's ``reseed``) come from
+the seed sequence (seed, g), so a game never depends on the games before it.
 
     python benchmarks/wildcard_gap.py [--players dqn,...] [--cells aggressive,...] [--games 1000] [--quick] [--record]
 """
@@ -23,8 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 from _record import record
 
+from ldpomdp.caches import memo
 from ldpomdp.exact import FixedOpponentsSolution, solve_fixed_opponents
-from ldpomdp.game import PlayerView, play_game
+from ldpomdp.game import PlayerView, play_game, seeded_rng
 from ldpomdp.registry import make_player, split_specs
 from ldpomdp.rules import Action, GameConfig
 from ldpomdp.sweeps.statistics import wilson_interval
@@ -53,44 +55,61 @@ class Gap:
         return float(self.regrets.mean()), 1.96 * float(self.regrets.std(ddof=1)) / math.sqrt(self.games)
 
     def text(self) -> str:
+        """``gap +- half-width (ceiling - gap)``, in percentage points."""
         gap, half = self.gap
         return f"{100 * gap:.2f} +- {100 * half:.2f} ({100 * (self.ceiling - gap):.1f})"
 
 
 class Audited:
-    """Plays ``player`` and adds the regret of each of its actions (``solution.regret``) to ``total``."""
+    """Plays ``player`` (any :class:`~ldpomdp.game.Player`) and adds the regret of each of its actions under
+    ``solution`` to ``total``."""
 
-    def __init__(self, player, solution: FixedOpponentsSolution):
+    def __init__(self, player: object, solution: FixedOpponentsSolution):
         self.player, self.solution, self.total = player, solution, 0.0
         self.name = getattr(player, "name", type(player).__name__)
 
     def reset(self, seat: int, config: GameConfig) -> None:
+        """Reset the player; its seat must be the solution's."""
         self.player.reset(seat, config)
+
+    def reseed(self, seq: np.random.SeedSequence) -> None:
+        """Pass the seed on to a player with the ``reseed`` hook."""
+        if callable(getattr(self.player, "reseed", None)):
+            self.player.reseed(seq)
 
     def observe(self, event: object) -> None:
         self.player.observe(event)
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        """The player's action, its regret added to ``total``."""
         action = self.player.act(view, rng)
         self.total += self.solution.regret(view, action)
         return action
 
 
-def measure(spec: str, cell: str, games: int, seed: int, dice: int = 5) -> Gap:
-    """Play ``games`` games of ``spec`` at seat 0 against the opponents of ``cell`` and audit every decision."""
+@memo(maxsize=32)
+def solutions(cell: str, dice: int) -> dict[tuple[str, ...], FixedOpponentsSolution]:
+    """Per seating order of ``cell``'s opponents (seats 1, 2, ...), the best response of seat 0, solved once."""
     dummies = tuple(cell.split("+"))
     config = GameConfig(num_players=len(dummies) + 1, dice=dice, bids="full", wild=1)
     orders = [dummies] if len(set(dummies)) == 1 else [dummies, dummies[::-1]]
-    solutions = {o: solve_fixed_opponents(config, {s + 1: make_player(m) for s, m in enumerate(o)}) for o in orders}
+    return {o: solve_fixed_opponents(config, {s + 1: make_player(m) for s, m in enumerate(o)}) for o in orders}
+
+
+def measure(spec: str, cell: str, games: int, seed: int, dice: int = 5) -> Gap:
+    """Play ``games`` games of ``spec`` at seat 0 against the opponents of ``cell`` and audit every decision."""
+    solved = solutions(cell, dice)
+    orders = list(solved)
+    config = solved[orders[0]].config
     player, n = make_player(spec), config.num_players
     wins, ceiling, regrets = 0, 0.0, np.zeros(games)
     for g in range(games):
         order = orders[(g // n) % len(orders)]
-        audited = Audited(player, solutions[order])
-        record_ = play_game(config, [audited, *map(make_player, order)], np.random.default_rng([seed, g]),
-                            first_opener=g % n)
+        audited = Audited(player, solved[order])
+        seated = [audited, *map(make_player, order)]
+        record_ = play_game(config, seated, seeded_rng(np.random.SeedSequence([seed, g]), seated), first_opener=g % n)
         wins += record_.winner == 0
-        ceiling += solutions[order].win_probability(opener=g % n)
+        ceiling += solved[order].win_probability(opener=g % n)
         regrets[g] = audited.total
     return Gap(games, wins, ceiling / games, regrets)
 
