@@ -29,7 +29,7 @@ from ldpomdp.game import PublicView
 from ldpomdp.hands import hand_support
 from ldpomdp.opponents.probability import raise_true_probabilities
 from ldpomdp.opponents.wildcard import AggressivePlayer
-from ldpomdp.rules import GameConfig, next_opener
+from ldpomdp.rules import GameConfig
 from planners.dqn_train import TrainSettings
 
 

@@ -4,8 +4,9 @@ The network (:func:`q_values`) maps :func:`dqn_features` (own hand, dice per sea
 opponents' dice estimate from a :class:`~ldpomdp.belief.TableBelief`, with the probability of every bid being true)
 to one Q-value per action of its *frame*: the largest table it was trained for (players, dice per player, faces,
 wild face, bid mode). It plays any game that fits the frame: at most that many players and dice each, the same
-faces, wild face and bid mode; seats and actions outside the game are zeros and masked. Trained by ``ldpomdp train dqn`` (:mod:`planners.dqn_train`, extra ``rl``); the weights ship as
-``planners/data/dqn_wildcard.npz`` and load with numpy.
+faces, wild face and bid mode; seats and actions outside the game are zeros and masked. Trained by ``ldpomdp train
+dqn`` (:mod:`planners.dqn_train`, extra ``rl``); the weights ship as ``planners/data/dqn_wildcard.npz`` and load
+with numpy.
 """
 
 from __future__ import annotations

@@ -24,7 +24,6 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-import numpy as np
 
 try:
     import fcntl
