@@ -129,7 +129,10 @@ def main() -> None:
     specs, games, dice = split_specs(args.players), args.games or (60 if args.quick else 1000), 3 if args.quick else 5
     cells = args.cells.split(",")
     columns = [column(c) for c in cells]
-    rows = []
+    rows, start = [], time.process_time()
+    for cell in cells:
+        solutions(cell, dice)
+    print(f"best responses solved in {time.process_time() - start:.1f} CPU s")
     print(f"gap % to the exact best response +- 95% half-width (ceiling - gap, %); {games} games per cell, {dice} dice")
     print(f"{'player':40}" + "".join(f"{c:>24}" for c in columns))
     for spec in specs:
