@@ -30,7 +30,7 @@ from ldpomdp.hands import hand_support
 from ldpomdp.opponents.probability import raise_true_probabilities
 from ldpomdp.opponents.wildcard import AggressivePlayer
 from ldpomdp.rules import GameConfig
-from planners.dqn_train import TrainSettings
+from ldpomdp.planners.dqn_train import TrainSettings
 
 
 def objective_policy_win(dice: int, shaping: Shaping, gamma: float) -> dict[int, float]:

@@ -30,7 +30,7 @@ from ldpomdp import GameConfig, OneThirdRule
 from ldpomdp.sweeps import parse_dice_range
 from ldpomdp.game import play_game, play_round
 from ldpomdp.game_values import game_value
-from planners import POMCPPlanner
+from ldpomdp.planners import POMCPPlanner
 
 
 class _Timed:

@@ -145,8 +145,8 @@ def _sweep_parser(sub) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from planners.dqn import Frame
-    from planners.dqn_train import TrainSettings, train_dqn
+    from ldpomdp.planners.dqn import Frame
+    from ldpomdp.planners.dqn_train import TrainSettings, train_dqn
 
     try:
         games = tuple(int(g) for g in args.games.split(","))

@@ -11,7 +11,7 @@ from pathlib import Path
 __all__ = ["PlayerError", "describe"]
 
 _HERE = Path(__file__).resolve().parent
-_PACKAGE = tuple(os.path.join(p, "") for p in (_HERE, _HERE.parent / "planners"))  # ldpomdp and its sibling
+_PACKAGE = tuple(os.path.join(p, "") for p in (_HERE, _HERE.parent / "planners"))  # ldpomdp; planners/ of a checkout
 _IMPORTER = os.path.join(Path(importlib.__file__).resolve().parent, "")
 
 

@@ -59,12 +59,12 @@ register("best-response", "ldpomdp.exact.fixed_opponents:BestResponsePlayer",
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "
                  "best-response:assume=bluff:0.3")
-register("expected-count", "planners.expected_count:ExpectedCountPlanner",
+register("expected-count", "ldpomdp.planners.expected_count:ExpectedCountPlanner",
          aliases={"particles": "n_particles"},
          summary="report 002's POMDP player: belief + expected count, e.g. expected-count:particles=1000,belief=exact")
-register("dqn", "planners.dqn:DQNPlayer",
+register("dqn", "ldpomdp.planners.dqn:DQNPlayer",
          summary="report 004's Deep Q-Network (numpy; shipped weights, or dqn:weights=PATH from `ldpomdp train dqn`)")
-register("pomcp", "planners.pomcp:POMCPPlanner",
+register("pomcp", "ldpomdp.planners.pomcp:POMCPPlanner",
          aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
          summary="POMCP (pomdp-py) over the belief, e.g. pomcp:sims=2000,depth=12")
 

@@ -11,4 +11,4 @@ def __getattr__(name: str):
         from .pomcp import POMCPPlanner
 
         return POMCPPlanner
-    raise AttributeError(f"module 'planners' has no attribute {name!r}")
+    raise AttributeError(f"module 'ldpomdp.planners' has no attribute {name!r}")

@@ -5,7 +5,7 @@ opponents' dice estimate from a :class:`~ldpomdp.belief.TableBelief`, with the p
 to one Q-value per action of its *frame*: the largest table it was trained for (players, dice per player, faces,
 wild face, bid mode). It plays any game that fits the frame: at most that many players and dice each, the same
 faces, wild face and bid mode; seats and actions outside the game are zeros and masked. Trained by ``ldpomdp train
-dqn`` (:mod:`planners.dqn_train`, extra ``rl``); the weights ship as ``planners/data/dqn_wildcard.npz`` and load
+dqn`` (:mod:`ldpomdp.planners.dqn_train`, extra ``rl``); the weights ship as ``planners/data/dqn_wildcard.npz`` and load
 with numpy.
 """
 

@@ -2,7 +2,7 @@
 
 Report 004, section 4, with the choices it leaves open (see ``docs/learning.md``):
 
-- Q-network (:func:`~planners.dqn.q_values`): 3 hidden ReLU layers of 128, the last one taking each action's
+- Q-network (:func:`~ldpomdp.planners.dqn.q_values`): 3 hidden ReLU layers of 128, the last one taking each action's
   descriptor and odds; a target network copied every ``target_every`` training sessions;
   loss Huber on ``r + 0.9 Q_target(s', a*) - Q(s, a)`` with ``a*`` the legal action of highest ``Q(s', .)`` (double
   DQN), Adam with its rate falling linearly from ``learning_rate`` to ``final_learning_rate`` over the run, gradient

@@ -17,7 +17,7 @@ from ldpomdp.opponents import OneThirdRule
 from ldpomdp.pomdp import die_outcomes
 from ldpomdp.pomdp.agent import LDParticles, root_states
 from ldpomdp.rules import matching_count
-from planners import POMCPPlanner
+from ldpomdp.planners import POMCPPlanner
 
 
 def fair_two_player(a: int, b: int) -> float:

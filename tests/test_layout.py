@@ -4,19 +4,41 @@ and the hand space, hooks and estimate rule reached without going through the be
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("ldpomdp", "planners")
+PACKAGES = {"ldpomdp": ROOT / "ldpomdp", "ldpomdp.planners": ROOT / "planners"}  # import name -> folder
 
 
 def _modules() -> dict[str, Path]:
     modules = {}
-    for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
-            parts = path.relative_to(ROOT).with_suffix("").parts
+    for package, folder in PACKAGES.items():
+        for path in folder.rglob("*.py"):
+            parts = (package, *path.relative_to(folder).with_suffix("").parts)
             modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return modules
+
+
+def test_pyproject_installs_every_package_folder_and_planners_as_ldpomdp_planners():
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["package-dir"] == {"ldpomdp.planners": "planners"}
+    folders = {name for name, path in _modules().items() if path.name == "__init__.py"}
+    assert sorted(setuptools["packages"]) == sorted(folders)
+
+
+def test_planners_import_as_ldpomdp_planners_even_beside_a_users_planners_module(tmp_path):
+    """A user's own ``planners.py`` on the path must not hide the built-in planner specs."""
+    (tmp_path / "planners.py").write_text("raise RuntimeError('the user module was imported')\n")
+    code = ("from ldpomdp.registry import make_player; "
+            "print(type(make_player('expected-count')).__module__, type(make_player('dqn')).__module__)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["ldpomdp.planners.expected_count", "ldpomdp.planners.dqn"]
 
 
 def _graph() -> dict[str, set[str]]:
@@ -76,7 +98,7 @@ def test_every_module_cache_is_one_mechanism_and_clear_caches_empties_them():
     from ldpomdp.game import PublicView
     from ldpomdp.rules import Bid
 
-    for path in (ROOT / "ldpomdp").rglob("*.py"):
+    for path in [p for folder in PACKAGES.values() for p in folder.rglob("*.py")]:
         if path.name != "caches.py":
             assert "lru_cache" not in path.read_text(), f"{path}: make caches with ldpomdp.caches.memo"
     config = GameConfig(num_players=2, dice=3, bids="sixes")

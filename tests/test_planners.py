@@ -7,7 +7,7 @@ import pytest
 
 from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, OneThirdRule, PlayerView, RoundStart, make_player
 from ldpomdp.game import play_game, rotate
-from planners import ExpectedCountPlanner, POMCPPlanner
+from ldpomdp.planners import ExpectedCountPlanner, POMCPPlanner
 
 PLANNERS = {
     "expected-particles": lambda: ExpectedCountPlanner(n_particles=2000, seed=1),

@@ -189,6 +189,6 @@ def test_make_agent_rejects_bad_options():
 
 
 def test_import_ldpomdp_does_not_import_pomdp_py():
-    code = "import sys, ldpomdp, ldpomdp.belief, planners.expected_count; print('pomdp_py' in sys.modules)"
+    code = "import sys, ldpomdp, ldpomdp.belief, ldpomdp.planners.expected_count; print('pomdp_py' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
