@@ -24,7 +24,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ldpomdp import CHALLENGE, Bid, ExactBelief, GameConfig, OneThirdRule, PlayerView, PublicView, RejectionParticleBelief
-from ldpomdp.belief import hand_support
+from ldpomdp.hands import hand_support
 from ldpomdp.rules import match_probability, minimal_raises
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ldpomdp.call_reroll import MatrixAgent, TreeAgent, play, stage_values, win_probability
+from ldpomdp.variants.call_reroll import MatrixAgent, TreeAgent, play, stage_values, win_probability
 
 REPORT_TABLE_1 = {"tree": (3703, 2275), "matrix": (1297, 2725)}  # wins (tree first, matrix first)
 

@@ -29,7 +29,7 @@ import numpy as np
 from ldpomdp import GameConfig, OneThirdRule
 from ldpomdp.sweeps import parse_dice_range
 from ldpomdp.game import play_game, play_round
-from ldpomdp.game_values import game_value
+from ldpomdp.exact.game_values import seat_values
 from ldpomdp.planners import POMCPPlanner
 
 
@@ -84,7 +84,7 @@ def game_cost(dice: int, bids: str, sims: int, games: int, seed: int) -> dict:
     values (solved once per process) are solved before the clock starts."""
     config = GameConfig(num_players=2, dice=dice, bids=bids)
     for seat in range(2):
-        game_value(config, seat, "one-third")
+        seat_values(config, seat, "one-third")
     planner = POMCPPlanner(num_sims=sims, seed=seed)
     players, wins = [planner, OneThirdRule()], 0
     start = time.process_time()

@@ -1,12 +1,12 @@
 """ldpomdp: Liar's Dice as a POMDP - rules, game runner, opponent models, particle beliefs, sweeps."""
 
 from .belief import ExactBelief, RejectionParticleBelief, TableBelief
+from .errors import PlayerError
 from .game import (
     ActionTaken,
     GameRecord,
     IllegalActionError,
     Player,
-    PlayerError,
     PlayerView,
     PublicView,
     RoundEnd,

@@ -18,20 +18,14 @@ from typing import Any, Mapping
 import numpy as np
 
 from .caches import memo
-from .hands import (  # noqa: F401  (the hand space's names stay importable from here)
-    HAND_DTYPE, MAX_SUPPORT, PRIOR_TABLE_MAX, alias_table, count_hands, hand_support, prior_table, row_width,
-)
+from .hands import HAND_DTYPE, count_hands, hand_support, prior_table, row_width
 from .hooks import deciding_face_of, shared_probability_of, sum_problem
 from .rules import GameConfig, matching_count
-from .validation import SUM_TOLERANCE  # noqa: F401  (importable from here)
 from .validation import int_at_least as _int_at_least
 from .validation import one_of
 from .validation import probability as _probability
 
-__all__ = [
-    "RejectionParticleBelief", "ExactBelief", "TableBelief", "hand_support", "alias_table", "shared_probability_of",
-    "deciding_face_of", "count_hands", "sum_problem", "SUM_TOLERANCE",
-]
+__all__ = ["RejectionParticleBelief", "ExactBelief", "TableBelief"]
 
 SUM_CHECKS = 3  # updates per model class and process whose model is asked whether its probabilities sum to one
 SUM_CHECK_HANDS = 8  # rows asked in each of those checks

@@ -1,5 +1,5 @@
 """The process-wide memo caches, one mechanism: every module-level cache of the package is a
-:func:`functools.lru_cache` made with :func:`memo`, or a dict registered with :func:`register` (for a cache that
+:func:`functools.lru_cache` made with :func:`memo`, or a dict registered with :func:`register_cache` (for a cache that
 keeps its own keys or eviction). :func:`cache_sizes` lists them, :func:`clear_caches` empties them all (e.g. to
 free memory, or between timings).
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, TypeVar
 
-__all__ = ["memo", "register", "clear_caches", "cache_sizes"]
+__all__ = ["memo", "register_cache", "clear_caches", "cache_sizes"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _CACHES: dict[str, Any] = {}  # qualified name -> lru_cache wrapper or registered dict
@@ -30,7 +30,7 @@ def memo(maxsize: int | None = 128) -> Callable[[F], F]:
     return wrap
 
 
-def register(name: str, cache: dict) -> dict:
+def register_cache(name: str, cache: dict) -> dict:
     """Record the dict ``cache`` under ``name`` (e.g. ``"module.variable"``) and return it."""
     _CACHES[name] = cache
     return cache

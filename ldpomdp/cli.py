@@ -1,5 +1,5 @@
 """Command line: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs),
-``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.experiments`), ``ldpomdp train dqn`` (report 004's
+``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.sweeps`), ``ldpomdp train dqn`` (report 004's
 learning agent, extra ``rl``)."""
 
 from __future__ import annotations

@@ -28,7 +28,6 @@ __all__ = [
     "Event",
     "Player",
     "IllegalActionError",
-    "PlayerError",
     "RoundRecord",
     "GameRecord",
     "RoundState",

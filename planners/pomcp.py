@@ -10,7 +10,7 @@ import pomdp_py
 
 from ldpomdp.exact.fixed_opponents import round_outcomes
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
-from ldpomdp.game_values import game_value
+from ldpomdp.exact.game_values import seat_values
 from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, die_outcomes, make_agent, reset_root
 from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal
 from ldpomdp.validation import int_at_least, number, one_of
@@ -33,7 +33,7 @@ class POMCPPlanner(BeliefPlayer):
     """POMCP player. Search budget: ``num_sims`` simulations per searched decision, or ``planning_time`` seconds.
 
     ``reward``: "game" (default), the round ends with the planner's P(win the game) from the dice state it leads
-    to (:func:`~ldpomdp.game_values.game_value` for the assumed models: exact where the game can be solved, else
+    to (:func:`~ldpomdp.exact.game_values.seat_values` for the assumed models: exact where the game can be solved, else
     the fair-rounds estimate; ``value_kind`` says which), or "die", -1 / +1 for losing / taking the die. Where
     the game is solved in the sixes game the search runs on one hand per matching count (the assumed models act on
     nothing else). A decision is not searched when only one move is legal or when the belief makes the move
@@ -86,7 +86,7 @@ class POMCPPlanner(BeliefPlayer):
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
         if self.reward == "game":
-            self.values, self.value_kind = game_value(config, seat, self.assume)
+            self.values, self.value_kind = seat_values(config, seat, self.assume)
         self._new_round()
 
     def _new_round(self) -> None:

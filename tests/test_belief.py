@@ -26,7 +26,8 @@ from ldpomdp import (
 )
 import ldpomdp.belief
 import ldpomdp.hands
-from ldpomdp.belief import alias_table, count_hands, deciding_face_of, hand_support
+from ldpomdp.hands import alias_table, count_hands, hand_support
+from ldpomdp.hooks import deciding_face_of
 from ldpomdp.opponents import BaseOpponent
 from ldpomdp.estimate import probability_of as _probability_of
 from ldpomdp.rules import match_matrix, matching_count

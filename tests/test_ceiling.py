@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from ldpomdp.ceiling import exact_figures
+from ldpomdp.sweeps.ceiling import exact_figures
 from ldpomdp.exact import FixedOpponentsSolution, evaluate_player
 from ldpomdp.sweeps import Cell, run_sweep
 from ldpomdp.game import rotate

@@ -9,10 +9,10 @@ import numpy as np
 import pomdp_py
 import pytest
 
-from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, RoundStart
-from ldpomdp.belief import TableBelief, count_hands
+from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, RoundStart, TableBelief
+from ldpomdp.hands import count_hands
 from ldpomdp.exact.fixed_opponents import round_outcomes, solve_fixed_opponents
-from ldpomdp.game_values import FairRounds, game_value
+from ldpomdp.exact.game_values import FairRounds, seat_values
 from ldpomdp.opponents import OneThirdRule
 from ldpomdp.pomdp import die_outcomes
 from ldpomdp.pomdp.agent import LDParticles, root_states
@@ -41,12 +41,12 @@ def test_fair_rounds_three_players_share_the_win():
 
 def test_game_value_is_exact_where_the_game_is_solved():
     sixes = GameConfig(num_players=2, dice=4, bids="sixes")
-    values, kind = game_value(sixes, 1, "bluff:0.3")
+    values, kind = seat_values(sixes, 1, "bluff:0.3")
     expected = solve_fixed_opponents(sixes, {0: OneThirdRule(0.3)}, 1)
     assert kind == "exact" and values.win_probability((3, 2), 0) == pytest.approx(
         expected.win_probability((3, 2), 0), abs=1e-15)
-    assert game_value(GameConfig(num_players=2, dice=2), 0, "random")[1] == "exact"  # hand-independent
-    values, kind = game_value(GameConfig(num_players=2, dice=2), 0, "one-third")  # full game: acts on its hand
+    assert seat_values(GameConfig(num_players=2, dice=2), 0, "random")[1] == "exact"  # hand-independent
+    values, kind = seat_values(GameConfig(num_players=2, dice=2), 0, "one-third")  # full game: acts on its hand
     assert kind == "fair-rounds" and values.win_probability((2, 1), 1) == pytest.approx(0.75)
 
 

@@ -72,7 +72,7 @@ def test_block_runs_as_a_script(code, tmp_path):
 
 def test_a_script_that_forgets_the_main_guard_is_told_about_it(tmp_path):
     script = tmp_path / "unguarded.py"
-    script.write_text('from ldpomdp.experiments import Cell, run_sweep\n\n'
+    script.write_text('from ldpomdp.sweeps import Cell, run_sweep\n\n'
                       'run_sweep([Cell.of(("one-third", "random"), 2)], games=4, out="out", workers=1,\n'
                       '          progress=False)\n')
     run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)

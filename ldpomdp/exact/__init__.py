@@ -2,11 +2,11 @@
 responses and exploitability, and the game-level best response to
 opponents that ignore their hands (any number of players) or, in the sixes game, decide by one count of their
 hand, with the exact value of a given player against them. (Report 000's call-and-re-roll game is in
-:mod:`ldpomdp.call_reroll`.)"""
+:mod:`ldpomdp.variants.call_reroll`.)"""
 
 from .best_response import Exploitability, ReplayPolicy, best_response_value, exploitability, policy_behaviour
-from .fixed_opponents import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError, evaluate_player,
-                              solve_fixed_opponents)
+from .count_rounds import HandDependentModelError
+from .fixed_opponents import BestResponsePlayer, FixedOpponentsSolution, evaluate_player, solve_fixed_opponents
 from .nash import NashPlayer, cache_dir, cached_solution
 from .sequence_form import RoundSolution, sequence_form, solve_round
 from .tree import MAX_SEQUENCES, RoundTree, build_tree

@@ -29,7 +29,7 @@ import numpy as np
 from ..caches import memo
 from ..game import PlayerView, PublicView, player_name
 from ..hands import hand_support
-from ..opponents.base import shared_probability_of
+from ..hooks import shared_probability_of
 from ..opponents.probability import raise_true_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
 from ..validation import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
@@ -37,7 +37,7 @@ from ..validation import int_at_least
 from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
-           "evaluate_player", "solved_for", "round_outcomes", "HandDependentModelError", "SolveWork", "solve_work",
+           "evaluate_player", "solved_for", "round_outcomes", "SolveWork", "solve_work",
            "MAX_DICE_STATES", "MAX_MODEL_CALLS", "MAX_TABLE_CELLS", "MAX_BACKUP_STEPS", "all_bids", "raise_rows",
            "challenge_value", "opponent_distribution"]
 

@@ -19,8 +19,8 @@ from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_mat
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 
-# Largest LP we agree to build: sequences of both players together (about hands x public bid sequences;
-# one die each with 7 faces, ~230k, takes ~30 s) and payoff entries (opener's hands x responder's x challenges).
+# Largest LP we agree to build: sequences of both players together (about hands x public bid sequences) and payoff
+# entries (opener's hands x responder's x challenges); the solve time at the limit is on docs/performance.md.
 MAX_SEQUENCES = 250_000
 MAX_PAYOFF_ENTRIES = 10_000_000
 

@@ -11,10 +11,7 @@ from ..game import Event, Player, PublicView, player_name
 from ..hooks import deciding_face_of, estimate_rule_of, shared_probability_of, sum_problem
 from ..rules import Action, GameConfig
 
-__all__ = [
-    "OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action",
-    "shared_probability_of", "deciding_face_of", "estimate_rule_of", "sum_problem",
-]
+__all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action"]
 
 
 @runtime_checkable

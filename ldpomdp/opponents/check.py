@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game import IllegalActionError, PlayerError, PlayerView, play_game, player_name
+from ..errors import PlayerError
+from ..game import IllegalActionError, PlayerView, play_game, player_name
 from ..hands import count_hands
+from ..hooks import deciding_face_of, shared_probability_of, sum_problem
 from ..rules import CHALLENGE, Action, GameConfig, matching_count
 from ..validation import SUM_TOLERANCE
-from .base import checked_probabilities, deciding_face_of, shared_probability_of, sum_problem
+from .base import checked_probabilities
 from .one_third import OneThirdRule
 from .random_player import RandomPlayer
 
-__all__ = ["check_opponent", "SUM_TOLERANCE"]
+__all__ = ["check_opponent"]
 
 
 

@@ -13,7 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..caches import register
+from ..caches import register_cache
 from ..estimate import (
     bid_face_decides, estimate_policy, expected_matches, probability_of, rule_faces, settled_decision,
     settled_for, settled_for_any_hand,
@@ -24,13 +24,12 @@ from ..rules import CHALLENGE, Action, Bid, matching_count
 from ..validation import probability
 from .base import BaseOpponent
 
-# the estimate rule's functions live in ldpomdp.estimate; their names stay importable from here
-__all__ = ["OneThirdRule", "expected_matches", "estimate_policy", "rule_faces", "settled_decision"]
+__all__ = ["OneThirdRule"]
 
 
 CACHED_COUNT_POLICIES = 65_536  # decisions by matching count remembered (a few dice settings' states)
-_count_policies: dict[tuple, tuple[np.ndarray, tuple[Bid, ...], np.ndarray]] = register(  # shared by every player
-    f"{__name__}._count_policies", {})
+_count_policies: dict[tuple, tuple[np.ndarray, tuple[Bid, ...], np.ndarray]] = register_cache(
+    f"{__name__}._count_policies", {})  # shared by every player
 
 
 class OneThirdRule(BaseOpponent):

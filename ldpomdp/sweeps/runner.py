@@ -30,7 +30,8 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-from ..game import IllegalActionError, PlayerError, play_game, rotate, seeded_rng
+from ..errors import PlayerError
+from ..game import IllegalActionError, play_game, rotate, seeded_rng
 from ..registry import make_player
 from .cell import Cell, game_seed
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
@@ -247,7 +248,7 @@ def run_sweep(
     ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
     cores), a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible
     without POMCP players: each of their games reseeds Python's global ``random``). With ``exact``, each row
-    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.ceiling`)."""
+    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.sweeps.ceiling`)."""
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
@@ -274,8 +275,8 @@ def run_sweep(
 
 def _with_exact_figures(cells: Sequence[Cell], games: int, rows: list[SummaryRow],
                         log: Callable[[str], None] | None) -> list[SummaryRow]:
-    """``rows`` with the exact best-response and own win rates of :mod:`ldpomdp.ceiling` where they exist."""
-    from ..ceiling import exact_figures  # the solvers: imported by the parent process only
+    """``rows`` with the exact best-response and own win rates of :mod:`ldpomdp.sweeps.ceiling` where they exist."""
+    from .ceiling import exact_figures  # the solvers: imported by the parent process only
 
     start = time.process_time()
     figures = exact_figures(cells, games)

@@ -17,7 +17,7 @@ from typing import Protocol, Sequence
 import numpy as np
 from scipy.optimize import linprog
 
-from ..validation import int_at_least
+from ...validation import int_at_least
 
 __all__ = ["CallRerollAgent", "stage_values", "game_value", "play", "win_probability", "FACES"]
 

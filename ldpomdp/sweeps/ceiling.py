@@ -15,11 +15,11 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Iterable, Sequence
 
-from .exact.count_rounds import evaluated_through
-from .exact.fixed_opponents import FixedOpponentsSolution, HandDependentModelError
-from .game_values import EXACT_MODEL_CALLS, affordable
-from .registry import make_player
-from .rules import GameConfig
+from ..exact.count_rounds import HandDependentModelError, evaluated_through
+from ..exact.fixed_opponents import FixedOpponentsSolution
+from ..exact.game_values import EXACT_MODEL_CALLS, affordable
+from ..registry import make_player
+from ..rules import GameConfig
 
 __all__ = ["ExactFigures", "exact_figures", "ACT_EVALUATION_MAX_DICE"]
 
