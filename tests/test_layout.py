@@ -1,5 +1,6 @@
-"""The layout's import rules: no import cycle among the package's modules (function-level imports included),
-and the hand space, hooks and estimate rule reached without going through the belief module."""
+"""The layout: pyproject installs every package folder; no import cycle among the package's modules (function-level
+imports included); the hand space, hooks and estimate rule reached without going through the belief module; nothing
+outside ``ldpomdp.variants`` importing it; and docs/design.md's layout block matching the modules."""
 
 from __future__ import annotations
 
@@ -109,3 +110,50 @@ def test_every_module_cache_is_one_mechanism_and_clear_caches_empties_them():
     assert "ldpomdp.opponents.one_third._count_policies" in sizes
     clear_caches()
     assert set(cache_sizes().values()) == {0}
+
+
+def test_nothing_outside_the_variants_imports_them():
+    graph = _graph()
+    users = {m: sorted(d for d in deps if d.startswith("ldpomdp.variants")) for m, deps in graph.items()
+             if not m.startswith("ldpomdp.variants")}
+    assert {m: deps for m, deps in users.items() if deps} == {}
+
+
+def _design_layout() -> dict[str, str]:
+    """The layout block of docs/design.md: entry (``rules.py``, ``exact/``, ``planners/``; the package's own entries
+    prefixed ``ldpomdp/``) -> its description, continuation lines included."""
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    block = text[text.index("```text\nldpomdp/\n") + 8:]
+    entries: dict[str, str] = {}
+    entry = ""
+    for line in block[: block.index("```")].splitlines():
+        indent = len(line) - len(line.lstrip(" "))
+        if indent > 2:
+            entries[entry] += " " + line.strip()
+            continue
+        name, _, description = line.strip().partition(" ")
+        entry = ("ldpomdp/" if indent == 2 else "") + name
+        entries[entry] = description.strip()
+    return entries
+
+
+def test_the_design_pages_layout_lists_every_module_and_subpackage_and_nothing_else():
+    """Top-level modules and subpackages have an entry each; a subpackage's description names each of its modules
+    (``name.py``) and subpackages (``name/``), at any depth; every entry and name exists."""
+    import re
+
+    entries = _design_layout()
+    folders = {"ldpomdp/": ROOT / "ldpomdp", "planners/": ROOT / "planners"}
+    top = {f"ldpomdp/{p.name}" for p in folders["ldpomdp/"].glob("*.py") if p.name != "__init__.py"}
+    top |= {f"ldpomdp/{p.name}/" for p in folders["ldpomdp/"].iterdir() if (p / "__init__.py").exists()}
+    listed = {e for e in entries if e.startswith("ldpomdp/") and e != "ldpomdp/"}
+    assert sorted(listed ^ top) == [], "entries of the layout block that are not modules, or modules not listed"
+    for entry in sorted(e for e in listed | {"planners/"} if e.endswith("/")):
+        folder = folders.get(entry, ROOT / entry)
+        modules = {p.name for p in folder.rglob("*.py") if p.name != "__init__.py"}
+        packages = {f"{p.parent.name}/" for p in folder.rglob("*/__init__.py")}
+        named = set(re.findall(r"\b\w+\.py\b", entries[entry]))
+        named_folders = set(re.findall(r"\b(\w+/)", entries[entry]))
+        assert named == modules, f"{entry}: modules named in docs/design.md {sorted(named)}, present {sorted(modules)}"
+        assert packages <= named_folders, f"{entry}: subpackages {sorted(packages - named_folders)} not named"
+        assert all((folder / f).is_dir() for f in named_folders), f"{entry}: {sorted(named_folders)} not all folders"
