@@ -165,16 +165,19 @@ def test_the_docs_take_each_name_from_the_outermost_package_api_listing_it():
 
 
 def _resolves(reference: str) -> bool:
-    """Whether a dotted name under the package names one of its modules or an attribute of one (a module needing an
-    extra that is not installed counts as resolved)."""
+    """Whether a dotted name under the package names one of its modules or an attribute of one that the module
+    defines or, for a package, lists (a module needing an extra that is not installed counts as resolved)."""
     parts = reference.split(".")
     for i in range(len(parts), 0, -1):
+        module = ".".join(parts[:i])
         try:
-            value = importlib.import_module(".".join(parts[:i]))
+            value = importlib.import_module(module)
         except ModuleNotFoundError as exc:
             if exc.name and not exc.name.startswith("ldpomdp"):
                 return True
             continue
+        if i < len(parts) and not parts[i].startswith("__") and parts[i] not in _names_from(module):
+            return False
         for part in parts[i:]:
             if not hasattr(value, part):
                 return False

@@ -8,7 +8,6 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..game import Event, Player, PublicView, player_name
-from ..hooks import deciding_face_of, estimate_rule_of, shared_probability_of, sum_problem
 from ..rules import Action, GameConfig
 
 __all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action"]

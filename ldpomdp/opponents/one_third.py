@@ -15,7 +15,7 @@ import numpy as np
 
 from ..caches import register_cache
 from ..estimate import (
-    bid_face_decides, estimate_policy, expected_matches, probability_of, rule_faces, settled_decision,
+    bid_face_decides, estimate_policy, expected_matches, probability_of, rule_faces,
     settled_for, settled_for_any_hand,
 )
 from ..game import PlayerView, PublicView
@@ -85,7 +85,7 @@ class OneThirdRule(BaseOpponent):
         return None if same is None else float(probability_of(action, *same))
 
     def estimate_rule(self) -> float:
-        """The optional ``estimate_rule`` hook (see :func:`~ldpomdp.opponents.base.estimate_rule_of`): this player's
+        """The optional ``estimate_rule`` hook (see :func:`~ldpomdp.hooks.estimate_rule_of`): this player's
         move on every view is :func:`~ldpomdp.estimate.estimate_policy` of
         :func:`~ldpomdp.estimate.expected_matches` of its hand with this ``bluff``, so a planner may tabulate it
         over many hands at once."""

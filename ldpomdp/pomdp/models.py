@@ -3,7 +3,7 @@ reward and the pruned-action / rollout policy, as pomdp-py model classes.
 
 Speed: POMCP calls these models millions of times. Public histories are interned in a trie
 (:class:`PublicNode`). An opponent that plays the estimate rule (its ``estimate_rule`` hook answers, see
-:func:`~ldpomdp.opponents.base.estimate_rule_of`; its decision depends on the public view only through the dice
+:func:`~ldpomdp.hooks.estimate_rule_of`; its decision depends on the public view only through the dice
 and the standing bid) has its policy tabulated once per standing bid over every distinct hand of the root
 particles (one vectorized ``estimate_policy`` call), so a simulated move is two dict look-ups; any other model
 is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
