@@ -1,10 +1,11 @@
 """The web app (Starlette): the page, its JSON API, and the answer to every refusal as one line of JSON.
 
-API (the game of the session named by the ``ldpomdp_game`` cookie): ``GET /api/options``; ``POST /api/game`` (a new
-game from the form); ``GET /api/game``; ``POST /api/game/act`` ``{"move": "3x5" | "challenge", "version": n}``;
-``POST /api/game/step`` and ``POST /api/game/next-round`` ``{"version": n}``; ``GET /api/game/record``;
-``DELETE /api/game``. With a results folder: ``GET /api/results``, ``/api/results/plot/NAME``,
-``/api/results/games``, ``/api/results/replay?cell=ID&game=G``. Agents' moves and replays run in the thread pool.
+API (the game of the session named by the ``ldpomdp_game`` cookie): ``GET /api/options``; ``GET /api/status``
+(games held); ``POST /api/game`` (a new game from the form); ``GET /api/game``; ``POST /api/game/act``
+``{"move": "3x5" | "challenge", "version": n}``; ``POST /api/game/step`` and ``POST /api/game/next-round``
+``{"version": n}``; ``GET /api/game/record``; ``DELETE /api/game``. With a results folder: ``GET /api/results``,
+``/api/results/plot/NAME``, ``/api/results/games``, ``/api/results/replay?cell=ID&game=G``. Agents' moves and
+replays run in the thread pool.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
                              "results": folder is not None,
                              "defaults": {"dice": defaults.starting_dice[0], "faces": defaults.faces,
                                           "wild": defaults.wild, "bids": defaults.bids, "opener": defaults.opener}})
+
+    async def status(request: Request) -> Response:
+        return JSONResponse({"games": len(sessions)})
 
     async def create(request: Request) -> Response:
         body = await _body(request)
@@ -105,6 +109,7 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
     routes = [
         Route("/", index),
         Route("/api/options", options),
+        Route("/api/status", status),
         Route("/api/game", create, methods=["POST"]),
         Route("/api/game", show, methods=["GET"]),
         Route("/api/game", end, methods=["DELETE"]),

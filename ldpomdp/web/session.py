@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..game import ActionTaken, Event, GameState, RoundEnd, ask, player_name, seeded_rng
+from ..game import Event, GameState, PlayerError, RoundEnd, ask, player_name, seeded_rng
 from ..registry import make_player, registered_names
 from ..rules import CHALLENGE, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps.cell import Cell, game_seed
@@ -135,8 +135,7 @@ class WebGame:
             try:
                 player.reset(seat, self.state.config)
             except Exception as exc:  # the player refuses these rules (e.g. a round too large to solve)
-                first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-                raise WebError(400, f"{self.specs[seat]} cannot play these rules: {first}") from None
+                raise WebError(400, f"{self.specs[seat]} cannot play these rules: {_first_line(exc)}") from None
         self.lock = threading.Lock()
         self.version = 0
         self.failure: str | None = None
@@ -274,9 +273,15 @@ class WebGame:
 
     def _fail(self, exc: Exception) -> None:
         """An agent raised: this game stops (with the first line of the error), the others go on."""
-        self.failure = str(exc).splitlines()[0] or type(exc).__name__
+        cause = exc.__cause__ if isinstance(exc, PlayerError) else None  # the player's own error, below its name
+        self.failure = f"{_first_line(exc).rstrip(':')}: {_first_line(cause)}" if cause else _first_line(exc)
         self.version += 1
         raise WebError(500, f"this game stopped: {self.failure}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).splitlines()
+    return lines[0] if lines and lines[0] else type(exc).__name__
 
 
 def _faces(hand: tuple[int, ...]) -> list[int]:
