@@ -38,8 +38,8 @@ function matches(face, bidFace, wild) { return face === bidFace || (wild !== nul
 
 // A bar chart in SVG: labels under the bars, values above; `mark` outlines bars; `line` draws a level across.
 function barChart({title, labels, values, mark = new Set(), line = null, lineLabel = "", fmt = (v) => v.toFixed(2)}) {
-  const n = values.length, bw = 30, gap = 6, left = 8, top = 26, h = 100;
-  const width = Math.max(180, left * 2 + n * (bw + gap)), height = top + h + 34;
+  const n = values.length, bw = 30, gap = 6, left = 8, top = 40, h = 100;
+  const width = Math.max(180, left * 2 + n * (bw + gap), 16 + 6.5 * title.length), height = top + h + 34;
   const all = values.concat(line === null ? [] : [line]);
   const lo = Math.min(0, ...all), hi = Math.max(1e-9, ...all);
   const y = (v) => top + (hi - v) / (hi - lo || 1) * h;
@@ -55,6 +55,22 @@ function barChart({title, labels, values, mark = new Set(), line = null, lineLab
     svg += `<line x1="${left - 4}" x2="${width - 4}" y1="${y(line)}" y2="${y(line)}" stroke="#c33" stroke-dasharray="4 3"/>`;
     svg += `<text x="${width - 4}" y="${y(line) - 3}" text-anchor="end" fill="#c33">${esc(lineLabel)}</text>`;
   }
+  return svg + `</svg>`;
+}
+
+// A horizontal bar chart of actions: one row each (label, bar from 0, text); `mark` rows are outlined.
+function actionChart(title, rows) {
+  const rowH = 18, top = 22, labelW = 70, barW = 190, width = labelW + barW + 130, height = top + rows.length * rowH + 6;
+  const lo = Math.min(0, ...rows.map((r) => r.value)), hi = Math.max(1e-9, ...rows.map((r) => r.value));
+  const x = (v) => labelW + (v - lo) / (hi - lo || 1) * barW;
+  let svg = `<svg class="chart" width="${width}" height="${height}"><text x="0" y="14" font-weight="bold">${esc(title)}</text>`;
+  rows.forEach((r, i) => {
+    const y = top + i * rowH, x0 = x(0), x1 = x(r.value);
+    const style = r.mark ? 'fill="#e90" stroke="#000" stroke-width="1.5"' : 'fill="#5b8db8"';
+    svg += `<text x="${labelW - 6}" y="${y + 12}" text-anchor="end">${esc(r.label)}</text>` +
+      `<rect x="${Math.min(x0, x1)}" y="${y + 2}" width="${Math.max(1, Math.abs(x1 - x0))}" height="${rowH - 5}" ${style}/>` +
+      `<text x="${labelW + barW + 6}" y="${y + 12}">${esc(r.text)}</text>`;
+  });
   return svg + `</svg>`;
 }
 
@@ -88,15 +104,17 @@ async function startGame(event) {
 
 // ---- the game -------------------------------------------------------------------------------------------------
 function seatName(seat) { return seat === 0 ? "you" : `seat ${seat} (${game.players[seat].name})`; }
+function secondsText(s) { return s < 0.1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFixed(2)} s`; }
 function actionText(a) { return a === "challenge" ? "Liar!" : a.replace("x", " × "); }
 
 function show(state) {
   game = state;
   $("game").hidden = false;
   renderTable();
-  $("hand").innerHTML = game.hand.length ? game.hand.map((f) => die(f, {size: 44, wild: f === game.config.wild})).join("") : "(no dice)";
+  $("hand").innerHTML = game.hand.length ? game.hand.map((f) => die(f, {size: 44, wild: f === game.config.wild})).join("") +
+    (game.config.wild === null ? "" : ` <span class="thought">${game.config.wild}s are wild (outlined)</span>`) : "(no dice)";
   $("history").innerHTML = game.history.map((h) => `<li data-seat="${h.seat}">${esc(seatName(h.seat))}: <b>${esc(actionText(h.action))}</b>` +
-    (h.seconds === null ? "" : ` <span class="thought">thought ${h.seconds.toFixed(3)} s</span>`) + `</li>`).join("");
+    (h.seconds === null ? "" : ` <span class="thought">thought ${secondsText(h.seconds)}</span>`) + `</li>`).join("");
   renderMoves();
   renderReveal();
   renderOver();
@@ -162,9 +180,11 @@ function renderReveal() {
   const box = $("reveal");
   const last = game.rounds[game.rounds.length - 1];
   if (!last || !["round-over", "game-over"].includes(game.phase) || last.round !== game.round) { box.innerHTML = ""; return; }
-  box.innerHTML = revealHtml(last, game.players.map((p) => p.seat === 0 ? "You" : `Seat ${p.seat} (${p.name})`), game.config.wild);
+  const names = game.players.map((p) => p.seat === 0 ? "You" : `Seat ${p.seat} (${p.name})`);
+  box.innerHTML = revealHtml(last, names, game.config.wild) +
+    (game.phase === "round-over" ? `<button class="primary" id="next-round">Next round</button>` : "") +
+    (last.decisions.length ? `<h3>What the agents believed</h3>` + last.decisions.map((d) => decisionHtml(last, d)).join("") : "");
   if (game.phase === "round-over") {
-    box.innerHTML += `<button class="primary" id="next-round">Next round</button>`;
     $("next-round").onclick = async () => { const s = await api("POST", "/api/game/next-round", {version: game.version}); if (s) show(s); };
   }
 }
@@ -191,21 +211,19 @@ function renderOver() {
 
 // ---- what the agents believed ---------------------------------------------------------------------------------
 function renderBeliefs() {
-  const parts = [];
-  for (const r of [...game.rounds].reverse()) {
-    for (const d of r.decisions) {
-      const over = d.bid ? ` over ${actionText(d.bid)}` : " (opening)";
-      let html = `<div class="decision" data-round="${r.round}" data-seat="${d.seat}"><div><h4>Round ${r.round + 1}, seat ${d.seat} (${esc(d.name)}): ` +
-        `${esc(actionText(d.action))}${esc(over)}</h4><span class="thought">thought ${d.seconds.toFixed(3)} s</span></div>`;
-      if (d.belief) {
-        html += barChart({title: `P(you hold k dice matching ${d.face})`, labels: d.belief.map((_, k) => String(k)),
-          values: d.belief, mark: new Set([d.your_count])});
-      }
-      html += reasonChart(d);
-      parts.push(html + `</div>`);
-    }
-  }
+  const parts = [...game.rounds].reverse().flatMap((r) => r.decisions.map((d) => decisionHtml(r, d)));
   $("belief-list").innerHTML = parts.join("") || "<p>Nothing yet: the agents' reasons are shown once a round ends.</p>";
+}
+
+function decisionHtml(r, d) {
+  const over = d.bid ? ` over ${actionText(d.bid)}` : " (opening)";
+  let html = `<div class="decision" data-round="${r.round}" data-seat="${d.seat}"><div><h4>Round ${r.round + 1}, seat ${d.seat} (${esc(d.name)}): ` +
+    `${esc(actionText(d.action))}${esc(over)}</h4><span class="thought">thought ${secondsText(d.seconds)}</span></div>`;
+  if (d.belief) {
+    html += barChart({title: `P(you hold k dice matching ${d.face}); yours outlined`, labels: d.belief.map((_, k) => String(k)),
+      values: d.belief, mark: new Set([d.your_count])});
+  }
+  return html + reasonChart(d) + `</div>`;
 }
 
 function reasonChart(d) {
@@ -217,17 +235,16 @@ function reasonChart(d) {
       labels: faces.map((f) => `${f}s`), values: faces.map((f) => r.by_face[f]), mark: new Set([faces.indexOf(String(d.face))]),
       line: r.bid, lineLabel: r.bid === null ? "" : `bid ${r.bid}`});
   }
-  const chosen = (list) => new Set(list.map((a, i) => (a.action === d.action ? i : -1)).filter((i) => i >= 0));
   if (r.kind === "search") {
     if (!r.searched) return `<p>Not searched: the move was forced, or the belief made it certain.</p>`;
     const list = [...r.actions].sort((a, b) => b.visits - a.visits).slice(0, 12);
-    return barChart({title: "POMCP: visits per action (value below)", labels: list.map((a) => `${actionText(a.action)} ${a.value.toFixed(2)}`),
-      values: list.map((a) => a.visits), mark: chosen(list), fmt: (v) => String(v)});
+    return actionChart("POMCP's search at the root: visits (value)", list.map((a) => ({label: actionText(a.action),
+      value: a.visits, text: `${a.visits} (${a.value.toFixed(2)})`, mark: a.action === d.action})));
   }
   const key = r.kind === "q-values" ? "value" : "probability";
   const list = [...r.actions].sort((a, b) => b[key] - a[key]).slice(0, 12);
-  return barChart({title: r.kind === "q-values" ? "Q-value per action" : "probability per action",
-    labels: list.map((a) => actionText(a.action)), values: list.map((a) => a[key]), mark: chosen(list)});
+  return actionChart(r.kind === "q-values" ? "Q-value per legal action (highest 12)" : "probability per action",
+    list.map((a) => ({label: actionText(a.action), value: a[key], text: a[key].toFixed(3), mark: a.action === d.action})));
 }
 
 // ---- results --------------------------------------------------------------------------------------------------
