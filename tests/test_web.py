@@ -107,6 +107,17 @@ def test_the_expected_count_estimate_is_its_own_count_plus_your_expected_count(a
     assert checked
 
 
+def test_pomcps_searched_decisions_show_the_root_visits_and_it_moves_on_the_best_value(app):
+    final = play_over_http(_client(app), {"opponents": ["pomcp:sims=200"], "dice": 2}, seed=1).final
+    searched = [d["reason"] for r in final["rounds"] for d in r["decisions"] if d["reason"]["searched"]]
+    assert searched
+    for reason, d in zip(searched, [d for r in final["rounds"] for d in r["decisions"] if d["reason"]["searched"]]):
+        visits = sum(a["visits"] for a in reason["actions"])
+        assert visits >= 100  # the root's actions shared the 200 simulations
+        values = {a["action"]: a["value"] for a in reason["actions"]}
+        assert max(values, key=values.get) == d["action"]
+
+
 def test_the_other_hands_and_the_reasons_stay_hidden_until_the_round_ends(app):
     client = _client(app)
     state = client.post("/api/game", json={"opponents": ["expected-count", "one-third"], "dice": 2, "seed": 1}).json()
