@@ -220,7 +220,7 @@ function decisionHtml(r, d) {
   let html = `<div class="decision" data-round="${r.round}" data-seat="${d.seat}"><div><h4>Round ${r.round + 1}, seat ${d.seat} (${esc(d.name)}): ` +
     `${esc(actionText(d.action))}${esc(over)}</h4><span class="thought">thought ${secondsText(d.seconds)}</span></div>`;
   if (d.belief) {
-    html += barChart({title: `P(you hold k dice matching ${d.face}); yours outlined`, labels: d.belief.map((_, k) => String(k)),
+    html += barChart({title: `P(you hold k dice matching ${d.face}s); yours outlined`, labels: d.belief.map((_, k) => String(k)),
       values: d.belief, mark: new Set([d.your_count])});
   }
   return html + reasonChart(d) + `</div>`;
@@ -231,8 +231,9 @@ function reasonChart(d) {
   if (!r) return "";
   if (r.kind === "estimate") {
     const faces = Object.keys(r.by_face);
-    return barChart({title: r.bid === null ? "expected matching dice per face" : `estimate of ${d.face}s vs the bid (${r.bid})`,
-      labels: faces.map((f) => `${f}s`), values: faces.map((f) => r.by_face[f]), mark: new Set([faces.indexOf(String(d.face))]),
+    const chosen = d.action === "challenge" ? d.face : Number(d.action.split("x")[1]);  // outlined: the face it bid
+    return barChart({title: r.bid === null ? "expected matching dice per face" : `expected matching dice vs the bid's ${r.bid}`,
+      labels: faces.map((f) => `${f}s`), values: faces.map((f) => r.by_face[f]), mark: new Set([faces.indexOf(String(chosen))]),
       line: r.bid, lineLabel: r.bid === null ? "" : `bid ${r.bid}`});
   }
   if (r.kind === "search") {
