@@ -280,3 +280,13 @@ def test_the_page_and_its_scripts_are_served_from_the_package(app):
         assert client.get(f"/static/{name}").status_code == 200
     for name in ("app.js", "index.html", "style.css"):  # nothing fetched from elsewhere
         assert "://" not in (ROOT / "ldpomdp" / "web" / "static" / name).read_text()
+
+
+def test_serve_refuses_a_results_folder_that_is_not_a_sweeps(tmp_path, capsys):
+    from ldpomdp.cli import main
+
+    assert main(["serve", "--results", str(tmp_path / "missing")]) == 2
+    assert "--results" in (err := capsys.readouterr().err) and "no such folder" in err
+    (tmp_path / "empty").mkdir()
+    assert main(["serve", "--results", str(tmp_path / "empty")]) == 2
+    assert "not a sweep's folder" in capsys.readouterr().err

@@ -62,7 +62,8 @@ def test_a_browser_plays_a_whole_game_by_clicking_and_sees_every_hand(tmp_path):
                     page.click("#next-round")
                     continue
                 challenge = page.locator("#challenge:not([disabled])")
-                target = challenge if challenge.count() else page.locator("#moves button[data-move]:not([disabled])").first
+                raises = page.locator("#moves button[data-move]:not([disabled])")
+                target = challenge if challenge.count() else raises.first
                 target.click()  # the page disables its moves until the server answers
             winner = page.locator("#winner")
             assert winner.count() and winner.get_attribute("data-winner") in ("0", "1")

@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -33,14 +34,16 @@ def running_server(*options: str, start_timeout: float = 60.0) -> Iterator[tuple
     import httpx
 
     port = _free_port()
+    log = tempfile.TemporaryFile(mode="w+")  # the server's output (a pipe nobody reads could fill up and block it)
     process = subprocess.Popen([sys.executable, "-m", "ldpomdp.cli", "serve", "--port", str(port), *options],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=log, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + start_timeout
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"ldpomdp serve exited with {process.returncode}: {process.stdout.read()}")
+                log.seek(0)
+                raise RuntimeError(f"ldpomdp serve exited with {process.returncode}: {log.read()}")
             try:
                 if httpx.get(url + "/api/options", timeout=2).status_code == 200:
                     break
@@ -57,7 +60,7 @@ def running_server(*options: str, start_timeout: float = 60.0) -> Iterator[tuple
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        process.stdout.close()
+        log.close()
 
 
 def server_cpu_seconds(process: subprocess.Popen) -> float | None:

@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..game import Event, GameState, PlayerError, RoundEnd, ask, player_name, seeded_rng
+from ..game import Event, GameState, PlayerError, RoundEnd, RoundState, ask, player_name, seeded_rng
 from ..registry import make_player, registered_names
 from ..rules import CHALLENGE, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps.cell import Cell, game_seed
@@ -67,10 +67,8 @@ class _You:
         return None
 
 
-def _integer(body: dict, key: str, default: int | None, low: int, high: int | None = None) -> int | None:
+def _integer(body: dict, key: str, default: int, low: int, high: int | None = None) -> int:
     value = body.get(key, default)
-    if value is None and default is None:
-        return None
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         bound = f"between {low} and {high}" if high is not None else f">= {low}"
         raise WebError(400, f"{key} must be an integer {bound}, got {value!r}")
@@ -95,7 +93,7 @@ def new_game(body: Any, allow_plugins: bool) -> "WebGame":
         raise WebError(400, f"{dice} dice for {len(specs) + 1} players is over the {LIMITS['table_dice']} dice this "
                             f"server puts on a table")
     wild = body.get("wild", 1)
-    seed = _integer(body, "seed", None, 0)
+    seed = None if body.get("seed") is None else _integer(body, "seed", 0, 0)
     try:
         config = GameConfig(num_players=len(specs) + 1, dice=dice, faces=faces, wild=wild,
                             bids=body.get("bids", "full"), opener=body.get("opener", "after_challenger"))
@@ -148,7 +146,7 @@ class WebGame:
         with self.lock:
             self._check(version, agent=False)
             action = parse_action(move)
-            view = self.state.round.view()
+            view = self._round.view()
             if not is_legal(view.config, view.table_dice, view.bid, action):
                 over = "as the opening bid" if view.bid is None else f"over {view.bid}"
                 raise WebError(400, f"{move} is not a legal move {over} with {view.table_dice} dice on the table")
@@ -158,12 +156,12 @@ class WebGame:
         """The move of the agent whose turn it is (run it off the event loop: it may think for a while)."""
         with self.lock:
             self._check(version, agent=True)
-            rnd = self.state.round
+            rnd = self._round
             seat, view = rnd.seat, rnd.view()
             player = self.players[seat]
             start = time.perf_counter()
             try:
-                action = ask(player, seat, "act", view, self.rng)
+                action: Action = ask(player, seat, "act", view, self.rng)  # type: ignore[assignment]
                 seconds = time.perf_counter() - start
                 why = explain(player, view, action, about=YOU)
             except Exception as exc:
@@ -176,7 +174,7 @@ class WebGame:
         """Roll the next round once the last one has been shown."""
         with self.lock:
             self._check_version(version)
-            if self.state.round.end is None or self.state.over:
+            if self._round.end is None or self.state.over:
                 raise WebError(409, "the game is over" if self.state.over else "the round is still being played")
             self._start_round()
             self.version += 1
@@ -185,7 +183,7 @@ class WebGame:
     def view(self) -> dict:
         """The game as seat 0 may see it: other hands and the agents' reasons only once their round has ended."""
         with self.lock:
-            state, rnd = self.state, self.state.round
+            state, rnd = self.state, self._round
             config, ended = state.config, rnd.end is not None
             phase = ("failed" if self.failure else "game-over" if state.over else "round-over" if ended
                      else "your-turn" if rnd.seat == YOU else "agent-turn")
@@ -212,6 +210,12 @@ class WebGame:
             return game_line(self.cell.id, 0, self.seed, range(len(self.specs)), self.state.record)
 
     # -- inside --------------------------------------------------------------------------------------------------
+    @property
+    def _round(self) -> RoundState:
+        """The round being played or just ended (there is always one: the first starts on creation)."""
+        assert self.state.round is not None
+        return self.state.round
+
     def _start_round(self) -> None:
         self._broadcast([self.state.start_round()])
         self._actions: list[dict] = []
@@ -230,7 +234,7 @@ class WebGame:
         self._check_version(version)
         if self.state.over:
             raise WebError(409, "the game is over")
-        rnd = self.state.round
+        rnd = self._round
         if rnd.end is not None:
             raise WebError(409, "the round is over: start the next round")
         if agent and rnd.seat == YOU:
@@ -239,7 +243,7 @@ class WebGame:
             raise WebError(409, f"it is seat {rnd.seat}'s turn, not yours")
 
     def _apply(self, action: Action, seconds: float | None, decision: dict | None) -> None:
-        rnd = self.state.round
+        rnd = self._round
         seat = rnd.seat
         try:
             events = self.state.play(action, player_name(self.players[seat]))
@@ -259,7 +263,7 @@ class WebGame:
             face = decision["face"]
             decision["your_count"] = None if face is None else int(matching_count(end.hands[YOU], face, config))
         self.rounds.append({
-            "round": end.round_index, "opener": self.state.round.opener, "dice": list(self.state.round.dice),
+            "round": end.round_index, "opener": self._round.opener, "dice": list(self._round.dice),
             "actions": self._actions, "hands": [_faces(h) for h in end.hands], "bid": str(end.bid),
             "bidder": end.bidder, "challenger": end.challenger, "loser": end.loser, "matching": end.matching,
             "matching_by_seat": [int(matching_count(h, end.bid.face, config)) for h in end.hands],
@@ -308,16 +312,16 @@ class Sessions:
 
     def get(self, token: str | None) -> WebGame:
         with self._lock:
-            game = self._games.get(token) if token else None
-            if game is None:
+            if not token or token not in self._games:
                 raise WebError(404, "no game in this session (never started, ended, or the server restarted): "
                                     "start a new game")
             self._games.move_to_end(token)
-            return game
+            return self._games[token]
 
     def drop(self, token: str | None) -> None:
         with self._lock:
-            self._games.pop(token, None)
+            if token:
+                self._games.pop(token, None)
 
     def __len__(self) -> int:
         with self._lock:

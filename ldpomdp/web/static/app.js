@@ -232,7 +232,7 @@ function reasonChart(d) {
   if (r.kind === "estimate") {
     const faces = Object.keys(r.by_face);
     const chosen = d.action === "challenge" ? d.face : Number(d.action.split("x")[1]);  // outlined: the face it bid
-    return barChart({title: r.bid === null ? "expected matching dice per face" : `expected matching dice vs the bid's ${r.bid}`,
+    return barChart({title: r.bid === null ? "expected matching dice per face" : `expected matching dice per face vs the bid ${actionText(d.bid)}`,
       labels: faces.map((f) => `${f}s`), values: faces.map((f) => r.by_face[f]), mark: new Set([faces.indexOf(String(chosen))]),
       line: r.bid, lineLabel: r.bid === null ? "" : `bid ${r.bid}`});
   }
