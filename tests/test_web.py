@@ -174,6 +174,25 @@ def test_bad_input_is_refused_with_one_line_of_json_and_other_games_go_on(app):
     assert play_over_http(b, {"opponents": ["one-third"], "dice": 1}, seed=2).final["phase"] == "game-over"
 
 
+def test_every_gameconfig_field_is_a_rule_of_the_form_a_variant_added_later_too(monkeypatch):
+    import dataclasses
+
+    from ldpomdp.web import session
+
+    @dataclasses.dataclass(frozen=True)
+    class WithVariant(GameConfig):
+        variant: str = "plain"
+
+    monkeypatch.setattr(session, "GameConfig", WithVariant)
+    client = _client(create_app())
+    rules = client.get("/api/options").json()["rules"]
+    assert rules == {"dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger", "variant": "plain"}
+    body = {"opponents": ["one-third"], "dice": 2, "faces": 5, "wild": None, "bids": "sixes", "opener": "loser",
+            "variant": "odd"}
+    config = client.post("/api/game", json=body).json()["config"]
+    assert config == {"num_players": 2, **{k: v for k, v in body.items() if k != "opponents"}}
+
+
 class _Crashing:
     """A plugin whose second move raises."""
 

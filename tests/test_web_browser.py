@@ -38,6 +38,10 @@ def test_a_browser_plays_a_whole_game_by_clicking_and_sees_every_hand(tmp_path):
             page.goto(url)
             page.fill("#dice", "2")
             page.fill("#seed", "11")
+            page.fill("#opponents .spec", "no-such-player")
+            page.click("#start")  # refused: the page says why
+            page.wait_for_selector("#error:not([hidden])")
+            assert "unknown player 'no-such-player'" in page.inner_text("#error")
             page.fill("#opponents .spec", "expected-count")
             page.click("#start")
             reveals, shot = 0, False

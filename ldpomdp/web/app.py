@@ -22,9 +22,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..rules import GameConfig
 from .results import ResultsFolder
-from .session import LIMITS, Sessions, WebError, new_game, spec_choices
+from .session import LIMITS, Sessions, WebError, new_game, rule_fields, spec_choices
 
 __all__ = ["create_app", "COOKIE"]
 
@@ -45,11 +44,8 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
         return FileResponse(STATIC / "index.html")
 
     async def options(request: Request) -> Response:
-        defaults = GameConfig()
         return JSONResponse({"specs": spec_choices(), "limits": LIMITS, "allow_plugins": allow_plugins,
-                             "results": folder is not None,
-                             "defaults": {"dice": defaults.starting_dice[0], "faces": defaults.faces,
-                                          "wild": defaults.wild, "bids": defaults.bids, "opener": defaults.opener}})
+                             "results": folder is not None, "rules": rule_fields()})
 
     async def status(request: Request) -> Response:
         return JSONResponse({"games": len(sessions)})

@@ -4,6 +4,7 @@ request is refused instead of playing a move twice."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 import threading
@@ -18,8 +19,8 @@ from ..sweeps.cell import Cell, game_seed
 from ..sweeps.runner import game_line
 from .explain import action_text, explain
 
-__all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "spec_choices", "EXAMPLE_SPECS",
-           "LIMITS"]
+__all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "rule_fields", "spec_choices",
+           "EXAMPLE_SPECS", "LIMITS"]
 
 YOU = 0  # the person's seat
 # what the server plays at most: the page lists every bid up to the dice on the table
@@ -75,28 +76,37 @@ def _integer(body: dict, key: str, default: int, low: int, high: int | None = No
     return value
 
 
+def rule_fields() -> dict[str, Any]:
+    """The rules a game can set: every :class:`GameConfig` field but ``num_players`` (the seats decide it), with its
+    default (``dice``: one number for every player). A field added to GameConfig (a variant) shows up here."""
+    defaults = GameConfig()
+    return {f.name: defaults.starting_dice[0] if f.name == "dice" else getattr(defaults, f.name)
+            for f in dataclasses.fields(GameConfig) if f.name != "num_players"}
+
+
 def new_game(body: Any, allow_plugins: bool) -> "WebGame":
-    """A game from the page's form: ``opponents`` (specs), ``dice`` each, ``faces``, ``wild`` (a face or null),
-    ``bids``, ``opener``, ``seed`` (null: fresh). Refusals are :class:`WebError` naming the field."""
+    """A game from the page's form: ``opponents`` (specs), ``seed`` (null: fresh) and the rules of
+    :func:`rule_fields` (``dice``: a number for every player; the others as :class:`GameConfig` takes them, its
+    defaults where absent). Refusals are :class:`WebError` naming the field."""
     if not isinstance(body, dict):
         raise WebError(400, "the request body must be a JSON object")
-    unknown = sorted(set(body) - {"opponents", "dice", "faces", "wild", "bids", "opener", "seed"})
+    rules = rule_fields()
+    unknown = sorted(set(body) - {"opponents", "seed", *rules})
     if unknown:
         raise WebError(400, f"unknown field(s) {', '.join(unknown)}")
     opponents = body.get("opponents", ["one-third"])
     if not isinstance(opponents, list) or not 1 <= len(opponents) < LIMITS["players"]:
         raise WebError(400, f"opponents must be a list of 1 to {LIMITS['players'] - 1} player specs")
     specs = [check_spec(s, allow_plugins) for s in opponents]
-    dice = _integer(body, "dice", 5, 1)
-    faces = _integer(body, "faces", 6, 2, LIMITS["faces"])
+    dice = _integer(body, "dice", rules["dice"], 1)
+    faces = _integer(body, "faces", rules["faces"], 2, LIMITS["faces"])
     if dice * (len(specs) + 1) > LIMITS["table_dice"]:
         raise WebError(400, f"{dice} dice for {len(specs) + 1} players is over the {LIMITS['table_dice']} dice this "
                             f"server puts on a table")
-    wild = body.get("wild", 1)
     seed = None if body.get("seed") is None else _integer(body, "seed", 0, 0)
+    chosen = {name: body.get(name, default) for name, default in rules.items()}
     try:
-        config = GameConfig(num_players=len(specs) + 1, dice=dice, faces=faces, wild=wild,
-                            bids=body.get("bids", "full"), opener=body.get("opener", "after_challenger"))
+        config = GameConfig(num_players=len(specs) + 1, **{**chosen, "dice": dice, "faces": faces})
     except (TypeError, ValueError) as exc:
         raise WebError(400, str(exc)) from None
     return WebGame(config, specs, secrets.randbits(32) if seed is None else seed)
@@ -189,8 +199,9 @@ class WebGame:
                      else "your-turn" if rnd.seat == YOU else "agent-turn")
             return {
                 "version": self.version, "phase": phase, "failure": self.failure,
-                "config": {"num_players": config.num_players, "dice": config.starting_dice[0], "faces": config.faces,
-                           "wild": config.wild, "bids": config.bids, "opener": config.opener},
+                "config": {"num_players": config.num_players,
+                           **{name: getattr(config, name) for name in rule_fields()},
+                           "dice": config.starting_dice[0]},
                 "rules": config.describe(), "seed": self.seed,
                 "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": rnd.dice[s]}
                             for s, (spec, p) in enumerate(zip(self.specs, self.players))],

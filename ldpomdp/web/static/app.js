@@ -89,6 +89,7 @@ function wildValue() {
   return choice === "none" ? null : choice === "high" ? faces : 1;
 }
 
+function jsonOrText(text) { try { return JSON.parse(text); } catch (e) { return text; } }
 function intOrNull(text) { return text === "" ? null : Number(text); }
 
 async function startGame(event) {
@@ -98,6 +99,7 @@ async function startGame(event) {
     dice: Number($("dice").value), faces: Number($("faces").value), wild: wildValue(), bids: $("bids").value,
     opener: $("opener").value, seed: intOrNull($("seed").value),
   };
+  document.querySelectorAll("#more-rules input").forEach((input) => { body[input.dataset.rule] = jsonOrText(input.value); });
   const state = await api("POST", "/api/game", body);
   if (state) show(state);
 }
@@ -307,8 +309,11 @@ async function init() {
   options = await api("GET", "/api/options");
   if (!options) return;
   $("spec-list").innerHTML = options.specs.map((s) => `<option value="${esc(s.spec)}">${esc(s.summary)}</option>`).join("");
-  $("dice").value = options.defaults.dice;
-  $("faces").value = options.defaults.faces;
+  $("dice").value = options.rules.dice;
+  $("faces").value = options.rules.faces;
+  const shown = new Set(["dice", "faces", "wild", "bids", "opener"]);  // the other rules (variants): JSON values
+  $("more-rules").innerHTML = Object.entries(options.rules).filter(([name]) => !shown.has(name)).map(([name, value]) =>
+    `<label>${esc(name)} <input data-rule="${esc(name)}" value="${esc(JSON.stringify(value))}"></label>`).join(" ");
   addOpponent("expected-count");
   $("add-opponent").onclick = () => addOpponent("one-third");
   $("setup").onsubmit = startGame;
