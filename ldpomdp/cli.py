@@ -1,6 +1,6 @@
 """Command line: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs),
 ``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.sweeps`), ``ldpomdp train dqn`` (report 004's
-learning agent, extra ``rl``)."""
+learning agent, extra ``rl``), ``ldpomdp serve`` (the browser app, extra ``web``)."""
 
 from __future__ import annotations
 
@@ -190,6 +190,25 @@ def _train_parser(sub) -> None:
     dqn.set_defaults(func=cmd_train)
 
 
+# -- serve: the browser app (extra: web) -------------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .web import serve
+
+    serve(args.host, args.port, args.results, args.allow_plugins)
+    return 0
+
+
+def _serve_parser(sub) -> None:
+    serve = sub.add_parser("serve", help="play the agents in a browser; see their beliefs; replay a sweep (extra: web)")
+    serve.add_argument("--port", type=_option_int(1), default=8000, help="port (default 8000)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--results", default=None, help="a sweep's folder to show and replay (summary.csv, games.jsonl)")
+    serve.add_argument("--allow-plugins", action="store_true",
+                       help="let the page name package.module:Class specs (imports that code) and files")
+    serve.set_defaults(func=cmd_serve)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ldpomdp", description="Liar's Dice as a POMDP")
     parser.add_argument("--version", action="version", version=f"ldpomdp {__version__}")
@@ -202,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     players.set_defaults(func=cmd_players)
     _sweep_parser(sub)
     _train_parser(sub)
+    _serve_parser(sub)
     return parser
 
 

@@ -45,7 +45,9 @@ class POMCPPlanner(BeliefPlayer):
     Between two of its decisions in a round it keeps the search tree below what happened
     (:meth:`RoundPOMCP.update`); if that observation was never simulated (particle deprivation) it starts a new
     tree. Either way the root particles are redrawn from the belief. ``deprivations`` counts those rebuilds,
-    ``decisions`` the searched decisions and ``skipped`` the others.
+    ``decisions`` the searched decisions and ``skipped`` the others. ``last_search`` is what the last decision's
+    search found at the root, ``{action: (visits, value)}`` over the searched actions, or None when that decision
+    was not searched (read only: for showing why it moved, e.g. by ``ldpomdp serve``).
     """
 
     name = "pomcp"
@@ -73,6 +75,7 @@ class POMCPPlanner(BeliefPlayer):
         self.n_root = n_root if n_root is not None else min(max(num_sims, 200), 2000)
         self.deprivations = self.decisions = self.skipped = self.simulations = 0
         self.planning_seconds = 0.0
+        self.last_search: dict[Action, tuple[int, float]] | None = None
         self.values, self.value_kind = None, reward
         self._outcomes: dict[tuple[int, int], float] = {}
         self._new_round()
@@ -143,6 +146,7 @@ class POMCPPlanner(BeliefPlayer):
         return None
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        self.last_search = None
         move = self._unsearched(view)
         if self.agent is not None:
             self._advance(view, plan=move is None)
@@ -156,6 +160,8 @@ class POMCPPlanner(BeliefPlayer):
             )
             self.planner = self._make_planner()
         action = self.planner.plan(self.agent).move
+        self.last_search = {node_action.move: (int(node.num_visits), float(node.value))
+                            for node_action, node in self.agent.tree.children.items()}
         self.decisions += 1
         self.simulations += self.planner.last_num_sims
         self.planning_seconds += self.planner.last_planning_time

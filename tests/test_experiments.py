@@ -114,6 +114,17 @@ def test_cell_ids_stay_the_same():
         "players=a|b;dice=3;bids=full;faces=8;wild=8;opener=after_challenger")
 
 
+def test_a_cell_is_read_back_from_its_id():
+    cells = [cell for experiment in EXPERIMENTS.values() for cell in experiment.cells(quick=True)]
+    cells.append(Cell.of(("pomcp:sims=200,assume=oehm:0.2", "one-third"), 4, bids="sixes", faces=4, wild=None,
+                         opener="loser"))
+    assert [Cell.from_id(cell.id) for cell in cells] == cells
+    for text in ("players=a|b;dice=2", "players=a|b;dice=two;bids=full;faces=6;wild=1;opener=loser",
+                 "players=a|b;dice=2;bids=full;faces=6;wild=1;opener=loser;extra=1"):
+        with pytest.raises(ValueError, match="is not a cell id"):
+            Cell.from_id(text)
+
+
 def test_a_cell_holds_its_config():
     config = GameConfig(3, 4, bids="sixes")
     cell = Cell(["one-third", "random", " bluff:0.3"], config)

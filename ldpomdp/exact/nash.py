@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -75,10 +76,10 @@ def _load(path: Path, config: GameConfig, dice: tuple[int, int]) -> RoundSolutio
 
 def _store(path: Path, solution: RoundSolution) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
     np.savez(tmp, x=solution.plans[0], y=solution.plans[1], value=solution.value,
              seconds=solution.solve_seconds, lp_shape=np.array(solution.lp_shape))
-    os.replace(tmp, path)  # atomic: parallel workers never read a half-written file
+    os.replace(tmp, path)  # atomic: parallel workers and threads never read a half-written file
 
 
 class NashPlayer(BaseOpponent):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pomdp_py
 
 from ..rules import CHALLENGE, Action
@@ -13,17 +15,22 @@ class LDAction(pomdp_py.Action):
     """Wraps a rules action (``Bid`` or ``CHALLENGE``); ``move`` None is the dummy action after the round.
 
     Interned: ``LDAction(move)`` returns the one instance for ``move`` (also after pickling), so equality is
-    identity and the hash is CPython's C-level one: search trees look actions up millions of times.
+    identity and the hash is CPython's C-level one: search trees look actions up millions of times. Thread-safe:
+    planners searching in several threads at once (``ldpomdp serve``) share the one instance per move.
     """
 
     _interned: dict = {}
+    _interning = threading.Lock()
 
     def __new__(cls, move: Action | None):
         action = cls._interned.get(move)
         if action is None:
-            action = super().__new__(cls)
-            action.move = move
-            cls._interned[move] = action
+            with cls._interning:  # checked again inside: another thread may have made it meanwhile
+                action = cls._interned.get(move)
+                if action is None:
+                    action = super().__new__(cls)
+                    action.move = move
+                    cls._interned[move] = action
         return action
 
     def __init__(self, move: Action | None):  # state is set once, in __new__

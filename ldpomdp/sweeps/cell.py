@@ -59,6 +59,24 @@ class Cell:
         return (f"{_players(self.players)};dice={self.dice};bids={c.bids};faces={c.faces};wild={c.wild};"
                 f"opener={c.opener}")
 
+    @classmethod
+    def from_id(cls, text: str) -> "Cell":
+        """The cell whose :attr:`id` is ``text`` (e.g. a ``games.jsonl`` record's), or a ValueError naming it."""
+        parts = str(text).rsplit(";", 5)  # the player specs come first and may hold any character but "|"
+        fields = dict(part.partition("=")[::2] for part in parts)
+        if [p.partition("=")[0] for p in parts] != ["players", "dice", "bids", "faces", "wild", "opener"]:
+            raise ValueError(f"{text!r} is not a cell id (players=A|B;dice=D;bids=B;faces=F;wild=W;opener=O)")
+        try:
+            dice, faces = int(fields["dice"]), int(fields["faces"])
+            wild = None if fields["wild"] == "None" else int(fields["wild"])
+        except ValueError:
+            raise ValueError(f"{text!r} is not a cell id: dice, faces and wild must be integers") from None
+        cell = cls.of(fields["players"].split("|"), dice, bids=fields["bids"], faces=faces, wild=wild,
+                      opener=fields["opener"])
+        if cell.id != text:
+            raise ValueError(f"{text!r} is not a cell id (it reads as {cell.id!r})")
+        return cell
+
 
 def _players(players: Sequence[str]) -> str:
     """``players=a|b``: the start of a cell's id, also naming a cell in errors."""

@@ -31,13 +31,13 @@ except ImportError:  # Windows
     fcntl = None
 
 from ..errors import PlayerError
-from ..game import IllegalActionError, play_game, rotate, seeded_rng
+from ..game import GameRecord, IllegalActionError, Player, play_game, rotate, seeded_rng
 from ..registry import make_player
 from .cell import Cell, game_seed
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
 from .store import GAMES_FILE, GameStore
 
-__all__ = ["run_sweep", "play_batch", "validate"]
+__all__ = ["run_sweep", "play_batch", "play_one", "game_line", "validate"]
 
 LOCK_FILE = ".lock"
 SCHEDULER_TIMEOUT = 10  # seconds to connect to a dask scheduler before the sweep gives up
@@ -51,26 +51,37 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     and seat 0 opens, so over ``n`` consecutive games every player opens once.
     """
     start = time.thread_time()
-    config = cell.config
     players = [make_player(spec) for spec in cell.players]
     records = []
     for g in games:
-        seated, seat_of = rotate(players, g)
         try:
-            game = play_game(config, seated, seeded_rng(game_seed(seed, cell, g), players), first_opener=0)
+            records.append(play_one(cell, seed, g, players)[1])
         except (PlayerError, IllegalActionError) as exc:
             raise type(exc)(f"cell {cell.id}, game {g}: {exc}") from exc
-        records.append({
-            "cell": cell.id,
-            "game": int(g),
-            "seed": int(seed),
-            "seats": [seat_of.index(s) for s in range(len(players))],  # player index in each seat
-            "winner": game.winner,  # seat
-            "rounds": len(game.rounds),
-            "challenges": game.challenges,  # per seat
-            "successful_challenges": game.successful_challenges,  # per seat
-        })
     return records, time.thread_time() - start
+
+
+def play_one(cell: Cell, seed: int, game: int, players: Sequence[Player]) -> tuple[GameRecord, dict]:
+    """Game ``game`` of ``cell`` in the sweep of ``seed``, ``players`` built from the cell's specs in its order:
+    the whole game and its ``games.jsonl`` line. The same arguments always play the same game."""
+    seated, seat_of = rotate(players, game)
+    played = play_game(cell.config, seated, seeded_rng(game_seed(seed, cell, game), players), first_opener=0)
+    return played, game_line(cell.id, game, seed, [seat_of.index(s) for s in range(len(players))], played)
+
+
+def game_line(cell_id: str, game: int, seed: int, seats: Sequence[int], played: GameRecord) -> dict:
+    """The ``games.jsonl`` record of a finished game; ``seats`` is the player index (in the cell's order) in each
+    seat."""
+    return {
+        "cell": cell_id,
+        "game": int(game),
+        "seed": int(seed),
+        "seats": [int(s) for s in seats],  # player index in each seat
+        "winner": played.winner,  # seat
+        "rounds": len(played.rounds),
+        "challenges": played.challenges,  # per seat
+        "successful_challenges": played.successful_challenges,  # per seat
+    }
 
 
 def validate(cells: Sequence[Cell], games: int, seed: int) -> None:

@@ -1,0 +1,69 @@
+"""Why an agent moved, in numbers the page can chart: its belief about one player's hand and the reason of each
+kind of agent (the estimate against the bid, POMCP's searched actions, DQN's Q-values, or the probability of each
+action for any player with ``action_probabilities``). Read only: nothing here changes what a player does next."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..belief import TableBelief
+from ..estimate import rule_faces
+from ..game import PlayerView
+from ..planners.dqn import DQNPlayer
+from ..planners.expected_count import ExpectedCountPlanner
+from ..planners.pomcp import POMCPPlanner
+from ..rules import Action, Bid
+
+__all__ = ["explain", "action_text"]
+
+
+def action_text(action: Action) -> str:
+    """``"3x5"`` for a bid, ``"challenge"`` for a challenge (the page's and the API's spelling)."""
+    return str(action) if isinstance(action, Bid) else "challenge"
+
+
+def explain(player: object, view: PlayerView, action: Action, about: int) -> dict:
+    """What ``player`` believed and why it chose ``action`` on ``view`` (call it right after ``act``, before the
+    next event). ``face``: the standing bid's (or, opening, the bid made's); ``belief``: P(seat ``about`` holds k
+    dice matching it), k = 0..its dice, for a player keeping a :class:`~ldpomdp.belief.TableBelief`; ``reason``:
+    one of the kinds above, or None."""
+    face = view.bid.face if view.bid is not None else action.face if isinstance(action, Bid) else None
+    out: dict = {"face": face, "belief": None, "reason": None}
+    belief = getattr(player, "belief", None)
+    if face is not None and isinstance(belief, TableBelief) and about in belief.beliefs:
+        out["belief"] = _floats(belief.beliefs[about].count_distribution(face, view.config.wild))
+    out["reason"] = _reason(player, view, face)
+    return out
+
+
+def _reason(player: object, view: PlayerView, face: int | None) -> dict | None:
+    if isinstance(player, ExpectedCountPlanner):
+        estimates = player.estimate(view)
+        return {"kind": "estimate", "bid": None if view.bid is None else view.bid.quantity,
+                "estimate": None if face is None else float(estimates[face - 1]),
+                "by_face": {str(f): float(estimates[f - 1]) for f in rule_faces(view)}}
+    if isinstance(player, POMCPPlanner):
+        search = player.last_search
+        if search is None:
+            return {"kind": "search", "searched": False, "actions": []}
+        return {"kind": "search", "searched": True,
+                "actions": [{"action": action_text(a), "visits": n, "value": v} for a, (n, v) in search.items()]}
+    if isinstance(player, DQNPlayer):
+        mask = player.legal_mask(view)
+        q = np.asarray(player.network(player.features(view)), dtype=float)
+        return {"kind": "q-values", "actions": [{"action": action_text(player.coding.action(i)), "value": float(q[i])}
+                                                for i in np.flatnonzero(mask)]}
+    probabilities = getattr(player, "action_probabilities", None)
+    if callable(probabilities):
+        hands, public = np.asarray(view.hand)[None, :], view.public()
+        shown = []
+        for legal in view.legal_actions():
+            p = float(np.asarray(probabilities(hands, public, legal))[0])
+            if p > 0:
+                shown.append({"action": action_text(legal), "probability": p})
+        return {"kind": "probabilities", "actions": shown}
+    return None
+
+
+def _floats(values: np.ndarray) -> list[float]:
+    return [round(float(v), 6) for v in values]

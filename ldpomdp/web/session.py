@@ -1,0 +1,346 @@
+"""Games on the server, one per browser session, stepped one change per request: the person's move, one agent's
+move, or the next round. Every change is checked against the version the page last saw, so a repeated or late
+request is refused instead of playing a move twice."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from ..errors import PlayerError
+from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name, seeded_rng
+from ..registry import make_player, registered_names
+from ..rules import CHALLENGE, Action, Bid, GameConfig, is_legal, matching_count
+from ..sweeps.cell import Cell, game_seed
+from ..sweeps.runner import game_line
+from .explain import action_text, explain
+
+__all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "rule_fields", "spec_choices",
+           "EXAMPLE_SPECS", "LIMITS"]
+
+YOU = 0  # the person's seat
+# what the server plays at most: the page lists every bid up to the dice on the table
+LIMITS = {"players": 6, "faces": 12, "table_dice": 60}
+# a spec for each registered name that needs a value (the others play by their bare name)
+EXAMPLE_SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
+                 "best-response": "best-response:assume=random", "pomcp": "pomcp:sims=300"}
+_MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+:")  # package.module: in a spec, its value specs included
+
+
+class WebError(Exception):
+    """A request the server refuses: ``status`` (4xx) and a one-line ``message`` for the page."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, " ".join(str(message).split())
+
+
+def check_spec(spec: object, allow_plugins: bool) -> str:
+    """``spec`` stripped, or a :class:`WebError`: not a string, ``human`` (that is the person), or, unless
+    ``allow_plugins``, naming a module (``package.module:Class``, anywhere in it) or a file path."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise WebError(400, f"a player spec must be a non-empty string, got {spec!r}")
+    spec = spec.strip()
+    if spec.partition(":")[0] == "human":
+        raise WebError(400, "'human' is you: choose agents for the other seats")
+    if not allow_plugins and (_MODULE.search(spec) or "/" in spec or "\\" in spec):
+        raise WebError(403, f"player spec {spec!r} names a module or a file: this server imports user code and "
+                            f"reads files only when started with --allow-plugins")
+    return spec
+
+
+class _You:
+    """The person's seat: its moves come from the page (:meth:`WebGame.act`), never from ``act``."""
+
+    name = "you"
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        return None
+
+    def act(self, view: object, rng: object) -> Action:
+        raise RuntimeError("the person's moves come from the page")
+
+    def observe(self, event: Event) -> None:
+        return None
+
+
+def _integer(body: dict, key: str, default: int, low: int, high: int | None = None) -> int:
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bound = f"between {low} and {high}" if high is not None else f">= {low}"
+        raise WebError(400, f"{key} must be an integer {bound}, got {value!r}")
+    return value
+
+
+def rule_fields() -> dict[str, Any]:
+    """The rules a game can set: every :class:`GameConfig` field but ``num_players`` (the seats decide it), with its
+    default (``dice``: one number for every player). A field added to GameConfig (a variant) shows up here."""
+    defaults = GameConfig()
+    return {f.name: defaults.starting_dice[0] if f.name == "dice" else getattr(defaults, f.name)
+            for f in dataclasses.fields(GameConfig) if f.name != "num_players"}
+
+
+def new_game(body: Any, allow_plugins: bool) -> "WebGame":
+    """A game from the page's form: ``opponents`` (specs), ``seed`` (null: fresh) and the rules of
+    :func:`rule_fields` (``dice``: a number for every player; the others as :class:`GameConfig` takes them, its
+    defaults where absent). Refusals are :class:`WebError` naming the field."""
+    if not isinstance(body, dict):
+        raise WebError(400, "the request body must be a JSON object")
+    rules = rule_fields()
+    unknown = sorted(set(body) - {"opponents", "seed", *rules})
+    if unknown:
+        raise WebError(400, f"unknown field(s) {', '.join(unknown)}")
+    opponents = body.get("opponents", ["one-third"])
+    if not isinstance(opponents, list) or not 1 <= len(opponents) < LIMITS["players"]:
+        raise WebError(400, f"opponents must be a list of 1 to {LIMITS['players'] - 1} player specs")
+    specs = [check_spec(s, allow_plugins) for s in opponents]
+    dice = _integer(body, "dice", rules["dice"], 1)
+    faces = _integer(body, "faces", rules["faces"], 2, LIMITS["faces"])
+    if dice * (len(specs) + 1) > LIMITS["table_dice"]:
+        raise WebError(400, f"{dice} dice for {len(specs) + 1} players is over the {LIMITS['table_dice']} dice this "
+                            f"server puts on a table")
+    seed = None if body.get("seed") is None else _integer(body, "seed", 0, 0)
+    chosen = {name: body.get(name, default) for name, default in rules.items()}
+    try:
+        config = GameConfig(num_players=len(specs) + 1, **{**chosen, "dice": dice, "faces": faces})
+    except (TypeError, ValueError) as exc:
+        raise WebError(400, str(exc)) from None
+    return WebGame(config, specs, secrets.randbits(32) if seed is None else seed)
+
+
+def parse_action(text: object) -> Action:
+    """``"challenge"`` or a bid ``"QxF"`` (e.g. ``"3x5"``), or a :class:`WebError`."""
+    if text == "challenge":
+        return CHALLENGE
+    quantity, x, face = str(text).partition("x") if isinstance(text, str) else ("", "", "")
+    if not (x and quantity.isdigit() and face.isdigit()):
+        raise WebError(400, f"a move is \"challenge\" or a bid like \"3x5\" (three fives), got {text!r}")
+    return Bid(int(quantity), int(face))
+
+
+class WebGame:
+    """One person (seat 0) against agents built from ``specs``, seeded as game 0 of a sweep cell of these players
+    (so its finished record is a ``games.jsonl`` line). ``version`` counts the changes applied; each change names
+    the version it was asked on."""
+
+    def __init__(self, config: GameConfig, specs: list[str], seed: int):
+        self.specs = ("human", *specs)
+        self.cell, self.seed = Cell(self.specs, config), seed
+        players: list[Any] = [_You()]
+        for spec in specs:
+            try:
+                players.append(make_player(spec))
+            except ValueError as exc:
+                raise WebError(400, str(exc).splitlines()[0]) from None
+        self.players = players
+        self.rng = seeded_rng(game_seed(seed, self.cell, 0), players)
+        self.state = GameState(config, self.rng, first_opener=0)
+        for seat, player in enumerate(players):
+            try:
+                player.reset(seat, self.state.config)
+            except Exception as exc:  # the player refuses these rules (e.g. a round too large to solve)
+                raise WebError(400, f"{self.specs[seat]} cannot play these rules: {_first_line(exc)}") from None
+        self.lock = threading.Lock()
+        self.version = 0
+        self.failure: str | None = None
+        self.rounds: list[dict] = []  # every ended round: actions, hands shown, the agents' decisions
+        self._start_round()
+
+    # -- changes -------------------------------------------------------------------------------------------------
+    def act(self, move: object, version: object) -> None:
+        """The person's move."""
+        with self.lock:
+            self._check(version, agent=False)
+            action = parse_action(move)
+            view = self._round.view()
+            if not is_legal(view.config, view.table_dice, view.bid, action):
+                over = "as the opening bid" if view.bid is None else f"over {view.bid}"
+                raise WebError(400, f"{move} is not a legal move {over} with {view.table_dice} dice on the table")
+            self._apply(action, None, None)
+
+    def step(self, version: object) -> None:
+        """The move of the agent whose turn it is (run it off the event loop: it may think for a while)."""
+        with self.lock:
+            self._check(version, agent=True)
+            rnd = self._round
+            seat, view = rnd.seat, rnd.view()
+            player = self.players[seat]
+            start = time.perf_counter()
+            try:
+                action: Action = ask(player, seat, "act", view, self.rng)  # type: ignore[assignment]
+                seconds = time.perf_counter() - start
+                why = explain(player, view, action, about=YOU)
+            except Exception as exc:
+                self._fail(exc)
+            self._apply(action, seconds, {"seat": seat, "name": player_name(player), "action": action_text(action),
+                                          "bid": None if view.bid is None else str(view.bid), "seconds": seconds,
+                                          **why})
+
+    def next_round(self, version: object) -> None:
+        """Roll the next round once the last one has been shown."""
+        with self.lock:
+            self._check_version(version)
+            if self._round.end is None or self.state.over:
+                raise WebError(409, "the game is over" if self.state.over else "the round is still being played")
+            self._start_round()
+            self.version += 1
+
+    # -- what the page sees --------------------------------------------------------------------------------------
+    def view(self) -> dict:
+        """The game as seat 0 may see it: other hands and the agents' reasons only once their round has ended."""
+        with self.lock:
+            state, rnd = self.state, self._round
+            config, ended = state.config, rnd.end is not None
+            phase = ("failed" if self.failure else "game-over" if state.over else "round-over" if ended
+                     else "your-turn" if rnd.seat == YOU else "agent-turn")
+            return {
+                "version": self.version, "phase": phase, "failure": self.failure,
+                "config": {"num_players": config.num_players,
+                           **{name: getattr(config, name) for name in rule_fields()},
+                           "dice": config.starting_dice[0]},
+                "rules": config.describe(), "seed": self.seed,
+                "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": rnd.dice[s]}
+                            for s, (spec, p) in enumerate(zip(self.specs, self.players))],
+                "round": rnd.round_index, "opener": rnd.opener, "turn": None if ended else rnd.seat,
+                "hand": _faces(rnd.hands[YOU]), "bid": None if not rnd.history else str(rnd.history[-1][1]),
+                "history": self._actions,
+                "legal": [action_text(a) for a in rnd.view().legal_actions()] if phase == "your-turn" else [],
+                "rounds": self.rounds,  # ended rounds only
+                "winner": state.record.winner if state.over else None,
+            }
+
+    def record(self) -> dict:
+        """The finished game as a ``games.jsonl`` line (the person plays the spec ``human`` in seat 0)."""
+        with self.lock:
+            if not self.state.over:
+                raise WebError(409, "the game is not finished: its record is written at the end")
+            return game_line(self.cell.id, 0, self.seed, range(len(self.specs)), self.state.record)
+
+    # -- inside --------------------------------------------------------------------------------------------------
+    @property
+    def _round(self) -> RoundState:
+        """The round being played or just ended (there is always one: the first starts on creation)."""
+        assert self.state.round is not None
+        return self.state.round
+
+    def _start_round(self) -> None:
+        self._broadcast([self.state.start_round()])
+        self._actions: list[dict] = []
+        self._decisions: list[dict] = []
+
+    def _check_version(self, version: object) -> None:
+        if self.failure:
+            raise WebError(409, f"this game stopped: {self.failure}")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise WebError(400, f"version must be the integer the page last saw, got {version!r}")
+        if version != self.version:
+            raise WebError(409, f"stale request: the game is at version {self.version}, the page asked at {version} "
+                                f"(reload the game)")
+
+    def _check(self, version: object, agent: bool) -> None:
+        self._check_version(version)
+        if self.state.over:
+            raise WebError(409, "the game is over")
+        rnd = self._round
+        if rnd.end is not None:
+            raise WebError(409, "the round is over: start the next round")
+        if agent and rnd.seat == YOU:
+            raise WebError(409, "it is your turn")
+        if not agent and rnd.seat != YOU:
+            raise WebError(409, f"it is seat {rnd.seat}'s turn, not yours")
+
+    def _apply(self, action: Action, seconds: float | None, decision: dict | None) -> None:
+        rnd = self._round
+        seat = rnd.seat
+        try:
+            events = self.state.play(action, player_name(self.players[seat]))
+            self._broadcast(events)
+        except Exception as exc:
+            self._fail(exc)
+        self.version += 1
+        self._actions.append({"seat": seat, "action": action_text(action), "seconds": seconds})
+        if decision is not None:
+            self._decisions.append(decision)
+        if rnd.end is not None:
+            self._end_round(rnd.end)
+
+    def _end_round(self, end: RoundEnd) -> None:
+        config = self.state.config
+        for decision in self._decisions:  # the person's real count for the face each belief was about
+            face = decision["face"]
+            decision["your_count"] = None if face is None else int(matching_count(end.hands[YOU], face, config))
+        self.rounds.append({
+            "round": end.round_index, "opener": self._round.opener, "dice": list(self._round.dice),
+            "actions": self._actions, "hands": [_faces(h) for h in end.hands], "bid": str(end.bid),
+            "bidder": end.bidder, "challenger": end.challenger, "loser": end.loser, "matching": end.matching,
+            "matching_by_seat": [int(matching_count(h, end.bid.face, config)) for h in end.hands],
+            "decisions": self._decisions,
+        })
+
+    def _broadcast(self, events: list[Event]) -> None:
+        for event in events:
+            for seat, player in enumerate(self.players):
+                ask(player, seat, "observe", event)
+
+    def _fail(self, exc: Exception) -> None:
+        """An agent raised: this game stops (with the first line of the error), the others go on."""
+        cause = exc.__cause__ if isinstance(exc, PlayerError) else None  # the player's own error, below its name
+        self.failure = f"{_first_line(exc).rstrip(':')}: {_first_line(cause)}" if cause else _first_line(exc)
+        self.version += 1
+        raise WebError(500, f"this game stopped: {self.failure}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).splitlines()
+    return lines[0] if lines and lines[0] else type(exc).__name__
+
+
+def _faces(hand: tuple[int, ...]) -> list[int]:
+    return [face for face, n in enumerate(hand, start=1) for _ in range(n)]
+
+
+class Sessions:
+    """The games of the server by session token; beyond ``limit`` the least recently used game is dropped."""
+
+    def __init__(self, limit: int = 200):
+        self.limit = limit
+        self._games: OrderedDict[str, WebGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, game: WebGame, replacing: str | None = None) -> str:
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            if replacing is not None:
+                self._games.pop(replacing, None)
+            self._games[token] = game
+            while len(self._games) > self.limit:
+                self._games.popitem(last=False)
+        return token
+
+    def get(self, token: str | None) -> WebGame:
+        with self._lock:
+            if not token or token not in self._games:
+                raise WebError(404, "no game in this session (never started, ended, or the server restarted): "
+                                    "start a new game")
+            self._games.move_to_end(token)
+            return self._games[token]
+
+    def drop(self, token: str | None) -> None:
+        with self._lock:
+            if token:
+                self._games.pop(token, None)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._games)
+
+
+def spec_choices() -> list[dict]:
+    """The built-in player specs the page offers: name, summary and a spec that plays (``human`` left out)."""
+    return [{"name": name, "summary": summary, "spec": EXAMPLE_SPECS.get(name, name)}
+            for name, summary in registered_names().items() if name != "human"]
