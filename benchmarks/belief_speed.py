@@ -17,13 +17,22 @@ import csv
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 from tqdm import tqdm
 
-from ldpomdp import CHALLENGE, Bid, ExactBelief, GameConfig, OneThirdRule, PlayerView, PublicView, RejectionParticleBelief
+from ldpomdp import (
+    CHALLENGE,
+    Bid,
+    ExactBelief,
+    GameConfig,
+    OneThirdRule,
+    PlayerView,
+    PublicView,
+    RejectionParticleBelief,
+)
 from ldpomdp.belief import hand_support
 from ldpomdp.rules import match_probability, minimal_raises
 

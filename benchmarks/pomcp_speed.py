@@ -25,12 +25,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from ldpomdp.planners import POMCPPlanner
 
 from ldpomdp import GameConfig, OneThirdRule
-from ldpomdp.sweeps import parse_dice_range
 from ldpomdp.game import play_game, play_round
 from ldpomdp.game_values import game_value
-from ldpomdp.planners import POMCPPlanner
+from ldpomdp.sweeps import parse_dice_range
 
 
 class _Timed:

@@ -15,8 +15,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ldpomdp.sweeps import Cell, SummaryRow, run_sweep, wilson_interval
 from ldpomdp.registry import registered_names, split_specs
+from ldpomdp.sweeps import Cell, SummaryRow, run_sweep, wilson_interval
 
 PAIRS = (("random", "aggressive"), ("aggressive", "conservative"), ("conservative", "random"),
          ("random", "random"), ("aggressive", "aggressive"), ("conservative", "conservative"))

@@ -13,19 +13,17 @@ module can be used on its own.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from .caches import memo
-from .hands import (  # noqa: F401  (the hand space's names stay importable from here)
-    HAND_DTYPE, MAX_SUPPORT, PRIOR_TABLE_MAX, alias_table, count_hands, hand_support, prior_table, row_width,
-)
+from .hands import HAND_DTYPE, alias_table, count_hands, hand_support, prior_table, row_width
 from .hooks import deciding_face_of, shared_probability_of, sum_problem
 from .rules import GameConfig, matching_count
-from .validation import SUM_TOLERANCE  # noqa: F401  (importable from here)
+from .validation import SUM_TOLERANCE, one_of
 from .validation import int_at_least as _int_at_least
-from .validation import one_of
 from .validation import probability as _probability
 
 __all__ = [

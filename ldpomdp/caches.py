@@ -13,7 +13,8 @@ Only the standard library is imported here.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = ["memo", "register", "clear_caches", "cache_sizes"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Iterable, Sequence
 
 from .exact.count_rounds import evaluated_through
 from .exact.fixed_opponents import FixedOpponentsSolution, HandDependentModelError

@@ -12,7 +12,8 @@ Only numpy and :mod:`ldpomdp.rules` are imported here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 

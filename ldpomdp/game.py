@@ -8,15 +8,24 @@ the player and its seat, with the traceback lines of the player's own code.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from .caches import memo
 from .errors import PlayerError, describe
 from .rules import (
-    CHALLENGE, Action, Bid, GameConfig, is_legal, legal_actions, next_active_seat, next_opener, resolve_challenge,
+    CHALLENGE,
+    Action,
+    Bid,
+    GameConfig,
+    is_legal,
+    legal_actions,
+    next_active_seat,
+    next_opener,
+    resolve_challenge,
 )
 
 __all__ = [

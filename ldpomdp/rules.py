@@ -51,9 +51,9 @@ class Bid:
 class Challenge:
     """The challenge ("liar!") action; use the singleton :data:`CHALLENGE`."""
 
-    _instance: "Challenge | None" = None
+    _instance: Challenge | None = None
 
-    def __new__(cls) -> "Challenge":
+    def __new__(cls) -> Challenge:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance

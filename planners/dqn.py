@@ -181,7 +181,7 @@ class QNetwork:
                             **{f"p_{k}": v for k, v in self.params.items()})
 
     @classmethod
-    def load(cls, path: str | Path) -> "QNetwork":
+    def load(cls, path: str | Path) -> QNetwork:
         """Read a file written by :meth:`save`; a ValueError says what is wrong with it."""
         try:
             with np.load(path, allow_pickle=False) as data:

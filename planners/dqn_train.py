@@ -25,9 +25,9 @@ from __future__ import annotations
 import json
 import os
 import resource
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 

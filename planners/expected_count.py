@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ldpomdp.game import PlayerView
 from ldpomdp.estimate import estimate_policy, rule_faces, settled_decision
+from ldpomdp.game import PlayerView
 from ldpomdp.rules import CHALLENGE, Action, match_matrix, matching_count, minimal_raises
 
 from ._common import BeliefPlayer

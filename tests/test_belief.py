@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from conftest import all_hands
 
+import ldpomdp.belief
+import ldpomdp.hands
 from ldpomdp import (
     CHALLENGE,
     ActionTaken,
@@ -24,11 +26,9 @@ from ldpomdp import (
     TableBelief,
     play_round,
 )
-import ldpomdp.belief
-import ldpomdp.hands
 from ldpomdp.belief import alias_table, count_hands, deciding_face_of, hand_support
-from ldpomdp.opponents import BaseOpponent
 from ldpomdp.estimate import probability_of as _probability_of
+from ldpomdp.opponents import BaseOpponent
 from ldpomdp.rules import match_matrix, matching_count
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from ldpomdp.ceiling import exact_figures
 from ldpomdp.exact import FixedOpponentsSolution, evaluate_player
-from ldpomdp.sweeps import Cell, run_sweep
 from ldpomdp.game import rotate
 from ldpomdp.registry import make_player
+from ldpomdp.sweeps import Cell, run_sweep
 
 
 def direct(cell: Cell, games: int, i: int, policy: str | None = None) -> float:

@@ -12,9 +12,9 @@ from math import comb
 import numpy as np
 import pytest
 
+from ldpomdp.call_reroll.matrix_game import solve_matrix_game
 from ldpomdp.exact import NashPlayer, ReplayPolicy, cached_solution, exploitability, solve_round
 from ldpomdp.exact.best_response import best_response_value, policy_behaviour
-from ldpomdp.call_reroll.matrix_game import solve_matrix_game
 from ldpomdp.exact.sequence_form import _sequence, sequence_form
 from ldpomdp.exact.tree import build_tree
 from ldpomdp.game import PlayerView, PublicView, play_game

@@ -21,6 +21,7 @@ from ldpomdp import GameConfig, PlayerError
 from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
 from ldpomdp.sweeps import (
+    EXPERIMENTS,
     Cell,
     GameStore,
     game_seed,
@@ -31,7 +32,6 @@ from ldpomdp.sweeps import (
     summarize,
     wilson_interval,
 )
-from ldpomdp.sweeps import EXPERIMENTS
 
 SMALL = [Cell.of(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [
     Cell.of(("random", "one-third", "bluff:0.5"), 2, bids="sixes")]

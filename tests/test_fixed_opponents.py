@@ -7,14 +7,19 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 import pytest
 
-from ldpomdp.exact import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError, evaluate_player,
-                           solve_fixed_opponents)
+from ldpomdp.exact import (
+    BestResponsePlayer,
+    FixedOpponentsSolution,
+    HandDependentModelError,
+    evaluate_player,
+    solve_fixed_opponents,
+)
 from ldpomdp.exact.fixed_opponents import solve_work
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game
 from ldpomdp.opponents import OneThirdRule, RandomPlayer
@@ -40,13 +45,13 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy
         wild = config.wild is not None and face != config.wild
         return hands[..., face - 1] + (hands[..., config.wild - 1] if wild else 0)
 
-    @lru_cache(maxsize=None)
+    @cache
     def rolls(n: int) -> list[tuple[tuple[int, ...], float]]:
         counted = Counter(tuple(r.count(f) for f in range(1, faces + 1))
                           for r in itertools.product(range(1, faces + 1), repeat=n))
         return [(hand, k / faces**n) for hand, k in counted.items()]
 
-    @lru_cache(maxsize=None)
+    @cache
     def game(dice: tuple[int, ...], opener: int) -> float:
         if dice[seat] == 0:
             return 0.0
@@ -58,7 +63,7 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy
         prior = np.array([math.prod(p for _, p in j) for j in joint])
         return sum(p * node(dice, hand, hands, (), opener, prior) for hand, p in rolls(dice[seat]))
 
-    @lru_cache(maxsize=None)
+    @cache
     def asked(dice, history, actor, action) -> np.ndarray:  # the same for every responder hand: asked once
         others = [s for s in range(len(dice)) if s != seat]
         hands = np.array([j[others.index(actor)][0] for j in itertools.product(*(rolls(dice[s]) for s in others))])

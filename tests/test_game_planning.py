@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pomdp_py
 import pytest
+from ldpomdp.planners import POMCPPlanner
 
 from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, RoundStart
 from ldpomdp.belief import TableBelief, count_hands
@@ -17,7 +18,6 @@ from ldpomdp.opponents import OneThirdRule
 from ldpomdp.pomdp import die_outcomes
 from ldpomdp.pomdp.agent import LDParticles, root_states
 from ldpomdp.rules import matching_count
-from ldpomdp.planners import POMCPPlanner
 
 
 def fair_two_player(a: int, b: int) -> float:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ldpomdp.planners import ExpectedCountPlanner, POMCPPlanner
 
 from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, OneThirdRule, PlayerView, RoundStart, make_player
 from ldpomdp.game import play_game, rotate
-from ldpomdp.planners import ExpectedCountPlanner, POMCPPlanner
 
 PLANNERS = {
     "expected-particles": lambda: ExpectedCountPlanner(n_particles=2000, seed=1),

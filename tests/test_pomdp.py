@@ -13,10 +13,12 @@ import pomdp_py
 import pytest
 
 from ldpomdp import CHALLENGE, Bid, GameConfig, OneThirdRule, PlayerView, RandomPlayer
-from ldpomdp.rules import is_legal
 from ldpomdp.belief import TableBelief
 from ldpomdp.pomdp import END, LDAction, LDObservation, LDState, RoundPOMCP, make_agent
-from ldpomdp.rules import resolve_challenge  # noqa: E402
+from ldpomdp.rules import (
+    is_legal,
+    resolve_challenge,
+)
 
 
 def _agent(config, models, history=(), hand=None, seed=0, n_root=300, rollout="expected-count"):

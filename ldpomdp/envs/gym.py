@@ -4,7 +4,8 @@ Gymnasium algorithm can train against the package's players. Needs the ``rl`` ex
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np

@@ -5,8 +5,13 @@ hand, with the exact value of a given player against them. (Report 000's call-an
 :mod:`ldpomdp.call_reroll`.)"""
 
 from .best_response import Exploitability, ReplayPolicy, best_response_value, exploitability, policy_behaviour
-from .fixed_opponents import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError, evaluate_player,
-                              solve_fixed_opponents)
+from .fixed_opponents import (
+                              BestResponsePlayer,
+                              FixedOpponentsSolution,
+                              HandDependentModelError,
+                              evaluate_player,
+                              solve_fixed_opponents,
+)
 from .nash import NashPlayer, cache_dir, cached_solution
 from .sequence_form import RoundSolution, sequence_form, solve_round
 from .tree import MAX_SEQUENCES, RoundTree, build_tree

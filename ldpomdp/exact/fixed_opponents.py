@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -32,8 +33,10 @@ from ..hands import hand_support
 from ..opponents.base import shared_probability_of
 from ..opponents.probability import raise_true_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
-from ..validation import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
-from ..validation import int_at_least
+from ..validation import (
+    SUM_TOLERANCE,  # one tolerance: a model passing check_opponent passes here
+    int_at_least,
+)
 from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",

@@ -9,14 +9,20 @@ becomes that raise instead (report 002, Alg. 6 as intended).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..caches import register
 from ..estimate import (
-    bid_face_decides, estimate_policy, expected_matches, probability_of, rule_faces, settled_decision,
-    settled_for, settled_for_any_hand,
+    bid_face_decides,
+    estimate_policy,
+    expected_matches,
+    probability_of,
+    rule_faces,
+    settled_decision,
+    settled_for,
+    settled_for_any_hand,
 )
 from ..game import PlayerView, PublicView
 from ..hands import count_hands

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import pomdp_py
@@ -46,7 +46,7 @@ class LDParticles(pomdp_py.Particles):
         particles = self.particles
         return self._random.choice(particles) if particles else None
 
-    def __deepcopy__(self, memo) -> "LDParticles":  # states are immutable: copy the list only
+    def __deepcopy__(self, memo) -> LDParticles:  # states are immutable: copy the list only
         return LDParticles(list(self.particles), self._random)
 
 

@@ -11,7 +11,7 @@ is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pomdp_py
@@ -20,7 +20,15 @@ from ..estimate import estimate_policy, expected_matches
 from ..game import PlayerView, PublicView, player_name
 from ..hooks import estimate_rule_of
 from ..rules import (
-    CHALLENGE, Action, Bid, GameConfig, is_legal, match_matrix, matching_count, minimal_raises, next_active_seat,
+    CHALLENGE,
+    Action,
+    Bid,
+    GameConfig,
+    is_legal,
+    match_matrix,
+    matching_count,
+    minimal_raises,
+    next_active_seat,
     resolve_challenge,
 )
 from .action import END, LDAction
@@ -61,7 +69,7 @@ class PublicNode:
             self.states[key] = state
         return state
 
-    def child(self, seat: int, action: Action) -> "PublicNode":
+    def child(self, seat: int, action: Action) -> PublicNode:
         key = (seat, action)
         node = self.children.get(key)
         if node is None:

@@ -58,7 +58,7 @@ class LDState(pomdp_py.State):
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, LDState) and self._key() == other._key())
 
-    def __deepcopy__(self, memo) -> "LDState":  # immutable: pomdp-py deep-copies beliefs of states
+    def __deepcopy__(self, memo) -> LDState:  # immutable: pomdp-py deep-copies beliefs of states
         return self
 
     def __repr__(self) -> str:

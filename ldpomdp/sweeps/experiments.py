@@ -8,8 +8,8 @@ sums wins over dice counts; we give a win rate with a 95% interval per dice coun
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..registry import parse_spec
 from .cell import Cell

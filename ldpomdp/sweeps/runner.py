@@ -16,14 +16,13 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
-
 
 try:
     import fcntl
