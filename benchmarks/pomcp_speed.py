@@ -153,7 +153,8 @@ def main() -> None:
     for row in rows:
         row["tiger_sims_per_cpu_second"] = tiger
         row["ratio_to_tiger"] = row["sims_per_cpu_second"] / tiger
-        print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger (whole decisions, CPU time)")
+        print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger "
+              "(whole decisions, CPU time)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.games > 0:

@@ -67,7 +67,7 @@ def expected_matches(hands: np.ndarray, view: PublicView, faces: Sequence[int] |
             estimate += hands[:, config.wild - 1 : config.wild] * counts_wild
         return estimate
     estimate = np.empty((len(faces), len(hands)))  # many hands (particles): face by face, face-major
-    for row, column, add, with_wild in zip(estimate, columns, share, counts_wild):
+    for row, column, add, with_wild in zip(estimate, columns, share, counts_wild, strict=True):
         if with_wild:
             np.add(hands[:, column], hands[:, config.wild - 1], out=row)
         else:

@@ -392,7 +392,7 @@ def seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.ran
     :class:`Player`) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is reserved), so a game
     never depends on the games played before it."""
     children = seq.spawn(len(players) + 1)
-    for player, child in zip(players, children[1:]):
+    for player, child in zip(players, children[1:], strict=True):
         reseed = getattr(player, "reseed", None)
         if callable(reseed):
             reseed(child)

@@ -8,7 +8,6 @@ code serves the game runner, the particle beliefs and the planners.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 
@@ -71,7 +70,7 @@ class Challenge:
 
 
 CHALLENGE = Challenge()
-Action = Union[Bid, Challenge]
+Action = Bid | Challenge
 
 
 _FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}

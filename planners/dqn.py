@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -119,7 +120,7 @@ def parameter_shapes(frame: Frame, hidden: Sequence[int]) -> dict[str, tuple[int
     """The arrays of a :class:`QNetwork` with hidden layer sizes ``hidden`` (the last one is the action layer)."""
     sizes = [feature_size(frame), *hidden[:-1]]
     shapes = {}
-    for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:])):
+    for i, (m, n) in enumerate(pairwise(sizes)):
         shapes[f"w{i}"], shapes[f"b{i}"] = (m, n), (n,)
     last, width = sizes[-1], hidden[-1]
     descriptor = 2 + len(frame.config.bid_faces)

@@ -80,7 +80,7 @@ def report_curriculum(games: Sequence[int], frame: Frame) -> list[Stage]:
     if three:
         final_groups += [("agent1", "agent2"), ("agent1", "agent1"), ("agent2", "agent2")]
     dummies = [(d,) for d in DUMMIES] + (list(DUMMY_PAIRS) if three else [])
-    mixed = [g for pair in zip(final_groups * len(dummies), dummies * len(final_groups)) for g in pair]
+    mixed = [g for pair in zip(final_groups * len(dummies), dummies * len(final_groups), strict=True) for g in pair]
     stages = [Stage("agent1", counts[0], tuple((d,) for d in DUMMIES), 0.1, REPORT_SHAPING, 1.0, 0.1)]
     if three:
         stages.append(Stage("agent2", counts[1], DUMMY_PAIRS, 0.1, risky))

@@ -41,7 +41,8 @@ class POMCPPlanner(BeliefPlayer):
     Options: ``max_depth`` (planner steps simulated per search, the round's end included),
     ``exploration_const`` (UCB1; a round's rewards span [-1, 1]: game values are mapped onto it affinely),
     ``rollout`` ("expected-count" or "one-third"), ``n_root`` root particles drawn jointly from the belief
-    (default ``num_sims`` within [200, 2000]), and the belief options of :class:`~ldpomdp.planners._common.BeliefPlayer`.
+    (default ``num_sims`` within [200, 2000]), and the belief options of
+    :class:`~ldpomdp.planners._common.BeliefPlayer`.
     Between two of its decisions in a round it keeps the search tree below what happened
     (:meth:`RoundPOMCP.update`); if that observation was never simulated (particle deprivation) it starts a new
     tree. Either way the root particles are redrawn from the belief. ``deprivations`` counts those rebuilds,

@@ -132,7 +132,8 @@ def test_prior_particles_and_exact_prior_agree(table, monkeypatch):
     assert np.abs(belief.particles.mean(axis=0) - d / 6).max() < 4 * sigma
     exact = ExactBelief(d)
     for face, wild in [(6, 1), (1, 1), (3, None)]:
-        assert total_variation(belief.count_distribution(face, wild), exact.count_distribution(face, wild)) < 4 / math.sqrt(n)
+        distance = total_variation(belief.count_distribution(face, wild), exact.count_distribution(face, wild))
+        assert distance < 4 / math.sqrt(n)
     assert belief.effective_sample_size == n
     assert exact.expected_count(6, 1) == pytest.approx(d / 3)
 

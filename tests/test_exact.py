@@ -163,7 +163,8 @@ def test_theorem_2_2_three_faces_highest_wild():
 
 @pytest.mark.parametrize(
     "config",
-    [GameConfig(dice=1, faces=4, wild=1), GameConfig(dice=(1, 2), faces=3, wild=3), GameConfig(dice=1, faces=3, bids="sixes")],
+    [GameConfig(dice=1, faces=4, wild=1), GameConfig(dice=(1, 2), faces=3, wild=3),
+     GameConfig(dice=1, faces=3, bids="sixes")],
     ids=str,
 )
 def test_equilibrium_plans_are_feasible_and_unexploitable(config):

@@ -92,7 +92,7 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy
         if actor != seat:
             return sum(values)
         if chance is not None:
-            return sum(chance[a] * v for a, v in zip(actions, values))
+            return sum(chance[a] * v for a, v in zip(actions, values, strict=True))
         return max(values)
 
     def after(dice, loser, challenger) -> float:
@@ -186,7 +186,7 @@ def test_action_values_are_the_values_of_deviating_once():
             [CHALLENGE] if view.bid is not None else [])
         assert solution.regret(view, solution.action(view)) == 0.0
         assert len({round(v, 9) for v in values.values()}) > 1  # actions differ: the check below can fail
-        for action, value in values.items():
+        for action in values:
             once = brute_force(config, models, seat, opener, lambda v, a=action, at=view: {
                 a if (v.history, v.hand, v.dice) == (at.history, at.hand, at.dice) else solution.action(v): 1.0})
             assert once - best == pytest.approx(-reach * solution.regret(view, action), abs=1e-12)

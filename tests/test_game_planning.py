@@ -152,7 +152,7 @@ def test_search_runs_on_one_hand_per_count_where_the_game_is_solved():
     view = PlayerView(config, 0, (4, 3, 5), (), 0, hand=(1, 0, 2, 0, 0, 1))
     full = root_states(view, belief, 200, np.random.default_rng(7))
     counted = root_states(view, belief, 200, np.random.default_rng(7), by_count=True)
-    for a, b in zip(full, counted):
+    for a, b in zip(full, counted, strict=True):
         for s, d in enumerate((4, 3, 5)):
             c = matching_count(a.hands[s], 6, config)
             assert b.hands[s] == tuple(count_hands(d, 6, config)[c]) and matching_count(b.hands[s], 6, config) == c

@@ -321,7 +321,7 @@ class FixedOpponentsSolution:
         if not isinstance(dice, (tuple, list, np.ndarray)) or len(dice) != len(start):
             raise ValueError(f"{OWNER}.dice must list {len(start)} counts, got {dice!r}")
         out = tuple(int_at_least(OWNER, "dice", d, 0) for d in dice)
-        if any(d > s for d, s in zip(out, start)):
+        if any(d > s for d, s in zip(out, start, strict=True)):
             raise ValueError(f"{OWNER}.dice must not exceed the starting dice {start}, got {out}")
         return out
 

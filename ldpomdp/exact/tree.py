@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from math import comb
 
 import numpy as np
@@ -75,7 +76,8 @@ class RoundTree:
 
     def actions(self, node: int) -> list[Action]:
         """The actions of ``node``'s edges, in edge order."""
-        return [self.bids[b] if b >= 0 else CHALLENGE for b in self.edge_bid[self.edge_start[node]:self.edge_start[node + 1]]]
+        edges = self.edge_bid[self.edge_start[node]:self.edge_start[node + 1]]
+        return [self.bids[b] if b >= 0 else CHALLENGE for b in edges]
 
     def history(self, node: int, opener_seat: int = 0) -> tuple[tuple[int, Action], ...]:
         """The public history (seat, bid) leading to ``node`` when ``opener_seat`` opened."""
@@ -83,7 +85,8 @@ class RoundTree:
         while self.node_parent_edge[node] >= 0:
             e = self.node_parent_edge[node]
             node = self.edge_node[e]
-            out.append((opener_seat if self.node_depth[node] % 2 == 0 else 1 - opener_seat, self.bids[self.edge_bid[e]]))
+            seat = opener_seat if self.node_depth[node] % 2 == 0 else 1 - opener_seat
+            out.append((seat, self.bids[self.edge_bid[e]]))
         return tuple(reversed(out))
 
     def hand_index(self, role: int, hands: np.ndarray) -> np.ndarray:
@@ -125,7 +128,7 @@ class RoundTree:
         """Node id ranges [a, b) of each depth, root first."""
         cuts = np.flatnonzero(np.diff(self.node_depth)) + 1
         bounds = np.concatenate([[0], cuts, [self.num_nodes]])
-        return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+        return [(int(a), int(b)) for a, b in pairwise(bounds)]
 
 
 def round_dice(config: GameConfig, dice: tuple[int, int] | None) -> tuple[int, int]:

@@ -80,7 +80,7 @@ class TypeMixture(BaseOpponent):
     @property
     def weights(self) -> dict[str, float]:
         """The current posterior, by type spec."""
-        return dict(zip(self.types, self.posterior.tolist()))
+        return dict(zip(self.types, self.posterior.tolist(), strict=True))
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -119,7 +119,7 @@ class TypeMixture(BaseOpponent):
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         total = np.zeros(np.asarray(hands).shape[0])
-        for w, model in zip(self.posterior, self.components):
+        for w, model in zip(self.posterior, self.components, strict=True):
             if w > 0.0:
                 total += w * np.asarray(model.action_probabilities(hands, view, action), dtype=np.float64)
         return np.minimum(total, 1.0)  # the weights sum to one up to rounding

@@ -109,7 +109,7 @@ class TransitionModel(pomdp_py.TransitionModel):
             hands = np.array([state.hands for state in states], dtype=np.int64)  # (k, players, faces)
             faces = range(1, self.config.faces + 1)
             totals = np.stack([matching_count(hands, f, self.config).sum(axis=1) for f in faces], axis=1)
-            self._totals = dict(zip((state.hands for state in states), totals.tolist()))
+            self._totals = dict(zip((state.hands for state in states), totals.tolist(), strict=True))
         for s, model in self.models.items():
             bluff = estimate_rule_of(model) if states else None
             if bluff is not None:
@@ -153,7 +153,8 @@ class TransitionModel(pomdp_py.TransitionModel):
         view = PlayerView(self.config, actor, state.dice, node.history, state.round_index, hand=hand)
         move = model.act(view, self.rng)
         if not is_legal(self.config, sum(state.dice), view.bid, move):
-            raise ValueError(f"opponent model {player_name(model)} (seat {actor}) played illegal {move!r} over {view.bid}")
+            raise ValueError(f"opponent model {player_name(model)} (seat {actor}) played illegal {move!r} "
+                             f"over {view.bid}")
         return move
 
     def _end(self, state: LDState, node: PublicNode, challenger: int, seen: tuple) -> LDState:
@@ -214,7 +215,8 @@ class TransitionModel(pomdp_py.TransitionModel):
                 p[0] = 0.0
                 return CHALLENGE
             view = PublicView(self.config, actor, state.dice, node.history, state.round_index)
-            p[0] *= float(self.models[actor].action_probabilities(np.asarray(state.hands[actor])[None, :], view, move)[0])
+            hand = np.asarray(state.hands[actor])[None, :]
+            p[0] *= float(self.models[actor].action_probabilities(hand, view, move)[0])
             return move
 
         expected = self._play(state, action, reply)
