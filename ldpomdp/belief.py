@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -62,6 +62,7 @@ class _Belief:
 
     particles: np.ndarray
     weights: np.ndarray
+    rng: np.random.Generator
 
     def __init__(self, num_dice: int, faces: int, injection: float, refresh: float):
         owner = type(self).__name__
@@ -83,6 +84,10 @@ class _Belief:
     def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
 
+    @property
+    def effective_sample_size(self) -> float:
+        raise NotImplementedError
+
     def _checked(self, likelihoods: Any, asked: tuple[Any, Any] | None, rows: int | None = None) -> np.ndarray:
         """``likelihoods`` as float64 of shape (rows,) (default: one per particle), every value in [0, 1]; else a
         ValueError naming where they came from: ``update``'s argument, or (model, action) when ``asked`` a model
@@ -102,7 +107,13 @@ class _Belief:
             )
         return values
 
-    def _keep_probability(self, likelihoods: np.ndarray) -> np.ndarray:
+    @overload
+    def _keep_probability(self, likelihoods: float) -> float: ...
+
+    @overload
+    def _keep_probability(self, likelihoods: np.ndarray) -> np.ndarray: ...
+
+    def _keep_probability(self, likelihoods: np.ndarray | float) -> np.ndarray | float:
         """Report 002, Alg. 7: a hand the observation rejects survives anyway with prob. ``injection``;
         so P(keep) = likelihood + (1 - likelihood) * injection, and the posterior is prior * P(keep)."""
         if self.injection == 0.0:

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from .exact.count_rounds import evaluated_through
 from .exact.fixed_opponents import FixedOpponentsSolution, HandDependentModelError
+from .game import Player
 from .game_values import EXACT_MODEL_CALLS, affordable
 from .registry import make_player
 from .rules import GameConfig
@@ -35,7 +36,7 @@ class ExactFigures(dict):
         self.notes: list[str] = []
 
 
-def _models(specs: Sequence[str]) -> dict[int, object] | None:
+def _models(specs: Sequence[str]) -> dict[int, Player] | None:
     """Seat j -> the model of ``specs[j - 1]`` (j = 1 ..), or None when one of them is no model."""
     models = {j: make_player(spec) for j, spec in enumerate(specs, start=1)}
     return models if all(callable(getattr(m, "action_probabilities", None)) for m in models.values()) else None

@@ -68,7 +68,7 @@ def expected_matches(hands: np.ndarray, view: PublicView, faces: Sequence[int] |
         return estimate
     estimate = np.empty((len(faces), len(hands)))  # many hands (particles): face by face, face-major
     for row, column, add, with_wild in zip(estimate, columns, share, counts_wild, strict=True):
-        if with_wild:
+        if with_wild and config.wild is not None:  # with_wild implies a wild face
             np.add(hands[:, column], hands[:, config.wild - 1], out=row)
         else:
             row[:] = hands[:, column]
@@ -102,6 +102,7 @@ def estimate_policy(
         choice = np.zeros(n, dtype=np.int64)
     else:
         choice = np.full(n, -1)
+    p_challenge: np.ndarray
     if view.bid is None:
         p_challenge = np.zeros(n)
     elif not raises:

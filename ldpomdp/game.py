@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -76,7 +76,7 @@ class PublicView:
         """Dice on the table (the sum of ``dice``)."""
         return sum(self.dice)
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         return legal_actions(self.config, self.table_dice, self.bid)
 
 
@@ -214,9 +214,10 @@ def _failure(player: object, seat: int, method: str, exc: Exception) -> PlayerEr
 _PASSED_ON = EOFError
 
 
-def ask(player: Player, seat: int, method: str, *args: object) -> object:
-    """``player.method(*args)``; an exception from the player's code becomes a :class:`PlayerError` naming the
-    player, its seat and the method (an ``EOFError``, a person ending the input, passes unchanged)."""
+def ask(player: Player, seat: int, method: str, *args: object) -> Any:
+    """``player.method(*args)``, returned unchecked (the caller validates it); an exception from the player's code
+    becomes a :class:`PlayerError` naming the player, its seat and the method (an ``EOFError``, a person ending the
+    input, passes unchanged)."""
     try:
         return getattr(player, method)(*args)
     except _PASSED_ON:
@@ -270,6 +271,7 @@ class RoundState:
             )
         events: list[Event] = [ActionTaken(self.seat, action, view.public())]
         if action is CHALLENGE:
+            assert bid is not None  # a challenge is legal only over a bid
             bidder = self.history[-1][0]
             loser, matching = resolve_challenge(self.config, np.array(self.hands), bid, bidder, self.seat)
             after = tuple(d - (i == loser) for i, d in enumerate(self.dice))
@@ -383,6 +385,7 @@ def play_game(
             raise _failure(p, seat, "reset", exc) from exc
     while not state.over:
         state.start_round()
+        assert state.round is not None  # the round just started
         _drive(players, state.round, rng, state.play)
     return state.record
 

@@ -7,7 +7,9 @@ code serves the game runner, the particle beliefs and the planners.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 
@@ -97,6 +99,7 @@ class GameConfig:
     wild: int | None = 1
     bids: str = "full"
     opener: str = "after_challenger"
+    bid_faces: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         num_players = int_at_least("GameConfig", "num_players", self.num_players, 2)
@@ -138,7 +141,7 @@ class GameConfig:
     @property
     def starting_dice(self) -> tuple[int, ...]:
         """Dice per player at the start of a game."""
-        return self.dice  # type: ignore[return-value]
+        return self.dice if isinstance(self.dice, tuple) else (self.dice,) * self.num_players  # a tuple after init
 
     def describe(self) -> str:
         """The rules in a few words, without players and dice: ``"full game, 6 faces, ones wild"`` (plus
@@ -213,20 +216,28 @@ def is_legal(config: GameConfig, table_dice: int, bid: Bid | None, action: objec
     return action.quantity <= table_dice and is_raise(config, action, bid)
 
 
-def matching_count(hands: np.ndarray | tuple[int, ...], face: int, config: GameConfig) -> np.ndarray | int:
+@overload
+def matching_count(hands: tuple[int, ...], face: int, config: GameConfig) -> int: ...
+
+
+@overload
+def matching_count(hands: np.ndarray | Sequence[Sequence[int]], face: int, config: GameConfig) -> np.ndarray: ...
+
+
+def matching_count(hands: np.ndarray | Sequence, face: int, config: GameConfig) -> np.ndarray | int:
     """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild.
     One hand given as a flat tuple of ints (a :class:`~ldpomdp.game.PlayerView`'s) gives a plain int, without
     numpy; anything else (arrays, nested tuples of hands) is counted hand by hand as an integer array of the
     hands' type (at least int16)."""
-    adds_wild = config.wild is not None and face != config.wild
+    wild = config.wild if config.wild is not None and face != config.wild else None  # the wild face, if it adds
     if isinstance(hands, tuple) and hands and isinstance(hands[0], (int, np.integer)):
-        return int(hands[face - 1] + (hands[config.wild - 1] if adds_wild else 0))
-    hands = np.asarray(hands)
+        return int(hands[face - 1] + (hands[wild - 1] if wild is not None else 0))
+    array = np.asarray(hands)
     # the hands' own integer type, at least int16 (particles are int16: 4x less to move than int64)
-    dtype = np.promote_types(hands.dtype, np.int16) if hands.dtype.kind in "iu" else np.dtype(np.int64)
-    if adds_wild:
-        return np.add(hands[..., face - 1], hands[..., config.wild - 1], dtype=dtype)
-    return hands[..., face - 1].astype(dtype)
+    dtype = np.promote_types(array.dtype, np.int16) if array.dtype.kind in "iu" else np.dtype(np.int64)
+    if wild is not None:
+        return np.add(array[..., face - 1], array[..., wild - 1], dtype=dtype)
+    return array[..., face - 1].astype(dtype)
 
 
 @memo(maxsize=64)

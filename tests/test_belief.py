@@ -43,7 +43,7 @@ def _imports(path: Path) -> set[str]:
 def test_belief_module_imports_only_numpy_and_rules():
     """belief.py stands alone: numpy, ldpomdp.rules and the numpy-only parameter checks (no pomdp-py, no game)."""
     package = Path(ldpomdp.belief.__file__).parent
-    stdlib_and_numpy = {"__future__", "math", "functools", "typing", "numpy"}
+    stdlib_and_numpy = {"__future__", "collections.abc", "math", "functools", "typing", "numpy"}
     numpy_only = {".rules", ".validation", ".hands", ".hooks", ".caches"}
     assert _imports(package / "belief.py") <= stdlib_and_numpy | numpy_only
     assert _imports(package / "hands.py") <= stdlib_and_numpy | {".rules", ".validation", ".caches"}

@@ -16,7 +16,7 @@ from math import comb
 import numpy as np
 
 from ..hands import hand_support
-from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix
+from ..rules import CHALLENGE, Action, Bid, Challenge, GameConfig, legal_actions, match_matrix
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 
@@ -135,10 +135,10 @@ def round_dice(config: GameConfig, dice: tuple[int, int] | None) -> tuple[int, i
     """Validate ``(opener's dice, responder's dice)``; default: the config's starting dice."""
     if config.num_players != 2:
         raise ValueError(f"exact solvers handle two players; GameConfig.num_players is {config.num_players}")
-    dice = tuple(config.starting_dice) if dice is None else tuple(dice)
-    if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in dice):
-        raise ValueError(f"dice must be (opener's dice, responder's dice), two integers >= 1; got {dice!r}")
-    return int(dice[0]), int(dice[1])
+    given = tuple(config.starting_dice) if dice is None else tuple(dice)
+    if len(given) != 2 or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in given):
+        raise ValueError(f"dice must be (opener's dice, responder's dice), two integers >= 1; got {given!r}")
+    return int(given[0]), int(given[1])
 
 
 def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple[int, int]:
@@ -169,10 +169,12 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
     dice = check_size(config, dice)
     table = sum(dice)
     hands = tuple(hand_support(d, config.faces) for d in dice)
-    raises_after: dict[Bid | None, list[Action]] = {}
+    raises_after: dict[Bid | None, tuple[Action, ...]] = {}
     all_bids: dict[Bid, int] = {}
     depth, parent_edge, edge_start = [0], [-1], []
-    edge_node, edge_child, edge_bid_obj = [], [], []
+    edge_node: list[int] = []
+    edge_child: list[int] = []
+    edge_bid_obj: list[Bid | None] = []
     node_index: dict[tuple[Bid, ...], int] = {(): 0}
     chains: list[tuple[Bid, ...]] = [()]
     n = 0
@@ -184,7 +186,7 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
         edge_start.append(len(edge_node))
         for action in raises_after[last]:
             edge_node.append(n)
-            if action is CHALLENGE:
+            if isinstance(action, Challenge):
                 edge_child.append(-1)
                 edge_bid_obj.append(None)
                 continue

@@ -14,13 +14,14 @@ which is exactly what a belief over the hidden hand needs (``action_probabilitie
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
 from ..rules import Action, GameConfig
 from ..validation import number
-from .base import BaseOpponent
+from .base import BaseOpponent, OpponentModel
 
 __all__ = ["TypeMixture", "DEFAULT_TYPES"]
 
@@ -64,7 +65,7 @@ class TypeMixture(BaseOpponent):
 
         self.types = _type_specs(types)
         self.floor = number("TypeMixture", "floor", floor, 0.0, 1.0)
-        self.components = []
+        self.components: list[OpponentModel] = []
         for spec in self.types:
             try:
                 model = make_player(spec)
@@ -72,7 +73,7 @@ class TypeMixture(BaseOpponent):
                 raise ValueError(f"TypeMixture.types: {exc}") from exc
             if not callable(getattr(model, "action_probabilities", None)):
                 raise ValueError(f"TypeMixture.types: {spec!r} has no action_probabilities")
-            self.components.append(model)
+            self.components.append(cast(OpponentModel, model))  # its action_probabilities checked just above
         self.name = name or ("mixture" if self.types == DEFAULT_TYPES else "mixture:types=" + "+".join(self.types))
         self.posterior = np.full(len(self.types), 1.0 / len(self.types))
         self._pending: list[tuple[Action, PublicView]] = []

@@ -69,6 +69,7 @@ class OneThirdRule(BaseOpponent):
         if policy is None:
             if len(_count_policies) >= CACHED_COUNT_POLICIES:
                 _count_policies.clear()
+            assert view.bid is not None  # a count decides only over a bid
             hands = count_hands(view.dice[view.seat], view.bid.face, view.config)
             policy = _count_policies[key] = self._policy_by_hand(hands, view)
             for array in (policy[0], policy[2]):
