@@ -17,9 +17,9 @@ import numpy as np
 from .caches import memo
 from .errors import PlayerError, describe
 from .rules import (
-    CHALLENGE,
     Action,
     Bid,
+    Challenge,
     GameConfig,
     is_legal,
     legal_actions,
@@ -58,13 +58,13 @@ class PublicView:
     config: GameConfig
     seat: int
     dice: tuple[int, ...]
-    history: tuple[tuple[int, Action], ...] = ()
+    history: tuple[tuple[int, Bid], ...] = ()
     round_index: int = 0
 
     @property
     def bid(self) -> Bid | None:
         """The standing bid (None when ``seat`` opens)."""
-        return self.history[-1][1] if self.history else None  # type: ignore[return-value]
+        return self.history[-1][1] if self.history else None
 
     @property
     def bidder(self) -> int | None:
@@ -245,7 +245,7 @@ class RoundState:
         self.config, self.dice, self.opener, self.round_index = config, tuple(dice), opener, round_index
         self.hands = tuple(roll_hand(d, config.faces, rng) for d in self.dice)
         self.start = RoundStart(round_index, self.dice, opener)
-        self.history: list[tuple[int, Action]] = []
+        self.history: list[tuple[int, Bid]] = []
         self.seat = opener
         self.end: RoundEnd | None = None
 
@@ -270,7 +270,7 @@ class RoundState:
                 f"legal: {shown}"
             )
         events: list[Event] = [ActionTaken(self.seat, action, view.public())]
-        if action is CHALLENGE:
+        if isinstance(action, Challenge):
             assert bid is not None  # a challenge is legal only over a bid
             bidder = self.history[-1][0]
             loser, matching = resolve_challenge(self.config, np.array(self.hands), bid, bidder, self.seat)

@@ -28,6 +28,7 @@ import resource
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_rew
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.opponents.wildcard import ConservativePlayer
 from ldpomdp.registry import make_player
-from ldpomdp.rules import CHALLENGE, Action, GameConfig
+from ldpomdp.rules import Action, Bid, GameConfig
 from ldpomdp.sweeps.statistics import wilson_interval
 from ldpomdp.validation import int_at_least, number, probability
 
@@ -76,7 +77,7 @@ def report_curriculum(games: Sequence[int], frame: Frame) -> list[Stage]:
     counts = [int_at_least("report_curriculum", "games", g, 0) for g in games]
     three = frame.players >= 3
     risky = replace(REPORT_SHAPING, risk=1.0, small_raise=REPORT_SHAPING.bid_held)
-    final_groups = [("agent1",), ("agent2",)] if three else [("agent1",)]
+    final_groups: list[tuple[str, ...]] = [("agent1",), ("agent2",)] if three else [("agent1",)]
     if three:
         final_groups += [("agent1", "agent2"), ("agent1", "agent1"), ("agent2", "agent2")]
     dummies = [(d,) for d in DUMMIES] + (list(DUMMY_PAIRS) if three else [])
@@ -164,7 +165,8 @@ class LearningPlayer(DQNPlayer):
         self.alpha, self.epsilon, self.shaping = 0.0, 0.0, REPORT_SHAPING
         self.explore = np.random.default_rng(0)
         self.pending: tuple[np.ndarray, int] | None = None
-        self.reward, self.history = 0.0, []
+        self.reward = 0.0
+        self.history: list[tuple[int, Bid]] = []
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -194,7 +196,7 @@ class LearningPlayer(DQNPlayer):
         super().observe(event)
         if isinstance(event, RoundStart):
             self.history = []
-        elif isinstance(event, ActionTaken) and event.action is not CHALLENGE:
+        elif isinstance(event, ActionTaken) and isinstance(event.action, Bid):
             self.history.append((event.seat, event.action))
         elif isinstance(event, RoundEnd):
             self.reward += round_reward(event, tuple(self.history), self.seat, self.shaping)
@@ -325,7 +327,8 @@ def evaluate(network: QNetwork, groups: Sequence[tuple[str, ...]], games: int, s
     return out
 
 
-def _save_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
+def _save_atomically(path: Path, arrays: dict[str, Any]) -> None:
+    # ``arrays`` typed Any: mypy would match a dict of arrays against savez's allow_pickle: bool
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez(tmp, **arrays)
     os.replace(tmp, path)

@@ -113,7 +113,7 @@ REPORT_SHAPING = Shaping(bid_held=100 / 5000, bluff_called=-500 / 5000, wrong_ca
                          right_call=500 / 5000)
 
 
-def round_reward(end: RoundEnd, history: tuple[tuple[int, Action], ...], seat: int, shaping: Shaping) -> float:
+def round_reward(end: RoundEnd, history: tuple[tuple[int, Bid], ...], seat: int, shaping: Shaping) -> float:
     """``seat``'s shaped reward for a round that ended with ``end`` after the bids ``history`` (the round's
     bids in order, as in a :class:`~ldpomdp.game.PublicView`)."""
     table = sum(end.dice_after) + 1

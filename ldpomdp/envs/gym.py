@@ -57,7 +57,7 @@ class LiarsDiceGymEnv(gymnasium.Env):
             raise ValueError(f"LiarsDiceGymEnv.seat must be None or a seat in 0..{n - 1}, got {seat!r}")
         self.aec = LiarsDiceEnv(base, shaping)
         self.config, self.opponents, self.fixed_seat = base, players, seat
-        self.observation_space = self.aec.observation_space("player_0")["observation"]
+        self.observation_space = self.aec.observation_spaces["player_0"]["observation"]
         self.action_space = self.aec.action_space("player_0")
         self.games = 0
         self.seat = 0
@@ -112,7 +112,9 @@ class LiarsDiceGymEnv(gymnasium.Env):
                 self.aec.step(None)  # a seated player that is out leaves the table
                 continue
             seat = self.aec.seat_of(acting)
-            action = ask(self.players[seat], seat, "act", self.aec.state.round.view(), self._rng)
+            player = self.players[seat]
+            assert player is not None  # only the learner's seat is empty, and the learner is not acting
+            action = ask(player, seat, "act", self.aec.current_round().view(), self._rng)
             self.aec.step(self.aec.coding.index(action))
             self._show()
         obs = self.aec.observe(self.agent)
@@ -126,5 +128,5 @@ class LiarsDiceGymEnv(gymnasium.Env):
         obs, info = self._advance()
         done = self.aec.terminations[self.agent]
         if done:
-            info["won"] = self.aec.state.record.winner == self.seat
+            info["won"] = self.aec.current_game().record.winner == self.seat
         return obs, float(self.aec._cumulative_rewards[self.agent]), bool(done), False, info

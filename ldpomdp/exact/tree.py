@@ -79,9 +79,9 @@ class RoundTree:
         edges = self.edge_bid[self.edge_start[node]:self.edge_start[node + 1]]
         return [self.bids[b] if b >= 0 else CHALLENGE for b in edges]
 
-    def history(self, node: int, opener_seat: int = 0) -> tuple[tuple[int, Action], ...]:
+    def history(self, node: int, opener_seat: int = 0) -> tuple[tuple[int, Bid], ...]:
         """The public history (seat, bid) leading to ``node`` when ``opener_seat`` opened."""
-        out = []
+        out: list[tuple[int, Bid]] = []
         while self.node_parent_edge[node] >= 0:
             e = self.node_parent_edge[node]
             node = self.edge_node[e]

@@ -19,10 +19,12 @@ import pomdp_py
 from ..estimate import estimate_policy, expected_matches
 from ..game import PlayerView, PublicView, player_name
 from ..hooks import estimate_rule_of
+from ..opponents.base import OpponentModel
 from ..rules import (
     CHALLENGE,
     Action,
     Bid,
+    Challenge,
     GameConfig,
     is_legal,
     match_matrix,
@@ -43,9 +45,9 @@ class PublicNode:
 
     __slots__ = ("history", "children", "observations", "states")
 
-    def __init__(self, history: tuple[tuple[int, Action], ...] = ()):
+    def __init__(self, history: tuple[tuple[int, Bid], ...] = ()):
         self.history = history
-        self.children: dict[tuple[int, Action], PublicNode] = {}
+        self.children: dict[tuple[int, Bid], PublicNode] = {}
         self.observations: dict[tuple[int, int] | None, LDObservation] = {}  # interned, see TransitionModel
         self.states: dict[tuple, LDState] = {}  # interned states here, by (hands, challenger or -1 mid-round)
 
@@ -69,7 +71,7 @@ class PublicNode:
             self.states[key] = state
         return state
 
-    def child(self, seat: int, action: Action) -> PublicNode:
+    def child(self, seat: int, action: Bid) -> PublicNode:
         key = (seat, action)
         node = self.children.get(key)
         if node is None:
@@ -87,7 +89,7 @@ class TransitionModel(pomdp_py.TransitionModel):
     (``LDState.after``): searches revisit the same few states many times.
     """
 
-    def __init__(self, config: GameConfig, seat: int, models: Mapping[int, object], rng: np.random.Generator):
+    def __init__(self, config: GameConfig, seat: int, models: Mapping[int, OpponentModel], rng: np.random.Generator):
         self.config, self.seat, self.models, self.rng = config, seat, dict(models), rng
         self.root = PublicNode()
         self._rows: dict[int, dict[tuple[int, ...], int]] = {}  # seat -> {distinct root hand: row}
@@ -98,7 +100,7 @@ class TransitionModel(pomdp_py.TransitionModel):
         self._seats_after: dict[tuple[int, ...], dict[int, int]] = {}  # dice -> seat -> next seat with dice
         self._drew = False  # whether the transition being played drew a random number (then it is not remembered)
 
-    def set_root(self, history: tuple[tuple[int, Action], ...], states: Sequence[LDState]) -> list[LDState]:
+    def set_root(self, history: tuple[tuple[int, Bid], ...], states: Sequence[LDState]) -> list[LDState]:
         """Start a new search from the public ``history`` over the root particles ``states``: index each
         opponent's distinct hands for the tabulated policies, and forget earlier tables. Returns the particles
         interned (one object per distinct state, in the same order)."""
@@ -175,8 +177,10 @@ class TransitionModel(pomdp_py.TransitionModel):
             raise ValueError(f"TransitionModel: action {action!r} is not the planner's to play in {state!r}")
         node = self.node(state)
         move = action.move
-        if move is CHALLENGE:
+        if isinstance(move, Challenge):
             return self._end(state, node, self.seat, ())
+        if move is None:
+            raise ValueError(f"TransitionModel: END played in a round under way ({state!r})")
         node = node.child(self.seat, move)
         after = self._seats_after.get(state.dice)
         if after is None:
@@ -186,7 +190,7 @@ class TransitionModel(pomdp_py.TransitionModel):
         while actor != self.seat:
             answer = reply(state, node, actor)
             seen.append((actor, answer))
-            if answer is CHALLENGE:
+            if isinstance(answer, Challenge):
                 return self._end(state, node, actor, tuple(seen))
             node = node.child(actor, answer)
             actor = after[actor]
@@ -210,7 +214,7 @@ class TransitionModel(pomdp_py.TransitionModel):
         p = [1.0]
 
         def reply(state: LDState, node: PublicNode, actor: int) -> Action:
-            seat, move = next(replies, (None, None))
+            seat, move = next(replies, (None, CHALLENGE))
             if seat != actor:  # next_state's moves do not follow the seating order: impossible
                 p[0] = 0.0
                 return CHALLENGE

@@ -3,9 +3,16 @@ whose turn it is, and (once a challenge ended the round) who lost the die."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pomdp_py
 
 from ..rules import Action, Bid
+
+if TYPE_CHECKING:  # the transition model's types, for the caches' annotations (models.py imports this module)
+    from .action import LDAction
+    from .models import PublicNode
+    from .observation import LDObservation
 
 __all__ = ["LDState"]
 
@@ -19,7 +26,7 @@ class LDState(pomdp_py.State):
         self,
         hands: tuple[tuple[int, ...], ...],
         dice: tuple[int, ...],
-        history: tuple[tuple[int, Action], ...],
+        history: tuple[tuple[int, Bid], ...],
         turn: int,
         loser: int = -1,
         seen: tuple[tuple[int, Action], ...] = (),
@@ -33,14 +40,15 @@ class LDState(pomdp_py.State):
         self.seen = seen
         self.round_index = round_index
         self._hash: int | None = None
-        self.public = None  # cache: the interned PublicNode of ``history`` (set by the transition model)
-        self.observation = None  # cache: what the planner observes on reaching this state
-        self.after = None  # cache: {action: next state} of the transitions that drew no random number
+        self.public: PublicNode | None = None  # cache: the interned node of ``history`` (set by the transition model)
+        self.observation: LDObservation | None = None  # cache: what the planner observes on reaching this state
+        self.after: dict[LDAction, LDState] | None = None  # cache: {action: next state} of the transitions that
+        # drew no random number
 
     @property
     def bid(self) -> Bid | None:
         """The standing bid (None before the opening bid)."""
-        return self.history[-1][1] if self.history else None  # type: ignore[return-value]
+        return self.history[-1][1] if self.history else None
 
     @property
     def terminal(self) -> bool:

@@ -23,17 +23,19 @@ from contextlib import contextmanager
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None
+from types import ModuleType
 
 from ..game import IllegalActionError, PlayerError, play_game, rotate, seeded_rng
 from ..registry import make_player
 from .cell import Cell, game_seed
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
 from .store import GAMES_FILE, GameStore
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
 
 __all__ = ["run_sweep", "play_batch", "validate"]
 
