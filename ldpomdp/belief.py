@@ -60,7 +60,6 @@ class _Belief:
     """What both beliefs share: validation, updates, queries. Subclasses provide ``particles``,
     ``weights``, ``effective_sample_size``, ``_apply`` (one validated update) and ``_draw_indices``."""
 
-    particles: np.ndarray
     weights: np.ndarray
     rng: np.random.Generator
 
@@ -82,6 +81,10 @@ class _Belief:
         raise NotImplementedError
 
     def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    @property
+    def particles(self) -> np.ndarray:
         raise NotImplementedError
 
     @property
@@ -224,6 +227,14 @@ class RejectionParticleBelief(_Belief):
     survivor once and fills the other slots with survivors drawn uniformly (so weights stay uniform),
     then replaces a ``refresh`` share by fresh prior draws (rejected slots first, so a survivor only
     makes way when the survivors outnumber the other slots). No survivor: back to the prior, ``depleted``.
+
+    Args:
+        num_dice: dice in the hidden hand, an integer >= 0.
+        faces: faces of a die, an integer >= 2.
+        n_particles: particles N, an integer >= 1.
+        injection: in [0, 1], the probability that a hand the observation rejects survives anyway.
+        refresh: in [0, 1], the share of the particles drawn fresh from the prior after each update.
+        rng: the generator (or seed) of every draw; None: fresh entropy.
     """
 
     def __init__(
@@ -276,7 +287,7 @@ class RejectionParticleBelief(_Belief):
         self._particles.flags.writeable = False
 
     @property
-    def particles(self) -> np.ndarray:  # type: ignore[override]
+    def particles(self) -> np.ndarray:
         """(N, faces) hands: a read-only view of the face columns of the padded rows (update() replaces them)."""
         return self._particles
 
@@ -375,6 +386,13 @@ class ExactBelief(_Belief):
     ``update`` multiplies the weights by P(keep) (the same injection rule as the particle filter) and
     mixes in a ``refresh`` share of the prior; an observation that no hand explains (all weights zero)
     resets to the prior and sets ``depleted``. The reference for tests and a planner option.
+
+    Args:
+        num_dice: dice in the hidden hand, an integer >= 0.
+        faces: faces of a die, an integer >= 2.
+        injection: in [0, 1], the probability that a hand the observation rejects keeps its weight anyway.
+        refresh: in [0, 1], the share of the prior mixed into the weights after each update.
+        rng: the generator (or seed) of :meth:`sample`'s draws; None: fresh entropy.
     """
 
     def __init__(
@@ -391,7 +409,7 @@ class ExactBelief(_Belief):
         self.rng = np.random.default_rng(rng)
 
     @property
-    def particles(self) -> np.ndarray:  # type: ignore[override]
+    def particles(self) -> np.ndarray:
         """Alias of ``support``, so code written for particles works on the exact belief."""
         return self.support
 
@@ -424,7 +442,17 @@ class TableBelief:
 
     Create it at the start of every round from the dice counts; feed it every action with
     :meth:`observe_action`; each opponent's belief is updated through that opponent's model.
-    ``kind`` is "particles" (:class:`RejectionParticleBelief`) or "exact" (:class:`ExactBelief`).
+
+    Args:
+        config: the rules.
+        seat: the seat whose view this is, in 0 .. num_players - 1.
+        dice: dice per seat this round, integers >= 0, one per player.
+        models: seat -> opponent model (with ``action_probabilities``), for every other seat with dice.
+        kind: "particles" (:class:`RejectionParticleBelief`) or "exact" (:class:`ExactBelief`).
+        n_particles: particles per opponent (kind "particles"), an integer >= 1.
+        injection: in [0, 1], passed to every opponent's belief.
+        refresh: in [0, 1], passed to every opponent's belief.
+        rng: the generator (or seed) of the table: one stream for every opponent's belief; None: fresh entropy.
     """
 
     KINDS = ("particles", "exact")

@@ -238,6 +238,13 @@ class RoundState:
     Creating it rolls every hand from ``rng`` and makes :attr:`start`, the round's :class:`RoundStart`.
     :meth:`view` is what the player to act sees; :meth:`play` checks and applies its action and returns the
     events it makes; :attr:`end` is the :class:`RoundEnd` once a challenge ended the round (else None).
+
+    Args:
+        config: the rules.
+        dice: dice per seat this round, integers >= 0 (at least two seats with dice).
+        opener: the seat that opens, one with dice.
+        rng: the generator that rolls the hands.
+        round_index: the round's number in its game, from 0.
     """
 
     def __init__(self, config: GameConfig, dice: tuple[int, ...], opener: int, rng: np.random.Generator,

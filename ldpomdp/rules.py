@@ -85,12 +85,20 @@ def dice_text(n: int) -> str:
 
 @dataclass(frozen=True)
 class GameConfig:
-    """A validated rule set.
+    """A validated rule set (a ValueError names any bad value).
 
-    ``dice`` is the starting dice per player (one int for all, or one per player); ``wild`` is 1, the
-    highest face, or None; ``bids`` is "full" (any face) or "sixes" (report 002: every bid on the
-    highest face, each raise adds one); ``opener`` decides who opens the next round. Derived on creation:
-    ``bid_faces``, the faces a bid may name (all of them in the full game, only the highest in "sixes").
+    Args:
+        num_players: players at the table, an integer >= 2.
+        dice: the starting dice per player, an integer >= 1 for everyone or one per player (stored as a tuple).
+        faces: faces of a die, an integer >= 2.
+        wild: the wild face, 1 or the highest face, or None for no wild dice.
+        bids: "full" (a bid names any face) or "sixes" (report 002: every bid on the highest face, each raise
+            adds one).
+        opener: who opens the next round, "after_challenger" (the next seat with dice after the challenger) or
+            "loser" (the loser if still in, else the next seat).
+
+    Derived on creation: ``bid_faces``, the faces a bid may name (all of them in the full game, only the highest
+    in "sixes").
     """
 
     num_players: int = 2

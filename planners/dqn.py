@@ -35,7 +35,15 @@ ASSUME = "mixture"  # the opponent model behind the belief: the type mixture of 
 
 @dataclass(frozen=True)
 class Frame:
-    """The largest table a network plays: ``players`` seats of at most ``dice`` dice, and the rules it knows."""
+    """The largest table a network plays, and the rules it knows.
+
+    Args:
+        players: seats, an integer >= 2.
+        dice: the most dice a seat starts with, an integer >= 1.
+        faces: faces of a die, an integer >= 2.
+        wild: the wild face (1 or ``faces``) or None, as in :class:`~ldpomdp.rules.GameConfig`.
+        bids: "full" or "sixes", as in GameConfig.
+    """
 
     players: int = 3
     dice: int = 5

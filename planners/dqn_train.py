@@ -52,9 +52,18 @@ FROZEN = ("agent1", "agent2")  # opponent names that mean the network as it was 
 
 @dataclass(frozen=True)
 class Stage:
-    """``games`` training games against ``groups`` (each a tuple of opponent specs or frozen agent names, taken in
-    turn), with the learner following the Conservative dummy with probability ``alpha`` - ``alpha_step`` per tenth of
-    the stage, else exploring with probability ``epsilon``; rewards shaped by ``shaping``."""
+    """One stage of training: games against opponent groups taken in turn, the learner following the Conservative
+    dummy with probability alpha (falling through the stage), else exploring with probability ``epsilon``.
+
+    Args:
+        name: the stage's name (``agent1``, ``agent2``: later stages may play the network frozen at its end).
+        games: training games, an integer >= 0.
+        groups: the opponent groups, each a tuple of opponent specs or frozen agent names.
+        epsilon: in [0, 1], the probability of a random legal action when not following the dummy.
+        shaping: the per-round rewards.
+        alpha: in [0, 1], the probability of following the Conservative dummy at the stage's start.
+        alpha_step: >= 0, what alpha loses per tenth of the stage (never below 0).
+    """
 
     name: str
     games: int
@@ -91,16 +100,34 @@ def report_curriculum(games: Sequence[int], frame: Frame) -> list[Stage]:
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """Everything a run depends on (stored in its checkpoint; resuming needs the same)."""
+    """Everything a run depends on (stored in its checkpoint; resuming needs the same).
+
+    Args:
+        seed: the run's seed, an integer >= 0.
+        learning_rate: Adam's rate at the start, > 0; it falls linearly to ``final_learning_rate`` at the last
+            update.
+        final_learning_rate: the rate at the last update, in [0, learning_rate].
+        gamma: the discount, in [0, 1].
+        batch: transitions per minibatch, an integer >= 1.
+        buffer: the replay buffer's capacity in transitions, an integer >= 1.
+        frame: the largest table the network plays.
+        train_every: games between two training sessions, an integer >= 1.
+        updates: minibatches per training session, an integer >= 1.
+        target_every: training sessions between two copies into the target network, an integer >= 1.
+        eval_every: games between two evaluations, an integer >= 1.
+        games: training games of the three stages of :func:`report_curriculum`.
+        eval_games: games per evaluation, an integer >= 1.
+        checkpoint_every: games between two checkpoints, an integer >= 1.
+        hidden: the hidden layer sizes, integers >= 1 (the last one is the action layer).
+    """
 
     seed: int = 0
-    learning_rate: float = 1e-3  # Adam, at the start; falls linearly to final_learning_rate at the last update
+    learning_rate: float = 1e-3
     final_learning_rate: float = 1e-4
     gamma: float = 0.9
     batch: int = 128
     buffer: int = 100_000
     frame: Frame = field(default_factory=Frame)
-    # a session of `updates` minibatches every `train_every` games, the target network copied every `target_every`
     train_every: int = 10
     updates: int = 50
     target_every: int = 10

@@ -22,10 +22,13 @@ __all__ = ["LiarsDiceGymEnv"]
 class LiarsDiceGymEnv(gymnasium.Env):
     """One learner against seated players.
 
-    ``opponents``: player specs (or players), one per other seat; the game has ``1 + len(opponents)`` players with
-    ``dice``, ``bids``, ``wild`` and ``opener`` from ``config`` (its ``num_players`` must match, or leave it at the
-    default 2 and give one opponent). ``seat``: the learner's seat, or None to rotate it game by game (the opener
-    of the first round rotates too, so over ``n`` games every seat opens as often).
+    Args:
+        opponents: player specs (or players), one per other seat: the game has ``1 + len(opponents)`` players.
+        config: the rules (default ``GameConfig()``); its ``dice``, ``bids``, ``wild`` and ``opener`` are used, and
+            its ``num_players`` must match (or stay at the default 2, with dice the same for every player).
+        seat: the learner's seat in 0 .. players - 1, or None to rotate it game by game (the opener of the first
+            round rotates too, so over ``n`` games every seat opens as often).
+        shaping: the per-round rewards added to +1 / -1 for a win / loss (default none).
 
     Observation: the AEC environment's float32 vector; ``info["action_mask"]`` (also :meth:`action_masks`, the name
     MaskablePPO looks for) marks the legal actions; an illegal action raises

@@ -90,6 +90,12 @@ class ReplayPolicy:
     expected-count planner); for a randomised player (POMCP) the frequencies over ``samples`` fresh
     players estimate its action distribution, and the factory should seed each new player differently.
     Sampling noise is exploitable too, so such estimates err upwards.
+
+    Args:
+        factory: a callable without arguments returning a fresh player.
+        samples: fresh players asked per hand and view, an integer >= 1 (1 for a deterministic player).
+        seed: the seed of the samples' generators ``default_rng((seed, sample))``.
+        name: the name shown in reports; default ``replay(<the player's name>)``.
     """
 
     def __init__(self, factory, samples: int = 1, seed: int = 0, name: str | None = None):

@@ -239,7 +239,15 @@ class FixedOpponentsSolution:
     only through that count, deterministically or as a model, with no memory across rounds). No model may remember
     anything across rounds or games through ``observe``. A model acting on more of its hand raises
     :class:`HandDependentModelError`. Raises ValueError naming the limit if the game's work (:func:`solve_work`)
-    exceeds MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS."""
+    exceeds MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS.
+
+    Args:
+        config: the rules.
+        models: seat -> model, one for every seat but ``seat``.
+        seat: the responder's seat, in 0 .. num_players - 1.
+        policy: None to solve the best response, or a player whose exact P(win) at ``seat`` is computed instead
+            (sixes game only).
+    """
 
     def __init__(self, config: GameConfig, models: Mapping[int, Player], seat: int = 0, policy: object = None):
         if not isinstance(config, GameConfig):

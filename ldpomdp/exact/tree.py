@@ -58,7 +58,7 @@ class RoundTree:
     @cached_property
     def role_edges(self) -> tuple[np.ndarray, np.ndarray]:
         """Per role, the ids of the edges (actions) it takes, ascending."""
-        return tuple(np.flatnonzero(self.edge_actor == r) for r in (0, 1))  # type: ignore[return-value]
+        return np.flatnonzero(self.edge_actor == 0), np.flatnonzero(self.edge_actor == 1)
 
     @cached_property
     def edge_local(self) -> np.ndarray:

@@ -83,10 +83,15 @@ class TransitionModel(pomdp_py.TransitionModel):
     """Applies the planner's action, then plays every other player with its opponent model on the hands in
     the state, until it is the planner's turn again or a challenge ends the round. Round over: absorbing.
 
-    ``models`` maps every other seat with dice to its :class:`~ldpomdp.opponents.OpponentModel`; models are
-    only read (``act``, ``policy``), never told about simulated events. The states it makes are interned per
-    public history and hands, and a transition that drew no random number is remembered on its state
+    Models are only read (``act``, ``policy``), never told about simulated events. The states it makes are
+    interned per public history and hands, and a transition that drew no random number is remembered on its state
     (``LDState.after``): searches revisit the same few states many times.
+
+    Args:
+        config: the rules.
+        seat: the planner's seat.
+        models: every other seat with dice -> its :class:`~ldpomdp.opponents.OpponentModel`.
+        rng: the generator of the opponents' simulated moves.
     """
 
     def __init__(self, config: GameConfig, seat: int, models: Mapping[int, OpponentModel], rng: np.random.Generator):
@@ -267,8 +272,15 @@ class PolicyModel(pomdp_py.RolloutPolicy):
     estimate-rule rollout: estimate = own matching dice + ``others_expected`` (per face), through the same
     :func:`~ldpomdp.estimate.estimate_policy` as the one-third player and the expected-count planner.
 
-    ``root_bid`` is the bid standing when the agent's history starts, so actions can be listed from a
-    history alone (pomdp-py expands some tree nodes without a state).
+    Args:
+        config: the rules.
+        seat: the planner's seat.
+        dice: dice per seat this round.
+        hand: the planner's hand, a face-count vector.
+        root_bid: the bid standing when the agent's history starts (None: the planner opens), so actions can be
+            listed from a history alone (pomdp-py expands some tree nodes without a state).
+        others_expected: per face, the expected matching dice in the other hands (see
+            :meth:`set_others_expected`).
     """
 
     def __init__(
