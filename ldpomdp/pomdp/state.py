@@ -3,16 +3,13 @@ whose turn it is, and (once a challenge ended the round) who lost the die."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import pomdp_py
 
 from ..rules import Action, Bid
-
-if TYPE_CHECKING:  # the transition model's types, for the caches' annotations (models.py imports this module)
-    from .action import LDAction
-    from .models import PublicNode
-    from .observation import LDObservation
+from .action import LDAction
+from .observation import LDObservation
 
 __all__ = ["LDState"]
 
@@ -49,7 +46,9 @@ class LDState(pomdp_py.State):
         self.seen = seen
         self.round_index = round_index
         self._hash: int | None = None
-        self.public: PublicNode | None = None  # cache: the interned node of ``history`` (set by the transition model)
+        # cache: the interned PublicNode of ``history``, set by the transition model (typed Any: models.py, which
+        # defines PublicNode, imports this module)
+        self.public: Any = None
         self.observation: LDObservation | None = None  # cache: what the planner observes on reaching this state
         self.after: dict[LDAction, LDState] | None = None  # cache: {action: next state} of the transitions that
         # drew no random number
