@@ -119,7 +119,7 @@ def record(name, title, columns, rows, *, command, notes="", commit=None):
         commit = full[:len(commit)] if len(commit) >= 7 else full[:7]
     table = {
         "title": title,
-        "date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+        "date": datetime.datetime.now(datetime.UTC).date().isoformat(),
         "commit": commit_stamp() if commit is None else commit,
         "machine": machine_stamp(),
         "command": command,

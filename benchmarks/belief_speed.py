@@ -5,9 +5,9 @@
 For each opponent dice count, bid mode and particle count N: one ``update`` (given the likelihoods),
 one ``update_from`` (the one-third model's likelihoods + update) and one ``expected_count``; in the same
 run the same update as per-particle Python loops (given the likelihoods; and report 002's Alg. 4, which
-plays the one-third rule on each hand inside the loop) and :class:`ExactBelief` on its full support. Times are medians over repeats; compare the ratios
-(the machine is shared, absolute times are noisy). Targets: update of 10^5 particles at 35 dice <= 15 ms,
->= 100x faster than the per-particle loop.
+plays the one-third rule on each hand inside the loop) and :class:`ExactBelief` on its full support. Times are
+medians over repeats; compare the ratios (the machine is shared, absolute times are noisy). Targets: update of
+10^5 particles at 35 dice <= 15 ms, >= 100x faster than the per-particle loop.
 """
 
 from __future__ import annotations
@@ -17,13 +17,22 @@ import csv
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 from tqdm import tqdm
 
-from ldpomdp import CHALLENGE, Bid, ExactBelief, GameConfig, OneThirdRule, PlayerView, PublicView, RejectionParticleBelief
+from ldpomdp import (
+    CHALLENGE,
+    Bid,
+    ExactBelief,
+    GameConfig,
+    OneThirdRule,
+    PlayerView,
+    PublicView,
+    RejectionParticleBelief,
+)
 from ldpomdp.hands import hand_support
 from ldpomdp.rules import match_probability, minimal_raises
 
@@ -46,7 +55,7 @@ def scenario(dice: int, bids: str, seed: int) -> tuple[PublicView, Bid]:
 def loop_update(particles: list, likelihoods: list, n: int, rng: random.Random) -> list:
     """The rejection step as a per-particle loop: keep each hand with its likelihood, then draw the
     missing hands from the survivors."""
-    survivors = [hand for hand, p in zip(particles, likelihoods) if rng.random() < p]
+    survivors = [hand for hand, p in zip(particles, likelihoods, strict=True) if rng.random() < p]
     return survivors + [survivors[rng.randrange(len(survivors))] for _ in range(n - len(survivors))]
 
 
@@ -152,7 +161,8 @@ def print_table(rows: list[dict]) -> None:
     print("times in ms (median); ratios: loop/update, report loop/update_from, exact/update_from")
     print(" ".join(f"{head:>{width}}" for _, head, width, _ in COLUMNS))
     for r in rows:
-        print(" ".join(f"{r[key]:>{width}{spec}}" if key in r else f"{'-':>{width}}" for key, _, width, spec in COLUMNS))
+        print(" ".join(f"{r[key]:>{width}{spec}}" if key in r else f"{'-':>{width}}"
+                       for key, _, width, spec in COLUMNS))
 
 
 def main() -> None:

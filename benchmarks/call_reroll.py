@@ -78,7 +78,8 @@ def main() -> None:
         print(f"{r['agent']:>8} {r['wins_tree_first']:>11} {r['wins_matrix_first']:>13} {r['total']:>7} "
               f"{r['exact_share']:>12.4f} {report:>12}")
     print(f"exact P(first roller wins): tree first {exact_tree_first:.4f}, matrix first {exact_matrix_first:.4f}; "
-          f"either agent against itself: matrix {win_probability(matrix, matrix):.4f}, tree {win_probability(tree, tree):.4f}")
+          f"either agent against itself: matrix {win_probability(matrix, matrix):.4f}, "
+          f"tree {win_probability(tree, tree):.4f}")
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

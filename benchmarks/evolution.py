@@ -85,7 +85,7 @@ def plot(figure: int, results: dict[tuple[int, int], np.ndarray], path: Path, st
         return False
     s_values, t_values = FIGURES[figure][0]
     fig, axes = plt.subplots(1, len(results), figsize=(3.6 * len(results), 3.4), squeeze=False)
-    for ax, ((players, dice), scores) in zip(axes[0], sorted(results.items())):
+    for ax, ((players, dice), scores) in zip(axes[0], sorted(results.items()), strict=True):
         image = ax.imshow(scores, origin="lower", cmap="viridis", aspect="auto",
                           extent=(s_values[0] - 0.05, s_values[-1] + 0.05,
                                   t_values[0] - (t_values[1] - t_values[0]) / 2,
@@ -127,7 +127,8 @@ def main() -> None:
             key = (run.figure, run.players, run.dice)
             scores.setdefault(key, []).append(result)
             seconds[key] = seconds.get(key, 0.0) + cpu
-            print(f"fig {run.figure} (P, D) = ({run.players}, {run.dice}) run {run.repeat}: {cpu:.0f} s CPU", flush=True)
+            print(f"fig {run.figure} (P, D) = ({run.players}, {run.dice}) run {run.repeat}: {cpu:.0f} s CPU",
+                  flush=True)
     with open(out / "scores.csv", "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(["figure", "players", "dice", "steps", "repeats", "seed", "s", "t", "mean_score"])

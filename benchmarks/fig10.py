@@ -1,4 +1,5 @@
-"""expected-count vs bluffing one-third, 15 dice (report 002 Fig. 10): a thin wrapper around ``ldpomdp sweep --experiment fig10``.
+"""expected-count vs bluffing one-third, 15 dice (report 002 Fig. 10): a thin wrapper around
+``ldpomdp sweep --experiment fig10``.
 
     python benchmarks/fig10.py [--quick] [--workers N] [--scheduler ADDR] [--out DIR] [--games N] [--seed S]
 

@@ -1,4 +1,5 @@
-"""expected-count with 10% injection vs bluffing one-third, 15 dice (report 002 Fig. 11): a thin wrapper around ``ldpomdp sweep --experiment fig11``.
+"""expected-count with 10% injection vs bluffing one-third, 15 dice (report 002 Fig. 11): a thin wrapper around
+``ldpomdp sweep --experiment fig11``.
 
     python benchmarks/fig11.py [--quick] [--workers N] [--scheduler ADDR] [--out DIR] [--games N] [--seed S]
 

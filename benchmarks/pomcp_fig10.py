@@ -1,4 +1,5 @@
-"""POMCP vs bluffing one-third (Fig. 10 setting, fewer dice): a thin wrapper around ``ldpomdp sweep --experiment pomcp_fig10``.
+"""POMCP vs bluffing one-third (Fig. 10 setting, fewer dice): a thin wrapper around
+``ldpomdp sweep --experiment pomcp_fig10``.
 
     python benchmarks/pomcp_fig10.py [--quick] [--workers N] [--scheduler ADDR] [--out DIR] [--games N] [--seed S]
 

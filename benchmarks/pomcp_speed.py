@@ -25,12 +25,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from ldpomdp.planners import POMCPPlanner
 
 from ldpomdp import GameConfig, OneThirdRule
-from ldpomdp.sweeps import parse_dice_range
-from ldpomdp.game import play_game, play_round
 from ldpomdp.exact.game_values import seat_values
-from ldpomdp.planners import POMCPPlanner
+from ldpomdp.game import play_game, play_round
+from ldpomdp.sweeps import parse_dice_range
 
 
 class _Timed:
@@ -153,7 +153,8 @@ def main() -> None:
     for row in rows:
         row["tiger_sims_per_cpu_second"] = tiger
         row["ratio_to_tiger"] = row["sims_per_cpu_second"] / tiger
-        print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger (whole decisions, CPU time)")
+        print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger "
+              "(whole decisions, CPU time)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.games > 0:

@@ -60,7 +60,7 @@ def main() -> None:
     small = GameConfig(num_players=2, dice=args.exact_value_dice, bids="sixes")
     planner = evaluate_player(small, {1: OneThirdRule()}, make_player("expected-count:belief=exact"), 0)
     evaluation = time.process_time() - start
-    print(f"| dice | best response vs one-third | expected-count (exact belief), exact |")
+    print("| dice | best response vs one-third | expected-count (exact belief), exact |")
     print("|---|---|---|")
     for d in range(1, args.max_dice + 1):
         value = f"{mean_over_openers(planner, (d, d)):.4f}" if d <= args.exact_value_dice else ""

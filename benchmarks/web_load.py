@@ -13,8 +13,8 @@ import warnings
 
 import httpx
 import numpy as np
-
 from _record import record
+
 from ldpomdp.web.app import create_app
 from ldpomdp.web.load import play_games, play_over_http, running_server, server_cpu_seconds
 
@@ -47,13 +47,13 @@ def main() -> None:
     cpu_start = time.process_time()
     alone = [play_over_http(TestClient(create_app()), SETTINGS, seed=args.seed + i) for i in range(args.games)]
     alone_cpu = time.process_time() - cpu_start
-    same = all(a.record == r.record for a, r in zip(alone, runs))
+    same = all(a.record == r.record for a, r in zip(alone, runs, strict=True))
 
     row = [args.games, len(latencies), rounds, f"{np.median(latencies):.1f}", f"{np.percentile(latencies, 95):.1f}",
            f"{latencies.max():.1f}", f"{wall:.1f}", f"{cpu:.1f}", f"{alone_cpu:.1f}", "yes" if same else "**no**"]
     columns = ["games at once", "requests", "rounds", "median ms", "p95 ms", "max ms", "wall s", "server CPU s",
                "alone, in-process CPU s", "same games alone"]
-    for name, value in zip(columns, row):
+    for name, value in zip(columns, row, strict=True):
         print(f"{name:>24}: {value}")
     if not args.no_record:
         record("web_load", "20 games at once over HTTP (2 players, 5 dice, the person against expected-count)",

@@ -63,7 +63,7 @@ def main() -> None:
         except HandDependentModelError as err:
             skipped.append(f"vs {'+'.join(pair)}: skipped, {err}")
             continue
-        for order, values in per_order.items():
+        for values in per_order.values():
             games = half if len(orders) == 2 else args.games
             schedule += [values[g % 3] for g in range(games)]
         rate = float(np.mean([np.mean(v) for v in per_order.values()]))

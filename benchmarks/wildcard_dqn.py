@@ -59,7 +59,7 @@ def not_below(results: dict[str, list[Entry]]) -> list[str]:
     """Per spec: the Table 2 columns whose interval reaches the report's Final QAgent (not significantly below)."""
     final = REPORT["Final QAgent"]
     return [f"{spec}: Table 2, interval not below Final QAgent in "
-            f"{sum(100 * e.interval[1] >= f for e, f in zip(entries, final))}/6 columns"
+            f"{sum(100 * e.interval[1] >= f for e, f in zip(entries, final, strict=True))}/6 columns"
             for spec, entries in results.items()]
 
 

@@ -138,7 +138,7 @@ def main() -> None:
     for spec in specs:
         start = time.process_time()
         gaps = [measure(spec, cell, games, args.seed, dice) for cell in cells]
-        for cell, gap in zip(cells, gaps):
+        for cell, gap in zip(cells, gaps, strict=True):
             low, high = wilson_interval(gap.wins, gap.games)
             print(f"  {spec} vs {cell}: won {gap.wins}/{gap.games} [{100 * low:.1f}-{100 * high:.1f}], "
                   f"ceiling {100 * gap.ceiling:.2f}%, gap {gap.text()}")

@@ -15,8 +15,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ldpomdp.sweeps import Cell, SummaryRow, run_sweep, wilson_interval
 from ldpomdp.registry import registered_names, split_specs
+from ldpomdp.sweeps import Cell, SummaryRow, run_sweep, wilson_interval
 
 PAIRS = (("random", "aggressive"), ("aggressive", "conservative"), ("conservative", "random"),
          ("random", "random"), ("aggressive", "aggressive"), ("conservative", "conservative"))
@@ -93,9 +93,9 @@ def target_lines(results: dict[str, list[Entry]]) -> list[str]:
     for spec, entries in results.items():
         if spec in DUMMIES:
             continue
-        level = sum(100 * e.win_rate >= f for e, f in zip(entries, final))
-        above = sum(100 * e.win_rate > f for e, f in zip(entries, final))
-        sure = sum(100 * e.interval[0] > f for e, f in zip(entries, final))
+        level = sum(100 * e.win_rate >= f for e, f in zip(entries, final, strict=True))
+        above = sum(100 * e.win_rate > f for e, f in zip(entries, final, strict=True))
+        sure = sum(100 * e.interval[0] > f for e, f in zip(entries, final, strict=True))
         out.append(f"{spec}: >= Final QAgent in {level}/6 columns, strictly above in {above}/6, 95% interval "
                    f"entirely above in {sure}/6 (not possible where the report has 100%)")
     return out

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ldpomdp import CHALLENGE, RoundEnd, matching_count, match_probability, minimal_raises
+from ldpomdp import CHALLENGE, RoundEnd, match_probability, matching_count, minimal_raises
 from ldpomdp.opponents import BaseOpponent, sample_action
 
 

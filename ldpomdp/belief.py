@@ -13,7 +13,8 @@ module can be used on its own.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, overload
 
 import numpy as np
 
@@ -56,8 +57,8 @@ class _Belief:
     """What both beliefs share: validation, updates, queries. Subclasses provide ``particles``,
     ``weights``, ``effective_sample_size``, ``_apply`` (one validated update) and ``_draw_indices``."""
 
-    particles: np.ndarray
     weights: np.ndarray
+    rng: np.random.Generator
 
     def __init__(self, num_dice: int, faces: int, injection: float, refresh: float):
         owner = type(self).__name__
@@ -79,6 +80,14 @@ class _Belief:
     def _draw_indices(self, k: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
 
+    @property
+    def particles(self) -> np.ndarray:
+        raise NotImplementedError
+
+    @property
+    def effective_sample_size(self) -> float:
+        raise NotImplementedError
+
     def _checked(self, likelihoods: Any, asked: tuple[Any, Any] | None, rows: int | None = None) -> np.ndarray:
         """``likelihoods`` as float64 of shape (rows,) (default: one per particle), every value in [0, 1]; else a
         ValueError naming where they came from: ``update``'s argument, or (model, action) when ``asked`` a model
@@ -98,7 +107,13 @@ class _Belief:
             )
         return values
 
-    def _keep_probability(self, likelihoods: np.ndarray) -> np.ndarray:
+    @overload
+    def _keep_probability(self, likelihoods: float) -> float: ...
+
+    @overload
+    def _keep_probability(self, likelihoods: np.ndarray) -> np.ndarray: ...
+
+    def _keep_probability(self, likelihoods: np.ndarray | float) -> np.ndarray | float:
         """Report 002, Alg. 7: a hand the observation rejects survives anyway with prob. ``injection``;
         so P(keep) = likelihood + (1 - likelihood) * injection, and the posterior is prior * P(keep)."""
         if self.injection == 0.0:
@@ -209,6 +224,14 @@ class RejectionParticleBelief(_Belief):
     survivor once and fills the other slots with survivors drawn uniformly (so weights stay uniform),
     then replaces a ``refresh`` share by fresh prior draws (rejected slots first, so a survivor only
     makes way when the survivors outnumber the other slots). No survivor: back to the prior, ``depleted``.
+
+    Args:
+        num_dice: dice in the hidden hand, an integer >= 0.
+        faces: faces of a die, an integer >= 2.
+        n_particles: particles N, an integer >= 1.
+        injection: in [0, 1], the probability that a hand the observation rejects survives anyway.
+        refresh: in [0, 1], the share of the particles drawn fresh from the prior after each update.
+        rng: the generator (or seed) of every draw; None: fresh entropy.
     """
 
     def __init__(
@@ -261,7 +284,7 @@ class RejectionParticleBelief(_Belief):
         self._particles.flags.writeable = False
 
     @property
-    def particles(self) -> np.ndarray:  # type: ignore[override]
+    def particles(self) -> np.ndarray:
         """(N, faces) hands: a read-only view of the face columns of the padded rows (update() replaces them)."""
         return self._particles
 
@@ -360,6 +383,13 @@ class ExactBelief(_Belief):
     ``update`` multiplies the weights by P(keep) (the same injection rule as the particle filter) and
     mixes in a ``refresh`` share of the prior; an observation that no hand explains (all weights zero)
     resets to the prior and sets ``depleted``. The reference for tests and a planner option.
+
+    Args:
+        num_dice: dice in the hidden hand, an integer >= 0.
+        faces: faces of a die, an integer >= 2.
+        injection: in [0, 1], the probability that a hand the observation rejects keeps its weight anyway.
+        refresh: in [0, 1], the share of the prior mixed into the weights after each update.
+        rng: the generator (or seed) of :meth:`sample`'s draws; None: fresh entropy.
     """
 
     def __init__(
@@ -376,7 +406,7 @@ class ExactBelief(_Belief):
         self.rng = np.random.default_rng(rng)
 
     @property
-    def particles(self) -> np.ndarray:  # type: ignore[override]
+    def particles(self) -> np.ndarray:
         """Alias of ``support``, so code written for particles works on the exact belief."""
         return self.support
 
@@ -409,7 +439,17 @@ class TableBelief:
 
     Create it at the start of every round from the dice counts; feed it every action with
     :meth:`observe_action`; each opponent's belief is updated through that opponent's model.
-    ``kind`` is "particles" (:class:`RejectionParticleBelief`) or "exact" (:class:`ExactBelief`).
+
+    Args:
+        config: the rules.
+        seat: the seat whose view this is, in 0 .. num_players - 1.
+        dice: dice per seat this round, integers >= 0, one per player.
+        models: seat -> opponent model (with ``action_probabilities``), for every other seat with dice.
+        kind: "particles" (:class:`RejectionParticleBelief`) or "exact" (:class:`ExactBelief`).
+        n_particles: particles per opponent (kind "particles"), an integer >= 1.
+        injection: in [0, 1], passed to every opponent's belief.
+        refresh: in [0, 1], passed to every opponent's belief.
+        rng: the generator (or seed) of the table: one stream for every opponent's belief; None: fresh entropy.
     """
 
     KINDS = ("particles", "exact")

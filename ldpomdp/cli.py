@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 import numpy as np
 
@@ -112,7 +112,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     players = split_specs(args.players)
     dice = parse_dice_range(args.dice)
     config = config_from_args(args, len(players), dice=dice[0])
-    cells = [Cell(players, replace(config, dice=d)) for d in dice]
+    cells = [Cell(tuple(players), replace(config, dice=d)) for d in dice]
     out = args.out or "results/sweep"
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
     report(rows, cells, out, title=" vs ".join(players), plot=not args.no_plot)

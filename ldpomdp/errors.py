@@ -24,7 +24,7 @@ def describe(exc: BaseException) -> str:
     none of the package's (unless the error was raised in the package: then the frame that raised it)."""
     frames = traceback.extract_tb(exc.__traceback__)
     paths = [os.path.realpath(f.filename) for f in frames]
-    user = [f for f, path in zip(frames, paths)
+    user = [f for f, path in zip(frames, paths, strict=True)
             if not (f.filename.startswith("<frozen ") or path.startswith(_PACKAGE + (_IMPORTER,)))]
-    shown = user or [f for f, path in zip(frames[-1:], paths[-1:]) if path.startswith(_PACKAGE)]
+    shown = user or [f for f, path in zip(frames[-1:], paths[-1:], strict=True) if path.startswith(_PACKAGE)]
     return "".join(traceback.format_list(shown) + traceback.format_exception_only(type(exc), exc)).rstrip()

@@ -12,7 +12,8 @@ Only numpy and :mod:`ldpomdp.rules` are imported here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -66,8 +67,8 @@ def expected_matches(hands: np.ndarray, view: PublicView, faces: Sequence[int] |
             estimate += hands[:, config.wild - 1 : config.wild] * counts_wild
         return estimate
     estimate = np.empty((len(faces), len(hands)))  # many hands (particles): face by face, face-major
-    for row, column, add, with_wild in zip(estimate, columns, share, counts_wild):
-        if with_wild:
+    for row, column, add, with_wild in zip(estimate, columns, share, counts_wild, strict=True):
+        if with_wild and config.wild is not None:  # with_wild implies a wild face
             np.add(hands[:, column], hands[:, config.wild - 1], out=row)
         else:
             row[:] = hands[:, column]
@@ -101,6 +102,7 @@ def estimate_policy(
         choice = np.zeros(n, dtype=np.int64)
     else:
         choice = np.full(n, -1)
+    p_challenge: np.ndarray
     if view.bid is None:
         p_challenge = np.zeros(n)
     elif not raises:

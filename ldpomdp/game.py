@@ -8,15 +8,24 @@ the player and its seat, with the traceback lines of the player's own code.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from .caches import memo
 from .errors import PlayerError, describe
 from .rules import (
-    CHALLENGE, Action, Bid, GameConfig, is_legal, legal_actions, next_active_seat, next_opener, resolve_challenge,
+    Action,
+    Bid,
+    Challenge,
+    GameConfig,
+    is_legal,
+    legal_actions,
+    next_active_seat,
+    next_opener,
+    resolve_challenge,
 )
 
 __all__ = [
@@ -48,13 +57,13 @@ class PublicView:
     config: GameConfig
     seat: int
     dice: tuple[int, ...]
-    history: tuple[tuple[int, Action], ...] = ()
+    history: tuple[tuple[int, Bid], ...] = ()
     round_index: int = 0
 
     @property
     def bid(self) -> Bid | None:
         """The standing bid (None when ``seat`` opens)."""
-        return self.history[-1][1] if self.history else None  # type: ignore[return-value]
+        return self.history[-1][1] if self.history else None
 
     @property
     def bidder(self) -> int | None:
@@ -66,7 +75,7 @@ class PublicView:
         """Dice on the table (the sum of ``dice``)."""
         return sum(self.dice)
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         return legal_actions(self.config, self.table_dice, self.bid)
 
 
@@ -204,9 +213,10 @@ def _failure(player: object, seat: int, method: str, exc: Exception) -> PlayerEr
 _PASSED_ON = EOFError
 
 
-def ask(player: Player, seat: int, method: str, *args: object) -> object:
-    """``player.method(*args)``; an exception from the player's code becomes a :class:`PlayerError` naming the
-    player, its seat and the method (an ``EOFError``, a person ending the input, passes unchanged)."""
+def ask(player: Player, seat: int, method: str, *args: object) -> Any:
+    """``player.method(*args)``, returned unchecked (the caller validates it); an exception from the player's code
+    becomes a :class:`PlayerError` naming the player, its seat and the method (an ``EOFError``, a person ending the
+    input, passes unchanged)."""
     try:
         return getattr(player, method)(*args)
     except _PASSED_ON:
@@ -227,6 +237,13 @@ class RoundState:
     Creating it rolls every hand from ``rng`` and makes :attr:`start`, the round's :class:`RoundStart`.
     :meth:`view` is what the player to act sees; :meth:`play` checks and applies its action and returns the
     events it makes; :attr:`end` is the :class:`RoundEnd` once a challenge ended the round (else None).
+
+    Args:
+        config: the rules.
+        dice: dice per seat this round, integers >= 0 (at least two seats with dice).
+        opener: the seat that opens, one with dice.
+        rng: the generator that rolls the hands.
+        round_index: the round's number in its game, from 0.
     """
 
     def __init__(self, config: GameConfig, dice: tuple[int, ...], opener: int, rng: np.random.Generator,
@@ -234,7 +251,7 @@ class RoundState:
         self.config, self.dice, self.opener, self.round_index = config, tuple(dice), opener, round_index
         self.hands = tuple(roll_hand(d, config.faces, rng) for d in self.dice)
         self.start = RoundStart(round_index, self.dice, opener)
-        self.history: list[tuple[int, Action]] = []
+        self.history: list[tuple[int, Bid]] = []
         self.seat = opener
         self.end: RoundEnd | None = None
 
@@ -259,7 +276,8 @@ class RoundState:
                 f"legal: {shown}"
             )
         events: list[Event] = [ActionTaken(self.seat, action, view.public())]
-        if action is CHALLENGE:
+        if isinstance(action, Challenge):
+            assert bid is not None  # a challenge is legal only over a bid
             bidder = self.history[-1][0]
             loser, matching = resolve_challenge(self.config, np.array(self.hands), bid, bidder, self.seat)
             after = tuple(d - (i == loser) for i, d in enumerate(self.dice))
@@ -373,6 +391,7 @@ def play_game(
             raise _failure(p, seat, "reset", exc) from exc
     while not state.over:
         state.start_round()
+        assert state.round is not None  # the round just started
         _drive(players, state.round, rng, state.play)
     return state.record
 
@@ -382,7 +401,7 @@ def seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.ran
     :class:`Player`) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is reserved), so a game
     never depends on the games played before it."""
     children = seq.spawn(len(players) + 1)
-    for player, child in zip(players, children[1:]):
+    for player, child in zip(players, children[1:], strict=True):
         reseed = getattr(player, "reseed", None)
         if callable(reseed):
             reseed(child)

@@ -12,7 +12,8 @@ Only the standard library and numpy are imported here, so beliefs can use it wit
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 

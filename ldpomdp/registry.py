@@ -52,7 +52,8 @@ register("aggressive", "ldpomdp.opponents.wildcard:AggressivePlayer",
 register("conservative", "ldpomdp.opponents.wildcard:ConservativePlayer",
          summary="report 004 dummy: bids only what its own hand makes true")
 register("mixture", "ldpomdp.opponents.mixture:TypeMixture",
-         summary="Bayesian mixture over opponent types, learnt from revealed hands, e.g. mixture:types=random+conservative")
+         summary="Bayesian mixture over opponent types, learnt from revealed hands, "
+                 "e.g. mixture:types=random+conservative")
 register("nash", "ldpomdp.exact.nash:NashPlayer",
          summary="exact per-round equilibrium (two players, small rounds; solved once, cached on disk)")
 register("best-response", "ldpomdp.exact.fixed_opponents:BestResponsePlayer",

@@ -7,8 +7,9 @@ code serves the game runner, the particle beliefs and the planners.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Union
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 
@@ -51,9 +52,9 @@ class Bid:
 class Challenge:
     """The challenge ("liar!") action; use the singleton :data:`CHALLENGE`."""
 
-    _instance: "Challenge | None" = None
+    _instance: Challenge | None = None
 
-    def __new__(cls) -> "Challenge":
+    def __new__(cls) -> Challenge:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -71,7 +72,7 @@ class Challenge:
 
 
 CHALLENGE = Challenge()
-Action = Union[Bid, Challenge]
+Action = Bid | Challenge
 
 
 _FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
@@ -84,12 +85,20 @@ def dice_text(n: int) -> str:
 
 @dataclass(frozen=True)
 class GameConfig:
-    """A validated rule set.
+    """A validated rule set (a ValueError names any bad value).
 
-    ``dice`` is the starting dice per player (one int for all, or one per player); ``wild`` is 1, the
-    highest face, or None; ``bids`` is "full" (any face) or "sixes" (report 002: every bid on the
-    highest face, each raise adds one); ``opener`` decides who opens the next round. Derived on creation:
-    ``bid_faces``, the faces a bid may name (all of them in the full game, only the highest in "sixes").
+    Args:
+        num_players: players at the table, an integer >= 2.
+        dice: the starting dice per player, an integer >= 1 for everyone or one per player (stored as a tuple).
+        faces: faces of a die, an integer >= 2.
+        wild: the wild face, 1 or the highest face, or None for no wild dice.
+        bids: "full" (a bid names any face) or "sixes" (report 002: every bid on the highest face, each raise
+            adds one).
+        opener: who opens the next round, "after_challenger" (the next seat with dice after the challenger) or
+            "loser" (the loser if still in, else the next seat).
+
+    Derived on creation: ``bid_faces``, the faces a bid may name (all of them in the full game, only the highest
+    in "sixes").
     """
 
     num_players: int = 2
@@ -98,6 +107,7 @@ class GameConfig:
     wild: int | None = 1
     bids: str = "full"
     opener: str = "after_challenger"
+    bid_faces: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         num_players = int_at_least("GameConfig", "num_players", self.num_players, 2)
@@ -139,7 +149,7 @@ class GameConfig:
     @property
     def starting_dice(self) -> tuple[int, ...]:
         """Dice per player at the start of a game."""
-        return self.dice  # type: ignore[return-value]
+        return self.dice if isinstance(self.dice, tuple) else (self.dice,) * self.num_players  # a tuple after init
 
     def describe(self) -> str:
         """The rules in a few words, without players and dice: ``"full game, 6 faces, ones wild"`` (plus
@@ -214,20 +224,28 @@ def is_legal(config: GameConfig, table_dice: int, bid: Bid | None, action: objec
     return action.quantity <= table_dice and is_raise(config, action, bid)
 
 
-def matching_count(hands: np.ndarray | tuple[int, ...], face: int, config: GameConfig) -> np.ndarray | int:
+@overload
+def matching_count(hands: tuple[int, ...], face: int, config: GameConfig) -> int: ...
+
+
+@overload
+def matching_count(hands: np.ndarray | Sequence[Sequence[int]], face: int, config: GameConfig) -> np.ndarray: ...
+
+
+def matching_count(hands: np.ndarray | Sequence, face: int, config: GameConfig) -> np.ndarray | int:
     """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild.
     One hand given as a flat tuple of ints (a :class:`~ldpomdp.game.PlayerView`'s) gives a plain int, without
     numpy; anything else (arrays, nested tuples of hands) is counted hand by hand as an integer array of the
     hands' type (at least int16)."""
-    adds_wild = config.wild is not None and face != config.wild
+    wild = config.wild if config.wild is not None and face != config.wild else None  # the wild face, if it adds
     if isinstance(hands, tuple) and hands and isinstance(hands[0], (int, np.integer)):
-        return int(hands[face - 1] + (hands[config.wild - 1] if adds_wild else 0))
-    hands = np.asarray(hands)
+        return int(hands[face - 1] + (hands[wild - 1] if wild is not None else 0))
+    array = np.asarray(hands)
     # the hands' own integer type, at least int16 (particles are int16: 4x less to move than int64)
-    dtype = np.promote_types(hands.dtype, np.int16) if hands.dtype.kind in "iu" else np.dtype(np.int64)
-    if adds_wild:
-        return np.add(hands[..., face - 1], hands[..., config.wild - 1], dtype=dtype)
-    return hands[..., face - 1].astype(dtype)
+    dtype = np.promote_types(array.dtype, np.int16) if array.dtype.kind in "iu" else np.dtype(np.int64)
+    if wild is not None:
+        return np.add(array[..., face - 1], array[..., wild - 1], dtype=dtype)
+    return array[..., face - 1].astype(dtype)
 
 
 @memo(maxsize=64)

@@ -4,7 +4,8 @@ tolerance on a model's probabilities shared by the opponent checker, the beliefs
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ldpomdp.belief import TableBelief
-from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
+from ldpomdp.game import ActionTaken, Event, Player, PlayerView, RoundStart
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, GameConfig, matching_count
 from ldpomdp.validation import int_at_least, one_of, probability
@@ -16,9 +16,19 @@ __all__ = ["BeliefPlayer"]
 class BeliefPlayer:
     """A player that keeps a :class:`~ldpomdp.belief.TableBelief` over the other hands of the current round.
 
-    ``assume``: player spec of the model assumed for every opponent (default the one-third rule; it must
-    offer ``action_probabilities``). The belief restarts at every ``RoundStart`` and is updated with every
-    bid of another player (a challenge ends the round); the assumed models see every event, like real players.
+    The belief restarts at every ``RoundStart`` and is updated with every bid of another player (a challenge ends
+    the round); the assumed models see every event, like real players.
+
+    Args:
+        belief: "particles" (:class:`~ldpomdp.belief.RejectionParticleBelief`) or "exact"
+            (:class:`~ldpomdp.belief.ExactBelief`).
+        n_particles: particles per opponent (belief "particles"), an integer >= 1.
+        injection: in [0, 1], the probability that a rejected hand survives an update anyway.
+        refresh: in [0, 1], the share of each belief drawn fresh from the prior after each update.
+        assume: player spec of the model assumed for every opponent (default the one-third rule); it must offer
+            ``action_probabilities``.
+        seed: seeds the beliefs' generator (the ``reseed`` hook replaces it in games); None: fresh entropy.
+        name: the player's name in reports; default the class's.
     """
 
     BELIEFS = TableBelief.KINDS
@@ -38,8 +48,9 @@ class BeliefPlayer:
         self.rng = np.random.default_rng(seed)
         if name:
             self.name = name
-        self.seat, self.config = -1, None
-        self.models: dict[int, object] = {}
+        self.seat = -1
+        self.config: GameConfig | None = None
+        self.models: dict[int, Player] = {}
         self.belief: TableBelief | None = None
 
     def reseed(self, seq: np.random.SeedSequence) -> None:
@@ -58,13 +69,23 @@ class BeliefPlayer:
         """For the bid standing at ``view``: the belief's distribution of the other hands' matching dice, and how
         many of them the bid needs beyond our own (<= 0: our hand makes it true)."""
         bid, config = view.bid, view.config
+        if bid is None:
+            raise ValueError(f"{type(self).__name__}.standing_bid_odds: no bid stands (the seat opens)")
         needed = bid.quantity - int(matching_count(view.hand, bid.face, config))
-        return self.belief.total_distribution(bid.face, config.wild), needed
+        return self.round_belief().total_distribution(bid.face, config.wild), needed
+
+    def round_belief(self) -> TableBelief:
+        """The belief of the round under way; ValueError before a round has started."""
+        if self.belief is None:
+            raise ValueError(f"{type(self).__name__}: no round has started (no RoundStart event observed)")
+        return self.belief
 
     def observe(self, event: Event) -> None:
         for model in self.models.values():
             model.observe(event)
         if isinstance(event, RoundStart):
+            if self.config is None:
+                raise ValueError(f"{type(self).__name__}: a round started before reset")
             models = {s: m for s, m in self.models.items() if event.dice[s] > 0}
             self.belief = TableBelief(
                 self.config, self.seat, event.dice, models, kind=self.belief_kind, n_particles=self.n_particles,
@@ -72,4 +93,4 @@ class BeliefPlayer:
             )
         elif isinstance(event, ActionTaken) and event.seat != self.seat and event.action is not CHALLENGE:
             # a challenge ends the round: no decision is left to take on this belief, so it is not updated
-            self.belief.observe_action(event.seat, event.action, event.view)
+            self.round_belief().observe_action(event.seat, event.action, event.view)

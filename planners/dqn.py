@@ -14,13 +14,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ldpomdp.envs.coding import ActionCoding
 from ldpomdp.game import PlayerView
-from ldpomdp.rules import Action, GameConfig, match_matrix, matching_count
+from ldpomdp.rules import Action, Bid, GameConfig, match_matrix, matching_count
 
 from ._common import BeliefPlayer
 
@@ -33,7 +35,15 @@ ASSUME = "mixture"  # the opponent model behind the belief: the type mixture of 
 
 @dataclass(frozen=True)
 class Frame:
-    """The largest table a network plays: ``players`` seats of at most ``dice`` dice, and the rules it knows."""
+    """The largest table a network plays, and the rules it knows.
+
+    Args:
+        players: seats, an integer >= 2.
+        dice: the most dice a seat starts with, an integer >= 1.
+        faces: faces of a die, an integer >= 2.
+        wild: the wild face (1 or ``faces``) or None, as in :class:`~ldpomdp.rules.GameConfig`.
+        bids: "full" or "sixes", as in GameConfig.
+    """
 
     players: int = 3
     dice: int = 5
@@ -109,6 +119,7 @@ def action_descriptors(frame: Frame) -> np.ndarray:
     out = np.zeros((coding.size, 2 + len(coding.faces)), np.float32)
     for index in range(coding.num_bids):
         bid = coding.action(index)
+        assert isinstance(bid, Bid)  # the indices below num_bids number the bids
         out[index, 0] = bid.quantity / coding.max_quantity
         out[index, 1 + coding.faces.index(bid.face)] = 1.0
     out[coding.challenge, -1] = 1.0
@@ -118,8 +129,8 @@ def action_descriptors(frame: Frame) -> np.ndarray:
 def parameter_shapes(frame: Frame, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
     """The arrays of a :class:`QNetwork` with hidden layer sizes ``hidden`` (the last one is the action layer)."""
     sizes = [feature_size(frame), *hidden[:-1]]
-    shapes = {}
-    for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:])):
+    shapes: dict[str, tuple[int, ...]] = {}
+    for i, (m, n) in enumerate(pairwise(sizes)):
         shapes[f"w{i}"], shapes[f"b{i}"] = (m, n), (n,)
     last, width = sizes[-1], hidden[-1]
     descriptor = 2 + len(frame.config.bid_faces)
@@ -177,11 +188,13 @@ class QNetwork:
 
     def save(self, path: str | Path, **meta: object) -> None:
         """Write the arrays and the frame (plus ``meta``, JSON-able) to an ``.npz`` file."""
-        np.savez_compressed(path, frame=json.dumps(asdict(self.frame)), meta=json.dumps(meta),
-                            **{f"p_{k}": v for k, v in self.params.items()})
+        # typed Any: mypy would match a dict of arrays against savez_compressed's allow_pickle: bool
+        arrays: dict[str, Any] = {"frame": json.dumps(asdict(self.frame)), "meta": json.dumps(meta),
+                                  **{f"p_{k}": v for k, v in self.params.items()}}
+        np.savez_compressed(path, **arrays)
 
     @classmethod
-    def load(cls, path: str | Path) -> "QNetwork":
+    def load(cls, path: str | Path) -> QNetwork:
         """Read a file written by :meth:`save`; a ValueError says what is wrong with it."""
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -218,7 +231,7 @@ class DQNPlayer(BeliefPlayer):
 
     def features(self, view: PlayerView) -> np.ndarray:
         """:func:`dqn_features` of ``view`` with this round's belief."""
-        estimates = {s: b.weights @ b.particles for s, b in self.belief.beliefs.items()}
+        estimates = {s: b.weights @ b.particles for s, b in self.round_belief().beliefs.items()}
         return dqn_features(view, estimates, self.bid_odds(view), self.frame, self.coding)
 
     def bid_odds(self, view: PlayerView) -> np.ndarray:
@@ -227,7 +240,7 @@ class DQNPlayer(BeliefPlayer):
         config, coding = view.config, self.coding
         odds = np.zeros((coding.max_quantity + 1, len(coding.faces)))  # row q: bids of quantity q (row 0: none)
         for i, face in enumerate(coding.faces):
-            others = self.belief.total_distribution(face, config.wild)
+            others = self.round_belief().total_distribution(face, config.wild)
             own = int(matching_count(view.hand, face, config))
             at_least = np.cumsum(others[::-1])[::-1]  # at_least[k] = P(others' matching dice >= k)
             top = min(own + len(others) - 1, coding.max_quantity)

@@ -25,9 +25,10 @@ from __future__ import annotations
 import json
 import os
 import resource
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_rew
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.opponents.wildcard import ConservativePlayer
 from ldpomdp.registry import make_player
-from ldpomdp.rules import CHALLENGE, Action, GameConfig
+from ldpomdp.rules import Action, Bid, GameConfig
 from ldpomdp.sweeps.statistics import wilson_interval
 from ldpomdp.validation import int_at_least, number, probability
 
@@ -51,9 +52,18 @@ FROZEN = ("agent1", "agent2")  # opponent names that mean the network as it was 
 
 @dataclass(frozen=True)
 class Stage:
-    """``games`` training games against ``groups`` (each a tuple of opponent specs or frozen agent names, taken in
-    turn), with the learner following the Conservative dummy with probability ``alpha`` - ``alpha_step`` per tenth of
-    the stage, else exploring with probability ``epsilon``; rewards shaped by ``shaping``."""
+    """One stage of training: games against opponent groups taken in turn, the learner following the Conservative
+    dummy with probability alpha (falling through the stage), else exploring with probability ``epsilon``.
+
+    Args:
+        name: the stage's name (``agent1``, ``agent2``: later stages may play the network frozen at its end).
+        games: training games, an integer >= 0.
+        groups: the opponent groups, each a tuple of opponent specs or frozen agent names.
+        epsilon: in [0, 1], the probability of a random legal action when not following the dummy.
+        shaping: the per-round rewards.
+        alpha: in [0, 1], the probability of following the Conservative dummy at the stage's start.
+        alpha_step: >= 0, what alpha loses per tenth of the stage (never below 0).
+    """
 
     name: str
     games: int
@@ -76,11 +86,11 @@ def report_curriculum(games: Sequence[int], frame: Frame) -> list[Stage]:
     counts = [int_at_least("report_curriculum", "games", g, 0) for g in games]
     three = frame.players >= 3
     risky = replace(REPORT_SHAPING, risk=1.0, small_raise=REPORT_SHAPING.bid_held)
-    final_groups = [("agent1",), ("agent2",)] if three else [("agent1",)]
+    final_groups: list[tuple[str, ...]] = [("agent1",), ("agent2",)] if three else [("agent1",)]
     if three:
         final_groups += [("agent1", "agent2"), ("agent1", "agent1"), ("agent2", "agent2")]
     dummies = [(d,) for d in DUMMIES] + (list(DUMMY_PAIRS) if three else [])
-    mixed = [g for pair in zip(final_groups * len(dummies), dummies * len(final_groups)) for g in pair]
+    mixed = [g for pair in zip(final_groups * len(dummies), dummies * len(final_groups), strict=True) for g in pair]
     stages = [Stage("agent1", counts[0], tuple((d,) for d in DUMMIES), 0.1, REPORT_SHAPING, 1.0, 0.1)]
     if three:
         stages.append(Stage("agent2", counts[1], DUMMY_PAIRS, 0.1, risky))
@@ -90,16 +100,34 @@ def report_curriculum(games: Sequence[int], frame: Frame) -> list[Stage]:
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """Everything a run depends on (stored in its checkpoint; resuming needs the same)."""
+    """Everything a run depends on (stored in its checkpoint; resuming needs the same).
+
+    Args:
+        seed: the run's seed, an integer >= 0.
+        learning_rate: Adam's rate at the start, > 0; it falls linearly to ``final_learning_rate`` at the last
+            update.
+        final_learning_rate: the rate at the last update, in [0, learning_rate].
+        gamma: the discount, in [0, 1].
+        batch: transitions per minibatch, an integer >= 1.
+        buffer: the replay buffer's capacity in transitions, an integer >= 1.
+        frame: the largest table the network plays.
+        train_every: games between two training sessions, an integer >= 1.
+        updates: minibatches per training session, an integer >= 1.
+        target_every: training sessions between two copies into the target network, an integer >= 1.
+        eval_every: games between two evaluations, an integer >= 1.
+        games: training games of the three stages of :func:`report_curriculum`.
+        eval_games: games per evaluation, an integer >= 1.
+        checkpoint_every: games between two checkpoints, an integer >= 1.
+        hidden: the hidden layer sizes, integers >= 1 (the last one is the action layer).
+    """
 
     seed: int = 0
-    learning_rate: float = 1e-3  # Adam, at the start; falls linearly to final_learning_rate at the last update
+    learning_rate: float = 1e-3
     final_learning_rate: float = 1e-4
     gamma: float = 0.9
     batch: int = 128
     buffer: int = 100_000
     frame: Frame = field(default_factory=Frame)
-    # a session of `updates` minibatches every `train_every` games, the target network copied every `target_every`
     train_every: int = 10
     updates: int = 50
     target_every: int = 10
@@ -164,7 +192,8 @@ class LearningPlayer(DQNPlayer):
         self.alpha, self.epsilon, self.shaping = 0.0, 0.0, REPORT_SHAPING
         self.explore = np.random.default_rng(0)
         self.pending: tuple[np.ndarray, int] | None = None
-        self.reward, self.history = 0.0, []
+        self.reward = 0.0
+        self.history: list[tuple[int, Bid]] = []
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -194,7 +223,7 @@ class LearningPlayer(DQNPlayer):
         super().observe(event)
         if isinstance(event, RoundStart):
             self.history = []
-        elif isinstance(event, ActionTaken) and event.action is not CHALLENGE:
+        elif isinstance(event, ActionTaken) and isinstance(event.action, Bid):
             self.history.append((event.seat, event.action))
         elif isinstance(event, RoundEnd):
             self.reward += round_reward(event, tuple(self.history), self.seat, self.shaping)
@@ -325,7 +354,8 @@ def evaluate(network: QNetwork, groups: Sequence[tuple[str, ...]], games: int, s
     return out
 
 
-def _save_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
+def _save_atomically(path: Path, arrays: dict[str, Any]) -> None:
+    # ``arrays`` typed Any: mypy would match a dict of arrays against savez's allow_pickle: bool
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez(tmp, **arrays)
     os.replace(tmp, path)

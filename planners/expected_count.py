@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ldpomdp.game import PlayerView
 from ldpomdp.estimate import estimate_policy, rule_faces, settled_decision
+from ldpomdp.game import PlayerView
 from ldpomdp.rules import CHALLENGE, Action, match_matrix, matching_count, minimal_raises
 
 from ._common import BeliefPlayer
@@ -34,9 +34,9 @@ class ExpectedCountPlanner(BeliefPlayer):
         """(faces,) expected matching dice on the table per face: own hand plus the belief's expectation,
         for the faces the rule looks at (the bid's face and those of the raises; the others get own dice only)."""
         config = view.config
-        others = np.zeros(config.faces)
+        others, belief = np.zeros(config.faces), self.round_belief()
         for f in rule_faces(view):
-            others[f - 1] = self.belief.expected_total(f, config.wild)
+            others[f - 1] = belief.expected_total(f, config.wild)
         return np.asarray(view.hand) @ match_matrix(config) + others
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
@@ -48,7 +48,8 @@ class ExpectedCountPlanner(BeliefPlayer):
             # only when the rule decides differently at the two ends
             decided = settled_decision(config, table, bid, 0.0, own, own + table - view.dice[view.seat])
             if decided is None:
-                estimate = own + self.belief.expected_total(bid.face, config.wild)
+                assert bid is not None  # the opening decision is settled without the belief
+                estimate = own + self.round_belief().expected_total(bid.face, config.wild)
                 decided = settled_decision(config, table, bid, 0.0, estimate, estimate)
         if decided is None:
             p_challenges, raises, choices = estimate_policy(self.estimate(view)[None, :], view)

@@ -9,8 +9,8 @@ import numpy as np
 import pomdp_py
 
 from ldpomdp.exact.fixed_opponents import round_outcomes
+from ldpomdp.exact.game_values import GameValue, seat_values
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
-from ldpomdp.exact.game_values import seat_values
 from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, die_outcomes, make_agent, reset_root
 from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal
 from ldpomdp.validation import int_at_least, number, one_of
@@ -38,16 +38,30 @@ class POMCPPlanner(BeliefPlayer):
     the game is solved in the sixes game the search runs on one hand per matching count (the assumed models act on
     nothing else). A decision is not searched when only one move is legal or when the belief makes the move
     certain (see :meth:`_unsearched`).
-    Options: ``max_depth`` (planner steps simulated per search, the round's end included),
-    ``exploration_const`` (UCB1; a round's rewards span [-1, 1]: game values are mapped onto it affinely),
-    ``rollout`` ("expected-count" or "one-third"), ``n_root`` root particles drawn jointly from the belief
-    (default ``num_sims`` within [200, 2000]), and the belief options of :class:`~ldpomdp.planners._common.BeliefPlayer`.
     Between two of its decisions in a round it keeps the search tree below what happened
     (:meth:`RoundPOMCP.update`); if that observation was never simulated (particle deprivation) it starts a new
     tree. Either way the root particles are redrawn from the belief. ``deprivations`` counts those rebuilds,
     ``decisions`` the searched decisions and ``skipped`` the others. ``last_search`` is what the last decision's
     search found at the root, ``{action: (visits, value)}`` over the searched actions, or None when that decision
     was not searched (read only: for showing why it moved, e.g. by ``ldpomdp serve``).
+
+    Args:
+        num_sims: simulations per searched decision, an integer >= 1 (used when ``planning_time`` is None).
+        planning_time: seconds per searched decision (> 0), or None to count simulations instead.
+        max_depth: planner steps simulated per search, the round's end included, an integer >= 1.
+        exploration_const: UCB1's exploration constant, >= 0 (a round's rewards span [-1, 1]: game values are
+            mapped onto it affinely).
+        rollout: the rollout policy, "expected-count" or "one-third".
+        n_root: root particles drawn jointly from the belief, an integer >= 1 (default ``num_sims`` within
+            [200, 2000]).
+        belief: as in :class:`~ldpomdp.planners._common.BeliefPlayer`: "particles" or "exact".
+        n_particles: as in BeliefPlayer: particles per opponent, an integer >= 1.
+        injection: as in BeliefPlayer: in [0, 1].
+        refresh: as in BeliefPlayer: in [0, 1].
+        assume: as in BeliefPlayer: the player spec assumed for every opponent (also the game values' models).
+        seed: as in BeliefPlayer: seeds the beliefs' generator; None: fresh entropy.
+        name: the player's name in reports; default "pomcp".
+        reward: "game" or "die", the round's end reward described above.
     """
 
     name = "pomcp"
@@ -76,7 +90,8 @@ class POMCPPlanner(BeliefPlayer):
         self.deprivations = self.decisions = self.skipped = self.simulations = 0
         self.planning_seconds = 0.0
         self.last_search: dict[Action, tuple[int, float]] | None = None
-        self.values, self.value_kind = None, reward
+        self.values: GameValue | None = None
+        self.value_kind = reward
         self._outcomes: dict[tuple[int, int], float] = {}
         self._new_round()
 
@@ -101,30 +116,32 @@ class POMCPPlanner(BeliefPlayer):
     @property
     def by_count(self) -> bool:
         """Whether the search runs on one hand per matching count (an exactly solved sixes game)."""
-        return self.value_kind == "exact" and self.config.bids == "sixes"
+        return self.value_kind == "exact" and self.config is not None and self.config.bids == "sixes"
 
-    def _make_planner(self) -> pomdp_py.POMCP:
+    def _make_planner(self, agent: pomdp_py.Agent) -> pomdp_py.POMCP:
         timed = self.planning_time is not None
         return RoundPOMCP(
-            self.agent, max_depth=self.max_depth, planning_time=self.planning_time if timed else -1,
+            agent, max_depth=self.max_depth, planning_time=self.planning_time if timed else -1,
             num_sims=-1 if timed else self.num_sims, discount_factor=1.0, exploration_const=self.exploration_const,
-            rollout_policy=self.agent.policy_model, show_progress=False,
+            rollout_policy=agent.policy_model, show_progress=False,
         )
 
     def _advance(self, view: PlayerView, plan: bool) -> None:
         """Move the agent to this decision: history, tree (or a fresh one on deprivation), and root particles
         if it will ``plan`` here."""
+        agent, planner = self.agent, self.planner
+        assert agent is not None and planner is not None  # called once the round's search exists
         observation = LDObservation(tuple(self._seen))
-        self.agent.update_history(self._last, observation)
+        agent.update_history(self._last, observation)
         try:
-            self.planner.update(self.agent, self._last, observation)
+            planner.update(agent, self._last, observation)
         except ValueError as exc:
             if "deprivation" not in str(exc).lower():
                 raise
             self.deprivations += 1
-            self.agent.tree = None
+            agent.tree = None
         if plan:
-            reset_root(self.agent, view, self.belief, self.n_root, self.rng, self.rollout, self.by_count)
+            reset_root(agent, view, self.round_belief(), self.n_root, self.rng, self.rollout, self.by_count)
 
     def _unsearched(self, view: PlayerView) -> Action | None:
         """The move when no search is needed: the only legal one; CHALLENGE when the belief gives the bid no chance
@@ -153,18 +170,20 @@ class POMCPPlanner(BeliefPlayer):
         if move is not None:
             self.skipped += 1
             return move
-        if self.agent is None:
-            self.agent = make_agent(
-                view.config, self.seat, self.belief.models, self.belief, view, self.n_root, self.rollout, self.rng,
+        agent, planner = self.agent, self.planner
+        if agent is None or planner is None:  # the round's first search
+            belief = self.round_belief()
+            agent = self.agent = make_agent(
+                view.config, self.seat, belief.models, belief, view, self.n_root, self.rollout, self.rng,
                 self._outcomes, self.by_count,
             )
-            self.planner = self._make_planner()
-        action = self.planner.plan(self.agent).move
+            planner = self.planner = self._make_planner(agent)
+        action = planner.plan(agent).move
         self.last_search = {node_action.move: (int(node.num_visits), float(node.value))
-                            for node_action, node in self.agent.tree.children.items()}
+                            for node_action, node in agent.tree.children.items()}
         self.decisions += 1
-        self.simulations += self.planner.last_num_sims
-        self.planning_seconds += self.planner.last_planning_time
+        self.simulations += planner.last_num_sims
+        self.planning_seconds += planner.last_planning_time
         if not is_legal(view.config, view.table_dice, view.bid, action):  # a bug in the domain, not the player
             raise RuntimeError(f"POMCPPlanner chose illegal {action!r} over {view.bid}")
         return action
@@ -176,6 +195,7 @@ class POMCPPlanner(BeliefPlayer):
             if self.values is None:
                 self._outcomes = die_outcomes(self.seat, event.dice)
             else:
+                assert self.config is not None  # values are solved in reset, which sets the config
                 self._outcomes = _centred(round_outcomes(self.config, self.seat, event.dice,
                                                          self.values.win_probability))
         elif isinstance(event, ActionTaken):

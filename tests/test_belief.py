@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from conftest import all_hands
 
+import ldpomdp.belief
+import ldpomdp.hands
 from ldpomdp import (
     CHALLENGE,
     ActionTaken,
@@ -24,12 +26,10 @@ from ldpomdp import (
     TableBelief,
     play_round,
 )
-import ldpomdp.belief
-import ldpomdp.hands
+from ldpomdp.estimate import probability_of as _probability_of
 from ldpomdp.hands import alias_table, count_hands, hand_support
 from ldpomdp.hooks import deciding_face_of
 from ldpomdp.opponents import BaseOpponent
-from ldpomdp.estimate import probability_of as _probability_of
 from ldpomdp.rules import match_matrix, matching_count
 
 
@@ -44,7 +44,7 @@ def _imports(path: Path) -> set[str]:
 def test_belief_module_imports_only_numpy_and_rules():
     """belief.py stands alone: numpy, ldpomdp.rules and the numpy-only parameter checks (no pomdp-py, no game)."""
     package = Path(ldpomdp.belief.__file__).parent
-    stdlib_and_numpy = {"__future__", "math", "functools", "typing", "numpy"}
+    stdlib_and_numpy = {"__future__", "collections.abc", "math", "functools", "typing", "numpy"}
     numpy_only = {".rules", ".validation", ".hands", ".hooks", ".caches"}
     assert _imports(package / "belief.py") <= stdlib_and_numpy | numpy_only
     assert _imports(package / "hands.py") <= stdlib_and_numpy | {".rules", ".validation", ".caches"}
@@ -133,7 +133,8 @@ def test_prior_particles_and_exact_prior_agree(table, monkeypatch):
     assert np.abs(belief.particles.mean(axis=0) - d / 6).max() < 4 * sigma
     exact = ExactBelief(d)
     for face, wild in [(6, 1), (1, 1), (3, None)]:
-        assert total_variation(belief.count_distribution(face, wild), exact.count_distribution(face, wild)) < 4 / math.sqrt(n)
+        distance = total_variation(belief.count_distribution(face, wild), exact.count_distribution(face, wild))
+        assert distance < 4 / math.sqrt(n)
     assert belief.effective_sample_size == n
     assert exact.expected_count(6, 1) == pytest.approx(d / 3)
 

@@ -5,8 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldpomdp.variants.call_reroll import (MatrixAgent, TreeAgent, game_value, play, solve_matrix_game, stage_values,
-                                          win_probability)
+from ldpomdp.variants.call_reroll import (
+    MatrixAgent,
+    TreeAgent,
+    game_value,
+    play,
+    solve_matrix_game,
+    stage_values,
+    win_probability,
+)
 
 
 class Pure:

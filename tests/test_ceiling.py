@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-from ldpomdp.sweeps.ceiling import exact_figures
 from ldpomdp.exact import FixedOpponentsSolution, evaluate_player
-from ldpomdp.sweeps import Cell, run_sweep
 from ldpomdp.game import rotate
 from ldpomdp.registry import make_player
+from ldpomdp.sweeps import Cell, run_sweep
+from ldpomdp.sweeps.ceiling import exact_figures
 
 
 def direct(cell: Cell, games: int, i: int, policy: str | None = None) -> float:

@@ -13,11 +13,11 @@ from dataclasses import asdict
 
 import numpy as np
 import pytest
+from ldpomdp.planners.dqn import SHIPPED_WEIGHTS, DQNPlayer, Frame, QNetwork
+from ldpomdp.planners.dqn_train import TrainSettings, initial_params
 
 from ldpomdp import GameConfig, make_player, play_game
 from ldpomdp.rules import match_matrix
-from ldpomdp.planners.dqn import SHIPPED_WEIGHTS, DQNPlayer, Frame, QNetwork
-from ldpomdp.planners.dqn_train import TrainSettings, initial_params
 
 SMALL = ["--players", "2", "--dice", "2", "--games", "200,0,100", "--checkpoint-every", "50",
          "--eval-every", "100000", "--eval-games", "20", "--no-progress"]

@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test
 
-from ldpomdp import CHALLENGE, Bid, GameConfig, IllegalActionError, PlayerError  # noqa: E402
-from ldpomdp.envs import LiarsDiceGymEnv, liars_dice_env  # noqa: E402
-from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward  # noqa: E402
-from ldpomdp.game import RoundEnd  # noqa: E402
-from ldpomdp.rules import legal_actions  # noqa: E402
+from ldpomdp import CHALLENGE, Bid, GameConfig, IllegalActionError, PlayerError
+from ldpomdp.envs import LiarsDiceGymEnv, liars_dice_env
+from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
+from ldpomdp.game import RoundEnd
+from ldpomdp.rules import legal_actions
 
 CONFIGS = [GameConfig(), GameConfig(3, (1, 2, 3)), GameConfig(4, 2, bids="sixes", wild=None, opener="loser"),
            GameConfig(2, 1, faces=2, wild=2)]

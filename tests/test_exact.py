@@ -14,13 +14,13 @@ import pytest
 
 from ldpomdp.exact import NashPlayer, ReplayPolicy, cached_solution, exploitability, solve_round
 from ldpomdp.exact.best_response import best_response_value, policy_behaviour
-from ldpomdp.variants.call_reroll import solve_matrix_game
 from ldpomdp.exact.sequence_form import _sequence, sequence_form
 from ldpomdp.exact.tree import build_tree
 from ldpomdp.game import PlayerView, PublicView, play_game
 from ldpomdp.opponents import OneThirdRule, RandomPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, GameConfig, legal_actions, resolve_challenge
+from ldpomdp.variants.call_reroll import solve_matrix_game
 
 
 @pytest.fixture(autouse=True)
@@ -163,7 +163,8 @@ def test_theorem_2_2_three_faces_highest_wild():
 
 @pytest.mark.parametrize(
     "config",
-    [GameConfig(dice=1, faces=4, wild=1), GameConfig(dice=(1, 2), faces=3, wild=3), GameConfig(dice=1, faces=3, bids="sixes")],
+    [GameConfig(dice=1, faces=4, wild=1), GameConfig(dice=(1, 2), faces=3, wild=3),
+     GameConfig(dice=1, faces=3, bids="sixes")],
     ids=str,
 )
 def test_equilibrium_plans_are_feasible_and_unexploitable(config):

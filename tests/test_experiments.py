@@ -21,6 +21,7 @@ from ldpomdp import GameConfig, PlayerError
 from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
 from ldpomdp.sweeps import (
+    EXPERIMENTS,
     Cell,
     GameStore,
     game_seed,
@@ -31,7 +32,6 @@ from ldpomdp.sweeps import (
     summarize,
     wilson_interval,
 )
-from ldpomdp.sweeps import EXPERIMENTS
 
 SMALL = [Cell.of(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [
     Cell.of(("random", "one-third", "bluff:0.5"), 2, bids="sixes")]
@@ -622,6 +622,7 @@ def test_run_experiment_uses_quick_settings_and_its_x_axis(tmp_path, capsys):
                                                             for b in ((0.0, 1.0) if quick else (0.0, 0.5, 1.0))],
                      games=9, quick_games=4, x_label="bluff", x_of=lambda c: float(c.players[1].split(":")[1]))
     rows = run_experiment(exp, quick=True, out=tmp_path, plot=False, workers=1, progress=False)
-    assert [(r.games, r.player) for r in rows] == [(4, "one-third"), (4, "bluff:0.0"), (4, "one-third"), (4, "bluff:1.0")]
+    assert [(r.games, r.player) for r in rows] == [(4, "one-third"), (4, "bluff:0.0"), (4, "one-third"),
+                                                   (4, "bluff:1.0")]
     table = capsys.readouterr().out
     assert "  bluff player" in table and "\n    1.0 1: bluff:1.0" in table

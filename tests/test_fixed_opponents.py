@@ -7,14 +7,19 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 import pytest
 
-from ldpomdp.exact import (BestResponsePlayer, FixedOpponentsSolution, HandDependentModelError, evaluate_player,
-                           solve_fixed_opponents)
+from ldpomdp.exact import (
+    BestResponsePlayer,
+    FixedOpponentsSolution,
+    HandDependentModelError,
+    evaluate_player,
+    solve_fixed_opponents,
+)
 from ldpomdp.exact.fixed_opponents import solve_work
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game
 from ldpomdp.opponents import OneThirdRule, RandomPlayer
@@ -40,13 +45,13 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy
         wild = config.wild is not None and face != config.wild
         return hands[..., face - 1] + (hands[..., config.wild - 1] if wild else 0)
 
-    @lru_cache(maxsize=None)
+    @cache
     def rolls(n: int) -> list[tuple[tuple[int, ...], float]]:
         counted = Counter(tuple(r.count(f) for f in range(1, faces + 1))
                           for r in itertools.product(range(1, faces + 1), repeat=n))
         return [(hand, k / faces**n) for hand, k in counted.items()]
 
-    @lru_cache(maxsize=None)
+    @cache
     def game(dice: tuple[int, ...], opener: int) -> float:
         if dice[seat] == 0:
             return 0.0
@@ -58,7 +63,7 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy
         prior = np.array([math.prod(p for _, p in j) for j in joint])
         return sum(p * node(dice, hand, hands, (), opener, prior) for hand, p in rolls(dice[seat]))
 
-    @lru_cache(maxsize=None)
+    @cache
     def asked(dice, history, actor, action) -> np.ndarray:  # the same for every responder hand: asked once
         others = [s for s in range(len(dice)) if s != seat]
         hands = np.array([j[others.index(actor)][0] for j in itertools.product(*(rolls(dice[s]) for s in others))])
@@ -87,7 +92,7 @@ def brute_force(config: GameConfig, models: dict, seat: int, opener: int, policy
         if actor != seat:
             return sum(values)
         if chance is not None:
-            return sum(chance[a] * v for a, v in zip(actions, values))
+            return sum(chance[a] * v for a, v in zip(actions, values, strict=True))
         return max(values)
 
     def after(dice, loser, challenger) -> float:
@@ -181,7 +186,7 @@ def test_action_values_are_the_values_of_deviating_once():
             [CHALLENGE] if view.bid is not None else [])
         assert solution.regret(view, solution.action(view)) == 0.0
         assert len({round(v, 9) for v in values.values()}) > 1  # actions differ: the check below can fail
-        for action, value in values.items():
+        for action in values:
             once = brute_force(config, models, seat, opener, lambda v, a=action, at=view: {
                 a if (v.history, v.hand, v.dice) == (at.history, at.hand, at.dice) else solution.action(v): 1.0})
             assert once - best == pytest.approx(-reach * solution.regret(view, action), abs=1e-12)

@@ -95,7 +95,8 @@ class Cheater(BaseOpponent):
 
 def test_illegal_action_names_player_and_legal_moves():
     config = GameConfig(dice=2)
-    with pytest.raises(IllegalActionError, match=r"cheater \(seat 1\).*illegal action Bid\(quantity=1, face=2\) over bid \dx\d; legal: \dx\d, \dx\d"):
+    message = r"cheater \(seat 1\).*illegal action Bid\(quantity=1, face=2\) over bid \dx\d; legal: \dx\d, \dx\d"
+    with pytest.raises(IllegalActionError, match=message):
         play_game(config, [OneThirdRule(), Cheater()], np.random.default_rng(0))
 
 

@@ -8,16 +8,16 @@ import math
 import numpy as np
 import pomdp_py
 import pytest
+from ldpomdp.planners import POMCPPlanner
 
 from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, RoundStart, TableBelief
-from ldpomdp.hands import count_hands
 from ldpomdp.exact.fixed_opponents import round_outcomes, solve_fixed_opponents
 from ldpomdp.exact.game_values import FairRounds, seat_values
+from ldpomdp.hands import count_hands
 from ldpomdp.opponents import OneThirdRule
 from ldpomdp.pomdp import die_outcomes
 from ldpomdp.pomdp.agent import LDParticles, root_states
 from ldpomdp.rules import matching_count
-from ldpomdp.planners import POMCPPlanner
 
 
 def fair_two_player(a: int, b: int) -> float:
@@ -152,7 +152,7 @@ def test_search_runs_on_one_hand_per_count_where_the_game_is_solved():
     view = PlayerView(config, 0, (4, 3, 5), (), 0, hand=(1, 0, 2, 0, 0, 1))
     full = root_states(view, belief, 200, np.random.default_rng(7))
     counted = root_states(view, belief, 200, np.random.default_rng(7), by_count=True)
-    for a, b in zip(full, counted):
+    for a, b in zip(full, counted, strict=True):
         for s, d in enumerate((4, 3, 5)):
             c = matching_count(a.hands[s], 6, config)
             assert b.hands[s] == tuple(count_hands(d, 6, config)[c]) and matching_count(b.hands[s], 6, config) == c

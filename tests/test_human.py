@@ -5,11 +5,20 @@ from __future__ import annotations
 import io
 
 import numpy as np
-
 import pytest
 
-from ldpomdp import (CHALLENGE, Bid, GameConfig, HumanPlayer, OneThirdRule, PlayerView, RoundEnd, RoundStart,
-                     __version__, play_game)
+from ldpomdp import (
+    CHALLENGE,
+    Bid,
+    GameConfig,
+    HumanPlayer,
+    OneThirdRule,
+    PlayerView,
+    RoundEnd,
+    RoundStart,
+    __version__,
+    play_game,
+)
 from ldpomdp.cli import main as cli_main
 from ldpomdp.human import render_dice
 

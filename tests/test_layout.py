@@ -92,7 +92,7 @@ def test_opponents_and_solvers_do_not_import_the_beliefs():
 
 
 def test_every_module_cache_is_one_mechanism_and_clear_caches_empties_them():
-    import ldpomdp.exact  # noqa: F401  (every module with a cache)
+    import ldpomdp.exact  # every module with a cache
     import ldpomdp.exact.game_values  # noqa: F401
     from ldpomdp import GameConfig, OneThirdRule, RejectionParticleBelief
     from ldpomdp.caches import cache_sizes, clear_caches

@@ -64,7 +64,7 @@ def test_update_is_bayes_rule_with_floor():
         before = model.posterior.copy()
         model.observe(RoundEnd(0, ((1,) * 5 + (0,), hand, (5, 0, 0, 0, 0, 0)), Bid(5, 4), 1, 2, 2, 3, (5, 5, 4)))
         lik = np.array([np.prod([m.action_probabilities(np.array([hand]), v.public(), a)[0]
-                                 for v, a in zip(views, actions)]) for m in (random_, conservative)])
+                                 for v, a in zip(views, actions, strict=True)]) for m in (random_, conservative)])
         assert lik[0] > 0 and lik[1] in (0.0, 1.0)
         expected = (1 - floor) * before * lik / (before * lik).sum() + floor / 2
         np.testing.assert_allclose(model.posterior, expected, rtol=1e-12)

@@ -66,7 +66,7 @@ def frequency_check(model, view, rng, samples=3000):
         counts[model.act(view, rng)] += 1
     freq = np.array([counts[a] for a in legal]) / samples
     tolerance = 4 * np.sqrt(probs * (1 - probs) / samples)
-    assert np.all(np.abs(freq - probs) <= tolerance), (type(model).__name__, list(zip(legal, probs, freq)))
+    assert np.all(np.abs(freq - probs) <= tolerance), (type(model).__name__, list(zip(legal, probs, freq, strict=True)))
     return probs
 
 
@@ -304,7 +304,8 @@ def test_illegal_action_is_named():
 
 
 @pytest.mark.parametrize("bot, message", [
-    (OverconfidentBot, r"OverconfidentBot \(.random.\): random.action_probabilities returned values outside \[0, 1\].*state"),
+    (OverconfidentBot,
+     r"OverconfidentBot \(.random.\): random.action_probabilities returned values outside \[0, 1\].*state"),
     (LeakyBot, r"LeakyBot \(.random.\).action_probabilities sums to 0.9 \(not 1\) over the legal actions for hand"),
 ])
 def test_bad_probabilities_are_named(bot, message):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ldpomdp.planners import ExpectedCountPlanner, POMCPPlanner
 
 from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, OneThirdRule, PlayerView, RoundStart, make_player
 from ldpomdp.game import play_game, rotate
-from ldpomdp.planners import ExpectedCountPlanner, POMCPPlanner
 
 PLANNERS = {
     "expected-particles": lambda: ExpectedCountPlanner(n_particles=2000, seed=1),
@@ -63,7 +63,8 @@ def test_expected_count_skips_the_belief_only_where_it_cannot_change_the_decisio
     skipped, states = 0, 0
     for bid in [None] + [Bid(q, f) for q in range(1, 8) for f in faces]:
         for hand in all_hands(3, 6):
-            view = PlayerView(config, 0, (3, 4), () if bid is None else ((1, bid),), 0, hand=tuple(int(x) for x in hand))
+            history = () if bid is None else ((1, bid),)
+            view = PlayerView(config, 0, (3, 4), history, 0, hand=tuple(int(x) for x in hand))
             p, raises, choice = estimate_policy(planner.estimate(view)[None, :], view)
             want = CHALLENGE if p[0] > 0 else raises[int(choice[0])]
             asked.clear()

@@ -13,10 +13,12 @@ import pomdp_py
 import pytest
 
 from ldpomdp import CHALLENGE, Bid, GameConfig, OneThirdRule, PlayerView, RandomPlayer
-from ldpomdp.rules import is_legal
 from ldpomdp.belief import TableBelief
 from ldpomdp.pomdp import END, LDAction, LDObservation, LDState, RoundPOMCP, make_agent
-from ldpomdp.rules import resolve_challenge  # noqa: E402
+from ldpomdp.rules import (
+    is_legal,
+    resolve_challenge,
+)
 
 
 def _agent(config, models, history=(), hand=None, seed=0, n_root=300, rollout="expected-count"):
@@ -77,7 +79,7 @@ def test_transition_never_produces_an_illegal_state(bids, players):
     models = {1: OneThirdRule(0.5), 2: RandomPlayer()}
     models = {s: models[s] for s in range(1, players)}
     agent, _ = _agent(config, models, n_root=200)
-    T, O, R, policy = agent.transition_model, agent.observation_model, agent.reward_model, agent.policy_model
+    T, Z, R, policy = agent.transition_model, agent.observation_model, agent.reward_model, agent.policy_model
     rng = np.random.default_rng(3)
     rounds = 0
     for _ in range(300):
@@ -87,8 +89,8 @@ def test_transition_never_produces_an_illegal_state(bids, players):
             action = actions[int(rng.integers(len(actions)))]
             after = T.sample(state, action)
             _check_legal(config, 0, state, action, after)
-            obs = O.sample(after, action)
-            assert obs == LDObservation(after.seen, after.loser) and O.probability(obs, after, action) == 1.0
+            obs = Z.sample(after, action)
+            assert obs == LDObservation(after.seen, after.loser) and Z.probability(obs, after, action) == 1.0
             reward = R.sample(state, action, after)
             assert reward == (0.0 if not after.terminal else (-1.0 if after.loser == 0 else 1.0))
             assert T.probability(after, state, action) > 0.0
@@ -149,7 +151,7 @@ def test_transitions_that_draw_nothing_are_remembered_on_interned_states():
 def test_actions_from_history_match_actions_from_state():
     config = GameConfig(num_players=2, dice=3, bids="full")
     agent, _ = _agent(config, {1: OneThirdRule(0.2)}, history=((1, Bid(1, 3)),))
-    T, O, policy = agent.transition_model, agent.observation_model, agent.policy_model
+    T, Z, policy = agent.transition_model, agent.observation_model, agent.policy_model
     rng = np.random.default_rng(0)
     for _ in range(100):
         state, history = agent.belief.random(), ()
@@ -160,7 +162,7 @@ def test_actions_from_history_match_actions_from_state():
             actions = policy.get_all_actions(state=state)
             action = actions[int(rng.integers(len(actions)))]
             nxt = T.sample(state, action)
-            history += ((action, O.sample(nxt, action)),)
+            history += ((action, Z.sample(nxt, action)),)
             state = nxt
 
 

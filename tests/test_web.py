@@ -17,16 +17,17 @@ pytest.importorskip("httpx")
 
 with warnings.catch_warnings():  # starlette 1.x asks for httpx2 in its test client; httpx works
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
-from ldpomdp.planners._common import BeliefPlayer  # noqa: E402
-from ldpomdp.registry import make_player  # noqa: E402
-from ldpomdp.rules import GameConfig, matching_count  # noqa: E402
-from ldpomdp.sweeps import Cell, run_sweep  # noqa: E402
-from ldpomdp.sweeps.store import GameStore  # noqa: E402
-from ldpomdp.web.app import COOKIE, create_app  # noqa: E402
-from ldpomdp.web.load import play_over_http  # noqa: E402
-from ldpomdp.web.session import spec_choices  # noqa: E402
+from ldpomdp.planners._common import BeliefPlayer
+
+from ldpomdp.registry import make_player
+from ldpomdp.rules import GameConfig, matching_count
+from ldpomdp.sweeps import Cell, run_sweep
+from ldpomdp.sweeps.store import GameStore
+from ldpomdp.web.app import COOKIE, create_app
+from ldpomdp.web.load import play_over_http
+from ldpomdp.web.session import spec_choices
 
 ROOT = Path(__file__).resolve().parents[1]
 REASONS = {"expected-count": "estimate", "pomcp": "search", "dqn": "q-values"}  # the others': probabilities if any
@@ -109,9 +110,10 @@ def test_the_expected_count_estimate_is_its_own_count_plus_your_expected_count(a
 
 def test_pomcps_searched_decisions_show_the_root_visits_and_it_moves_on_the_best_value(app):
     final = play_over_http(_client(app), {"opponents": ["pomcp:sims=200"], "dice": 2}, seed=1).final
-    searched = [d["reason"] for r in final["rounds"] for d in r["decisions"] if d["reason"]["searched"]]
+    searched = [d for r in final["rounds"] for d in r["decisions"] if d["reason"]["searched"]]
     assert searched
-    for reason, d in zip(searched, [d for r in final["rounds"] for d in r["decisions"] if d["reason"]["searched"]]):
+    for d in searched:
+        reason = d["reason"]
         visits = sum(a["visits"] for a in reason["actions"])
         assert visits >= 100  # the root's actions shared the 200 simulations
         values = {a["action"]: a["value"] for a in reason["actions"]}

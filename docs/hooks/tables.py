@@ -121,7 +121,7 @@ def render(table: dict) -> str:
     stamps = table.get("row_stamps")
     if stamps:
         columns.append("measured")
-        for row, stamp in zip(rows, stamps):
+        for row, stamp in zip(rows, stamps, strict=True):
             stamp = stamp or table
             row.append(stamp if isinstance(stamp, str) else f"{stamp['date']}, {stamp['commit']}")
     lines = [f"**{table['title']}**", "",

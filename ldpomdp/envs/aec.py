@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..game import Event, GameState, PublicView, RoundEnd
+from ..game import Event, GameState, PublicView, RoundEnd, RoundState
 from ..rules import GameConfig
 from .coding import NO_SHAPING, ActionCoding, Shaping, observation_size, observation_vector, round_reward
 
@@ -54,7 +54,8 @@ class LiarsDiceEnv(AECEnv):
             "observation": spaces.Box(0.0, high, (size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.coding.size,), np.int8),
         }) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.coding.size) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            a: spaces.Discrete(self.coding.size) for a in self.possible_agents}
         self.state: GameState | None = None
         self.events: list[Event] = []
 
@@ -79,16 +80,28 @@ class LiarsDiceEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.events = [self.state.start_round()]
         self._select()
 
+    def current_game(self) -> GameState:
+        """The game under way; ValueError before :meth:`reset`."""
+        if self.state is None:
+            raise ValueError("LiarsDiceEnv: no game under way, call reset() first")
+        return self.state
+
+    def current_round(self) -> RoundState:
+        """The game's current round (one is always under way after :meth:`reset`)."""
+        rnd = self.current_game().round
+        assert rnd is not None  # reset starts the first round, and step the next one
+        return rnd
+
     def _view(self) -> PublicView:
-        return self.state.round.view()
+        return self.current_round().view()
 
     def _select(self) -> None:
         """Point ``agent_selection`` at the seat to act and refresh the masks in ``infos``."""
-        self.agent_selection = self.possible_agents[self.state.round.seat]
+        self.agent_selection = self.possible_agents[self.current_round().seat]
         mask = self.coding.mask(self._view())
         for agent in self.agents:
             self.infos[agent]["action_mask"] = mask if agent == self.agent_selection else np.zeros_like(mask)
@@ -96,9 +109,9 @@ class LiarsDiceEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat_of(agent)
         view = self._view()
-        mask = self.coding.mask(view) if seat == view.seat and not self.state.over else np.zeros(
+        mask = self.coding.mask(view) if seat == view.seat and not self.current_game().over else np.zeros(
             self.coding.size, dtype=np.int8)
-        return {"observation": observation_vector(view, self.state.round.hands[seat], seat, self.coding),
+        return {"observation": observation_vector(view, self.current_round().hands[seat], seat, self.coding),
                 "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -109,8 +122,11 @@ class LiarsDiceEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        history = tuple(self.state.round.history)
-        self.events = self.state.play(self.coding.action(action), agent)
+        if action is None:
+            raise ValueError(f"LiarsDiceEnv.step: {agent} is still playing, its action cannot be None")
+        game = self.current_game()
+        history = tuple(self.current_round().history)
+        self.events = game.play(self.coding.action(action), agent)
         end = self.events[-1]
         if isinstance(end, RoundEnd):
             for a in self.agents:
@@ -119,13 +135,13 @@ class LiarsDiceEnv(AECEnv):
                 if end.dice_after[seat] == 0 and end.loser == seat:
                     self.rewards[a] -= 1.0
                     self.terminations[a] = True
-            if self.state.over:
-                winner = self.possible_agents[self.state.record.winner]
+            if game.over:
+                winner = self.possible_agents[game.record.winner]
                 self.rewards[winner] += 1.0
                 self.terminations = {a: True for a in self.agents}
             else:
-                self.events.append(self.state.start_round())
-        if not self.state.over:
+                self.events.append(game.start_round())
+        if not game.over:
             self._select()
         self._accumulate_rewards()
         self._deads_step_first()

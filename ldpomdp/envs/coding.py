@@ -88,12 +88,18 @@ def observation_vector(view: PublicView, hand: tuple[int, ...], seat: int, codin
 
 @dataclass(frozen=True)
 class Shaping:
-    """Per-round rewards (report 004, section 3.1, divided by its 5000 for a game, so that winning is +1):
-    ``bid_held`` for each of one's bids that did not cost a die (raised over, or challenged and true),
-    ``bluff_called`` for one's bid challenged and false, ``wrong_call`` for one's false challenge, ``right_call`` for
-    one's successful challenge. ``risk`` > 0 (report 004's intermediate stage, section 4.3) multiplies the two
-    penalties by ``1 + risk * quantity / dice on the table`` (the bigger the bid, the heavier the punishment), and
-    ``small_raise`` rewards each raise of at most 2 in quantity over the standing bid (an opening bid of at most 2)."""
+    """Per-round rewards (report 004, section 3.1, divided by its 5000 for a game, so that winning is +1); each
+    reward is a float in [-1e6, 1e6], 0 for none, penalties negative.
+
+    Args:
+        bid_held: for each of one's bids that did not cost a die (raised over, or challenged and true).
+        bluff_called: for one's bid challenged and false.
+        wrong_call: for one's false challenge.
+        right_call: for one's successful challenge.
+        risk: >= 0; above 0 (report 004's intermediate stage, section 4.3) it multiplies the two penalties by
+            ``1 + risk * quantity / dice on the table`` (the bigger the bid, the heavier the punishment).
+        small_raise: for each raise of at most 2 in quantity over the standing bid (an opening bid of at most 2).
+    """
 
     bid_held: float = 0.0
     bluff_called: float = 0.0
@@ -113,7 +119,7 @@ REPORT_SHAPING = Shaping(bid_held=100 / 5000, bluff_called=-500 / 5000, wrong_ca
                          right_call=500 / 5000)
 
 
-def round_reward(end: RoundEnd, history: tuple[tuple[int, Action], ...], seat: int, shaping: Shaping) -> float:
+def round_reward(end: RoundEnd, history: tuple[tuple[int, Bid], ...], seat: int, shaping: Shaping) -> float:
     """``seat``'s shaped reward for a round that ended with ``end`` after the bids ``history`` (the round's
     bids in order, as in a :class:`~ldpomdp.game.PublicView`)."""
     table = sum(end.dice_after) + 1

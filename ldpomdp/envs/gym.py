@@ -4,7 +4,8 @@ Gymnasium algorithm can train against the package's players. Needs the ``rl`` ex
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -21,10 +22,13 @@ __all__ = ["LiarsDiceGymEnv"]
 class LiarsDiceGymEnv(gymnasium.Env):
     """One learner against seated players.
 
-    ``opponents``: player specs (or players), one per other seat; the game has ``1 + len(opponents)`` players with
-    ``dice``, ``bids``, ``wild`` and ``opener`` from ``config`` (its ``num_players`` must match, or leave it at the
-    default 2 and give one opponent). ``seat``: the learner's seat, or None to rotate it game by game (the opener
-    of the first round rotates too, so over ``n`` games every seat opens as often).
+    Args:
+        opponents: player specs (or players), one per other seat: the game has ``1 + len(opponents)`` players.
+        config: the rules (default ``GameConfig()``); its ``dice``, ``bids``, ``wild`` and ``opener`` are used, and
+            its ``num_players`` must match (or stay at the default 2, with dice the same for every player).
+        seat: the learner's seat in 0 .. players - 1, or None to rotate it game by game (the opener of the first
+            round rotates too, so over ``n`` games every seat opens as often).
+        shaping: the per-round rewards added to +1 / -1 for a win / loss (default none).
 
     Observation: the AEC environment's float32 vector; ``info["action_mask"]`` (also :meth:`action_masks`, the name
     MaskablePPO looks for) marks the legal actions; an illegal action raises
@@ -56,7 +60,7 @@ class LiarsDiceGymEnv(gymnasium.Env):
             raise ValueError(f"LiarsDiceGymEnv.seat must be None or a seat in 0..{n - 1}, got {seat!r}")
         self.aec = LiarsDiceEnv(base, shaping)
         self.config, self.opponents, self.fixed_seat = base, players, seat
-        self.observation_space = self.aec.observation_space("player_0")["observation"]
+        self.observation_space = self.aec.observation_spaces["player_0"]["observation"]
         self.action_space = self.aec.action_space("player_0")
         self.games = 0
         self.seat = 0
@@ -111,7 +115,9 @@ class LiarsDiceGymEnv(gymnasium.Env):
                 self.aec.step(None)  # a seated player that is out leaves the table
                 continue
             seat = self.aec.seat_of(acting)
-            action = ask(self.players[seat], seat, "act", self.aec.state.round.view(), self._rng)
+            player = self.players[seat]
+            assert player is not None  # only the learner's seat is empty, and the learner is not acting
+            action = ask(player, seat, "act", self.aec.current_round().view(), self._rng)
             self.aec.step(self.aec.coding.index(action))
             self._show()
         obs = self.aec.observe(self.agent)
@@ -125,5 +131,5 @@ class LiarsDiceGymEnv(gymnasium.Env):
         obs, info = self._advance()
         done = self.aec.terminations[self.agent]
         if done:
-            info["won"] = self.aec.state.record.winner == self.seat
+            info["won"] = self.aec.current_game().record.winner == self.seat
         return obs, float(self.aec._cumulative_rewards[self.agent]), bool(done), False, info

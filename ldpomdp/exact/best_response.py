@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
-from ..opponents.base import checked_probabilities
+from ..opponents.base import OpponentModel, checked_probabilities
 from ..rules import Action, GameConfig
 from ..validation import int_at_least
 from .nash import cached_solution
@@ -21,7 +21,7 @@ from .tree import RoundTree
 __all__ = ["policy_behaviour", "best_response_value", "Exploitability", "exploitability", "ReplayPolicy"]
 
 
-def policy_behaviour(policy: object, tree: RoundTree, role: int, opener_seat: int = 0) -> np.ndarray:
+def policy_behaviour(policy: OpponentModel, tree: RoundTree, role: int, opener_seat: int = 0) -> np.ndarray:
     """(H_role, role's edges) probabilities that ``policy`` (playing ``role``) takes each edge."""
     if not callable(getattr(policy, "action_probabilities", None)):
         raise ValueError(f"policy {player_name(policy)} has no action_probabilities(hands, view, action)")
@@ -90,6 +90,12 @@ class ReplayPolicy:
     expected-count planner); for a randomised player (POMCP) the frequencies over ``samples`` fresh
     players estimate its action distribution, and the factory should seed each new player differently.
     Sampling noise is exploitable too, so such estimates err upwards.
+
+    Args:
+        factory: a callable without arguments returning a fresh player.
+        samples: fresh players asked per hand and view, an integer >= 1 (1 for a deterministic player).
+        seed: the seed of the samples' generators ``default_rng((seed, sample))``.
+        name: the name shown in reports; default ``replay(<the player's name>)``.
     """
 
     def __init__(self, factory, samples: int = 1, seed: int = 0, name: str | None = None):
@@ -153,7 +159,7 @@ class Exploitability:
         return (self.as_opener + self.as_responder) / 2.0
 
 
-def exploitability(policy: object, config: GameConfig, dice: tuple[int, int] | None = None) -> Exploitability:
+def exploitability(policy: OpponentModel, config: GameConfig, dice: tuple[int, int] | None = None) -> Exploitability:
     """Exploitability of ``policy`` in one round of ``config`` (seat 0 opens; ``dice`` = (opener's,
     responder's), default the starting dice), for both seats. Solves the round (cached) for the value."""
     solution = cached_solution(config, dice)

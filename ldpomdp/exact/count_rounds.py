@@ -13,8 +13,9 @@ probability of reaching q, which every action at q shares.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -169,6 +170,8 @@ class CountRound:
         raises = minimal_raises(self.config, table, bid)
         if bid is None:
             return raises[0]
+        if bidder is None:
+            raise ValueError(f"CountRound.action: the bid {bid} needs its bidder's seat")
         active = [s for s, d in enumerate(self.dice) if d > 0]
         opener = active[(active.index(bidder) - (q - 1)) % len(active)]
         c0 = int(matching_count(tuple(hand), self.config.faces, self.config))
@@ -218,11 +221,11 @@ def solve_count_round(
         value = np.zeros(mine + 1)
         for q in range(table, -1, -1):
             challenger, bidder = actor[q], (order[(q - 1) % a] if q else None)
-            stop = None if q == 0 else (true_mass[q] * outcome[(challenger, challenger)]
+            stop = None if bidder is None else (true_mass[q] * outcome[(challenger, challenger)]
                                         + false_mass[q] * outcome[(bidder, challenger)])
             go = value if q < table else None
             if challenger != seat:
-                value = (0.0 if stop is None else stop) + (0.0 if go is None else go)
+                value = np.asarray((0.0 if stop is None else stop) + (0.0 if go is None else go))
                 continue
             if stop is None or go is None:  # one legal move: the opening bid, or the challenge of the top bid
                 decisions[q] = 0.0 if stop is None else 1.0

@@ -21,19 +21,22 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
 from ..caches import memo
-from ..game import PlayerView, PublicView, player_name
+from ..game import Player, PlayerView, PublicView, player_name
 from ..hands import hand_support
 from ..hooks import shared_probability_of
 from ..opponents.probability import raise_true_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
-from ..validation import SUM_TOLERANCE  # one tolerance: a model passing check_opponent passes here
-from ..validation import int_at_least
+from ..validation import (
+    SUM_TOLERANCE,  # one tolerance: a model passing check_opponent passes here
+    int_at_least,
+)
 from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
 
 __all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
@@ -108,7 +111,7 @@ def all_bids(config: GameConfig, table_dice: int) -> tuple[Bid, ...]:
 def raise_rows(config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
     """Indices into :func:`all_bids` of the legal raises over ``bid`` (None: the opening bids)."""
     index = {b: i for i, b in enumerate(all_bids(config, table_dice))}
-    rows = np.array([index[a] for a in legal_actions(config, table_dice, bid) if a is not CHALLENGE], dtype=np.int64)
+    rows = np.array([index[a] for a in legal_actions(config, table_dice, bid) if isinstance(a, Bid)], dtype=np.int64)
     rows.flags.writeable = False
     return rows
 
@@ -164,7 +167,7 @@ def opponent_distribution(model: object, view: PublicView, rows: Mapping[Bid, in
                 f"in the full game the fixed-opponents best response needs hand-independent models (shared_probability "
                 f"not None); models deciding by one count of their hand are solved in the sixes game"
             )
-        out[size if action is CHALLENGE else rows[action]] = p
+        out[rows[action] if isinstance(action, Bid) else size] = p
     total = out.sum()
     if not (np.all(out >= 0.0) and abs(total - 1.0) <= SUM_TOLERANCE):
         raise ValueError(
@@ -210,6 +213,8 @@ class ResponderRound:
         raises = raise_rows(self.config, sum(self.dice), bid)
         values: dict[Action, float] = {self.bids[int(i)]: float(self.after[i, h]) for i in raises}
         if bid is not None:
+            if bidder is None:
+                raise ValueError(f"ResponderRound.action_values: the bid {bid} needs its bidder's seat")
             truth = self.truth[self.bids.index(bid), h]
             values[CHALLENGE] = float(challenge_value(truth, self.outcome, self.seat, bidder))
         return values
@@ -234,9 +239,17 @@ class FixedOpponentsSolution:
     only through that count, deterministically or as a model, with no memory across rounds). No model may remember
     anything across rounds or games through ``observe``. A model acting on more of its hand raises
     :class:`HandDependentModelError`. Raises ValueError naming the limit if the game's work (:func:`solve_work`)
-    exceeds MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS."""
+    exceeds MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS.
 
-    def __init__(self, config: GameConfig, models: Mapping[int, object], seat: int = 0, policy: object = None):
+    Args:
+        config: the rules.
+        models: seat -> model, one for every seat but ``seat``.
+        seat: the responder's seat, in 0 .. num_players - 1.
+        policy: None to solve the best response, or a player whose exact P(win) at ``seat`` is computed instead
+            (sixes game only).
+    """
+
+    def __init__(self, config: GameConfig, models: Mapping[int, Player], seat: int = 0, policy: object = None):
         if not isinstance(config, GameConfig):
             raise ValueError(f"{OWNER}.config must be a GameConfig, got {config!r}")
         self.config = config
@@ -318,7 +331,7 @@ class FixedOpponentsSolution:
         if not isinstance(dice, (tuple, list, np.ndarray)) or len(dice) != len(start):
             raise ValueError(f"{OWNER}.dice must list {len(start)} counts, got {dice!r}")
         out = tuple(int_at_least(OWNER, "dice", d, 0) for d in dice)
-        if any(d > s for d, s in zip(out, start)):
+        if any(d > s for d, s in zip(out, start, strict=True)):
             raise ValueError(f"{OWNER}.dice must not exceed the starting dice {start}, got {out}")
         return out
 
@@ -379,12 +392,17 @@ class BestResponsePlayer:
         """Solve for the table (built from ``assume``), or check that it is the one solved (ValueError otherwise)."""
         if self._from_spec:
             self.solution = solved_for(config, seat, self.assume)
-        elif seat != self.solution.seat or config != self.solution.config:
-            raise ValueError(f"{self.name} was solved for seat {self.solution.seat} of {self.solution.config}, "
+            return
+        solution = self.solution
+        assert solution is not None  # given when not built from ``assume``
+        if seat != solution.seat or config != solution.config:
+            raise ValueError(f"{self.name} was solved for seat {solution.seat} of {solution.config}, "
                              f"seated at {seat} of {config}")
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         """The solution's optimal action at ``view`` (deterministic: ``rng`` is not used)."""
+        if self.solution is None:
+            raise ValueError(f"{self.name}.act called before reset: nothing is solved yet")
         return self.solution.action(view)
 
     def observe(self, event: object) -> None:
@@ -401,7 +419,7 @@ def solved_for(config: GameConfig, seat: int, assume: str) -> FixedOpponentsSolu
     return solve_fixed_opponents(config, {s: make_player(assume) for s in range(config.num_players) if s != seat}, seat)
 
 
-def solve_fixed_opponents(config: GameConfig, models: Mapping[int, object], seat: int = 0) -> FixedOpponentsSolution:
+def solve_fixed_opponents(config: GameConfig, models: Mapping[int, Player], seat: int = 0) -> FixedOpponentsSolution:
     """The best response of ``seat`` to ``models`` (every other seat -> a model), solved from the starting dice
     for every opener (every state below is solved on the way). See :class:`FixedOpponentsSolution` for the models
     it is exact for; others raise :class:`HandDependentModelError`."""
@@ -411,7 +429,7 @@ def solve_fixed_opponents(config: GameConfig, models: Mapping[int, object], seat
     return solution
 
 
-def evaluate_player(config: GameConfig, models: Mapping[int, object], player: object, seat: int = 0
+def evaluate_player(config: GameConfig, models: Mapping[int, Player], player: object, seat: int = 0
                     ) -> FixedOpponentsSolution:
     """The exact P(win) of ``player`` at ``seat`` against ``models`` in the sixes game, solved from the starting
     dice for every opener: read it with ``win_probability``. Exact for players that act on their hand only through

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from math import comb
 
 import numpy as np
 
 from ..hands import hand_support
-from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix
+from ..rules import CHALLENGE, Action, Bid, Challenge, GameConfig, legal_actions, match_matrix
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 
@@ -57,7 +58,7 @@ class RoundTree:
     @cached_property
     def role_edges(self) -> tuple[np.ndarray, np.ndarray]:
         """Per role, the ids of the edges (actions) it takes, ascending."""
-        return tuple(np.flatnonzero(self.edge_actor == r) for r in (0, 1))  # type: ignore[return-value]
+        return np.flatnonzero(self.edge_actor == 0), np.flatnonzero(self.edge_actor == 1)
 
     @cached_property
     def edge_local(self) -> np.ndarray:
@@ -75,15 +76,17 @@ class RoundTree:
 
     def actions(self, node: int) -> list[Action]:
         """The actions of ``node``'s edges, in edge order."""
-        return [self.bids[b] if b >= 0 else CHALLENGE for b in self.edge_bid[self.edge_start[node]:self.edge_start[node + 1]]]
+        edges = self.edge_bid[self.edge_start[node]:self.edge_start[node + 1]]
+        return [self.bids[b] if b >= 0 else CHALLENGE for b in edges]
 
-    def history(self, node: int, opener_seat: int = 0) -> tuple[tuple[int, Action], ...]:
+    def history(self, node: int, opener_seat: int = 0) -> tuple[tuple[int, Bid], ...]:
         """The public history (seat, bid) leading to ``node`` when ``opener_seat`` opened."""
-        out = []
+        out: list[tuple[int, Bid]] = []
         while self.node_parent_edge[node] >= 0:
             e = self.node_parent_edge[node]
             node = self.edge_node[e]
-            out.append((opener_seat if self.node_depth[node] % 2 == 0 else 1 - opener_seat, self.bids[self.edge_bid[e]]))
+            seat = opener_seat if self.node_depth[node] % 2 == 0 else 1 - opener_seat
+            out.append((seat, self.bids[self.edge_bid[e]]))
         return tuple(reversed(out))
 
     def hand_index(self, role: int, hands: np.ndarray) -> np.ndarray:
@@ -125,17 +128,17 @@ class RoundTree:
         """Node id ranges [a, b) of each depth, root first."""
         cuts = np.flatnonzero(np.diff(self.node_depth)) + 1
         bounds = np.concatenate([[0], cuts, [self.num_nodes]])
-        return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+        return [(int(a), int(b)) for a, b in pairwise(bounds)]
 
 
 def round_dice(config: GameConfig, dice: tuple[int, int] | None) -> tuple[int, int]:
     """Validate ``(opener's dice, responder's dice)``; default: the config's starting dice."""
     if config.num_players != 2:
         raise ValueError(f"exact solvers handle two players; GameConfig.num_players is {config.num_players}")
-    dice = tuple(config.starting_dice) if dice is None else tuple(dice)
-    if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in dice):
-        raise ValueError(f"dice must be (opener's dice, responder's dice), two integers >= 1; got {dice!r}")
-    return int(dice[0]), int(dice[1])
+    given = tuple(config.starting_dice) if dice is None else tuple(dice)
+    if len(given) != 2 or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in given):
+        raise ValueError(f"dice must be (opener's dice, responder's dice), two integers >= 1; got {given!r}")
+    return int(given[0]), int(given[1])
 
 
 def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple[int, int]:
@@ -166,10 +169,12 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
     dice = check_size(config, dice)
     table = sum(dice)
     hands = tuple(hand_support(d, config.faces) for d in dice)
-    raises_after: dict[Bid | None, list[Action]] = {}
+    raises_after: dict[Bid | None, tuple[Action, ...]] = {}
     all_bids: dict[Bid, int] = {}
     depth, parent_edge, edge_start = [0], [-1], []
-    edge_node, edge_child, edge_bid_obj = [], [], []
+    edge_node: list[int] = []
+    edge_child: list[int] = []
+    edge_bid_obj: list[Bid | None] = []
     node_index: dict[tuple[Bid, ...], int] = {(): 0}
     chains: list[tuple[Bid, ...]] = [()]
     n = 0
@@ -181,7 +186,7 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
         edge_start.append(len(edge_node))
         for action in raises_after[last]:
             edge_node.append(n)
-            if action is CHALLENGE:
+            if isinstance(action, Challenge):
                 edge_child.append(-1)
                 edge_bid_obj.append(None)
                 continue

@@ -3,12 +3,15 @@ hands at once, how likely each of them makes a given action. Beliefs and POMCP r
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from ..game import Event, Player, PublicView, player_name
 from ..rules import Action, GameConfig
+
+_T = TypeVar("_T")  # what sample_action draws from
 
 __all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action"]
 
@@ -92,6 +95,6 @@ def checked_probabilities(model: object, probs: np.ndarray, n: int) -> np.ndarra
     return probs
 
 
-def sample_action(actions: list[Action], probs: np.ndarray, rng: np.random.Generator) -> Action:
+def sample_action(actions: Sequence[_T], probs: np.ndarray, rng: np.random.Generator) -> _T:
     """Draw one of ``actions`` with the given probabilities (which must sum to one)."""
     return actions[int(rng.choice(len(actions), p=probs / probs.sum()))] if len(actions) > 1 else actions[0]

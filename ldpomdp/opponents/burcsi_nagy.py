@@ -69,7 +69,7 @@ class BurcsiNagyPlayer(BaseOpponent):
 
     def widths(self, view: PublicView) -> tuple[float, float]:
         """The ranges (s or 0, t or 0) of c_s and c_t for the seat acting in ``view``."""
-        a = self.s if view.bid is not None and self._won.get((view.seat, view.bidder), False) else 0.0
+        a = self.s if view.bidder is not None and self._won.get((view.seat, view.bidder), False) else 0.0
         b = self.t if self._failed.get(next_active_seat(view.dice, view.seat), False) else 0.0
         return a, b
 

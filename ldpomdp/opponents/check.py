@@ -15,12 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import PlayerError
-from ..game import IllegalActionError, PlayerView, play_game, player_name
+from ..game import IllegalActionError, Player, PlayerView, play_game, player_name
 from ..hands import count_hands
 from ..hooks import deciding_face_of, shared_probability_of, sum_problem
 from ..rules import CHALLENGE, Action, GameConfig, matching_count
 from ..validation import SUM_TOLERANCE
-from .base import checked_probabilities
+from .base import OpponentModel, checked_probabilities
 from .one_third import OneThirdRule
 from .random_player import RandomPlayer
 
@@ -38,7 +38,7 @@ def _state(view: PlayerView) -> str:
 class _Inspector:
     """Stands in for the model at the table and checks it on each of its turns."""
 
-    def __init__(self, model: object, hands_per_state: int):
+    def __init__(self, model: OpponentModel, hands_per_state: int):
         self.model, self.hands_per_state, self.turns = model, hands_per_state, 0
         name = player_name(model)
         self.name = type(model).__name__ + ("" if name == type(model).__name__ else f" ({name!r})")
@@ -109,7 +109,7 @@ class _Inspector:
         return action
 
 
-def check_opponent(model: object, config: GameConfig, rng: np.random.Generator, n_states: int = 200,
+def check_opponent(model: OpponentModel, config: GameConfig, rng: np.random.Generator, n_states: int = 200,
                    hands_per_state: int = 32) -> int:
     """Check ``model`` on at least ``n_states`` of its own turns; raise ValueError naming the class, the
     state and the action on the first problem. Returns the number of turns checked."""
@@ -121,7 +121,8 @@ def check_opponent(model: object, config: GameConfig, rng: np.random.Generator, 
     inspector = _Inspector(model, hands_per_state)
     game = 0
     while inspector.turns < n_states:
-        players = [RandomPlayer() if (game + i) % 2 else OneThirdRule(bluff=0.2) for i in range(config.num_players - 1)]
+        players: list[Player] = [RandomPlayer() if (game + i) % 2 else OneThirdRule(bluff=0.2)
+                                 for i in range(config.num_players - 1)]
         seat = game % config.num_players
         players.insert(seat, inspector)
         try:

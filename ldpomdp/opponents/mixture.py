@@ -14,13 +14,14 @@ which is exactly what a belief over the hidden hand needs (``action_probabilitie
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
 from ..rules import Action, GameConfig
 from ..validation import number
-from .base import BaseOpponent
+from .base import BaseOpponent, OpponentModel
 
 __all__ = ["TypeMixture", "DEFAULT_TYPES"]
 
@@ -64,7 +65,7 @@ class TypeMixture(BaseOpponent):
 
         self.types = _type_specs(types)
         self.floor = number("TypeMixture", "floor", floor, 0.0, 1.0)
-        self.components = []
+        self.components: list[OpponentModel] = []
         for spec in self.types:
             try:
                 model = make_player(spec)
@@ -72,7 +73,7 @@ class TypeMixture(BaseOpponent):
                 raise ValueError(f"TypeMixture.types: {exc}") from exc
             if not callable(getattr(model, "action_probabilities", None)):
                 raise ValueError(f"TypeMixture.types: {spec!r} has no action_probabilities")
-            self.components.append(model)
+            self.components.append(cast(OpponentModel, model))  # its action_probabilities checked just above
         self.name = name or ("mixture" if self.types == DEFAULT_TYPES else "mixture:types=" + "+".join(self.types))
         self.posterior = np.full(len(self.types), 1.0 / len(self.types))
         self._pending: list[tuple[Action, PublicView]] = []
@@ -80,7 +81,7 @@ class TypeMixture(BaseOpponent):
     @property
     def weights(self) -> dict[str, float]:
         """The current posterior, by type spec."""
-        return dict(zip(self.types, self.posterior.tolist()))
+        return dict(zip(self.types, self.posterior.tolist(), strict=True))
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -119,7 +120,7 @@ class TypeMixture(BaseOpponent):
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         total = np.zeros(np.asarray(hands).shape[0])
-        for w, model in zip(self.posterior, self.components):
+        for w, model in zip(self.posterior, self.components, strict=True):
             if w > 0.0:
                 total += w * np.asarray(model.action_probabilities(hands, view, action), dtype=np.float64)
         return np.minimum(total, 1.0)  # the weights sum to one up to rounding

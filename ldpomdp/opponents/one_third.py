@@ -9,14 +9,19 @@ becomes that raise instead (report 002, Alg. 6 as intended).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..caches import register_cache
 from ..estimate import (
-    bid_face_decides, estimate_policy, expected_matches, probability_of, rule_faces,
-    settled_for, settled_for_any_hand,
+    bid_face_decides,
+    estimate_policy,
+    expected_matches,
+    probability_of,
+    rule_faces,
+    settled_for,
+    settled_for_any_hand,
 )
 from ..game import PlayerView, PublicView
 from ..hands import count_hands
@@ -62,6 +67,7 @@ class OneThirdRule(BaseOpponent):
         if policy is None:
             if len(_count_policies) >= CACHED_COUNT_POLICIES:
                 _count_policies.clear()
+            assert view.bid is not None  # a count decides only over a bid
             hands = count_hands(view.dice[view.seat], view.bid.face, view.config)
             policy = _count_policies[key] = self._policy_by_hand(hands, view)
             for array in (policy[0], policy[2]):

@@ -3,7 +3,6 @@ hands and bids. Shared by the probability-driven opponents (Oehm, Burcsi-Nagy)."
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..caches import memo

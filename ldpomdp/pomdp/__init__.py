@@ -9,5 +9,6 @@ from .state import LDState
 
 __all__ = [
     "LDState", "LDAction", "END", "LDObservation", "PublicNode", "TransitionModel", "ObservationModel",
-    "RewardModel", "PolicyModel", "die_outcomes", "LDParticles", "RoundPOMCP", "ROLLOUTS", "make_agent", "reset_root", "root_states", "others_expected",
+    "RewardModel", "PolicyModel", "die_outcomes", "LDParticles", "RoundPOMCP", "ROLLOUTS", "make_agent", "reset_root",
+    "root_states", "others_expected",
 ]

@@ -40,7 +40,7 @@ class LDAction(pomdp_py.Action):
     __eq__ = object.__eq__
     __ne__ = object.__ne__
 
-    def __deepcopy__(self, memo) -> "LDAction":
+    def __deepcopy__(self, memo) -> LDAction:
         return self
 
     def __reduce__(self):

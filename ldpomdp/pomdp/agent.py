@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 import pomdp_py
@@ -11,6 +11,7 @@ import pomdp_py
 from ..estimate import unseen_matches
 from ..game import PlayerView
 from ..hands import count_hands
+from ..opponents.base import OpponentModel
 from ..rules import GameConfig, matching_count
 from ..validation import one_of
 from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes
@@ -40,13 +41,13 @@ class LDParticles(pomdp_py.Particles):
 
     def mpe(self):
         histogram = self.get_histogram()
-        return max(histogram, key=histogram.get)
+        return max(histogram, key=histogram.__getitem__)
 
     def random(self):
         particles = self.particles
         return self._random.choice(particles) if particles else None
 
-    def __deepcopy__(self, memo) -> "LDParticles":  # states are immutable: copy the list only
+    def __deepcopy__(self, memo) -> LDParticles:  # states are immutable: copy the list only
         return LDParticles(list(self.particles), self._random)
 
 
@@ -94,7 +95,7 @@ def reset_root(
 def make_agent(
     config: GameConfig,
     seat: int,
-    opponent_models: Mapping[int, object],
+    opponent_models: Mapping[int, OpponentModel],
     belief,
     view: PlayerView,
     n_root: int = 1000,

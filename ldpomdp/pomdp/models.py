@@ -11,7 +11,7 @@ is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pomdp_py
@@ -19,8 +19,18 @@ import pomdp_py
 from ..estimate import estimate_policy, expected_matches
 from ..game import PlayerView, PublicView, player_name
 from ..hooks import estimate_rule_of
+from ..opponents.base import OpponentModel
 from ..rules import (
-    CHALLENGE, Action, Bid, GameConfig, is_legal, match_matrix, matching_count, minimal_raises, next_active_seat,
+    CHALLENGE,
+    Action,
+    Bid,
+    Challenge,
+    GameConfig,
+    is_legal,
+    match_matrix,
+    matching_count,
+    minimal_raises,
+    next_active_seat,
     resolve_challenge,
 )
 from .action import END, LDAction
@@ -35,9 +45,9 @@ class PublicNode:
 
     __slots__ = ("history", "children", "observations", "states")
 
-    def __init__(self, history: tuple[tuple[int, Action], ...] = ()):
+    def __init__(self, history: tuple[tuple[int, Bid], ...] = ()):
         self.history = history
-        self.children: dict[tuple[int, Action], PublicNode] = {}
+        self.children: dict[tuple[int, Bid], PublicNode] = {}
         self.observations: dict[tuple[int, int] | None, LDObservation] = {}  # interned, see TransitionModel
         self.states: dict[tuple, LDState] = {}  # interned states here, by (hands, challenger or -1 mid-round)
 
@@ -61,7 +71,7 @@ class PublicNode:
             self.states[key] = state
         return state
 
-    def child(self, seat: int, action: Action) -> "PublicNode":
+    def child(self, seat: int, action: Bid) -> PublicNode:
         key = (seat, action)
         node = self.children.get(key)
         if node is None:
@@ -73,13 +83,18 @@ class TransitionModel(pomdp_py.TransitionModel):
     """Applies the planner's action, then plays every other player with its opponent model on the hands in
     the state, until it is the planner's turn again or a challenge ends the round. Round over: absorbing.
 
-    ``models`` maps every other seat with dice to its :class:`~ldpomdp.opponents.OpponentModel`; models are
-    only read (``act``, ``policy``), never told about simulated events. The states it makes are interned per
-    public history and hands, and a transition that drew no random number is remembered on its state
+    Models are only read (``act``, ``policy``), never told about simulated events. The states it makes are
+    interned per public history and hands, and a transition that drew no random number is remembered on its state
     (``LDState.after``): searches revisit the same few states many times.
+
+    Args:
+        config: the rules.
+        seat: the planner's seat.
+        models: every other seat with dice -> its :class:`~ldpomdp.opponents.OpponentModel`.
+        rng: the generator of the opponents' simulated moves.
     """
 
-    def __init__(self, config: GameConfig, seat: int, models: Mapping[int, object], rng: np.random.Generator):
+    def __init__(self, config: GameConfig, seat: int, models: Mapping[int, OpponentModel], rng: np.random.Generator):
         self.config, self.seat, self.models, self.rng = config, seat, dict(models), rng
         self.root = PublicNode()
         self._rows: dict[int, dict[tuple[int, ...], int]] = {}  # seat -> {distinct root hand: row}
@@ -90,7 +105,7 @@ class TransitionModel(pomdp_py.TransitionModel):
         self._seats_after: dict[tuple[int, ...], dict[int, int]] = {}  # dice -> seat -> next seat with dice
         self._drew = False  # whether the transition being played drew a random number (then it is not remembered)
 
-    def set_root(self, history: tuple[tuple[int, Action], ...], states: Sequence[LDState]) -> list[LDState]:
+    def set_root(self, history: tuple[tuple[int, Bid], ...], states: Sequence[LDState]) -> list[LDState]:
         """Start a new search from the public ``history`` over the root particles ``states``: index each
         opponent's distinct hands for the tabulated policies, and forget earlier tables. Returns the particles
         interned (one object per distinct state, in the same order)."""
@@ -101,7 +116,7 @@ class TransitionModel(pomdp_py.TransitionModel):
             hands = np.array([state.hands for state in states], dtype=np.int64)  # (k, players, faces)
             faces = range(1, self.config.faces + 1)
             totals = np.stack([matching_count(hands, f, self.config).sum(axis=1) for f in faces], axis=1)
-            self._totals = dict(zip((state.hands for state in states), totals.tolist()))
+            self._totals = dict(zip((state.hands for state in states), totals.tolist(), strict=True))
         for s, model in self.models.items():
             bluff = estimate_rule_of(model) if states else None
             if bluff is not None:
@@ -145,7 +160,8 @@ class TransitionModel(pomdp_py.TransitionModel):
         view = PlayerView(self.config, actor, state.dice, node.history, state.round_index, hand=hand)
         move = model.act(view, self.rng)
         if not is_legal(self.config, sum(state.dice), view.bid, move):
-            raise ValueError(f"opponent model {player_name(model)} (seat {actor}) played illegal {move!r} over {view.bid}")
+            raise ValueError(f"opponent model {player_name(model)} (seat {actor}) played illegal {move!r} "
+                             f"over {view.bid}")
         return move
 
     def _end(self, state: LDState, node: PublicNode, challenger: int, seen: tuple) -> LDState:
@@ -166,8 +182,10 @@ class TransitionModel(pomdp_py.TransitionModel):
             raise ValueError(f"TransitionModel: action {action!r} is not the planner's to play in {state!r}")
         node = self.node(state)
         move = action.move
-        if move is CHALLENGE:
+        if isinstance(move, Challenge):
             return self._end(state, node, self.seat, ())
+        if move is None:
+            raise ValueError(f"TransitionModel: END played in a round under way ({state!r})")
         node = node.child(self.seat, move)
         after = self._seats_after.get(state.dice)
         if after is None:
@@ -177,7 +195,7 @@ class TransitionModel(pomdp_py.TransitionModel):
         while actor != self.seat:
             answer = reply(state, node, actor)
             seen.append((actor, answer))
-            if answer is CHALLENGE:
+            if isinstance(answer, Challenge):
                 return self._end(state, node, actor, tuple(seen))
             node = node.child(actor, answer)
             actor = after[actor]
@@ -201,12 +219,13 @@ class TransitionModel(pomdp_py.TransitionModel):
         p = [1.0]
 
         def reply(state: LDState, node: PublicNode, actor: int) -> Action:
-            seat, move = next(replies, (None, None))
+            seat, move = next(replies, (None, CHALLENGE))
             if seat != actor:  # next_state's moves do not follow the seating order: impossible
                 p[0] = 0.0
                 return CHALLENGE
             view = PublicView(self.config, actor, state.dice, node.history, state.round_index)
-            p[0] *= float(self.models[actor].action_probabilities(np.asarray(state.hands[actor])[None, :], view, move)[0])
+            hand = np.asarray(state.hands[actor])[None, :]
+            p[0] *= float(self.models[actor].action_probabilities(hand, view, move)[0])
             return move
 
         expected = self._play(state, action, reply)
@@ -253,8 +272,15 @@ class PolicyModel(pomdp_py.RolloutPolicy):
     estimate-rule rollout: estimate = own matching dice + ``others_expected`` (per face), through the same
     :func:`~ldpomdp.estimate.estimate_policy` as the one-third player and the expected-count planner.
 
-    ``root_bid`` is the bid standing when the agent's history starts, so actions can be listed from a
-    history alone (pomdp-py expands some tree nodes without a state).
+    Args:
+        config: the rules.
+        seat: the planner's seat.
+        dice: dice per seat this round.
+        hand: the planner's hand, a face-count vector.
+        root_bid: the bid standing when the agent's history starts (None: the planner opens), so actions can be
+            listed from a history alone (pomdp-py expands some tree nodes without a state).
+        others_expected: per face, the expected matching dice in the other hands (see
+            :meth:`set_others_expected`).
     """
 
     def __init__(

@@ -27,7 +27,7 @@ class LDObservation(pomdp_py.Observation):
             isinstance(other, LDObservation) and self.loser == other.loser and self.seen == other.seen
         )
 
-    def __deepcopy__(self, memo) -> "LDObservation":
+    def __deepcopy__(self, memo) -> LDObservation:
         return self
 
     def __repr__(self) -> str:

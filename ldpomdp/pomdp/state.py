@@ -3,23 +3,36 @@ whose turn it is, and (once a challenge ended the round) who lost the die."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pomdp_py
 
 from ..rules import Action, Bid
+from .action import LDAction
+from .observation import LDObservation
 
 __all__ = ["LDState"]
 
 
 class LDState(pomdp_py.State):
-    """Immutable: ``hands`` (one face-count tuple per seat), ``dice`` per seat, ``history`` of this round's
-    ``(seat, action)`` pairs, ``turn`` (seat to act), ``loser`` (-1 while the round goes on), ``seen`` (the
-    other players' actions since the planner's last action: what it observes next) and ``round_index``."""
+    """One state of the round; immutable.
+
+    Args:
+        hands: one face-count tuple per seat.
+        dice: dice per seat.
+        history: this round's bids as ``(seat, bid)`` pairs.
+        turn: the seat to act (once the round is over: its challenger).
+        loser: the seat that lost a die, -1 while the round goes on.
+        seen: the other players' actions since the planner's last action, ``(seat, action)``: what it observes
+            next.
+        round_index: the round's number in its game, from 0.
+    """
 
     def __init__(
         self,
         hands: tuple[tuple[int, ...], ...],
         dice: tuple[int, ...],
-        history: tuple[tuple[int, Action], ...],
+        history: tuple[tuple[int, Bid], ...],
         turn: int,
         loser: int = -1,
         seen: tuple[tuple[int, Action], ...] = (),
@@ -33,14 +46,17 @@ class LDState(pomdp_py.State):
         self.seen = seen
         self.round_index = round_index
         self._hash: int | None = None
-        self.public = None  # cache: the interned PublicNode of ``history`` (set by the transition model)
-        self.observation = None  # cache: what the planner observes on reaching this state
-        self.after = None  # cache: {action: next state} of the transitions that drew no random number
+        # cache: the interned PublicNode of ``history``, set by the transition model (typed Any: models.py, which
+        # defines PublicNode, imports this module)
+        self.public: Any = None
+        self.observation: LDObservation | None = None  # cache: what the planner observes on reaching this state
+        self.after: dict[LDAction, LDState] | None = None  # cache: {action: next state} of the transitions that
+        # drew no random number
 
     @property
     def bid(self) -> Bid | None:
         """The standing bid (None before the opening bid)."""
-        return self.history[-1][1] if self.history else None  # type: ignore[return-value]
+        return self.history[-1][1] if self.history else None
 
     @property
     def terminal(self) -> bool:
@@ -58,7 +74,7 @@ class LDState(pomdp_py.State):
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, LDState) and self._key() == other._key())
 
-    def __deepcopy__(self, memo) -> "LDState":  # immutable: pomdp-py deep-copies beliefs of states
+    def __deepcopy__(self, memo) -> LDState:  # immutable: pomdp-py deep-copies beliefs of states
         return self
 
     def __repr__(self) -> str:

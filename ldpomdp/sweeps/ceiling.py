@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Iterable, Sequence
 
 from ..exact.count_rounds import HandDependentModelError, evaluated_through
 from ..exact.fixed_opponents import FixedOpponentsSolution
 from ..exact.game_values import EXACT_MODEL_CALLS, affordable
+from ..game import Player
 from ..registry import make_player
 from ..rules import GameConfig
 
@@ -35,7 +36,7 @@ class ExactFigures(dict):
         self.notes: list[str] = []
 
 
-def _models(specs: Sequence[str]) -> dict[int, object] | None:
+def _models(specs: Sequence[str]) -> dict[int, Player] | None:
     """Seat j -> the model of ``specs[j - 1]`` (j = 1 ..), or None when one of them is no model."""
     models = {j: make_player(spec) for j, spec in enumerate(specs, start=1)}
     return models if all(callable(getattr(m, "action_probabilities", None)) for m in models.values()) else None

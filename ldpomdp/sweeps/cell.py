@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -37,7 +37,7 @@ class Cell:
                              f"{config.starting_dice}")
 
     @classmethod
-    def of(cls, players: Sequence[str], dice: int, **rules) -> "Cell":
+    def of(cls, players: Sequence[str], dice: int, **rules) -> Cell:
         """The cell of ``players``, ``dice`` each, under ``rules`` (``GameConfig``'s keywords: ``bids``, ``faces``,
         ``wild``, ``opener``); errors name the cell."""
         players = tuple(players)
@@ -60,7 +60,7 @@ class Cell:
                 f"opener={c.opener}")
 
     @classmethod
-    def from_id(cls, text: str) -> "Cell":
+    def from_id(cls, text: str) -> Cell:
         """The cell whose :attr:`id` is ``text`` (e.g. a ``games.jsonl`` record's), or a ValueError naming it."""
         parts = str(text).rsplit(";", 5)  # the player specs come first and may hold any character but "|"
         fields = dict(part.partition("=")[::2] for part in parts)

@@ -8,8 +8,8 @@ sums wins over dice counts; we give a win rate with a 95% interval per dice coun
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..registry import parse_spec
 from .cell import Cell
@@ -19,17 +19,29 @@ __all__ = ["Experiment", "EXPERIMENTS", "get_experiment", "POMDP", "MDP"]
 
 @dataclass(frozen=True)
 class Experiment:
-    """A named sweep: how to build its cells (full or quick), how many games, and how to plot it."""
+    """A named sweep: how to build its cells (full or quick), how many games, and how to plot it.
+
+    Args:
+        name: the name ``ldpomdp sweep --experiment`` takes.
+        title: the plot's and the report's title.
+        build: quick (a bool) -> the cells to play.
+        games: games per cell, an integer >= 1.
+        quick_games: games per cell with ``--quick``, an integer >= 1.
+        x_label: the plot's x axis.
+        x_of: a cell's x value on the plot (default its dice per player).
+        roles: legend names per player index; default: the first cell's specs.
+        reference: what report 002 found, for comparison (free text).
+    """
 
     name: str
     title: str
-    build: Callable[[bool], list[Cell]]  # quick -> cells
+    build: Callable[[bool], list[Cell]]
     games: int
     quick_games: int
     x_label: str = "dice per player"
     x_of: Callable[[Cell], float] = field(default=lambda cell: cell.dice)
-    roles: tuple[str, ...] = ()  # legend names per player index; default: the first cell's specs
-    reference: str = ""  # what report 002 found, for comparison
+    roles: tuple[str, ...] = ()
+    reference: str = ""
 
     def cells(self, quick: bool = False) -> list[Cell]:
         return self.build(quick)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import textwrap
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from ..rules import dice_text
 from .cell import Cell
@@ -65,9 +65,9 @@ def plot_summary(
                         alpha=0.2, linewidth=0)
         for field, style, name in (("best_response", "--", "ceiling (exact best response)"),
                                    ("exact_value", ":", "exact win rate")):
-            known = [(x, getattr(r, field)) for x, r in zip(xs, mine) if not math.isnan(getattr(r, field))]
+            known = [(x, getattr(r, field)) for x, r in zip(xs, mine, strict=True) if not math.isnan(getattr(r, field))]
             if known:
-                ax.plot(*zip(*known), ls=style, color=line.get_color(), lw=1.2,
+                ax.plot(*zip(*known, strict=True), ls=style, color=line.get_color(), lw=1.2,
                         label=name if len(shown) == 1 else f"{label}: {name}")
     ax.axhline(1 / len(labels), color="grey", lw=0.8, ls="--", label=f"1/{len(labels)}")
     ax.set_xlabel(x_label)
@@ -111,7 +111,7 @@ def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: 
     ):
         fig, ax = plt.subplots(figsize=(7, 4.5))
         total = sum(values) or 1
-        ticks = [f"{label}\n{v:.0f} ({100 * v / total:.1f}%)" for label, v in zip(labels, values)]
+        ticks = [f"{label}\n{v:.0f} ({100 * v / total:.1f}%)" for label, v in zip(labels, values, strict=True)]
         ax.bar(ticks, values, yerr=err, capsize=4, color=[f"C{i}" for i in range(len(rows))])
         ax.set_ylabel(ylabel)
         ax.set_title(_title(f"{title}: {name}", cells, _games_note(rows)), fontsize=11)

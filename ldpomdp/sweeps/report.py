@@ -3,8 +3,8 @@ plots; and :func:`run_experiment`, a named experiment run and reported."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from .cell import Cell
 from .experiments import Experiment

@@ -16,19 +16,14 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
-
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None
+from types import ModuleType
 
 from ..errors import PlayerError
 from ..game import GameRecord, IllegalActionError, Player, play_game, rotate, seeded_rng
@@ -36,6 +31,12 @@ from ..registry import make_player
 from .cell import Cell, game_seed
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
 from .store import GAMES_FILE, GameStore
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
 
 __all__ = ["run_sweep", "play_batch", "play_one", "game_line", "validate"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 __all__ = ["GameStore", "GAMES_FILE", "RECORD_FIELDS"]
 

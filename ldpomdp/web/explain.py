@@ -51,8 +51,9 @@ def _reason(player: object, view: PlayerView, face: int | None) -> dict | None:
     if isinstance(player, DQNPlayer):
         mask = player.legal_mask(view)
         q = np.asarray(player.network(player.features(view)), dtype=float)
-        return {"kind": "q-values", "actions": [{"action": action_text(player.coding.action(i)), "value": float(q[i])}
-                                                for i in np.flatnonzero(mask)]}
+        return {"kind": "q-values",
+                "actions": [{"action": action_text(player.coding.action(int(i))), "value": float(q[i])}
+                            for i in np.flatnonzero(mask)]}
     probabilities = getattr(player, "action_probabilities", None)
     if callable(probabilities):
         hands, public = np.asarray(view.hand)[None, :], view.public()

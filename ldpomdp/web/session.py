@@ -82,10 +82,10 @@ def rule_fields() -> dict[str, Any]:
     default (``dice``: one number for every player). A field added to GameConfig (a variant) shows up here."""
     defaults = GameConfig()
     return {f.name: defaults.starting_dice[0] if f.name == "dice" else getattr(defaults, f.name)
-            for f in dataclasses.fields(GameConfig) if f.name != "num_players"}
+            for f in dataclasses.fields(GameConfig) if f.init and f.name != "num_players"}
 
 
-def new_game(body: Any, allow_plugins: bool) -> "WebGame":
+def new_game(body: Any, allow_plugins: bool) -> WebGame:
     """A game from the page's form: ``opponents`` (specs), ``seed`` (null: fresh) and the rules of
     :func:`rule_fields` (``dice``: a number for every player; the others as :class:`GameConfig` takes them, its
     defaults where absent). Refusals are :class:`WebError` naming the field."""
@@ -172,7 +172,7 @@ class WebGame:
             player = self.players[seat]
             start = time.perf_counter()
             try:
-                action: Action = ask(player, seat, "act", view, self.rng)  # type: ignore[assignment]
+                action: Action = ask(player, seat, "act", view, self.rng)
                 seconds = time.perf_counter() - start
                 why = explain(player, view, action, about=YOU)
             except Exception as exc:
@@ -205,7 +205,7 @@ class WebGame:
                            "dice": config.starting_dice[0]},
                 "rules": config.describe(), "seed": self.seed,
                 "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": rnd.dice[s]}
-                            for s, (spec, p) in enumerate(zip(self.specs, self.players))],
+                            for s, (spec, p) in enumerate(zip(self.specs, self.players, strict=True))],
                 "round": rnd.round_index, "opener": rnd.opener, "turn": None if ended else rnd.seat,
                 "hand": _faces(rnd.hands[YOU]), "bid": None if not rnd.history else str(rnd.history[-1][1]),
                 "history": self._actions,

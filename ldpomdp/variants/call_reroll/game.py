@@ -12,7 +12,8 @@ induction over ``x`` with one small LP per stage.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 from scipy.optimize import linprog
