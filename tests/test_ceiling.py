@@ -56,6 +56,7 @@ def test_figures_leave_out_what_they_cannot_compute():
     assert any("above 2 dice ([13])" in note for note in figures.notes)
 
 
+@pytest.mark.slow
 def test_played_best_response_matches_its_figure(tmp_path):
     games = 800
     cell = Cell.of(("best-response:assume=bluff:0.3", "bluff:0.3"), 4, bids="sixes")

@@ -37,6 +37,7 @@ def test_cli_refuses_out_of_range_integers_naming_the_option(tmp_path, capsys, a
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.slow
 def test_cli_sweep_writes_csv_and_plot(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     out = tmp_path / "cli"
@@ -52,6 +53,7 @@ def test_cli_sweep_writes_csv_and_plot(tmp_path, capsys):
     assert "win rate" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_one_cell_sweep_that_one_player_wins_every_game_draws_its_bars(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     out = tmp_path / "sweep"
@@ -62,6 +64,7 @@ def test_one_cell_sweep_that_one_player_wins_every_game_draws_its_bars(tmp_path,
     assert (out / "wins.png").stat().st_size > 1000 and (out / "challenges.png").stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_the_cli_and_python_default_to_the_same_game(tmp_path):
     # the README's `ldpomdp sweep` and `Cell` examples must play the same game: GameConfig's, the full game
     parser = build_parser()

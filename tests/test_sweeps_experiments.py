@@ -17,6 +17,7 @@ def test_named_experiments_build_distinct_cells():
         assert exp.quick_games < exp.games
 
 
+@pytest.mark.slow
 def test_run_experiment_uses_quick_settings_and_its_x_axis(tmp_path, capsys):
     from ldpomdp.sweeps import Experiment
 

@@ -11,6 +11,7 @@ from conftest import SMALL, sweep
 from ldpomdp.sweeps import Cell
 
 
+@pytest.mark.slow
 def test_single_cell_gives_bar_charts_and_no_matplotlib_still_gives_csv(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     from ldpomdp.sweeps.plots import plot_summary
@@ -22,6 +23,7 @@ def test_single_cell_gives_bar_charts_and_no_matplotlib_still_gives_csv(tmp_path
     assert plot_summary(rows, cells, tmp_path) == []
 
 
+@pytest.mark.slow
 def test_plot_titles_name_the_game_once_and_dice_ticks_are_whole(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     from matplotlib.figure import Figure

@@ -43,6 +43,7 @@ def test_planner_games_do_not_depend_on_batches(spec, dice):
     assert sorted(whole, key=lambda r: r["game"]) == sorted(split, key=lambda r: r["game"])
 
 
+@pytest.mark.slow
 def test_one_and_two_workers_give_identical_games(tmp_path):
     rows1 = sweep(tmp_path / "w1", workers=1)
     rows2 = sweep(tmp_path / "w2", workers=2, batch=5)
@@ -52,6 +53,7 @@ def test_one_and_two_workers_give_identical_games(tmp_path):
     assert (tmp_path / "w1" / "summary.csv").read_text() == (tmp_path / "w2" / "summary.csv").read_text()
 
 
+@pytest.mark.slow
 def test_any_executor_and_dask_cluster_give_the_same_games(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     sweep(tmp_path / "ref", workers=1)
@@ -71,6 +73,7 @@ def _count_lines(path: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_killed_sweep_resumes_with_every_game_exactly_once(tmp_path):
     args = ["--players", "one-third,random", "--dice", "1-8", "--bids", "sixes", "--games", "100",
             "--seed", "3", "--no-plot", "--no-progress"]
@@ -135,6 +138,7 @@ def _wait_for_games(path: Path, proc: subprocess.Popen, games: int = 1) -> None:
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 
 
+@pytest.mark.slow
 @needs_proc
 @pytest.mark.parametrize("signum,whole_group", [(signal.SIGTERM, False), (signal.SIGINT, True)])
 def test_sigterm_stops_a_sweep_like_ctrl_c_and_leaves_no_process(tmp_path, signum, whole_group):
@@ -155,6 +159,7 @@ def test_sigterm_stops_a_sweep_like_ctrl_c_and_leaves_no_process(tmp_path, signu
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+@pytest.mark.slow
 @needs_proc
 def test_workers_exit_on_their_own_when_the_sweep_is_killed(tmp_path):
     out = tmp_path / "out"
@@ -170,6 +175,7 @@ def test_workers_exit_on_their_own_when_the_sweep_is_killed(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+@pytest.mark.slow
 def test_a_busy_folder_is_refused_at_once_and_a_killed_runs_lock_does_not_block(tmp_path):
     out = tmp_path / "out"
     first = _endless_sweep(out, tmp_path / "log")
@@ -205,6 +211,7 @@ class Crashy(BaseOpponent):
 """
 
 
+@pytest.mark.slow
 def test_a_user_players_exception_in_a_sweep_names_cell_game_spec_and_seat(tmp_path):
     (tmp_path / "userbots").mkdir()
     (tmp_path / "userbots" / "__init__.py").write_text("")
@@ -247,6 +254,7 @@ def test_a_model_whose_probabilities_do_not_sum_to_one_stops_a_sweep_naming_its_
     sys.modules.pop("leakypkg.bots", None)
 
 
+@pytest.mark.slow
 def test_an_unreachable_dask_scheduler_fails_with_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("dask.distributed")
     monkeypatch.setattr("ldpomdp.sweeps.runner.SCHEDULER_TIMEOUT", 1)

@@ -9,6 +9,8 @@ from conftest import SMALL, lines, sweep
 
 from ldpomdp.sweeps import GameStore, run_sweep
 
+pytestmark = pytest.mark.slow  # every test here plays sweeps on a process pool
+
 
 def test_resume_skips_finished_games_and_repairs_a_half_written_line(tmp_path):
     ref, out = tmp_path / "ref", tmp_path / "out"
