@@ -60,6 +60,17 @@ def test_game_seed_is_the_spawned_child():
 def test_parse_dice_range():
     assert parse_dice_range("1-5") == [1, 2, 3, 4, 5]
     assert parse_dice_range("3,1-35:10") == [1, 3, 11, 21, 31]
-    for bad in ("", "a-b", "0-2", "5-"):
+    assert parse_dice_range(" 5 , 7 - 9") == [5, 7, 8, 9]
+    for bad in ("", "a-b", "0-2", "5-", "5-1", "1-5:0", "3,,4", "3,"):
         with pytest.raises(ValueError, match="--dice"):
             parse_dice_range(bad)
+
+
+def test_dice_ranges_and_cells_stop_at_the_table_limit():
+    assert parse_dice_range("100") == [100] and parse_dice_range("66", players=3) == [66]
+    with pytest.raises(ValueError, match=r"3 players x 67 dice put 201 dice on the table, above the limit "
+                                         r"MAX_TABLE_DICE = 200 \(at most 66 dice each\)"):
+        parse_dice_range("1-67", players=3)
+    with pytest.raises(ValueError, match=r"^cell players=one-third\|random;dice=101: GameConfig\.dice: 2 players x 101 "
+                                         r"dice put 202 dice on the table, above the limit MAX_TABLE_DICE = 200$"):
+        Cell.of(("one-third", "random"), 101)
