@@ -268,6 +268,7 @@ def test_an_unreachable_dask_scheduler_fails_with_a_clear_error(tmp_path, monkey
     ([Cell.of(("one-third", "nosuchplayer"), 3)], 5, "unknown player 'nosuchplayer'"),
     ([Cell.of(("one-third", "bluff:1.5"), 3)], 5, r"bluff.*\[0, 1\]"),
     ([Cell.of(("one-third", "one-third"), 3)], 0, "games per cell"),
+    ([Cell.of(("one-third", "human"), 3)], 5, r"player 'human' in cell \S+: a person cannot play in a sweep"),
 ])
 def test_bad_sweeps_fail_before_any_game(tmp_path, cells, games, message):
     with pytest.raises(ValueError, match=message):

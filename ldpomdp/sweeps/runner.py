@@ -31,6 +31,7 @@ except ImportError:  # Windows
     fcntl = None
 
 from ..game import IllegalActionError, PlayerError, play_game, rotate, seeded_rng
+from ..human import HumanPlayer
 from ..registry import make_player
 from .cell import Cell, game_seed
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
@@ -73,7 +74,8 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
 
 
 def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
-    """Fail before any game: every spec builds and accepts its cell's rules (a cell checks its rules itself)."""
+    """Fail before any game: every spec builds, is no person at a terminal, and accepts its cell's rules (a cell
+    checks its rules itself)."""
     if not cells:
         raise ValueError("the sweep has no cells")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -89,6 +91,9 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
         for seat, spec in enumerate(cell.players):
             if spec not in built:
                 built[spec] = make_player(spec)
+                if isinstance(built[spec], HumanPlayer):
+                    raise ValueError(f"player {spec!r} in cell {cell.id}: a person cannot play in a sweep (its games "
+                                     f"run unattended, in worker processes); play the agents with `ldpomdp play`")
             try:
                 built[spec].reset(seat, config)
             except ValueError as exc:
