@@ -53,6 +53,12 @@ def _source(asked: tuple[Any, Any] | None) -> str:
     return "likelihoods" if asked is None else f"{asked[0]!r}.action_probabilities({asked[1]})"
 
 
+def _in_model(model: Any, view: Any) -> str:
+    """The note on an exception from a model's own code during a belief update: which class raised it."""
+    cls = type(model)
+    return f"(raised in {cls.__module__}:{cls.__qualname__}, the model of seat {view.seat}, during a belief update)"
+
+
 class _Belief:
     """What both beliefs share: validation, updates, queries. Subclasses provide ``particles``,
     ``weights``, ``effective_sample_size``, ``_apply`` (one validated update) and ``_draw_indices``."""
@@ -130,16 +136,21 @@ class _Belief:
         posterior is the prior: no particle is rejected (thinning them at random would only lose distinct hands)
         and only the ``refresh`` share is renewed; a probability that keeps no hand (0, without injection)
         depletes the belief as usual."""
-        p = shared_probability_of(model, view, action)
-        if p is None:
-            face = deciding_face_of(model, view)
-            if face is None:
+        try:
+            p = shared_probability_of(model, view, action)
+            face = deciding_face_of(model, view) if p is None else None
+            if p is None and face is None:
                 probs = model.action_probabilities(self.particles, view, action)
-                self._apply(self._checked(probs, (model, action)))
-            else:
+            elif p is None and face is not None:
                 matching = self._matching(face, view.config.wild)  # checks the face first
                 probs = model.action_probabilities(count_hands(self.num_dice, face, view.config), view, action)
-                self._apply_counted(matching, self._checked(probs, (model, action), self.num_dice + 1))
+        except Exception as exc:
+            exc.add_note(_in_model(model, view))
+            raise
+        if p is None and face is None:
+            self._apply(self._checked(probs, (model, action)))
+        elif p is None:
+            self._apply_counted(matching, self._checked(probs, (model, action), self.num_dice + 1))
         else:
             p = _probability(type(self).__name__ + ".update", f"{model!r}.shared_probability({action})", p)
             if self._keep_probability(p) == 0.0:  # no hand explains the action
@@ -156,8 +167,12 @@ class _Belief:
         probabilities over the legal actions must sum to one (``check_opponent`` checks a model in depth)."""
         _sum_checks[type(model)] = _sum_checks.get(type(model), 0) + 1
         hands = np.asarray(self.particles[:SUM_CHECK_HANDS])
-        probs = {a: self._checked(model.action_probabilities(hands, view, a), (model, a), len(hands))
-                 for a in view.legal_actions()}
+        try:
+            asked = {a: model.action_probabilities(hands, view, a) for a in view.legal_actions()}
+        except Exception as exc:
+            exc.add_note(_in_model(model, view))
+            raise
+        probs = {a: self._checked(p, (model, a), len(hands)) for a, p in asked.items()}
         problem = sum_problem(hands, probs)
         if problem:
             raise ValueError(f"{type(model).__name__}.action_probabilities {problem} (seat {view.seat}, dice "

@@ -15,7 +15,7 @@ from . import __version__
 from .game import play_game, player_name
 from .human import HumanPlayer
 from .registry import make_player, registered_names, split_specs
-from .rules import GameConfig, dice_text
+from .rules import BID_MODES, OPENER_RULES, GameConfig, dice_text
 
 
 def _option_int(minimum: int) -> Callable[[str], int]:
@@ -32,12 +32,16 @@ def _option_int(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+# the rule options and their flags; not given, they stay None and GameConfig's defaults apply
+RULE_OPTIONS = {"dice": "--dice", "faces": "--faces", "wild": "--wild", "bids": "--bids", "opener": "--opener"}
+
+
 def _config_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dice", type=int, default=5, help="starting dice per player (default 5)")
-    parser.add_argument("--faces", type=int, default=6, help="faces per die (default 6)")
-    parser.add_argument("--wild", default="1", help="wild face: 1, high (the highest face) or none (default 1)")
-    parser.add_argument("--bids", choices=("full", "sixes"), default="full", help="bid mode (default full)")
-    parser.add_argument("--opener", choices=("after_challenger", "loser"), default="after_challenger")
+    parser.add_argument("--dice", type=int, help="starting dice per player (default 5)")
+    parser.add_argument("--faces", type=int, help="faces per die (default 6)")
+    parser.add_argument("--wild", help="wild face: 1, high (the highest face) or none (default 1)")
+    parser.add_argument("--bids", choices=BID_MODES, help="bid mode (default full)")
+    parser.add_argument("--opener", choices=OPENER_RULES, help="who opens the next round (default after_challenger)")
     parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
 
 
@@ -53,15 +57,25 @@ def _wild_face(text: str, faces: int) -> int | None:
 
 
 def config_from_args(args: argparse.Namespace, num_players: int, dice: int | None = None) -> GameConfig:
-    """A GameConfig from the shared rule options (``dice``, when given, in place of ``--dice``)."""
-    dice = args.dice if dice is None else dice
-    return GameConfig(num_players=num_players, dice=dice, faces=args.faces, wild=_wild_face(args.wild, args.faces),
-                      bids=args.bids, opener=args.opener)
+    """A GameConfig from the rule options given (``dice``, when given, in place of ``--dice``), GameConfig's defaults
+    for the others."""
+    rules = {name: getattr(args, name) for name in RULE_OPTIONS if getattr(args, name) is not None}
+    if dice is not None:
+        rules["dice"] = dice
+    if "wild" in rules:
+        rules["wild"] = _wild_face(rules["wild"], rules.get("faces", GameConfig.faces))
+    return GameConfig(num_players=num_players, **rules)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    opponents = [make_player(s) for s in split_specs(args.opponents)]
+    specs = split_specs(args.opponents)
+    opponents = [make_player(s) for s in specs]
     config = config_from_args(args, 1 + len(opponents))
+    for seat, (spec, opponent) in enumerate(zip(specs, opponents, strict=True), start=1):
+        try:
+            opponent.reset(seat, config)  # a player that cannot play these rules says so before the game starts
+        except ValueError as exc:
+            raise ValueError(f"player {spec!r}: {exc}") from None
     rng = np.random.default_rng(args.seed)
     players = [HumanPlayer()] + opponents
     seats = ", ".join(f"{seat} {player_name(p)}" for seat, p in enumerate(players))
@@ -102,21 +116,33 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     options = dict(workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress,
                    exact=not args.no_exact)
     if args.experiment:
-        if args.players:
-            raise ValueError("give either --experiment or --players, not both")
-        run_experiment(get_experiment(args.experiment), quick=args.quick, out=args.out, games=args.games,
-                       seed=args.seed, plot=not args.no_plot, **options)
+        experiment = get_experiment(args.experiment)
+        fixed = [flag for name, flag in {"players": "--players", **RULE_OPTIONS}.items()
+                 if getattr(args, name) is not None]
+        if fixed:
+            raise ValueError(f"--experiment {experiment.name} fixes its players, dice and rules: leave out "
+                             f"{', '.join(fixed)}, or give --players in place of --experiment")
+        run_experiment(experiment, quick=args.quick, out=args.out, games=args.games, seed=args.seed,
+                       plot=not args.no_plot, **options)
         return 0
     if not args.players:
         raise ValueError("give --players SPEC,SPEC[,...] or --experiment NAME")
+    if args.quick:
+        raise ValueError("--quick picks a named experiment's small version: give it with --experiment NAME")
     players = split_specs(args.players)
-    dice = parse_dice_range(args.dice)
+    if len(players) < 2:
+        raise ValueError(f"--players {args.players!r} names {len(players)} player; a game needs at least two, "
+                         f"separated by commas")
+    dice = parse_dice_range(SWEEP_DICE if args.dice is None else args.dice, len(players))
     config = config_from_args(args, len(players), dice=dice[0])
     cells = [Cell(tuple(players), replace(config, dice=d)) for d in dice]
     out = args.out or "results/sweep"
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
     report(rows, cells, out, title=" vs ".join(players), plot=not args.no_plot)
     return 0
+
+
+SWEEP_DICE = "1-35"  # a sweep's dice per player when --dice is not given
 
 
 def _sweep_parser(sub) -> None:
@@ -139,7 +165,7 @@ def _sweep_parser(sub) -> None:
     sweep.add_argument("--no-exact", action="store_true",
                        help="skip the exact best-response and own win rates (computed where the models allow)")
     _config_args(sweep)
-    sweep.add_argument("--dice", default="1-35", help="dice per player: 5, 1-35, 1-35:2 or a comma list")
+    sweep.add_argument("--dice", help=f"dice per player: 5, 1-35, 1-35:2 or a comma list (default {SWEEP_DICE})")
     sweep.add_argument("--seed", type=_option_int(0), default=0, help="sweep seed (default 0; resuming needs the same)")
     sweep.set_defaults(func=cmd_sweep)
 

@@ -301,11 +301,11 @@ class GameState:
 
     :meth:`start_round` rolls the next round (its :class:`RoundStart` is ``state.round.start``); play it through
     ``state.round``; once it has ended, :meth:`start_round` again until :attr:`over`. :attr:`record` collects the
-    rounds and, at the end, the winner.
+    rounds and, at the end, the winner. ``rng``: a Generator, or a seed for one.
     """
 
-    def __init__(self, config: GameConfig, rng: np.random.Generator, first_opener: int = 0):
-        self.config, self.rng = _canonical(config), rng
+    def __init__(self, config: GameConfig, rng: np.random.Generator | int | None, first_opener: int = 0):
+        self.config, self.rng = _canonical(config), np.random.default_rng(rng)  # a Generator passes unchanged
         if isinstance(first_opener, bool) or first_opener not in range(config.num_players):
             raise ValueError(f"first_opener must be a seat in 0..{config.num_players - 1}, got {first_opener!r}")
         self.dice: tuple[int, ...] = config.starting_dice
@@ -361,10 +361,12 @@ def play_round(
     players: Sequence[Player],
     dice: tuple[int, ...],
     opener: int,
-    rng: np.random.Generator,
+    rng: np.random.Generator | int | None,
     round_index: int = 0,
 ) -> RoundRecord:
-    """Roll, bid until a challenge, resolve it; players see every event. Returns the round's record."""
+    """Roll, bid until a challenge, resolve it; players see every event. Returns the round's record. ``rng``: a
+    Generator, or a seed for one."""
+    rng = np.random.default_rng(rng)
     rnd = RoundState(config, dice, opener, rng, round_index)
     _drive(players, rnd, rng, rnd.play)
     return rnd.record()
@@ -378,9 +380,9 @@ def _canonical(config: GameConfig) -> GameConfig:
 
 
 def play_game(
-    config: GameConfig, players: Sequence[Player], rng: np.random.Generator, first_opener: int = 0
+    config: GameConfig, players: Sequence[Player], rng: np.random.Generator | int | None, first_opener: int = 0
 ) -> GameRecord:
-    """Play one game to the end; ``players[i]`` sits in seat ``i``."""
+    """Play one game to the end; ``players[i]`` sits in seat ``i``. ``rng``: a Generator, or a seed for one."""
     if len(players) != config.num_players:
         raise ValueError(f"config has {config.num_players} players but {len(players)} were given")
     state = GameState(config, rng, first_opener)
@@ -392,7 +394,7 @@ def play_game(
     while not state.over:
         state.start_round()
         assert state.round is not None  # the round just started
-        _drive(players, state.round, rng, state.play)
+        _drive(players, state.round, state.rng, state.play)
     return state.record
 
 

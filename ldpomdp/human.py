@@ -12,7 +12,7 @@ import numpy as np
 from .game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
 from .rules import CHALLENGE, Action, Bid, GameConfig, dice_text, is_legal, minimal_raises
 
-__all__ = ["HumanPlayer", "render_dice"]
+__all__ = ["HumanPlayer", "render_dice", "DICE_PER_ROW"]
 
 _PIPS = {
     1: ("     ", "  o  ", "     "),
@@ -24,10 +24,17 @@ _PIPS = {
 }
 
 
+DICE_PER_ROW = 10  # ASCII dice drawn side by side: 10 fill 79 columns
+
+
 def render_dice(dice: list[int]) -> str:
-    """ASCII art for a row of dice (faces above 6 are drawn as numbers)."""
+    """ASCII art for a row of dice, wrapped at :data:`DICE_PER_ROW` a row (faces above 6 are drawn as numbers)."""
     if not dice:
         return "(no dice)"
+    return "\n".join(_dice_row(dice[i:i + DICE_PER_ROW]) for i in range(0, len(dice), DICE_PER_ROW))
+
+
+def _dice_row(dice: list[int]) -> str:
     rows = [" ".join("+-----+" for _ in dice)]
     for r in range(3):
         cells = []
@@ -121,5 +128,5 @@ class HumanPlayer:
                     self._say(f"{self._seat(seat)}: {[f for f, n in enumerate(hand, start=1) for _ in range(n)]}")
             match = "matches" if event.matching == 1 else "match"
             self._say(f"{dice_text(event.matching)} {match} {event.bid}: {self._seat(event.loser)} loses a die.")
-            if event.dice_after[self.seat] == 0:
+            if event.loser == self.seat and event.dice_after[self.seat] == 0:  # said once, when the last die goes
                 self._say("You are out of dice.")

@@ -42,7 +42,7 @@ register("one-third", "ldpomdp.opponents.one_third:OneThirdRule", summary="repor
 register("bluff", "ldpomdp.opponents.one_third:OneThirdRule", positional="bluff",
          summary="one-third rule that bluffs with the given probability, e.g. bluff:0.3")
 register("random", "ldpomdp.opponents.random_player:RandomPlayer", summary="uniform over legal actions")
-register("human", "ldpomdp.human:HumanPlayer", summary="you, in the terminal")
+register("human", "ldpomdp.human:HumanPlayer", summary="you, in the terminal (ldpomdp play; sweeps refuse it)")
 register("oehm", "ldpomdp.opponents.oehm:OehmPlayer", positional="bluff",
          summary="report 003: calls with P(bid false), raises by one; bluffs on a random face, e.g. oehm:0.2")
 register("burcsi-nagy", "ldpomdp.opponents.burcsi_nagy:BurcsiNagyPlayer",
@@ -55,7 +55,8 @@ register("mixture", "ldpomdp.opponents.mixture:TypeMixture",
          summary="Bayesian mixture over opponent types, learnt from revealed hands, "
                  "e.g. mixture:types=random+conservative")
 register("nash", "ldpomdp.exact.nash:NashPlayer",
-         summary="exact per-round equilibrium (two players, small rounds; solved once, cached on disk)")
+         summary="exact per-round equilibrium, two players, small rounds: with 6 faces 1 die each in the full game, "
+                 "up to 7 each in the sixes game (solved once, cached on disk)")
 register("best-response", "ldpomdp.exact.fixed_opponents:BestResponsePlayer",
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "

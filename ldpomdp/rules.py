@@ -32,10 +32,14 @@ __all__ = [
     "resolve_challenge",
     "next_opener",
     "next_active_seat",
+    "MAX_TABLE_DICE",
 ]
 
 BID_MODES = ("full", "sixes")
 OPENER_RULES = ("after_challenger", "loser")
+# the most dice on the table at a game's start (all players together) that GameConfig accepts: a game's cost grows
+# faster than its dice (figures in docs/rules.md); report 002's largest games have 105
+MAX_TABLE_DICE = 200
 
 
 @dataclass(frozen=True, order=True)
@@ -120,6 +124,10 @@ class GameConfig:
                 )
         else:
             dice = (int_at_least("GameConfig", "dice", self.dice, 1),) * num_players
+        if sum(dice) > MAX_TABLE_DICE:
+            each = f"x {dice[0]} dice" if len(set(dice)) == 1 else f"with dice {dice}"
+            raise ValueError(f"GameConfig.dice: {num_players} players {each} put {sum(dice)} dice on the table, above "
+                             f"the limit MAX_TABLE_DICE = {MAX_TABLE_DICE}")
         if self.wild not in (1, faces, None) or isinstance(self.wild, bool):
             raise ValueError(
                 f"GameConfig.wild must be 1, the highest face ({faces}) or None, got {self.wild!r}"

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
+
+from ldpomdp.sweeps import Cell, run_sweep
 
 
 def all_hands(num_dice: int, faces: int) -> np.ndarray:
@@ -14,3 +17,22 @@ def all_hands(num_dice: int, faces: int) -> np.ndarray:
         for combo in itertools.combinations_with_replacement(range(faces), num_dice)
     ]
     return np.array(rows, dtype=np.int64).reshape(-1, faces)
+
+
+# --- sweeps: a few small cells of the sixes game and a quiet run_sweep -------------------------------
+
+SMALL = [Cell.of(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [
+    Cell.of(("random", "one-third", "bluff:0.5"), 2, bids="sixes")]
+
+
+def lines(folder: Path) -> list[str]:
+    """The sorted lines of a sweep folder's games.jsonl."""
+    return sorted((folder / "games.jsonl").read_text().splitlines())
+
+
+def sweep(out, cells=SMALL, games=12, **kw):
+    """run_sweep without progress bar or log, seed 7 unless told."""
+    kw.setdefault("progress", False)
+    kw.setdefault("log", None)
+    kw.setdefault("seed", 7)
+    return run_sweep(cells, games, out, **kw)

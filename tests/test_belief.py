@@ -21,9 +21,12 @@ from ldpomdp import (
     ExactBelief,
     GameConfig,
     OneThirdRule,
+    PlayerError,
     PublicView,
     RejectionParticleBelief,
     TableBelief,
+    make_player,
+    play_game,
     play_round,
 )
 from ldpomdp.estimate import probability_of as _probability_of
@@ -329,6 +332,44 @@ def test_refresh_gives_new_lineages_through_renumbering():
 
 
 # --- update_from, sampling, reproducibility ------------------------------------------------------
+
+
+BROKEN = """from ldpomdp.opponents import OneThirdRule
+
+
+class Broken(OneThirdRule):
+    def action_probabilities(self, hands, view, action):
+        return hands / 0.0 if view.history else super().action_probabilities(hands, view, action)
+
+
+class BrokenFace(OneThirdRule):
+    def deciding_face(self, view):
+        raise KeyError("the user's bug")
+"""
+
+
+@pytest.mark.parametrize("model", ["Broken", "BrokenFace"])
+def test_an_error_in_a_models_own_code_names_its_class(tmp_path, monkeypatch, model):
+    # the error used to name the planner whose belief asked the model, never the user's class
+    (tmp_path / "brokenpkg").mkdir()
+    (tmp_path / "brokenpkg" / "__init__.py").write_text("")
+    (tmp_path / "brokenpkg" / "bots.py").write_text(BROKEN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("brokenpkg", "brokenpkg.bots"):  # imported afresh from this test's folder, and forgotten after it
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    note = f"(raised in brokenpkg.bots:{model}, the model of seat 1, during a belief update)"
+    config = GameConfig(dice=3)
+    view = PublicView(config, 1, (3, 3), ((0, Bid(1, 3)),))
+    with np.errstate(divide="raise"), pytest.raises((FloatingPointError, KeyError)) as err:
+        RejectionParticleBelief(3, n_particles=100, rng=0).update_from(make_player(f"brokenpkg.bots:{model}"),
+                                                                         Bid(2, 3), view)
+    assert err.value.__notes__ == [note]
+    planner = make_player(f"expected-count:particles=100,assume=brokenpkg.bots:{model}")
+    with np.errstate(divide="raise"), pytest.raises(PlayerError) as err:
+        play_game(config, [planner, OneThirdRule()], 0)
+    assert str(err.value).startswith("player expected-count (seat 0) raised ")
+    assert str(err.value).endswith(note)
+    assert f'{tmp_path / "brokenpkg" / "bots.py"}' in str(err.value)  # the user's own line is shown
 
 
 def test_update_from_equals_update_with_model_likelihoods():

@@ -56,6 +56,14 @@ def test_figures_leave_out_what_they_cannot_compute():
     assert any("above 2 dice ([13])" in note for note in figures.notes)
 
 
+def test_hand_dependent_opponents_are_named_in_one_short_line():
+    # full-game sweeps used to print, for each player, the solver's whole message (bid, dice, hooks) in a note
+    figures = exact_figures([Cell.of(("one-third", "one-third", "random"), d) for d in (1, 2)], 3)
+    assert figures.notes == ["no exact figures for one-third, random: an opponent acts on its hand, and the full "
+                             "game's solver needs opponents that ignore their hands"]
+
+
+@pytest.mark.slow
 def test_played_best_response_matches_its_figure(tmp_path):
     games = 800
     cell = Cell.of(("best-response:assume=bluff:0.3", "bluff:0.3"), 4, bids="sixes")

@@ -135,6 +135,7 @@ def wins(player, games=300):
     return total
 
 
+@pytest.mark.slow
 def test_short_training_beats_the_untrained_network(trained):
     frame = Frame(2, 2)
     untrained = DQNPlayer(network=QNetwork(initial_params(TrainSettings(seed=3, frame=frame)), frame))
@@ -144,6 +145,7 @@ def test_short_training_beats_the_untrained_network(trained):
     assert wilson_interval(after, 900)[0] > wilson_interval(before, 900)[1], (before, after)
 
 
+@pytest.mark.slow
 def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
     run = train(tmp_path)
     checkpoint = tmp_path / "checkpoint.npz"
@@ -162,6 +164,7 @@ def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
         np.testing.assert_array_equal(a.params[name], b.params[name])
 
 
+@pytest.mark.slow
 def test_resuming_with_other_settings_is_refused(trained):
     run = train(trained, "--lr", "0.01")
     _, err = run.communicate(timeout=600)

@@ -8,6 +8,7 @@ import math
 from collections import Counter
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,10 +16,10 @@ import pytest
 from ldpomdp.exact import NashPlayer, ReplayPolicy, cached_solution, exploitability, solve_round
 from ldpomdp.exact.best_response import best_response_value, policy_behaviour
 from ldpomdp.exact.sequence_form import _sequence, sequence_form
-from ldpomdp.exact.tree import build_tree
+from ldpomdp.exact.tree import build_tree, check_size
 from ldpomdp.game import PlayerView, PublicView, play_game
 from ldpomdp.opponents import OneThirdRule, RandomPlayer
-from ldpomdp.registry import make_player
+from ldpomdp.registry import make_player, registered_names
 from ldpomdp.rules import CHALLENGE, GameConfig, legal_actions, resolve_challenge
 from ldpomdp.variants.call_reroll import solve_matrix_game
 
@@ -243,6 +244,24 @@ def _mixed_decision(solution):
         if mixed.any():
             return role, node, int(np.argmax(mixed))
     raise AssertionError("the equilibrium never randomises")
+
+
+def test_nash_names_the_sizes_it_solves_in_its_summary_and_the_docs():
+    def largest(faces: int, bids: str) -> int:
+        dice = 1
+        while True:
+            try:
+                check_size(GameConfig(2, dice + 1, faces=faces, bids=bids))
+            except ValueError:
+                return dice
+            dice += 1
+
+    table = {bids: [largest(faces, bids) for faces in range(2, 7)] for bids in ("full", "sixes")}
+    assert table == {"full": [3, 2, 1, 1, 1], "sixes": [100, 27, 13, 9, 7]}  # 100: GameConfig's limit, 200 on the table
+    assert ("with 6 faces 1 die each in the full game, up to 7 each in the sixes game"
+            in registered_names()["nash"])  # `ldpomdp players`
+    page = (Path(__file__).resolve().parents[1] / "docs" / "exact.md").read_text(encoding="utf-8")
+    assert "| full game | 3 | 2 | 1 | 1 | 1 |" in page and "| sixes game | 100 | 27 | 13 | 9 | 7 |" in page
 
 
 def test_nash_player_probabilities_match_its_solution_and_sampling():

@@ -23,6 +23,7 @@ from ldpomdp import (
     play_game,
     rotate,
 )
+from ldpomdp.game import GameState, play_round
 from ldpomdp.opponents.base import BaseOpponent
 
 
@@ -157,6 +158,21 @@ def test_same_seed_same_game():
     a = play_game(config, [OneThirdRule(0.4), RandomPlayer()], np.random.default_rng(7))
     b = play_game(config, [OneThirdRule(0.4), RandomPlayer()], np.random.default_rng(7))
     assert a.rounds == b.rounds and a.winner == b.winner
+
+
+def test_a_seed_stands_for_its_generator():
+    # play_game(config, players, 0) used to fail with "'int' object has no attribute 'multinomial'"
+    config = GameConfig(dice=3)
+    by_seed = play_game(config, [OneThirdRule(0.4), RandomPlayer()], 0)
+    by_generator = play_game(config, [OneThirdRule(0.4), RandomPlayer()], np.random.default_rng(0))
+    assert by_seed.rounds == by_generator.rounds and by_seed.winner == by_generator.winner
+    states = [GameState(config, rng) for rng in (5, np.random.default_rng(5))]
+    for state in states:
+        state.start_round()
+    assert states[0].round.hands == states[1].round.hands
+    rounds = [play_round(config, [OneThirdRule(), OneThirdRule()], (3, 3), 0, rng)
+              for rng in (9, np.random.default_rng(9))]
+    assert rounds[0] == rounds[1]
 
 
 def test_one_third_mirror_match_is_even():

@@ -34,6 +34,16 @@ def test_render_dice():
     assert "|  o  |" in art and "|o   o|" in art
 
 
+def test_many_dice_wrap_into_rows_of_ten():
+    # used to draw every die side by side: 80,000-character lines at 10,000 dice
+    art = render_dice([5] * 23 + [6])
+    lines = art.splitlines()
+    assert len(lines) == 3 * 5 and max(map(len, lines)) == 10 * 8 - 1 == 79
+    assert [line.count("+-----+") for line in lines[::5]] == [10, 10, 4]
+    assert lines[-2] == "|o   o| |o   o| |o   o| |o   o|"  # the last row: three fives and the six
+    assert lines[-3] == "|  o  | |  o  | |  o  | |o   o|"
+
+
 def test_full_game_reprompts_until_legal():
     config = GameConfig(dice=3)
     view = PlayerView(config, 0, (3, 3), ((1, Bid(2, 4)),), hand=(1, 0, 0, 2, 0, 0))
@@ -84,6 +94,16 @@ def test_rounds_list_only_seats_still_in_and_one_die_is_singular():
     assert out.getvalue().splitlines() == ["", "=== Round 5 - dice seat 0: 1, seat 2 (you): 2; seat 2 opens",
                                            "seat 0: [2]", "seat 2 (you): [3, 5]",
                                            "1 die matches 2x4: seat 0 loses a die."]
+
+
+def test_out_of_dice_is_said_once_when_the_last_die_goes():
+    # used to repeat "You are out of dice." at the end of every round after the elimination
+    human, out = drive("")
+    human.reset(0, GameConfig(num_players=3, dice=1))
+    hands = ((0,) * 6, (1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0))
+    for loser, after in ((0, (0, 1, 1)), (1, (0, 0, 1))):
+        human.observe(RoundEnd(0, hands, Bid(2, 4), bidder=1, challenger=2, loser=loser, matching=1, dice_after=after))
+    assert out.getvalue().count("You are out of dice.") == 1
 
 
 def test_play_names_the_seats_echoes_your_moves_and_asks_again_until_yes_or_no(monkeypatch, capsys):

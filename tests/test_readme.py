@@ -60,6 +60,7 @@ def test_every_shell_block_is_marked_with_why_it_is_not_run():
     assert unmarked == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", SCRIPTS)
 def test_block_runs_as_a_script(code, tmp_path):
     script = tmp_path / "block.py"
@@ -70,6 +71,7 @@ def test_block_runs_as_a_script(code, tmp_path):
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.slow
 def test_a_script_that_forgets_the_main_guard_is_told_about_it(tmp_path):
     script = tmp_path / "unguarded.py"
     script.write_text('from ldpomdp.sweeps import Cell, run_sweep\n\n'

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from ldpomdp.rules import (
     CHALLENGE,
+    MAX_TABLE_DICE,
     Bid,
     GameConfig,
     dice_text,
@@ -50,6 +51,17 @@ def hand(*dice: int, faces: int = 6) -> np.ndarray:
 def test_bad_config_names_the_field(kwargs, field):
     with pytest.raises(ValueError, match=f"GameConfig.{field}"):
         GameConfig(**kwargs)
+
+
+def test_config_refuses_more_dice_on_the_table_than_the_limit_naming_both():
+    assert sum(GameConfig(num_players=2, dice=MAX_TABLE_DICE // 2).starting_dice) == MAX_TABLE_DICE
+    assert sum(GameConfig(num_players=4, dice=(50, 50, 50, 50)).starting_dice) == MAX_TABLE_DICE
+    with pytest.raises(ValueError, match=r"^GameConfig\.dice: 2 players x 101 dice put 202 dice on the table, above "
+                                         r"the limit MAX_TABLE_DICE = 200$"):
+        GameConfig(num_players=2, dice=101)
+    with pytest.raises(ValueError, match=r"^GameConfig\.dice: 3 players with dice \(100, 100, 1\) put 201 dice on "
+                                         r"the table, above the limit MAX_TABLE_DICE = 200$"):
+        GameConfig(num_players=3, dice=(100, 100, 1))
 
 
 def test_config_normalises_dice_and_wild():

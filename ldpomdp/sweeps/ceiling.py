@@ -25,6 +25,10 @@ from ..rules import GameConfig
 __all__ = ["ExactFigures", "exact_figures", "ACT_EVALUATION_MAX_DICE"]
 
 ACT_EVALUATION_MAX_DICE = 15  # players evaluated through ``act`` rebuild their belief every round: up to this
+_HAND_DEPENDENT = {  # why a player gets no exact figures when an opponent acts on its hand (docs/sweeps.md)
+    "full": "the full game's solver needs opponents that ignore their hands",
+    "sixes": "the solver needs opponents that ignore their hands or decide by their count of the bid face",
+}
 
 
 class ExactFigures(dict):
@@ -69,6 +73,7 @@ def exact_figures(cells: Sequence, games: int, budget: int = EXACT_MODEL_CALLS) 
         config = group[0].config
         schedule = [sum(1 for g in range(games) if g % n == k) / games for k in range(n)]  # rotation k's share
         top = _largest(config, (c.dice for c in group), budget)
+        hand_dependent: list[str] = []  # players with an opponent that acts on its hand beyond what is solved
         for i, spec in enumerate(players):
             specs = [players[(i + j) % n] for j in range(1, n)]
             for c in group:
@@ -79,8 +84,8 @@ def exact_figures(cells: Sequence, games: int, budget: int = EXACT_MODEL_CALLS) 
             best = FixedOpponentsSolution(_config(config, top), models, 0)
             try:
                 ceilings = {c.id: _averaged(best, c.dice, n, i, schedule) for c in group if c.dice <= top}
-            except HandDependentModelError as exc:
-                figures.notes.append(f"no exact figures for {spec!r} against {' '.join(specs)}: {exc}")
+            except HandDependentModelError:  # said once for the group below: its message is long
+                hand_dependent.append(spec)
                 continue
             values: dict[str, float] = {}
             player = make_player(spec)
@@ -98,4 +103,7 @@ def exact_figures(cells: Sequence, games: int, budget: int = EXACT_MODEL_CALLS) 
             if left:
                 figures.notes.append(f"no exact figures for {spec!r} above {top} dice ({left}): the solver's work "
                                      f"exceeds the sweep's budget of {budget:,} model calls")
+        if hand_dependent:
+            figures.notes.append(f"no exact figures for {', '.join(dict.fromkeys(hand_dependent))}: an opponent acts "
+                                 f"on its hand, and {_HAND_DEPENDENT[config.bids]}")
     return figures

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules import GameConfig
+from ..rules import MAX_TABLE_DICE, GameConfig
 
 __all__ = ["Cell", "game_seed", "parse_dice_range"]
 
@@ -93,18 +94,27 @@ def game_seed(seed: int, cell: Cell, game: int) -> np.random.SeedSequence:
     return np.random.SeedSequence([seed, _cell_entropy(cell.id)], spawn_key=(game,))
 
 
-def parse_dice_range(text: str) -> list[int]:
-    """``"1-35"``, ``"5"`` or ``"1-5,10,20-30:5"`` -> sorted distinct dice counts (each >= 1)."""
+def parse_dice_range(text: str, players: int = 2) -> list[int]:
+    """``"1-35"``, ``"5"`` or ``"1-5,10,20-30:5"`` -> sorted distinct dice counts, each >= 1 and within
+    :data:`~ldpomdp.rules.MAX_TABLE_DICE` on the table with ``players`` players; a ValueError names a bad item."""
     values: set[int] = set()
-    try:
-        for part in filter(None, (p.strip() for p in str(text).split(","))):
-            span, _, step = part.partition(":")
-            lo, dash, hi = span.partition("-")
-            a = int(lo)
-            b = int(hi) if dash else a
-            values.update(range(a, b + 1, int(step) if step else 1))
-    except ValueError:
-        raise ValueError(f"--dice must look like 5, 1-35 or 1-35:2 (comma-separated), got {text!r}") from None
-    if not values or min(values) < 1:
-        raise ValueError(f"--dice must name dice counts >= 1, got {text!r}")
+    for part in str(text).split(","):
+        match = _DICE_ITEM.fullmatch(part.strip())
+        if not part.strip():
+            raise ValueError(f"--dice {text!r} has an empty item: give dice counts between the commas")
+        if not match:
+            raise ValueError(f"--dice must look like 5, 1-35 or 1-35:2 (comma-separated), got {text!r}")
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) else low
+        step = int(match.group(3)) if match.group(3) else 1
+        if low < 1 or high < low or step < 1:
+            raise ValueError(f"--dice must name dice counts >= 1 (low-high, high >= low, step >= 1), got {text!r}")
+        if high * players > MAX_TABLE_DICE:
+            raise ValueError(f"--dice {text!r}: {players} players x {high} dice put {high * players} dice on the "
+                             f"table, above the limit MAX_TABLE_DICE = {MAX_TABLE_DICE} (at most "
+                             f"{MAX_TABLE_DICE // players} dice each)")
+        values.update(range(low, high + 1, step))
     return sorted(values)
+
+
+_DICE_ITEM = re.compile(r"(\d+)(?:\s*-\s*(\d+))?(?:\s*:\s*(\d+))?")  # 5, 1-35 or 1-35:2

@@ -27,6 +27,7 @@ from types import ModuleType
 
 from ..errors import PlayerError
 from ..game import GameRecord, IllegalActionError, Player, play_game, rotate, seeded_rng
+from ..human import HumanPlayer
 from ..registry import make_player
 from .cell import Cell, game_seed
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
@@ -86,7 +87,8 @@ def game_line(cell_id: str, game: int, seed: int, seats: Sequence[int], played: 
 
 
 def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
-    """Fail before any game: every spec builds and accepts its cell's rules (a cell checks its rules itself)."""
+    """Fail before any game: every spec builds, is no person at a terminal, and accepts its cell's rules (a cell
+    checks its rules itself)."""
     if not cells:
         raise ValueError("the sweep has no cells")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -102,6 +104,9 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
         for seat, spec in enumerate(cell.players):
             if spec not in built:
                 built[spec] = make_player(spec)
+                if isinstance(built[spec], HumanPlayer):
+                    raise ValueError(f"player {spec!r} in cell {cell.id}: a person cannot play in a sweep (its games "
+                                     f"run unattended, in worker processes); play the agents with `ldpomdp play`")
             try:
                 built[spec].reset(seat, config)
             except ValueError as exc:
