@@ -133,7 +133,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if len(players) < 2:
         raise ValueError(f"--players {args.players!r} names {len(players)} player; a game needs at least two, "
                          f"separated by commas")
-    dice = parse_dice_range(SWEEP_DICE if args.dice is None else args.dice, len(players))
+    try:
+        dice = parse_dice_range(SWEEP_DICE if args.dice is None else args.dice, len(players))
+    except ValueError as exc:
+        if args.dice is not None:
+            raise
+        raise ValueError(f"the default dice range {SWEEP_DICE} is too large for {len(players)} players: give "
+                         f"--dice ({exc})") from None
     config = config_from_args(args, len(players), dice=dice[0])
     cells = [Cell(tuple(players), replace(config, dice=d)) for d in dice]
     out = args.out or "results/sweep"

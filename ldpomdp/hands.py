@@ -17,8 +17,8 @@ from .rules import GameConfig, match_matrix
 from .validation import int_at_least as _int_at_least
 
 __all__ = [
-    "HAND_DTYPE", "MAX_SUPPORT", "PRIOR_TABLE_MAX", "row_width", "hand_support", "alias_table", "prior_table",
-    "count_hands",
+    "HAND_DTYPE", "MAX_SUPPORT", "support_size", "PRIOR_TABLE_MAX", "row_width", "hand_support", "alias_table",
+    "prior_table", "count_hands",
 ]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
@@ -32,6 +32,11 @@ def row_width(faces: int) -> int:
     return next((width for width in (2, 4, 8) if width >= faces), faces)
 
 
+def support_size(num_dice: int, faces: int = 6) -> int:
+    """How many distinct hands ``num_dice`` dice of ``faces`` faces make: C(num_dice + faces - 1, faces - 1)."""
+    return math.comb(num_dice + faces - 1, faces - 1)
+
+
 @memo(maxsize=8)
 def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """Every hand of ``num_dice`` fair dice as face counts, in lexicographic order, with its multinomial
@@ -42,7 +47,7 @@ def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]
     """
     num_dice = _int_at_least("hand_support", "num_dice", num_dice, 0)
     faces = _int_at_least("hand_support", "faces", faces, 2)
-    size = math.comb(num_dice + faces - 1, faces - 1)
+    size = support_size(num_dice, faces)
     if size > MAX_SUPPORT:
         raise ValueError(
             f"hand_support: {num_dice} dice with {faces} faces have {size:,} hands, more than "

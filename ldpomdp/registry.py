@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .errors import describe
@@ -98,6 +99,10 @@ class PlayerSpec:
         try:
             module = importlib.import_module(module_name)
         except Exception as exc:
+            if isinstance(exc, ModuleNotFoundError) and f"{exc.name}.".startswith("ldpomdp.planners."):
+                raise ValueError(f"player spec {self.text!r}: the ldpomdp imported from {Path(__file__).parent} has "
+                                 f"no planners: a source checkout without its install (pip install -e . there, or "
+                                 f"run from another folder)") from exc
             if isinstance(exc, ModuleNotFoundError) and (module_name + ".").startswith(f"{exc.name}."):
                 raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (no module named "
                                  f"{exc.name!r}: install it, or run from its folder with PYTHONPATH=.)") from exc

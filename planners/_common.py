@@ -6,6 +6,7 @@ import numpy as np
 
 from ldpomdp.belief import TableBelief
 from ldpomdp.game import ActionTaken, Event, Player, PlayerView, RoundStart
+from ldpomdp.hands import MAX_SUPPORT, support_size
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, GameConfig, matching_count
 from ldpomdp.validation import int_at_least, one_of, probability
@@ -59,6 +60,11 @@ class BeliefPlayer:
         self.rng = np.random.default_rng(seq)
 
     def reset(self, seat: int, config: GameConfig) -> None:
+        largest = max(d for s, d in enumerate(config.starting_dice) if s != seat)
+        if self.belief_kind == "exact" and support_size(largest, config.faces) > MAX_SUPPORT:
+            raise ValueError(f"{type(self).__name__}: belief='exact' enumerates every hand, and an opponent's "
+                             f"{largest} dice of {config.faces} faces make {support_size(largest, config.faces):,}, "
+                             f"more than MAX_SUPPORT = {MAX_SUPPORT:,}; use belief='particles'")
         self.seat, self.config = seat, config
         self.models = {s: make_player(self.assume) for s in range(config.num_players) if s != seat}
         for s, model in self.models.items():

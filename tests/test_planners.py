@@ -153,3 +153,13 @@ def test_specs_and_options():
         make_player("pomcp:n_root=0")
     with pytest.raises(ValueError, match="action_probabilities"):
         ExpectedCountPlanner(assume="human")
+
+
+def test_an_exact_belief_too_large_for_the_hand_space_is_refused_before_the_game():
+    from ldpomdp.hands import MAX_SUPPORT, support_size
+
+    dice = next(d for d in range(1, 200) if support_size(d, 6) > MAX_SUPPORT)
+    planner = make_player("expected-count:belief=exact")
+    with pytest.raises(ValueError, match=r"belief='exact' enumerates every hand.*use belief='particles'"):
+        planner.reset(0, GameConfig(num_players=2, dice=dice))
+    planner.reset(0, GameConfig(num_players=2, dice=dice - 1))  # the largest size it can hold still plays

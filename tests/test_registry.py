@@ -106,3 +106,15 @@ def test_a_constructor_error_is_not_reported_as_bad_parameters(user_package):
     assert "self.top = max(levels)" in text and text.endswith("TypeError: 'int' object is not iterable")
     with pytest.raises(ValueError, match=r"bad parameters \{'level': 3\}: Picky takes levels \(got an unexpected"):
         make_player("userpkg.bots:Picky:level=3")
+
+
+def test_a_checkout_imported_without_its_install_is_named_with_the_fix(monkeypatch):
+    """The planners live in planners/ of a checkout and install as ldpomdp.planners: a checkout's ldpomdp/ on the
+    path without that install must say so, not advise PYTHONPATH (which is the cause)."""
+    import sys
+
+    for name in [m for m in sys.modules if m.startswith("ldpomdp.planners")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "ldpomdp.planners", None)  # as if the package had no planners
+    with pytest.raises(ValueError, match=r"has no planners: a source checkout without its install \(pip install -e"):
+        make_player("expected-count")

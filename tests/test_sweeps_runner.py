@@ -280,3 +280,17 @@ def test_unwritable_output_fails_before_any_game(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(ValueError, match="not writable"):
         run_sweep(SMALL, 5, tmp_path / "file" / "out", progress=False, log=None)
+
+
+@pytest.mark.slow
+def test_workers_run_the_code_the_sweep_imported_even_beside_a_folder_named_ldpomdp(tmp_path):
+    """Run from a folder holding another ``ldpomdp`` (a source checkout after a regular install), the workers must
+    import the package the sweep itself imported (Python 3.11's forkserver puts its working folder first)."""
+    (tmp_path / "ldpomdp").mkdir()
+    (tmp_path / "ldpomdp" / "__init__.py").write_text('"""Not the package: a folder that shadows it."""\n')
+    console_script = Path(sys.executable).with_name("ldpomdp")  # the installed command, as a user runs it
+    out = subprocess.run([str(console_script), "sweep", "--players", "expected-count,one-third",
+                          "--dice", "2", "--games", "4", "--workers", "2", "--out", str(tmp_path / "out")],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert len(lines(tmp_path / "out")) == 4

@@ -20,6 +20,7 @@ from ldpomdp.web.load import play_games, play_over_http, running_server  # noqa:
 SETTINGS = {"opponents": ["expected-count"], "dice": 2}  # the benchmark's game (5 dice) made small
 
 
+@pytest.mark.slow  # a real server and six games at once
 def test_concurrent_games_over_http_all_finish_and_each_plays_as_it_does_alone():
     with running_server() as (url, _):
         runs = play_games(url, 6, SETTINGS, seed=100, timeout=240)

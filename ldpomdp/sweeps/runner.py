@@ -151,6 +151,25 @@ def _folder_lock(out: Path) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
+def _start_forkserver() -> None:
+    """Start the forkserver on this process's ``sys.path``. Python 3.11's forkserver ignores it and puts its working
+    directory first, so a folder named ``ldpomdp`` there (a source checkout) would give the workers other code than
+    this process runs (and no ``ldpomdp.planners``). A server already running is left as it is."""
+    from multiprocessing import forkserver
+
+    wanted = {"PYTHONSAFEPATH": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
+    saved = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
+    try:
+        forkserver.ensure_running()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 @contextmanager
 def _executor(workers: int | None, scheduler: str | None, executor: Executor | None
               ) -> Iterator[tuple[Executor, int]]:
@@ -180,6 +199,7 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
     else:  # workers fork from a server that imported ldpomdp once, so each starts fast and thread-free
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__])
+        _start_forkserver()
     # only this process holds the pipe's write end: when it closes (this process stops or exits in any way,
     # SIGKILL included) every worker sees the end of the pipe and exits at once
     lifeline, alive = context.Pipe(duplex=False)
