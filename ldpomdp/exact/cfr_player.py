@@ -14,14 +14,14 @@ import numpy as np
 from ..game import PlayerView, PublicView
 from ..opponents.base import BaseOpponent, sample_action
 from ..rules import CHALLENGE, Action, Bid, GameConfig
-from .equilibrium import GameTable, abstract_round, solve_game
+from .equilibrium import GameTable, solve_game
 from .nash import cache_dir
 
 __all__ = ["CFRPlayer", "SHIPPED_TABLE", "ON_DEMAND", "table_for"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
-# settings of tables solved on demand for other rules: (largest dice each, recall k, CFR+ iterations)
-ON_DEMAND = (3, 2, 300)
+# settings of tables solved on demand for other rules: (largest dice each, recall schedule, CFR+ iterations)
+ON_DEMAND = (3, "3@4,2", 300)
 _MEMORY: dict[str, GameTable] = {}
 
 
@@ -49,8 +49,8 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
             if cached.exists():
                 table = GameTable.load(cached)
             else:
-                dice, k, iterations = ON_DEMAND
-                table = solve_game(config, dice, k, iterations)
+                dice, recall, iterations = ON_DEMAND
+                table = solve_game(config, dice, recall, iterations)
                 table.save(cached)
         else:
             table = GameTable.load(path)
@@ -63,7 +63,7 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
 
 class CFRPlayer(BaseOpponent):
     """Plays the abstraction's equilibrium: in each round, as opener or responder, the average CFR+ strategy of
-    its hand and the last ``k`` bids. Two players, full bids; ``table`` is a path to a table from ``ldpomdp solve
+    its hand and the last k bids (k per round: the table's recall). Two players, full bids; ``table`` is a path to a table from ``ldpomdp solve
     equilibrium`` (default: the shipped one for the default rules, else solved on demand and cached)."""
 
     def __init__(self, table: str | GameTable | None = None, name: str | None = None):
@@ -101,19 +101,19 @@ class CFRPlayer(BaseOpponent):
         faces = len(config.bid_faces)
         indices = tuple((b.quantity - 1) * faces + b.face - 1 for _, b in view.history)
         try:
-            state = abstract_round(table.config, dice, table.k).state_of(role, indices)
+            state = table.round(dice).state_of(role, indices)
         except KeyError:
             raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence") from None
         return table, dice, role, state
 
     def _actions(self, dice: tuple[int, int], table: GameTable, state: int) -> list[Action]:
-        r = abstract_round(table.config, dice, table.k)
+        r = table.round(dice)
         last = int(r.last[state])
         return list(r.bids[last + 1:]) + ([CHALLENGE] if last >= 0 else [])
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         table, dice, role, state = self._locate(view)
-        rows = abstract_round(table.config, dice, table.k).hand_rows(role, hands)
+        rows = table.round(dice).hand_rows(role, hands)
         actions = self._actions(dice, table, state)
         if action is not CHALLENGE and (not isinstance(action, Bid) or action not in actions):
             return np.zeros(len(rows))
@@ -123,5 +123,5 @@ class CFRPlayer(BaseOpponent):
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         table, dice, role, state = self._locate(view)
-        rows = abstract_round(table.config, dice, table.k).hand_rows(role, np.asarray(view.hand)[None, :])
+        rows = table.round(dice).hand_rows(role, np.asarray(view.hand)[None, :])
         return sample_action(self._actions(dice, table, state), table.probabilities(dice, role, state, rows)[0], rng)

@@ -30,7 +30,7 @@ from ..hands import hand_support
 from ..rules import Bid, GameConfig, match_matrix, next_opener
 
 __all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "round_outcome", "solve_game",
-           "GameTable", "quantize", "MAX_FULL_WIDTH_CELLS"]
+           "GameTable", "quantize", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS"]
 
 MAX_FULL_WIDTH_CELLS = 40_000_000  # states x hand pairs kept as float64 values (320 MB); above it, sample opponents
 
@@ -39,10 +39,10 @@ MAX_FULL_WIDTH_CELLS = 40_000_000  # states x hand pairs kept as float64 values 
 class AbstractRound:
     """The abstract states of one round with ``dice`` = (opener's, responder's) and recall ``k``.
 
-    States are numbered in topological order (by last bid; the root, with no bid, first). State s belongs to
-    ``actor[s]``; its actions are the raises to every bid above ``last[s]`` (ascending), then a challenge when a
-    bid stands: ``child[s]`` lists the raises' states, ``edge_start`` the offsets of each state's actions among
-    its actor's actions (``role_states[r]`` in order).
+    States are numbered in topological order (by last bid, then actor; the root, with no bid, first). State s
+    belongs to ``actor[s]``; its actions are the raises to every bid above ``last[s]`` (ascending), then a
+    challenge when a bid stands: :attr:`groups` gives the raises' states, ``edge_start`` the offsets of each
+    state's actions among its actor's actions (``role_states[r]`` in order).
     """
 
     config: GameConfig
@@ -70,14 +70,17 @@ class AbstractRound:
         return out
 
     @cached_property
-    def children(self) -> list[np.ndarray]:
-        """Per state, the states its raises lead to (ascending bid)."""
+    def groups(self) -> list[tuple[int, int, int, int, np.ndarray]]:
+        """The states by (last bid, actor), each a contiguous range: ``(lo, hi, actor, last, children)`` with
+        ``children[i, j]`` the state that raise j (ascending bid) of state lo + i leads to."""
         n = len(self.bids)
+        bounds = np.flatnonzero(np.diff(self.last * 2 + self.actor)) + 1
         out = []
-        for actor, window in self.keys:
-            first = window[-1] + 1 if window else 0
-            out.append(np.array([self.index[(1 - actor, (window + (j,))[-self.k:])] for j in range(first, n)],
-                                dtype=np.int64))
+        for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, self.num_states]):
+            actor, last = int(self.actor[lo]), int(self.last[lo])
+            children = np.array([[self.index[(1 - actor, (window + (j,))[-self.k:])] for j in range(last + 1, n)]
+                                 for _, window in self.keys[lo:hi]], dtype=np.int64).reshape(hi - lo, n - 1 - last)
+            out.append((int(lo), int(hi), actor, last, children))
         return out
 
     @cached_property
@@ -156,13 +159,29 @@ def abstract_round(config: GameConfig, dice: tuple[int, int], k: int) -> Abstrac
             if child not in seen:
                 seen.add(child)
                 keys.append(child)
-    keys.sort(key=lambda key: (key[1][-1] if key[1] else -1, key[1], key[0]))
+    keys.sort(key=lambda key: (key[1][-1] if key[1] else -1, key[0], key[1]))
     return AbstractRound(
         config=config, dice=(int(dice[0]), int(dice[1])), k=int(k), bids=bids,
         actor=np.array([a for a, _ in keys], dtype=np.int64),
         last=np.array([w[-1] if w else -1 for _, w in keys], dtype=np.int64),
         index={key: s for s, key in enumerate(keys)},
     )
+
+
+def recall_for(recall: str | int, dice: tuple[int, int]) -> int:
+    """The recall k of the round with ``dice`` under a schedule like ``"3@4,2"`` (k = 3 for rounds with at most
+    4 dice on the table, else 2; the last item without ``@`` applies beyond) or a plain ``k``."""
+    table = sum(dice)
+    try:
+        for item in str(recall).split(","):
+            k, at, most = item.strip().partition("@")
+            if not at or table <= int(most):
+                if int(k) < 1:
+                    break
+                return int(k)
+    except ValueError:
+        pass
+    raise ValueError(f"recall must be k >= 1 or a schedule like '3@4,2' ending in a plain k, got {recall!r}")
 
 
 def one_round_outcome() -> np.ndarray:
@@ -178,6 +197,18 @@ def _regret_matching(positive: np.ndarray, widths: np.ndarray) -> np.ndarray:
     total = np.repeat(np.add.reduceat(positive, starts, axis=1), widths, axis=1)
     uniform = np.repeat(1.0 / widths, widths)[None, :]
     return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+
+_CHUNK_CELLS = 4_000_000  # children's values stacked at once in the backward pass (32 MB)
+
+
+def _merge(children: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How to add rows (state, raise) of a group into their children, which repeat when the recall drops the
+    oldest bid: (row order sorting them by child, the distinct children, the start of each child's rows)."""
+    flat = children.ravel()
+    order = np.argsort(flat, kind="stable")
+    targets, starts = np.unique(flat[order], return_index=True)
+    return order, targets, starts
 
 
 class RoundCFR:
@@ -202,6 +233,7 @@ class RoundCFR:
         self.iteration = 0
         self.seed = int(seed)  # iteration t draws from default_rng((seed, opener's dice, responder's dice, t))
         self._widths = [np.array([r.num_actions(s) for s in r.role_states[p]], dtype=np.int64) for p in (0, 1)]
+        self._merges = [_merge(children) for *_, children in r.groups]
 
     def current_strategy(self) -> list[np.ndarray]:
         return [_regret_matching(np.maximum(self.regrets[p], 0.0), self._widths[p]) for p in (0, 1)]
@@ -215,21 +247,22 @@ class RoundCFR:
         r = self.round
         reach = [np.zeros((r.num_states, len(r.hands[p]))) for p in (0, 1)]
         reach[0][0] = reach[1][0] = 1.0
-        for s in range(r.num_states):
-            a, children = int(r.actor[s]), r.children[s]
-            if not len(children):
+        for (lo, hi, a, last, children), (order, targets, starts) in zip(r.groups, self._merges):
+            if not children.size:
                 continue
-            e = r.edge_start[s]
-            reach[a][children] += (reach[a][s][:, None] * strategy[a][:, e:e + len(children)]).T
-            reach[1 - a][children] += reach[1 - a][s]
+            e, g, raises = r.edge_start[lo], hi - lo, children.shape[1]
+            sigma = strategy[a][:, e:e + g * (raises + (last >= 0))].reshape(-1, g, raises + (last >= 0))
+            own = (reach[a][lo:hi].T[:, :, None] * sigma[:, :, :raises]).reshape(-1, g * raises).T
+            other = np.repeat(reach[1 - a][lo:hi], raises, axis=0)
+            reach[a][targets] += np.add.reduceat(own[order], starts, axis=0)
+            reach[1 - a][targets] += np.add.reduceat(other[order], starts, axis=0)
         return reach
 
-    def _terminal(self, s: int, updater: int, own: np.ndarray, opp: np.ndarray) -> np.ndarray:
-        """(len(own), len(opp)) updater's value of a challenge at state s (own / opp: hand rows)."""
+    def _terminal(self, last: int, challenger: int, updater: int, opp: np.ndarray) -> np.ndarray:
+        """(H_updater, len(opp)) updater's value of a challenge of bid ``last`` by role ``challenger``."""
         r = self.round
-        bid = r.bids[int(r.last[s])]
-        challenger = int(r.actor[s])
-        total = r.matches[updater][own, bid.face - 1][:, None] + r.matches[1 - updater][opp, bid.face - 1][None, :]
+        bid = r.bids[last]
+        total = r.matches[updater][:, bid.face - 1][:, None] + r.matches[1 - updater][opp, bid.face - 1][None, :]
         value = np.where(total >= bid.quantity, self.outcome[challenger, challenger],
                          self.outcome[1 - challenger, challenger])
         return value if updater == 0 else -value
@@ -239,24 +272,34 @@ class RoundCFR:
         """Backward pass: (states, H_updater, len(opp)) updater's values; when ``regrets`` is given, add the
         updater's instantaneous counterfactual regrets (opponent reach ``reach_opp`` x ``opp_weight``)."""
         r = self.round
-        own = np.arange(len(r.hands[updater]))
-        values = np.zeros((r.num_states, len(own), len(opp)))
-        weight = opp_weight[None, :]
-        for s in range(r.num_states - 1, -1, -1):
-            a, children = int(r.actor[s]), r.children[s]
-            e = r.edge_start[s]
-            width = len(children) + (r.last[s] >= 0)
-            sigma = strategy[a][:, e:e + width]  # (H_actor, actions)
-            stack = values[children]  # (raises, H_u, opp)
-            if r.last[s] >= 0:
-                stack = np.concatenate([stack, self._terminal(s, updater, own, opp)[None]], axis=0)
-            if a == updater:
-                values[s] = np.einsum("ha,aho->ho", sigma, stack)
-                if regrets is not None:
-                    q = np.einsum("aho,o->ha", stack, (reach_opp[s, opp] * weight[0]))
-                    regrets[:, e:e + width] += q - (sigma * q).sum(axis=1, keepdims=True)
-            else:
-                values[s] = np.einsum("oa,aho->ho", sigma[opp], stack)
+        hands = len(r.hands[updater])
+        values = np.zeros((r.num_states, hands, len(opp)))
+        for lo, hi, a, last, children in reversed(r.groups):
+            raises = children.shape[1]
+            width = raises + (last >= 0)
+            terminal = self._terminal(last, a, updater, opp) if last >= 0 else None
+            step = max(1, _CHUNK_CELLS // max(1, raises * hands * len(opp)))
+            for c0 in range(lo, hi, step):  # chunks of states, to bound the stacked children's values
+                c1 = min(hi, c0 + step)
+                e = r.edge_start[c0]
+                sigma = strategy[a][:, e:e + (c1 - c0) * width].reshape(-1, c1 - c0, width)  # (H_a, g, actions)
+                stack = values[children[c0 - lo:c1 - lo]]  # (g, raises, H_u, opp)
+                if a != updater:
+                    sigma = sigma[opp]
+                    values[c0:c1] = np.einsum("ogr,grho->gho", sigma[:, :, :raises], stack)
+                    if terminal is not None:
+                        values[c0:c1] += sigma[:, :, raises].T[:, None, :] * terminal[None]
+                    continue
+                values[c0:c1] = np.einsum("hgr,grho->gho", sigma[:, :, :raises], stack)
+                if terminal is not None:
+                    values[c0:c1] += sigma[:, :, raises].T[:, :, None] * terminal[None]
+                if regrets is None:
+                    continue
+                w = reach_opp[c0:c1][:, opp] * opp_weight[None, :]  # (g, opp)
+                q = np.einsum("grho,go->hgr", stack, w)
+                if terminal is not None:
+                    q = np.concatenate([q, (terminal @ w.T)[:, :, None]], axis=2)
+                regrets[:, e:e + (c1 - c0) * width] += (q - (sigma * q).sum(axis=2, keepdims=True)).reshape(hands, -1)
         return values
 
     def _opponents(self, updater: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -283,12 +326,17 @@ class RoundCFR:
             self.iteration = t
 
     def value(self, strategy: list[np.ndarray] | None = None) -> float:
-        """The opener's expected value under ``strategy`` (default the average strategies), full width."""
+        """The opener's expected value under ``strategy`` (default the average strategies), full width (in chunks
+        of responder hands when the pairs do not fit)."""
         strategy = self.average_strategy() if strategy is None else strategy
         r = self.round
-        opp = np.arange(len(r.hands[1]))
-        values = self._values(strategy, 0, opp, r.hand_probs[1], None, None)
-        return float(r.hand_probs[0] @ values[0] @ r.hand_probs[1])
+        chunk = max(1, MAX_FULL_WIDTH_CELLS // (r.num_states * len(r.hands[0])))  # responder hands per pass
+        total = 0.0
+        for first in range(0, len(r.hands[1]), chunk):
+            opp = np.arange(first, min(first + chunk, len(r.hands[1])))
+            values = self._values(strategy, 0, opp, r.hand_probs[1][opp], None, None)
+            total += float(r.hand_probs[0] @ values[0] @ r.hand_probs[1][opp])
+        return total
 
     def state_dict(self) -> dict[str, np.ndarray]:
         return {"regrets0": self.regrets[0], "regrets1": self.regrets[1], "sums0": self.strategy_sums[0],
@@ -329,7 +377,7 @@ class GameTable:
     its opener (in [-1, 1]). ``iterations``, ``k`` and the rules say how it was solved."""
 
     config: GameConfig  # rules; its dice are the largest dice per player covered
-    k: int
+    recall: str  # k per round, see recall_for
     iterations: int
     seed: int
     values: np.ndarray
@@ -345,9 +393,13 @@ class GameTable:
     def covers(self, dice: tuple[int, int]) -> bool:
         return tuple(dice) in self.strategies
 
+    def round(self, dice: tuple[int, int]) -> AbstractRound:
+        """The abstraction the round with ``dice`` = (opener's, responder's) was solved on."""
+        return abstract_round(self.config, tuple(dice), recall_for(self.recall, dice))
+
     def probabilities(self, dice: tuple[int, int], role: int, state: int, rows: np.ndarray) -> np.ndarray:
         """(len(rows), actions of ``state``) probabilities of ``role``'s hand ``rows`` at abstract ``state``."""
-        r = abstract_round(self.config, tuple(dice), self.k)
+        r = self.round(dice)
         e = r.edge_start[state]
         block = self.strategies[tuple(dice)][role][np.asarray(rows)[:, None], np.arange(e, e + r.num_actions(state))]
         block = block.astype(np.float64)
@@ -357,7 +409,7 @@ class GameTable:
         cfg = self.config
         out = {"format": np.array(self.FORMAT), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
-               "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
+               "max_dice": np.array(self.max_dice), "recall": np.array(self.recall), "iterations": np.array(self.iterations),
                "seed": np.array(self.seed),
                "values": self.values}
         for (a, b), pair in self.strategies.items():
@@ -380,7 +432,7 @@ class GameTable:
                 a, b = (int(x) for x in name.split("_")[1:3])
                 strategies[(a, b)] = (data[name], data[f"round_{a}_{b}_responder"])
                 seconds[(a, b)] = float(data[f"seconds_{a}_{b}"])
-        return cls(config, int(data["k"]), int(data["iterations"]), int(data["seed"]), np.array(data["values"]),
+        return cls(config, str(data["recall"]), int(data["iterations"]), int(data["seed"]), np.array(data["values"]),
                    strategies, seconds)
 
     def save(self, path: str | Path) -> Path:
@@ -409,25 +461,28 @@ def game_rounds(max_dice: int) -> list[tuple[int, int]]:
     return sorted(((a, b) for a in range(1, max_dice + 1) for b in range(1, max_dice + 1)), key=lambda d: (sum(d), d))
 
 
-def solve_game(config: GameConfig, max_dice: int, k: int, iterations: int, seed: int = 0,
+def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations: int, seed: int = 0,
                checkpoint: str | Path | None = None, checkpoint_every: int = 50,
                progress: Callable[[int], None] | None = None) -> GameTable:
-    """Solve every round up to ``max_dice`` each, fewest dice first, each with ``iterations`` CFR+ iterations and
-    its challenges valued by the game values of the smaller rounds (:func:`round_outcome`).
+    """Solve every round up to ``max_dice`` each, fewest dice first, each with ``iterations`` CFR+ iterations, the
+    recall k that ``recall`` gives it (:func:`recall_for`), and its challenges valued by the game values of the smaller rounds (:func:`round_outcome`).
 
     With ``checkpoint``, the solved rounds and the running round's regrets are written there (atomically) every
     ``checkpoint_every`` iterations and after each round, and a run finding that file continues from it: the
     result is the same as an uninterrupted run's. ``progress(n)`` is told of every n iterations done."""
     cfg = GameConfig(num_players=2, dice=max_dice, faces=config.faces, wild=config.wild, bids=config.bids,
                      opener=config.opener)
-    table = GameTable(cfg, int(k), int(iterations), int(seed), np.zeros((max_dice + 1, max_dice + 1)), {}, {})
+    recall_for(recall, (max_dice, max_dice))  # a bad schedule fails now, not after the small rounds
+    table = GameTable(cfg, str(recall), int(iterations), int(seed), np.zeros((max_dice + 1, max_dice + 1)), {}, {})
     state: dict | None = None
     if checkpoint is not None and Path(checkpoint).exists():
         table, state = _resume(Path(checkpoint), table)
     for dice in game_rounds(max_dice):
         if table.covers(dice):
+            if progress:
+                progress(iterations)
             continue
-        solver = RoundCFR(cfg, dice, k, round_outcome(cfg, dice, table.values), seed=seed)
+        solver = RoundCFR(cfg, dice, recall_for(recall, dice), round_outcome(cfg, dice, table.values), seed=seed)
         spent = 0.0
         if state is not None and tuple(state["dice"]) == dice:
             solver.load_state(state)
@@ -463,9 +518,9 @@ def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
         if "dice" in data.files:
             state = {name: data[name] for name in ("regrets0", "regrets1", "sums0", "sums1", "iteration", "dice")}
             state["seconds"] = data["running_seconds"]
-    settings = (table.config, table.k, table.iterations, table.seed)
-    if settings != (fresh.config, fresh.k, fresh.iterations, fresh.seed):
+    settings = (table.config, table.recall, table.iterations, table.seed)
+    if settings != (fresh.config, fresh.recall, fresh.iterations, fresh.seed):
         raise ValueError(f"checkpoint {path} was solved with other settings (rules {table.config.describe()}, "
-                         f"{table.max_dice} dice, k={table.k}, {table.iterations} iterations, seed {table.seed}); "
+                         f"{table.max_dice} dice, recall {table.recall}, {table.iterations} iterations, seed {table.seed}); "
                          f"remove it or give the same settings")
     return table, state
