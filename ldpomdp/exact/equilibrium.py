@@ -495,11 +495,11 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
             step = min(checkpoint_every, iterations - solver.iteration)
             solver.run(step)
             spent += time.process_time() - start
-            if progress:
-                progress(step)
             if checkpoint is not None and solver.iteration < iterations:
                 _atomic_savez(Path(checkpoint), {**table.arrays(), **solver.state_dict(), "dice": np.array(dice),
                                                  "running_seconds": np.array(spent)})
+            if progress:
+                progress(step)
         start = time.process_time()
         average = solver.average_strategy()
         table.values[dice] = solver.value(average)
