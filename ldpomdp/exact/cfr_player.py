@@ -98,8 +98,8 @@ class CFRPlayer(BaseOpponent):
         if not table.covers(dice):
             raise ValueError(f"cfr: the table does not cover a round with dice {dice} (opener's, responder's)")
         role = int(view.seat != opener)
-        faces = len(config.bid_faces)
-        indices = tuple((b.quantity - 1) * faces + b.face - 1 for _, b in view.history)
+        faces = config.faces  # full bids: every face may be named
+        indices = tuple((b.quantity - 1) * faces + b.face - 1 for _, b in view.history if isinstance(b, Bid))
         try:
             state = table.round(dice).state_of(role, indices)
         except KeyError:

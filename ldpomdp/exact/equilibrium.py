@@ -145,7 +145,7 @@ def abstract_round(config: GameConfig, dice: tuple[int, int], k: int) -> Abstrac
     if k < 1:
         raise ValueError(f"recall k must be >= 1 bid, got {k!r}")
     table = sum(dice)
-    bids = tuple(Bid(q, f) for q in range(1, table + 1) for f in config.bid_faces)
+    bids = tuple(Bid(q, f) for q in range(1, table + 1) for f in range(1, config.faces + 1))  # full bids
     n = len(bids)
     keys: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     seen = {keys[0]}
@@ -221,7 +221,7 @@ class RoundCFR:
 
     def __init__(self, config: GameConfig, dice: tuple[int, int], k: int, outcome: np.ndarray,
                  opponent_samples: int | None = None, seed: int = 0):
-        self.round = abstract_round(config, tuple(dice), k)
+        self.round = abstract_round(config, (int(dice[0]), int(dice[1])), k)
         self.outcome = np.asarray(outcome, dtype=np.float64)
         if self.outcome.shape != (2, 2) or np.abs(self.outcome).max() > 1.0 + 1e-12:
             raise ValueError(f"outcome must be a 2x2 array of values in [-1, 1], got {outcome!r}")
@@ -293,7 +293,7 @@ class RoundCFR:
                 values[c0:c1] = np.einsum("hgr,grho->gho", sigma[:, :, :raises], stack)
                 if terminal is not None:
                     values[c0:c1] += sigma[:, :, raises].T[:, :, None] * terminal[None]
-                if regrets is None:
+                if regrets is None or reach_opp is None:
                     continue
                 w = reach_opp[c0:c1][:, opp] * opp_weight[None, :]  # (g, opp)
                 q = np.einsum("grho,go->hgr", stack, w)
@@ -395,13 +395,13 @@ class GameTable:
 
     def round(self, dice: tuple[int, int]) -> AbstractRound:
         """The abstraction the round with ``dice`` = (opener's, responder's) was solved on."""
-        return abstract_round(self.config, tuple(dice), recall_for(self.recall, dice))
+        return abstract_round(self.config, (int(dice[0]), int(dice[1])), recall_for(self.recall, dice))
 
     def probabilities(self, dice: tuple[int, int], role: int, state: int, rows: np.ndarray) -> np.ndarray:
         """(len(rows), actions of ``state``) probabilities of ``role``'s hand ``rows`` at abstract ``state``."""
         r = self.round(dice)
         e = r.edge_start[state]
-        block = self.strategies[tuple(dice)][role][np.asarray(rows)[:, None], np.arange(e, e + r.num_actions(state))]
+        block = self.strategies[(int(dice[0]), int(dice[1]))][role][np.asarray(rows)[:, None], np.arange(e, e + r.num_actions(state))]
         block = block.astype(np.float64)
         return block / block.sum(axis=1, keepdims=True)
 
@@ -451,7 +451,7 @@ class GameTable:
 def _atomic_savez(path: Path, arrays: dict[str, np.ndarray]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
-    np.savez_compressed(tmp, **arrays)
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)  # atomic: a kill never leaves a half-written file
     return path
 
