@@ -227,7 +227,7 @@ def _solve_parser(sub) -> None:
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
     eq.add_argument("--k", default="3@4,2",
                     help="recall: last k bids, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2)")
-    eq.add_argument("--iterations", type=_option_int(1), default=400, help="CFR+ iterations per round (default 400)")
+    eq.add_argument("--iterations", type=_option_int(1), default=250, help="CFR+ iterations per round (default 250)")
     eq.add_argument("--seed", type=_option_int(0), default=0, help="seed of sampled hands (default 0)")
     eq.add_argument("--out", default="results/cfr.npz", help="table file; <out>.checkpoint.npz resumes a killed run")
     eq.add_argument("--checkpoint-every", type=_option_int(1), default=25, help="iterations between checkpoints")
