@@ -21,7 +21,7 @@ __all__ = ["CFRPlayer", "SHIPPED_TABLE", "ON_DEMAND", "table_for"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 # settings of tables solved on demand for other rules: (largest dice each, recall schedule, CFR+ iterations)
-ON_DEMAND = (3, "3@4,2", 300)
+ON_DEMAND = (3, "3@4,2", 250)
 _MEMORY: dict[str, GameTable] = {}
 
 
