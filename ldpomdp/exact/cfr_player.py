@@ -63,8 +63,9 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
 
 class CFRPlayer(BaseOpponent):
     """Plays the abstraction's equilibrium: in each round, as opener or responder, the average CFR+ strategy of
-    its hand and the last k bids (k per round: the table's recall). Two players, full bids; ``table`` is a path to a table from ``ldpomdp solve
-    equilibrium`` (default: the shipped one for the default rules, else solved on demand and cached)."""
+    its hand and the last k bids (k per round: the table's recall). Two players, full bids; ``table`` is a path
+    to a table from ``ldpomdp solve equilibrium`` (default: the shipped one for the default rules, else one
+    solved on demand and cached) or a :class:`~ldpomdp.exact.equilibrium.GameTable`."""
 
     def __init__(self, table: str | GameTable | None = None, name: str | None = None):
         self.name = name or "cfr"

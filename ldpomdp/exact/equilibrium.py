@@ -5,9 +5,9 @@ round, 1 responds). Bids strictly rise, so the abstract states (actor, last k bi
 topological order is the order of their last bid; the continuation below a state depends only on that state and
 the hands, so a value per (state, hand pair) is well defined and CFR+ (regret matching+, alternating updates,
 linear averaging) runs full width over it (fixed-strategy iteration CFR, Neller & Hnath 2011): counterfactual
-reaches per (state, own hand), values per (state, updater's hand, opponent hand), numpy over hands, a Python loop
-over states. When the hand pairs do not fit, each update uses ``opponent_samples`` opponent hands drawn from
-the prior (seeded) instead of all of them.
+reaches per (state, own hand), values per (state, updater's hand, opponent hand), numpy over hands and over the
+states sharing a last bid and actor (a Python loop over those groups). When the hand pairs do not fit, each
+update uses ``opponent_samples`` opponent hands drawn from the prior (seeded) instead of all of them.
 
 A challenge ends the round; its value to the opener comes from ``outcome[loser, challenger]`` (roles), so the
 same solver plays the one-round +1/-1 game and each round of the chained whole game (:func:`solve_game`), where
@@ -215,8 +215,8 @@ class RoundCFR:
     """CFR+ on one abstract round. ``outcome[loser, challenger]`` is the opener's value after a challenge.
 
     ``regrets[r]`` and ``strategy_sums[r]`` are (H_r, role r's actions) arrays; ``iteration`` counts completed
-    iterations. Full width over hand pairs when ``states x H_0 x H_1 <= MAX_FULL_WIDTH_CELLS`` (or
-    ``opponent_samples`` is None), else each update draws ``opponent_samples`` opponent hands from ``rng``.
+    iterations. Full width over hand pairs when ``states x H_0 x H_1 <= MAX_FULL_WIDTH_CELLS``, else each update
+    draws ``opponent_samples`` (default 16) opponent hands from the prior, seeded by ``seed``, dice and iteration.
     """
 
     def __init__(self, config: GameConfig, dice: tuple[int, int], k: int, outcome: np.ndarray,
@@ -373,8 +373,9 @@ def quantize(strategy: np.ndarray) -> np.ndarray:
 @dataclass
 class GameTable:
     """Solved rounds of the whole game: ``strategies[(a, b)]`` = per role the average strategy (float, or uint8
-    as stored, see :func:`quantize`) of the round where the opener holds a dice and the responder b, and ``values[a, b]`` that round's game value to
-    its opener (in [-1, 1]). ``iterations``, ``k`` and the rules say how it was solved."""
+    as stored, see :func:`quantize`) of the round where the opener holds a dice and the responder b, and
+    ``values[a, b]`` that round's game value to its opener (in [-1, 1]). ``recall``, ``iterations``, ``seed``
+    and the rules say how it was solved."""
 
     config: GameConfig  # rules; its dice are the largest dice per player covered
     recall: str  # k per round, see recall_for
@@ -401,7 +402,8 @@ class GameTable:
         """(len(rows), actions of ``state``) probabilities of ``role``'s hand ``rows`` at abstract ``state``."""
         r = self.round(dice)
         e = r.edge_start[state]
-        block = self.strategies[(int(dice[0]), int(dice[1]))][role][np.asarray(rows)[:, None], np.arange(e, e + r.num_actions(state))]
+        columns = np.arange(e, e + r.num_actions(state))
+        block = self.strategies[(int(dice[0]), int(dice[1]))][role][np.asarray(rows)[:, None], columns]
         block = block.astype(np.float64)
         return block / block.sum(axis=1, keepdims=True)
 
@@ -409,7 +411,8 @@ class GameTable:
         cfg = self.config
         out = {"format": np.array(self.FORMAT), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
-               "max_dice": np.array(self.max_dice), "recall": np.array(self.recall), "iterations": np.array(self.iterations),
+               "max_dice": np.array(self.max_dice), "recall": np.array(self.recall),
+               "iterations": np.array(self.iterations),
                "seed": np.array(self.seed),
                "values": self.values}
         for (a, b), pair in self.strategies.items():
@@ -465,7 +468,8 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
                checkpoint: str | Path | None = None, checkpoint_every: int = 50,
                progress: Callable[[int], None] | None = None) -> GameTable:
     """Solve every round up to ``max_dice`` each, fewest dice first, each with ``iterations`` CFR+ iterations, the
-    recall k that ``recall`` gives it (:func:`recall_for`), and its challenges valued by the game values of the smaller rounds (:func:`round_outcome`).
+    recall k that ``recall`` gives it (:func:`recall_for`), and its challenges valued by the game values of the
+    smaller rounds (:func:`round_outcome`).
 
     With ``checkpoint``, the solved rounds and the running round's regrets are written there (atomically) every
     ``checkpoint_every`` iterations and after each round, and a run finding that file continues from it: the
@@ -521,6 +525,7 @@ def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
     settings = (table.config, table.recall, table.iterations, table.seed)
     if settings != (fresh.config, fresh.recall, fresh.iterations, fresh.seed):
         raise ValueError(f"checkpoint {path} was solved with other settings (rules {table.config.describe()}, "
-                         f"{table.max_dice} dice, recall {table.recall}, {table.iterations} iterations, seed {table.seed}); "
+                         f"{table.max_dice} dice, recall {table.recall}, {table.iterations} iterations, "
+                         f"seed {table.seed}); "
                          f"remove it or give the same settings")
     return table, state
