@@ -1,6 +1,7 @@
 """Command line: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs),
 ``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.sweeps`), ``ldpomdp train dqn`` (report 004's
-learning agent, extra ``rl``), ``ldpomdp serve`` (the browser app, extra ``web``)."""
+learning agent, extra ``rl``), ``ldpomdp solve equilibrium`` (the ``cfr`` player's table), ``ldpomdp serve``
+(the browser app, extra ``web``)."""
 
 from __future__ import annotations
 
@@ -241,6 +242,53 @@ def _serve_parser(sub) -> None:
     serve.set_defaults(func=cmd_serve)
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from .exact import exploitability
+    from .exact.cfr_player import CFRPlayer
+    from .exact.equilibrium import game_rounds, solve_game
+
+    config = config_from_args(args, 2)
+    out = Path(args.out)
+    checkpoint = out.with_name(out.name + ".checkpoint.npz")
+    bar = tqdm(total=len(game_rounds(args.dice)) * args.iterations, unit="it", disable=args.no_progress)
+    table = solve_game(config, args.dice, args.k, args.iterations, seed=args.seed, checkpoint=checkpoint,
+                       checkpoint_every=args.checkpoint_every, progress=bar.update)
+    bar.close()
+    table.save(out)
+    checkpoint.unlink(missing_ok=True)
+    print(f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it with --players cfr:table={out})")
+    for (a, b), seconds in table.seconds.items():
+        print(f"round {a} vs {b} dice: game value to the opener {table.values[a, b]:+.4f}, {seconds:.1f} CPU s")
+    # the round with one die each is the one-round +1/-1 game: its exploitability is exact
+    e = exploitability(CFRPlayer(table), replace(config, dice=1), (1, 1))
+    print(f"exploitability with 1 die each: as opener {e.as_opener:.4f}, as responder {e.as_responder:.4f}, "
+          f"average {e.average:.4f} (payoff units; the LP's value {e.value:+.4f})")
+    return 0
+
+
+def _solve_parser(sub) -> None:
+    solve = sub.add_parser("solve", help="compute an equilibrium table (CFR+, two players, full bids); resumable")
+    kinds = solve.add_subparsers(dest="kind", required=True)
+    eq = kinds.add_parser("equilibrium", help="the whole game's rounds up to --dice each, smallest first",
+                          conflict_handler="resolve")
+    _config_args(eq)
+    eq.add_argument("--dice", type=_option_int(1), default=3,
+                    help="solve every round up to this many dice each (default 3, the shipped table's)")
+    eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
+    eq.add_argument("--k", default="3@4,2",
+                    help="recall: last k bids, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2)")
+    eq.add_argument("--iterations", type=_option_int(1), default=250, help="CFR+ iterations per round (default 250)")
+    eq.add_argument("--seed", type=_option_int(0), default=0, help="seed of sampled hands (default 0)")
+    eq.add_argument("--out", default="results/cfr.npz", help="table file; <out>.checkpoint.npz resumes a killed run")
+    eq.add_argument("--checkpoint-every", type=_option_int(1), default=25, help="iterations between checkpoints")
+    eq.add_argument("--no-progress", action="store_true", help="no progress bar")
+    eq.set_defaults(func=cmd_solve)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ldpomdp", description="Liar's Dice as a POMDP")
     parser.add_argument("--version", action="version", version=f"ldpomdp {__version__}")
@@ -254,6 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     _sweep_parser(sub)
     _train_parser(sub)
     _serve_parser(sub)
+    _solve_parser(sub)
     return parser
 
 

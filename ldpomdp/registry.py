@@ -58,6 +58,9 @@ register("mixture", "ldpomdp.opponents.mixture:TypeMixture",
 register("nash", "ldpomdp.exact.nash:NashPlayer",
          summary="exact per-round equilibrium, two players, small rounds: with 6 faces 1 die each in the full game, "
                  "up to 7 each in the sixes game (solved once, cached on disk)")
+register("cfr", "ldpomdp.exact.cfr_player:CFRPlayer",
+         summary="approximate equilibrium of the whole two-player game (CFR+ on the last bids; shipped table for "
+                 "the default rules up to its dice, other rules solved once and cached), e.g. cfr:table=PATH")
 register("best-response", "ldpomdp.exact.fixed_opponents:BestResponsePlayer",
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "

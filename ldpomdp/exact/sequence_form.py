@@ -51,8 +51,9 @@ def _constraints(tree: RoundTree, role: int) -> sp.csr_matrix:
     return sp.csr_matrix((vals, (rows, cols)), shape=shape)
 
 
-def _payoff(tree: RoundTree) -> sp.csr_matrix:
-    """A: chance-weighted payoff to the opener for each pair of sequences ending in a terminal."""
+def _payoff(tree: RoundTree, outcome: np.ndarray | None = None) -> sp.csr_matrix:
+    """A: chance-weighted payoff to the opener for each pair of sequences ending in a terminal (with ``outcome``,
+    the opener's value ``outcome[loser, challenger]`` (roles) in place of +1 / -1)."""
     term = tree.terminal_edges
     bid_edge = tree.node_parent_edge[tree.edge_node[term]]  # the challenged bid, made by the other role
     by_opener = tree.edge_actor[term] == 0
@@ -62,15 +63,21 @@ def _payoff(tree: RoundTree) -> sp.csr_matrix:
     rows = _sequence(tree, 0, h0, last[0][None, None, :])
     cols = _sequence(tree, 1, h1, last[1][None, None, :])
     chance = tree.hand_probs[0][:, None, None] * tree.hand_probs[1][None, :, None]
-    vals = chance * tree.opener_payoff
+    payoff = tree.opener_payoff
+    if outcome is not None:  # opener_payoff is +1 exactly when the responder (role 1) loses
+        loser = (payoff > 0).astype(np.int64)
+        payoff = np.asarray(outcome, dtype=np.float64)[loser, tree.edge_actor[term][None, None, :]]
+    vals = chance * payoff
     shape = (1 + len(tree.hands[0]) * len(tree.role_edges[0]), 1 + len(tree.hands[1]) * len(tree.role_edges[1]))
     rows, cols = np.broadcast_arrays(rows, cols)
     return sp.csr_matrix((vals.ravel(), (rows.ravel(), cols.ravel())), shape=shape)
 
 
-def sequence_form(tree: RoundTree) -> tuple[sp.csr_matrix, sp.csr_matrix, sp.csr_matrix]:
-    """(E, F, A) of the round: the opener's and responder's constraints and the opener's payoff."""
-    return _constraints(tree, 0), _constraints(tree, 1), _payoff(tree)
+def sequence_form(tree: RoundTree, outcome: np.ndarray | None = None
+                  ) -> tuple[sp.csr_matrix, sp.csr_matrix, sp.csr_matrix]:
+    """(E, F, A) of the round: the opener's and responder's constraints and the opener's payoff (``outcome``:
+    see :func:`solve_round`)."""
+    return _constraints(tree, 0), _constraints(tree, 1), _payoff(tree, outcome)
 
 
 def behaviour_from_plan(tree: RoundTree, role: int, plan: np.ndarray) -> np.ndarray:
@@ -120,11 +127,14 @@ class RoundSolution:
         return self.behaviour[role][np.asarray(hand_rows)[:, None], local[None, :]]
 
 
-def solve_round(config: GameConfig, dice: tuple[int, int] | None = None) -> RoundSolution:
-    """Solve one round exactly; ``dice`` = (opener's dice, responder's dice), default the starting dice."""
+def solve_round(config: GameConfig, dice: tuple[int, int] | None = None, outcome: np.ndarray | None = None
+                ) -> RoundSolution:
+    """Solve one round exactly; ``dice`` = (opener's dice, responder's dice), default the starting dice.
+    ``outcome[loser, challenger]`` (roles, 0 = opener), when given, is the opener's value of each way a challenge
+    ends (e.g. game values of the next dice state) in place of +1 when the responder loses and -1 otherwise."""
     start = time.perf_counter()
     tree = build_tree(config, dice)
-    E, F, A = sequence_form(tree)
+    E, F, A = sequence_form(tree, outcome)
     n_x, m_q = E.shape[1], F.shape[0]
     cost = np.zeros(n_x + m_q)
     cost[n_x] = -1.0  # maximise q_0 (f = unit vector at the empty sequence)
