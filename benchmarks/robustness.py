@@ -5,8 +5,8 @@ against a reference agent and against the one-third rule; 2 players, full game, 
   (``ldpomdp.exact.exploitability``; planners read through ``ReplayPolicy``; beside it the one-round LBR's figure,
   ``ldpomdp.local_best_response.local_best_response``, for agents with ``action_probabilities``), elsewhere the
   local best response's lower bound 2w - 1 from its win rate w against the agent (``lbr:SPEC``), with the 95%
-  Wilson interval mapped the same way. LBR reads a planner (no ``action_probabilities``) through its ``act``,
-  affordable up to ``--replay-dice`` dice each only.
+  Wilson interval mapped the same way. A planner (no ``action_probabilities``) is read through its
+  ``act``, affordable up to ``--replay-dice`` dice each only (0: never).
 - head-to-head: the agent's win rate against ``--reference`` (default ``cfr``; ``expected-count`` while ``cfr`` is
   not registered) and against ``one-third``, 95% Wilson intervals.
 - CPU seconds per cell (the sweep's worker CPU time; the exact solve's process time).
@@ -85,7 +85,8 @@ def main() -> None:
                         help=f"head-to-head reference (default {REFERENCE}; {FALLBACK_REFERENCE} when it is not "
                              "registered)")
     parser.add_argument("--replay-dice", type=int, default=2,
-                        help="largest dice count at which LBR reads a planner through its act (default 2)")
+                        help="largest dice count at which a planner's exploitability is measured through its act "
+                             "(exact at 1, LBR above; default 2; 0: never)")
     parser.add_argument("--workers", type=int, default=1, help="processes per cell (default 1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="results/robustness")
@@ -116,15 +117,15 @@ def main() -> None:
             row = [f"`{spec}`", dice]
             policy = policy_of(spec)
             replayed = isinstance(policy, ReplayPolicy)
-            if dice == 1:
+            if replayed and dice > args.replay_dice:
+                row += [f"not measured (read through `act` beyond {args.replay_dice} dice)", None]
+            elif dice == 1:
                 start = time.process_time()
                 config = GameConfig(num_players=2, dice=1)
                 text = f"{exploitability(policy, config).average:.3f} (exact)"
                 if not replayed:  # the one-round LBR beside it: how much of the exact figure LBR finds
                     text += f"; one-round LBR {local_best_response(make_player(spec), config).average:.3f}"
                 row += [text, round(time.process_time() - start, 1)]
-            elif replayed and dice > args.replay_dice:
-                row += [f"not measured (LBR through `act` beyond {args.replay_dice} dice)", None]
             else:
                 _, cpu, lbr = sweep_cell((f"lbr:policy={spec}", spec), dice, args.games, out, args.seed,
                                          args.workers)
