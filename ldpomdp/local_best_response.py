@@ -29,7 +29,7 @@ decision, affordable at 1-2 dice each only.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -172,8 +172,8 @@ class LocalBestResponse(BaseOpponent):
     def _start(self, event: RoundStart) -> None:
         """A new round: the range is the prior, and each way the round can end gets its game value."""
         config, me = self.config, self.seat
-        self._support = hand_support(event.dice[1 - me], config.faces)[0]
-        self._weights = hand_support(event.dice[1 - me], config.faces)[1].copy()
+        self._support, prior = hand_support(event.dice[1 - me], config.faces)
+        self._weights = prior.copy()
         self._support_matching = self._support @ match_matrix(config)
         self._outcomes = {}
         for lbr_challenged in (True, False):

@@ -35,6 +35,16 @@ def test_one_round_lbr_is_a_lower_bound_close_to_the_exact_exploitability(spec, 
     assert lbr.average >= 0.85 * exact.average - 1e-9, (lbr, exact)
 
 
+@pytest.mark.parametrize("wild", [1, 3])
+@pytest.mark.parametrize("spec", POLICIES)
+def test_lbr_is_a_lower_bound_at_two_dice_each(spec, wild):
+    config = GameConfig(num_players=2, dice=2, faces=3, wild=wild)
+    exact = exploitability(make_player(spec), config)
+    lbr = local_best_response(make_player(spec), config)
+    assert lbr.as_opener <= exact.as_opener + 1e-9 and lbr.as_responder <= exact.as_responder + 1e-9
+    assert lbr.average >= 0.5 * exact.average - 0.03, (lbr, exact)  # nash: LBR may lose a little
+
+
 def test_two_step_lookahead_finds_more_than_one_step():
     config = GameConfig(num_players=2, dice=1)
     one = local_best_response(make_player("random"), config, lookahead=1, raises="all")
