@@ -20,14 +20,19 @@ def test_check_opponent(bids):
 
 
 class Watched:
-    """Plays ``player`` and shows every event to ``watcher``, reset to the same seat."""
+    """Plays ``player`` and shows every event to ``watcher``, reset to the same seat; with ``keep`` the watcher
+    keeps its posterior from game to game."""
 
-    def __init__(self, player, watcher):
-        self.player, self.watcher = player, watcher
+    def __init__(self, player, watcher, keep=False):
+        self.player, self.watcher, self.keep, self.started = player, watcher, keep, False
 
     def reset(self, seat, config):
         self.player.reset(seat, config)
+        posterior = self.watcher.posterior.copy() if self.keep and self.started else None
         self.watcher.reset(seat, config)
+        if posterior is not None:
+            self.watcher.posterior = posterior
+        self.started = True
 
     def observe(self, event):
         self.player.observe(event)
@@ -122,34 +127,11 @@ def test_spec():
         make_player("mixture:floor=2")
 
 
-class Watching:
-    """Plays ``player`` and shows every event to ``watcher``, which keeps its posterior from game to game (its
-    seat follows the player's)."""
-
-    def __init__(self, player, watcher):
-        self.player, self.watcher, self.started = player, watcher, False
-
-    def reset(self, seat, config):
-        self.player.reset(seat, config)
-        posterior = self.watcher.posterior.copy() if self.started else None
-        self.watcher.reset(seat, config)
-        if posterior is not None:
-            self.watcher.posterior = posterior
-        self.started = True
-
-    def observe(self, event):
-        self.player.observe(event)
-        self.watcher.observe(event)
-
-    def act(self, view, rng):
-        return self.player.act(view, rng)
-
-
 def watch(spec, games=60, seed=1, **kwargs):
     """A mixture's weights after watching ``spec`` play ``games`` one-round games (one die each) against one-third,
     seats alternating."""
     watcher = TypeMixture(**kwargs)
-    watched, rng = Watching(make_player(spec), watcher), np.random.default_rng(seed)
+    watched, rng = Watched(make_player(spec), watcher, keep=True), np.random.default_rng(seed)
     for g in range(games):
         table = [watched, make_player("one-third")]
         play_game(SMALL, table[g % 2:] + table[:g % 2], rng)
