@@ -29,7 +29,7 @@ from pathlib import Path
 from _record import record
 
 from ldpomdp.exact import ReplayPolicy, exploitability
-from ldpomdp.local_best_response import local_best_response
+from ldpomdp.local_best_response import LowerBound, local_best_response
 from ldpomdp.registry import make_player, parse_spec, split_specs
 from ldpomdp.rules import GameConfig
 from ldpomdp.sweeps import Cell, SummaryRow, parse_dice_range, run_sweep
@@ -129,8 +129,8 @@ def main() -> None:
             else:
                 _, cpu, lbr = sweep_cell((f"lbr:policy={spec}", spec), dice, args.games, out, args.seed,
                                          args.workers)
-                row += [f">= {2 * lbr.win_rate - 1:.3f} [{2 * lbr.ci_low - 1:.3f}, {2 * lbr.ci_high - 1:.3f}] (LBR)",
-                        round(cpu, 1)]
+                bound = LowerBound(lbr.wins, lbr.games)
+                row += [f">= {bound.value:.3f} [{bound.interval[0]:.3f}, {bound.interval[1]:.3f}] (LBR)", round(cpu, 1)]
             for opponent in (reference, "one-third"):
                 if opponent == spec:
                     row += ["(itself)", None]

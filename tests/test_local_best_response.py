@@ -11,7 +11,8 @@ import pytest
 from ldpomdp.exact import cached_solution, exploitability, policy_behaviour
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game, rotate
 from ldpomdp.hands import hand_support
-from ldpomdp.local_best_response import LocalBestResponse, candidate_raises, lbr_behaviour, local_best_response
+from ldpomdp.local_best_response import (LocalBestResponse, candidate_raises, exploitability_lower_bound, lbr_behaviour,
+                                         local_best_response)
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions
 
@@ -110,6 +111,19 @@ def test_lbr_beats_the_policy_in_the_full_game(spec):
         wins += seated[record.winner] is lbr
     # a fair coin passes 0.5 n + 3 sd with probability < 0.2%
     assert wins > games / 2 + 3 * math.sqrt(games) / 2, wins
+
+
+def test_game_level_bound_at_one_die_estimates_the_one_round_lbr():
+    """At one die each a game is one round, so LBR's mean payoff over games with rotated seats estimates the
+    one-round LBR's exact average; the 95% interval of the bound must hold it (4 sd: a 1-in-15,000 miss)."""
+    config = GameConfig(num_players=2, dice=1)
+    exact = local_best_response(make_player("oehm:0.2"), config).average
+    bound = exploitability_lower_bound("oehm:0.2", config, games=1000, seed=3)
+    assert bound.games == 1000 and abs(bound.value - exact) <= 4 / math.sqrt(1000), (bound.value, exact)
+    low, high = bound.interval
+    assert low < bound.value < high and high - low < 0.15
+    with pytest.raises(ValueError, match="','"):
+        exploitability_lower_bound("pomcp:sims=10,depth=2", config, games=1)
 
 
 def test_range_is_bayes_on_the_policys_bids():
