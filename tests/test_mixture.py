@@ -178,6 +178,12 @@ def test_floor_goes_to_the_safe_type():
     np.testing.assert_allclose(model.posterior, expected, rtol=1e-12)
 
 
+@pytest.mark.usefixtures("_cache")
+def test_check_opponent_with_the_safe_type_playing():
+    model = TypeMixture()
+    assert check_opponent(model, SMALL, np.random.default_rng(3), n_states=100) >= 100 and model.safe_active
+
+
 def test_safe_type_sits_out_games_it_cannot_play():
     model = TypeMixture()
     for config in (CONFIG, GameConfig(num_players=2, dice=5)):  # three players; rounds too large for nash
