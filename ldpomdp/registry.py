@@ -65,6 +65,9 @@ register("best-response", "ldpomdp.exact.fixed_opponents:BestResponsePlayer",
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "
                  "best-response:assume=bluff:0.3")
+register("lbr", "ldpomdp.local_best_response:LocalBestResponse", positional="policy",
+         summary="local best response to a two-player policy (a lower bound on its exploitability), e.g. lbr:one-third "
+                 "or lbr:policy=mixture,lookahead=1")
 register("expected-count", "ldpomdp.planners.expected_count:ExpectedCountPlanner",
          aliases={"particles": "n_particles"},
          summary="report 002's POMDP player: belief + expected count, e.g. expected-count:particles=1000,belief=exact")

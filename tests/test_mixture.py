@@ -20,14 +20,19 @@ def test_check_opponent(bids):
 
 
 class Watched:
-    """Plays ``player`` and shows every event to ``watcher``, reset to the same seat."""
+    """Plays ``player`` and shows every event to ``watcher``, reset to the same seat; with ``keep`` the watcher
+    keeps its posterior from game to game."""
 
-    def __init__(self, player, watcher):
-        self.player, self.watcher = player, watcher
+    def __init__(self, player, watcher, keep=False):
+        self.player, self.watcher, self.keep, self.started = player, watcher, keep, False
 
     def reset(self, seat, config):
         self.player.reset(seat, config)
+        posterior = self.watcher.posterior.copy() if self.keep and self.started else None
         self.watcher.reset(seat, config)
+        if posterior is not None:
+            self.watcher.posterior = posterior
+        self.started = True
 
     def observe(self, event):
         self.player.observe(event)
@@ -120,3 +125,79 @@ def test_spec():
     assert make_player("mixture").types == TypeMixture().types
     with pytest.raises(ValueError, match="floor"):
         make_player("mixture:floor=2")
+
+
+def watch(spec, games=60, seed=1, **kwargs):
+    """A mixture's weights after watching ``spec`` play ``games`` one-round games (one die each) against one-third,
+    seats alternating."""
+    watcher = TypeMixture(**kwargs)
+    watched, rng = Watched(make_player(spec), watcher, keep=True), np.random.default_rng(seed)
+    for g in range(games):
+        table = [watched, make_player("one-third")]
+        play_game(SMALL, table[g % 2:] + table[:g % 2], rng)
+    return watcher.weights
+
+
+SMALL = GameConfig(num_players=2, dice=1)
+
+
+@pytest.fixture
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPOMDP_CACHE", str(tmp_path))
+
+
+@pytest.mark.usefixtures("_cache")
+@pytest.mark.parametrize("spec", ["bluff:0.3", "bluff:0.6", "nash"])
+def test_weight_moves_to_the_safe_type_against_an_opponent_it_does_not_model(spec):
+    before = watch(spec, games=1)["nash"]
+    after = watch(spec)
+    assert after["nash"] > 0.9 and after["nash"] > before, after
+
+
+@pytest.mark.usefixtures("_cache")
+@pytest.mark.parametrize("kind", ["one-third", "conservative", "aggressive", "random", "oehm:0.2"])
+def test_posterior_still_finds_a_modelled_type_beside_the_safe_one(kind):
+    weights = watch(kind)
+    assert weights[kind] > 0.85, weights
+
+
+@pytest.mark.usefixtures("_cache")
+def test_floor_goes_to_the_safe_type():
+    model = TypeMixture(["random", "conservative"], floor=0.2)
+    model.reset(1, SMALL)
+    assert model.safe_active and list(model.weights) == ["random", "conservative", "nash"]
+    hand = (0, 0, 1, 0, 0, 0)
+    views = [PublicView(SMALL, 1, (1, 1), ((0, Bid(1, 2)),))]
+    model.observe(RoundStart(0, (1, 1), 0))
+    model.observe(ActionTaken(0, Bid(1, 2), PublicView(SMALL, 0, (1, 1))))
+    model.observe(ActionTaken(1, Bid(1, 3), views[0]))
+    before = model.posterior.copy()
+    lik = np.array([m.action_probabilities(np.array([hand]), views[0], Bid(1, 3))[0] for m in model.components])
+    model.observe(RoundEnd(0, ((0, 1, 0, 0, 0, 0), hand), Bid(1, 3), 1, 0, 0, 1, (0, 1)))
+    expected = 0.8 * before * lik / (before * lik).sum() + np.array([0.0, 0.0, 0.2])
+    np.testing.assert_allclose(model.posterior, expected, rtol=1e-12)
+
+
+@pytest.mark.usefixtures("_cache")
+def test_check_opponent_with_the_safe_type_playing():
+    model = TypeMixture()
+    assert check_opponent(model, SMALL, np.random.default_rng(3), n_states=100) >= 100 and model.safe_active
+
+
+def test_safe_type_sits_out_games_it_cannot_play():
+    model = TypeMixture()
+    for config in (CONFIG, GameConfig(num_players=2, dice=5)):  # three players; rounds too large for nash
+        model.reset(0, config)
+        assert not model.safe_active and "nash" not in model.weights and len(model.posterior) == 5
+    off = TypeMixture(safe="none")
+    off.reset(0, SMALL)
+    assert not off.safe_active and off.name == "mixture:safe=none"
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"safe": "nope"}, "TypeMixture.safe"), ({"safe": "expected-count"}, "TypeMixture.safe"),
+    ({"types": ["random", "nash"]}, "TypeMixture.safe"),
+])
+def test_safe_validation(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TypeMixture(**kwargs)

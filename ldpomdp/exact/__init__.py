@@ -4,7 +4,15 @@ opponents that ignore their hands (any number of players) or, in the sixes game,
 hand, with the exact value of a given player against them. (Report 000's call-and-re-roll game is in
 :mod:`ldpomdp.variants.call_reroll`.)"""
 
-from .best_response import Exploitability, ReplayPolicy, best_response_value, exploitability, policy_behaviour
+from .best_response import (
+                            Exploitability,
+                            ReplayPolicy,
+                            best_response_value,
+                            exploitability,
+                            policy_behaviour,
+                            reach_probabilities,
+                            strategy_value,
+)
 from .count_rounds import HandDependentModelError
 from .fixed_opponents import BestResponsePlayer, FixedOpponentsSolution, evaluate_player, solve_fixed_opponents
 from .nash import NashPlayer, cache_dir, cached_solution
@@ -15,6 +23,7 @@ __all__ = [
     "solve_round", "RoundSolution", "sequence_form", "RoundTree", "build_tree", "MAX_SEQUENCES",
     "NashPlayer", "cached_solution", "cache_dir",
     "exploitability", "Exploitability", "ReplayPolicy", "best_response_value", "policy_behaviour",
+    "reach_probabilities", "strategy_value",
     "solve_fixed_opponents", "FixedOpponentsSolution", "BestResponsePlayer", "HandDependentModelError",
     "evaluate_player",
 ]

@@ -18,7 +18,10 @@ from ..validation import int_at_least
 from .nash import cached_solution
 from .tree import RoundTree
 
-__all__ = ["policy_behaviour", "best_response_value", "Exploitability", "exploitability", "ReplayPolicy"]
+__all__ = [
+    "policy_behaviour", "reach_probabilities", "strategy_value", "best_response_value", "Exploitability",
+    "exploitability", "ReplayPolicy",
+]
 
 
 def policy_behaviour(policy: OpponentModel, tree: RoundTree, role: int, opener_seat: int = 0) -> np.ndarray:
@@ -50,20 +53,35 @@ def policy_behaviour(policy: OpponentModel, tree: RoundTree, role: int, opener_s
     return out
 
 
-def best_response_value(tree: RoundTree, role: int, behaviour: np.ndarray) -> float:
-    """Expected payoff (+1 win / -1 loss) a best responder earns against ``role`` playing ``behaviour``."""
-    br = 1 - role
-    actor = tree.edge_actor
-    # per edge, the policy's probability of taking it for each of its hands (1 on the responder's edges)
+def reach_probabilities(tree: RoundTree, role: int, behaviour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(nodes, H_role) P(hand) x P(``role`` playing ``behaviour`` takes its actions on the way to the node), and
+    (edges, H_role) its probability of taking each edge (1 on the other role's edges)."""
     factor = np.ones((tree.num_edges, len(tree.hands[role])))
     factor[tree.role_edges[role]] = behaviour.T
     reach = np.empty((tree.num_nodes, len(tree.hands[role])))
     reach[0] = tree.hand_probs[role]
-    levels = tree.levels()
-    for a, b in levels[:-1]:  # top-down: reach of each child = parent's reach x policy's action probability
+    for a, b in tree.levels()[:-1]:  # top-down: reach of each child = parent's reach x the action's probability
         edges = np.arange(tree.edge_start[a], tree.edge_start[b])
         inner = edges[tree.edge_child[edges] >= 0]
         reach[tree.edge_child[inner]] = reach[tree.edge_node[inner]] * factor[inner]
+    return reach, factor
+
+
+def strategy_value(tree: RoundTree, behaviours: tuple[np.ndarray, np.ndarray]) -> float:
+    """Expected payoff (+1 win / -1 loss) to the opener when each role r plays ``behaviours[r]``
+    ((H_r, role r's edges) action probabilities)."""
+    term = tree.terminal_edges
+    weights = [reach[tree.edge_node[term]] * factor[term] for reach, factor in
+               (reach_probabilities(tree, r, behaviours[r]) for r in (0, 1))]  # (terminals, H_r)
+    return float(np.einsum("ijt,ti,tj->", tree.opener_payoff, weights[0], weights[1]))
+
+
+def best_response_value(tree: RoundTree, role: int, behaviour: np.ndarray) -> float:
+    """Expected payoff (+1 win / -1 loss) a best responder earns against ``role`` playing ``behaviour``."""
+    br = 1 - role
+    actor = tree.edge_actor
+    reach, factor = reach_probabilities(tree, role, behaviour)
+    levels = tree.levels()
     term = tree.terminal_edges
     payoff = tree.opener_payoff if role == 1 else -tree.opener_payoff.transpose(1, 0, 2)  # (H_br, H_pol, T)
     weight = reach[tree.edge_node[term]] * factor[term]  # (T, H_pol)

@@ -1,10 +1,11 @@
-"""A Bayesian opponent-type model: the seat plays like one of K known models, and which one is learnt
-from the hands it shows at the end of each round.
+"""A Bayesian opponent-type model: the seat plays like one of K known models, or like the safe (equilibrium) type
+when none of them fits, and which one is learnt from the hands it shows at the end of each round.
 
 Why: a planner that assumes one model for every opponent is wrong about someone at a mixed table. Here
-the posterior w over the K types is updated at every ``RoundEnd`` with the likelihood of the seat's
+the posterior w over the types is updated at every ``RoundEnd`` with the likelihood of the seat's
 actions in that round given its revealed hand, P_k(a | h, view), and mixed with ``floor`` so no type
-dies. Within a round the hand is unknown and w does not move, so the predictive model is
+dies (the floor goes to the safe type while it plays). Within a round the hand is unknown and w does not move, so
+the predictive model is
 
     P(a | h, view) = sum_k w_k P_k(a | h, view),
 
@@ -23,9 +24,10 @@ from ..rules import Action, GameConfig
 from ..validation import number
 from .base import BaseOpponent, OpponentModel
 
-__all__ = ["TypeMixture", "DEFAULT_TYPES"]
+__all__ = ["TypeMixture", "DEFAULT_TYPES", "DEFAULT_SAFE"]
 
 DEFAULT_TYPES = ("one-third", "random", "aggressive", "conservative", "oehm:0.2")
+DEFAULT_SAFE = "nash"  # the equilibrium type; it plays only where it can solve the game (see TypeMixture)
 
 
 def _type_specs(types: Sequence[str] | str) -> tuple[str, ...]:
@@ -48,46 +50,77 @@ def _type_specs(types: Sequence[str] | str) -> tuple[str, ...]:
 
 
 class TypeMixture(BaseOpponent):
-    """Posterior mixture of K opponent models (``types``, player specs with ``action_probabilities``).
+    """Posterior mixture of K opponent models (``types``, player specs with ``action_probabilities``) and a safe
+    type.
 
     ``types``: from Python a sequence of specs (default :data:`DEFAULT_TYPES`); from a spec string the
     specs joined by "+", e.g. ``mixture:types=one-third+random+conservative`` (specs containing ":", such
     as ``oehm:0.2``, cannot be given that way). ``floor`` in [0, 1): after each round
     w <- (1 - floor) w + floor / K, so a type that explained a few rounds badly can come back.
 
-    Every event is forwarded to every component. Likelihoods are computed at ``RoundEnd`` before the
+    ``safe`` (default :data:`DEFAULT_SAFE`, the equilibrium player; "none" turns it off): a type that joins the
+    Bayes step as the account of an opponent the list does not model, and that takes the whole floor:
+    w <- (1 - floor) w + floor e_safe. So the weight moves to the safe type when it explains the revealed rounds
+    better than every listed type, and comes back to it after any run of rounds that favoured a wrong type. A
+    safe type that cannot play the game (its ``reset`` raises ValueError: ``nash`` beyond one die each, or at
+    three players) sits the game out, and the mixture is then exactly the plain one above.
+
+    Every event is forwarded to every component that plays. Likelihoods are computed at ``RoundEnd`` before the
     components see it, so a stateful component is asked in the state it had during the round (as the
     beliefs ask it: after it observed the round's actions).
     """
 
-    def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, name: str | None = None):
+    def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, safe: str | None = DEFAULT_SAFE,
+                 name: str | None = None):
         from ..registry import make_player  # registry imports opponents lazily; avoid a cycle
 
         self.types = _type_specs(types)
         self.floor = number("TypeMixture", "floor", floor, 0.0, 1.0)
+        self.safe = None if safe in (None, "", "none") else str(safe).strip()
+        if self.safe in self.types:
+            raise ValueError(f"TypeMixture.safe: {self.safe!r} is also one of the types; name it once, as safe")
         self.components: list[OpponentModel] = []
-        for spec in self.types:
+        for field, spec in [("types", t) for t in self.types] + ([("safe", self.safe)] if self.safe else []):
             try:
                 model = make_player(spec)
             except ValueError as exc:
-                raise ValueError(f"TypeMixture.types: {exc}") from exc
+                raise ValueError(f"TypeMixture.{field}: {exc}") from exc
             if not callable(getattr(model, "action_probabilities", None)):
-                raise ValueError(f"TypeMixture.types: {spec!r} has no action_probabilities")
+                raise ValueError(f"TypeMixture.{field}: {spec!r} has no action_probabilities")
             self.components.append(cast(OpponentModel, model))  # its action_probabilities checked just above
-        self.name = name or ("mixture" if self.types == DEFAULT_TYPES else "mixture:types=" + "+".join(self.types))
+        parts = ([] if self.types == DEFAULT_TYPES else ["types=" + "+".join(self.types)]) + (
+            [] if self.safe == DEFAULT_SAFE else [f"safe={self.safe or 'none'}"])
+        self.name = name or ("mixture" + (":" + ",".join(parts) if parts else ""))
+        self.safe_active = False  # whether the safe type plays in this game (set by reset)
         self.posterior = np.full(len(self.types), 1.0 / len(self.types))
         self._pending: list[tuple[Action, PublicView]] = []
 
     @property
     def weights(self) -> dict[str, float]:
-        """The current posterior, by type spec."""
-        return dict(zip(self.types, self.posterior.tolist(), strict=True))
+        """The current posterior, by type spec (the safe type's included while it plays)."""
+        return dict(zip(self._active_specs, self.posterior.tolist(), strict=True))
+
+    @property
+    def _active_specs(self) -> tuple[str, ...]:
+        return self.types + ((self.safe,) if self.safe_active else ())  # type: ignore[operator]
+
+    @property
+    def _active(self) -> list[OpponentModel]:
+        """The components that play this game: the types, then the safe type while it plays."""
+        return self.components[:len(self._active_specs)]
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
-        for model in self.components:
+        for model in self.components[:len(self.types)]:
             model.reset(seat, config)
-        self.posterior = np.full(len(self.types), 1.0 / len(self.types))
+        self.safe_active = False
+        if self.safe is not None:
+            try:  # a safe type that cannot play this game (e.g. nash beyond small rounds) sits it out
+                self.components[-1].reset(seat, config)
+                self.safe_active = True
+            except ValueError:
+                pass
+        self.posterior = np.full(len(self._active), 1.0 / len(self._active))
         self._pending = []
 
     def observe(self, event: Event) -> None:
@@ -98,16 +131,18 @@ class TypeMixture(BaseOpponent):
         elif isinstance(event, RoundEnd):
             self._update(np.asarray(event.hands[self.seat])[None, :])
             self._pending = []
-        for model in self.components:
+        for model in self._active:
             model.observe(event)
 
     def _update(self, hand: np.ndarray) -> None:
-        """Bayes on the round's actions given the revealed ``hand`` (1 x faces), then the floor."""
+        """Bayes on the round's actions given the revealed ``hand`` (1 x faces), then the floor (on the safe type
+        while it plays, else spread over the types)."""
         if not self._pending:
             return
-        log_lik = np.zeros(len(self.components))
+        models = self._active
+        log_lik = np.zeros(len(models))
         with np.errstate(divide="ignore"):
-            for k, model in enumerate(self.components):
+            for k, model in enumerate(models):
                 log_lik[k] = sum(float(np.log(model.action_probabilities(hand, view, action)[0]))
                                  for action, view in self._pending)
             log_post = np.log(self.posterior) + log_lik
@@ -115,16 +150,20 @@ class TypeMixture(BaseOpponent):
         if np.isfinite(top):  # if no type explains the round, the round teaches nothing
             post = np.exp(log_post - top)
             self.posterior = post / post.sum()
-        mixed = (1.0 - self.floor) * self.posterior + self.floor / len(self.components)
+        if self.safe_active:
+            mixed = (1.0 - self.floor) * self.posterior
+            mixed[-1] += self.floor
+        else:
+            mixed = (1.0 - self.floor) * self.posterior + self.floor / len(models)
         self.posterior = mixed / mixed.sum()
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         total = np.zeros(np.asarray(hands).shape[0])
-        for w, model in zip(self.posterior, self.components, strict=True):
+        for w, model in zip(self.posterior, self._active, strict=True):
             if w > 0.0:
                 total += w * np.asarray(model.action_probabilities(hands, view, action), dtype=np.float64)
         return np.minimum(total, 1.0)  # the weights sum to one up to rounding
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        k = int(rng.choice(len(self.components), p=self.posterior))
+        k = int(rng.choice(len(self.posterior), p=self.posterior))
         return self.components[k].act(view, rng)

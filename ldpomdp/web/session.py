@@ -28,7 +28,8 @@ YOU = 0  # the person's seat
 LIMITS = {"players": 6, "faces": 12, "table_dice": 60}
 # a spec for each registered name that needs a value (the others play by their bare name)
 EXAMPLE_SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
-                 "best-response": "best-response:assume=random", "pomcp": "pomcp:sims=300"}
+                 "best-response": "best-response:assume=random", "pomcp": "pomcp:sims=300",
+                 "lbr": "lbr:one-third"}
 _MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+:")  # package.module: in a spec, its value specs included
 
 

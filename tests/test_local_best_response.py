@@ -1,0 +1,171 @@
+"""Local best response: never above the exact best response, close to it on small rounds, the player follows the
+round's LBR strategy, and it beats the policies it is built against in the full game."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from ldpomdp.exact import cached_solution, exploitability, policy_behaviour
+from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game, rotate
+from ldpomdp.hands import hand_support
+from ldpomdp.local_best_response import (
+    LocalBestResponse,
+    candidate_raises,
+    exploitability_lower_bound,
+    lbr_behaviour,
+    local_best_response,
+)
+from ldpomdp.registry import make_player
+from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions
+
+POLICIES = ["one-third", "random", "oehm:0.2", "bluff:0.3", "aggressive", "nash"]
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPOMDP_CACHE", str(tmp_path))
+
+
+@pytest.mark.parametrize("faces", [4, 6])
+@pytest.mark.parametrize("spec", POLICIES)
+def test_one_round_lbr_is_a_lower_bound_close_to_the_exact_exploitability(spec, faces):
+    config = GameConfig(num_players=2, dice=1, faces=faces)
+    exact = exploitability(make_player(spec), config)
+    lbr = local_best_response(make_player(spec), config)
+    for bound, true in ((lbr.as_opener, exact.as_opener), (lbr.as_responder, exact.as_responder)):
+        assert bound <= true + 1e-9
+    # exact figures (no sampling): LBR recovers most of what a best responder wins
+    assert lbr.average >= 0.85 * exact.average - 1e-9, (lbr, exact)
+
+
+@pytest.mark.parametrize("wild", [1, 3])
+@pytest.mark.parametrize("spec", POLICIES)
+def test_lbr_is_a_lower_bound_at_two_dice_each(spec, wild):
+    config = GameConfig(num_players=2, dice=2, faces=3, wild=wild)
+    exact = exploitability(make_player(spec), config)
+    lbr = local_best_response(make_player(spec), config)
+    assert lbr.as_opener <= exact.as_opener + 1e-9 and lbr.as_responder <= exact.as_responder + 1e-9
+    assert lbr.average >= 0.5 * exact.average - 0.03, (lbr, exact)  # nash: LBR may lose a little
+
+
+def test_two_step_lookahead_finds_more_than_one_step():
+    config = GameConfig(num_players=2, dice=1)
+    one = local_best_response(make_player("random"), config, lookahead=1, raises="all")
+    two = local_best_response(make_player("random"), config, lookahead=2, raises="all")
+    assert two.average > one.average + 0.05
+
+
+def test_candidate_raises():
+    config = GameConfig(num_players=2, dice=2)
+    actions = legal_actions(config, 4, Bid(1, 3))
+    smallest = candidate_raises(actions, "smallest")
+    assert smallest == [Bid(1, 4), Bid(1, 5), Bid(1, 6), Bid(2, 1), Bid(2, 2), Bid(2, 3)]
+    assert candidate_raises(actions, "all") == [a for a in actions if a is not CHALLENGE]
+
+
+class Recording(LocalBestResponse):
+    """LBR that remembers (own hand, bids so far, action) of every decision."""
+
+    def reset(self, seat, config):
+        super().reset(seat, config)
+        self.decisions = []
+
+    def act(self, view, rng):
+        action = super().act(view, rng)
+        self.decisions.append((view.hand, tuple(a for _, a in view.history), action))
+        return action
+
+
+@pytest.mark.parametrize("spec", ["oehm:0.2", "mixture"])
+def test_player_plays_the_rounds_lbr_strategy(spec):
+    """The player's range (Bayes on every bid it saw) and outcome values (game values at one die each) give the
+    same decisions as the round's LBR strategy computed on the tree from the policy's reach."""
+    config = GameConfig(num_players=2, dice=1)
+    tree = cached_solution(config).tree
+    strategy = {}
+    for role in (0, 1):
+        policy = make_player(spec)
+        policy.reset(role, config)
+        behaviour = policy_behaviour(policy, tree, role)
+        strategy[1 - role] = lbr_behaviour(policy, tree, role, behaviour)
+    lbr, seen = Recording(spec), 0
+    for g in range(40):
+        seated, _ = rotate([lbr, make_player(spec)], g)
+        play_game(config, seated, np.random.default_rng(g), first_opener=0)
+        role = 0 if seated[0] is lbr else 1
+        for hand, bids, action in lbr.decisions:
+            node = tree.node_index[bids]
+            row = tree.hand_index(role, np.array([hand]))[0]
+            edges = np.arange(tree.edge_start[node], tree.edge_start[node + 1])
+            chosen = edges[np.argmax(strategy[role][row, tree.edge_local[edges]])]
+            assert tree.actions(int(node))[chosen - edges[0]] == action, (hand, bids, action)
+            seen += 1
+    assert seen >= 40  # at least one decision a game
+
+
+@pytest.mark.parametrize("spec", ["one-third", "mixture"])
+def test_lbr_beats_the_policy_in_the_full_game(spec):
+    config, games = GameConfig(num_players=2, dice=3), 40
+    lbr, wins = make_player(f"lbr:{spec}"), 0
+    for g in range(games):
+        seated, _ = rotate([lbr, make_player(spec)], g)
+        record = play_game(config, seated, np.random.default_rng(g), first_opener=0)
+        wins += seated[record.winner] is lbr
+    # a fair coin passes 0.5 n + 3 sd with probability < 0.2%
+    assert wins > games / 2 + 3 * math.sqrt(games) / 2, wins
+
+
+def test_game_level_bound_at_one_die_estimates_the_one_round_lbr():
+    """At one die each a game is one round, so LBR's mean payoff over games with rotated seats estimates the
+    one-round LBR's exact average; the 95% interval of the bound must hold it (4 sd: a 1-in-15,000 miss)."""
+    config = GameConfig(num_players=2, dice=1)
+    exact = local_best_response(make_player("oehm:0.2"), config).average
+    bound = exploitability_lower_bound("oehm:0.2", config, games=1000, seed=3)
+    assert bound.games == 1000 and abs(bound.value - exact) <= 4 / math.sqrt(1000), (bound.value, exact)
+    low, high = bound.interval
+    assert low < bound.value < high and high - low < 0.15
+    with pytest.raises(ValueError, match="','"):
+        exploitability_lower_bound("pomcp:sims=10,depth=2", config, games=1)
+
+
+def test_range_is_bayes_on_the_policys_bids():
+    config = GameConfig(num_players=2, dice=2)
+    lbr, policy = LocalBestResponse("one-third"), make_player("one-third")
+    lbr.reset(0, config)
+    policy.reset(1, config)
+    lbr.observe(RoundStart(0, (2, 2), 1))
+    view = PublicView(config, 1, (2, 2))
+    bid = policy.act(PlayerView(config, 1, (2, 2), hand=(0, 0, 0, 0, 2, 0)), np.random.default_rng(0))
+    lbr.observe(ActionTaken(1, bid, view))
+    likelihood = policy.action_probabilities(lbr._support, view, bid)
+    prior = hand_support(2, 6)[1]
+    assert 0 < likelihood.sum() < len(likelihood)
+    np.testing.assert_allclose(lbr._weights, prior * likelihood / (prior * likelihood).sum())
+    before = lbr._weights.copy()
+    after = PublicView(config, 1, (2, 2), ((1, bid), (0, Bid(4, 6))))
+    lbr.observe(ActionTaken(1, CHALLENGE, after))  # a challenge ends the round: no update
+    np.testing.assert_array_equal(lbr._weights, before)
+
+
+def test_planners_are_read_through_their_act():
+    lbr = make_player("lbr:policy=expected-count")
+    assert type(lbr.model).__name__ == "ReplayPolicy"
+    config = GameConfig(num_players=2, dice=1)
+    record = play_game(config, [lbr, make_player("expected-count")], np.random.default_rng(0))
+    assert record.winner in (0, 1)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"lookahead": 3}, "lookahead"), ({"raises": "some"}, "raises"), ({"policy": "nope"}, "nope"),
+])
+def test_bad_parameters(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        LocalBestResponse(**kwargs)
+
+
+def test_refuses_three_players():
+    with pytest.raises(ValueError, match="two-player"):
+        LocalBestResponse("random").reset(0, GameConfig(num_players=3, dice=2))
