@@ -58,8 +58,9 @@ def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALL
 def game_value(config: GameConfig, seat: int, assume: str) -> tuple[GameValue, str]:
     """The values for ``seat`` when every other seat plays the spec ``assume``, and their kind: (the
     solution of :func:`~ldpomdp.exact.fixed_opponents.solved_for`, "exact") where it can be had within
-    :data:`EXACT_MODEL_CALLS`, else (:class:`FairRounds`, "fair-rounds"). Cached for the process."""
-    if affordable(config, seat):
+    :data:`EXACT_MODEL_CALLS` under today's rules, else (:class:`FairRounds`, "fair-rounds"). Cached for the
+    process."""
+    if not config.variants and affordable(config, seat):  # the solver takes today's rules only
         try:
             return solved_for(config, seat, assume), "exact"
         except HandDependentModelError:
