@@ -15,7 +15,7 @@ from . import __version__
 from .game import play_game, player_name
 from .human import HumanPlayer
 from .registry import make_player, registered_names, split_specs
-from .rules import GameConfig, dice_text
+from .rules import LOSS_RULES, PRESETS, WILD_BID_RULES, GameConfig, dice_text
 
 
 def _option_int(minimum: int) -> Callable[[str], int]:
@@ -39,6 +39,31 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bids", choices=("full", "sixes"), default="full", help="bid mode (default full)")
     parser.add_argument("--opener", choices=("after_challenger", "loser"), default="after_challenger")
     parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
+    _variant_args(parser)
+
+
+def _variant_args(parser: argparse.ArgumentParser) -> None:
+    """The rule variants' options (docs/rules.md): a preset and single rules, which override the preset's."""
+    rules = parser.add_argument_group("rule variants (default: none, today's rules)")
+    rules.add_argument("--rules", choices=tuple(PRESETS), default=None,
+                       help="a named rule set: perudo (Perudo bids, exact call, palifico), dudo (Perudo bids, loss "
+                            "by the difference)")
+    rules.add_argument("--wild-bids", choices=WILD_BID_RULES, default=None, help="perudo: bids on the wild ones "
+                                                                                 "count double (needs --wild 1)")
+    rules.add_argument("--exact-call", action="store_const", const=True, default=None,
+                       help="the exact call (e at the terminal): right, the caller gets a die back; wrong, it loses one")
+    rules.add_argument("--palifico", action="store_const", const=True, default=None,
+                       help="a palifico round after a player first drops to one die")
+    rules.add_argument("--loss", choices=LOSS_RULES, default=None, help="difference: the loser loses what the bid "
+                                                                       "missed by")
+
+
+def variant_fields(args: argparse.Namespace) -> dict[str, object]:
+    """The GameConfig fields the rule-variant options ask for: the preset's, then the single rules given."""
+    fields = dict(PRESETS[args.rules]) if getattr(args, "rules", None) else {}
+    fields.update({name: getattr(args, name) for name in ("wild_bids", "exact_call", "palifico", "loss")
+                   if getattr(args, name, None) is not None})
+    return fields
 
 
 def _wild_face(text: str, faces: int) -> int | None:
@@ -55,8 +80,8 @@ def _wild_face(text: str, faces: int) -> int | None:
 def config_from_args(args: argparse.Namespace, num_players: int, dice: int | None = None) -> GameConfig:
     """A GameConfig from the shared rule options (``dice``, when given, in place of ``--dice``)."""
     dice = args.dice if dice is None else dice
-    return GameConfig(num_players=num_players, dice=dice, faces=args.faces, wild=_wild_face(args.wild, args.faces),
-                      bids=args.bids, opener=args.opener)
+    return GameConfig(**{**variant_fields(args), "num_players": num_players, "dice": dice, "faces": args.faces,
+                         "wild": _wild_face(args.wild, args.faces), "bids": args.bids, "opener": args.opener})
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -104,6 +129,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.experiment:
         if args.players:
             raise ValueError("give either --experiment or --players, not both")
+        if variant_fields(args):
+            raise ValueError("an --experiment fixes its rules: give --rules, --wild-bids, --exact-call, --palifico "
+                             "or --loss with --players")
         run_experiment(get_experiment(args.experiment), quick=args.quick, out=args.out, games=args.games,
                        seed=args.seed, plot=not args.no_plot, **options)
         return 0
@@ -154,6 +182,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         games = ()
     if len(games) != 3 or min(games) < 0:
         raise ValueError(f"--games must be three integers >= 0 like 20000,20000,20000, got {args.games!r}")
+    if variant_fields(args):
+        given = [f"--{name.replace('_', '-')}" for name in ("rules", "wild_bids", "exact_call", "palifico", "loss")
+                 if getattr(args, name) is not None]
+        raise ValueError("the DQN learns today's rules only (its action coding and features have no exact call, "
+                         f"palifico round or Perudo bid order): drop {', '.join(given)}")
     frame = Frame(args.players, args.dice, args.faces, _wild_face(args.wild, args.faces), args.bids)
     frame.check(frame.config)  # the rules' own checks, with their messages
     settings = TrainSettings(seed=args.seed, frame=frame, games=games, learning_rate=args.lr,
@@ -187,6 +220,7 @@ def _train_parser(sub) -> None:
     dqn.add_argument("--eval-games", type=_option_int(1), default=200, help="games per evaluation opponent")
     dqn.add_argument("--checkpoint-every", type=_option_int(1), default=1_000, help="games between checkpoints")
     dqn.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _variant_args(dqn)
     dqn.set_defaults(func=cmd_train)
 
 

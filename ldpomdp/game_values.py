@@ -47,7 +47,10 @@ def _fair(dice: tuple[int, ...], seat: int) -> float:
 
 
 def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALLS) -> bool:
-    """Whether solving ``config`` for ``seat`` stays within ``budget`` model calls."""
+    """Whether solving ``config`` for ``seat`` stays within ``budget`` model calls (never under a rule variant: the
+    solver takes today's rules only)."""
+    if config.variants:
+        return False
     try:
         return solve_work(config, seat).model_calls <= budget
     except ValueError:  # too many dice states even to count the work
@@ -58,9 +61,8 @@ def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALL
 def game_value(config: GameConfig, seat: int, assume: str) -> tuple[GameValue, str]:
     """The values for ``seat`` when every other seat plays the spec ``assume``, and their kind: (the
     solution of :func:`~ldpomdp.exact.fixed_opponents.solved_for`, "exact") where it can be had within
-    :data:`EXACT_MODEL_CALLS` under today's rules, else (:class:`FairRounds`, "fair-rounds"). Cached for the
-    process."""
-    if not config.variants and affordable(config, seat):  # the solver takes today's rules only
+    :data:`EXACT_MODEL_CALLS`, else (:class:`FairRounds`, "fair-rounds"). Cached for the process."""
+    if affordable(config, seat):
         try:
             return solved_for(config, seat, assume), "exact"
         except HandDependentModelError:

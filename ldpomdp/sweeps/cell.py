@@ -39,7 +39,8 @@ class Cell:
     @classmethod
     def of(cls, players: Sequence[str], dice: int, **rules) -> "Cell":
         """The cell of ``players``, ``dice`` each, under ``rules`` (``GameConfig``'s keywords: ``bids``, ``faces``,
-        ``wild``, ``opener``); errors name the cell."""
+        ``wild``, ``opener`` and the variants ``wild_bids``, ``exact_call``, ``palifico``, ``loss``); errors name the
+        cell."""
         players = tuple(players)
         try:
             config = GameConfig(num_players=len(players), dice=dice, **rules)
@@ -54,10 +55,16 @@ class Cell:
 
     @property
     def id(self) -> str:
-        """A stable, readable key built from every parameter that changes the games."""
+        """A stable, readable key built from every parameter that changes the games (the variants only when they
+        differ from today's rules: a cell of today's rules keeps its id, so its games' seeds)."""
         c = self.config
         return (f"{_players(self.players)};dice={self.dice};bids={c.bids};faces={c.faces};wild={c.wild};"
-                f"opener={c.opener}")
+                f"opener={c.opener}" + variants_text(c))
+
+
+def variants_text(config: GameConfig) -> str:
+    """``";wild_bids=perudo;exact_call=True"``: the config's variants as a cell id's tail (``""`` for today's rules)."""
+    return "".join(f";{name}={value}" for name, value in config.variants.items())
 
 
 def _players(players: Sequence[str]) -> str:

@@ -1,0 +1,235 @@
+"""The rule variants (Perudo bids on ones, the exact call, palifico, loss by the difference) and the presets:
+hand-worked rule cases under both opener rules, every player of the zoo playing them, and the solvers on them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ldpomdp.game import GameState, RoundEnd, RoundStart
+from ldpomdp.rules import (
+    CHALLENGE, EXACT, Bid, GameConfig, is_legal, is_raise, legal_actions, minimal_raises, round_ends, settle_round,
+)
+
+OPENERS = ("after_challenger", "loser")
+PERUDO_BIDS = {"wild_bids": "perudo"}
+
+
+def _smallest(config: GameConfig, bid: Bid | None, face: int, table: int = 30) -> int | None:
+    """The smallest quantity of a legal bid on ``face`` over ``bid``, from the legal actions."""
+    return min((a.quantity for a in legal_actions(config, table, bid) if isinstance(a, Bid) and a.face == face),
+               default=None)
+
+
+# ---------------------------------------------------------------- the bid order
+
+@pytest.mark.parametrize("opener", OPENERS)
+def test_perudo_bids_on_ones_hand_worked(opener):
+    config = GameConfig(num_players=3, dice=10, opener=opener, **PERUDO_BIDS)
+    assert _smallest(config, Bid(5, 4), 1) == 3  # after 5 x 4, ceil(5 / 2) ones
+    assert is_raise(config, Bid(3, 1), Bid(5, 4)) and not is_raise(config, Bid(2, 1), Bid(5, 4))
+    assert Bid(3, 1) in minimal_raises(config, 30, Bid(5, 4))
+    for face in range(2, 7):  # after 3 x 1, 2 * 3 + 1 on any other face
+        assert _smallest(config, Bid(3, 1), face) == 7
+        assert not is_raise(config, Bid(6, face), Bid(3, 1)) and is_raise(config, Bid(7, face), Bid(3, 1))
+    assert _smallest(config, Bid(3, 1), 1) == 4  # ones over ones, others over others: as plain
+    assert _smallest(config, Bid(5, 4), 5) == 5 and _smallest(config, Bid(5, 4), 3) == 6
+    assert _smallest(config, Bid(6, 4), 1) == 3 and _smallest(config, Bid(7, 4), 1) == 4
+
+
+@pytest.mark.parametrize("opener", OPENERS)
+def test_no_opening_on_ones_outside_palifico(opener):
+    config = GameConfig(dice=5, opener=opener, palifico=True, **PERUDO_BIDS)
+    assert not any(isinstance(a, Bid) and a.face == 1 for a in legal_actions(config, 10, None))
+    assert not is_legal(config, 10, None, Bid(1, 1)) and is_legal(config, 10, None, Bid(1, 2))
+    palifico = config.round_rules(palifico=True)
+    assert is_legal(palifico, 10, None, Bid(1, 1)) and palifico.wild is None
+
+
+@pytest.mark.parametrize("opener", OPENERS)
+def test_palifico_round_locks_the_opening_face(opener):
+    palifico = GameConfig.preset("perudo", dice=5, opener=opener).round_rules(palifico=True)
+    assert {a.face for a in legal_actions(palifico, 6, None)} == set(range(1, 7))  # any opening face
+    assert legal_actions(palifico, 6, Bid(2, 3)) == (Bid(3, 3), Bid(4, 3), Bid(5, 3), Bid(6, 3), CHALLENGE, EXACT)
+    assert not is_legal(palifico, 6, Bid(2, 3), Bid(2, 4)) and not is_legal(palifico, 6, Bid(2, 3), Bid(3, 1))
+    plain = GameConfig(dice=5, palifico=True, opener=opener).round_rules(palifico=True)  # without Perudo bids too
+    assert minimal_raises(plain, 6, Bid(2, 6)) == (Bid(3, 6),)
+
+
+def test_exact_call_is_legal_only_over_a_bid_and_only_under_the_rule():
+    assert EXACT in legal_actions(GameConfig(exact_call=True), 10, Bid(2, 3))
+    assert EXACT not in legal_actions(GameConfig(exact_call=True), 10, None)
+    assert not is_legal(GameConfig(), 10, Bid(2, 3), EXACT)
+    assert legal_actions(GameConfig(exact_call=True), 2, Bid(2, 6)) == (CHALLENGE, EXACT)  # the top bid
+
+
+# ---------------------------------------------------------------- settling a round
+
+HANDS = np.array([(1, 0, 2, 0, 0, 0), (0, 0, 1, 1, 0, 0)])  # 4 dice match 3 (one wild 1)
+
+
+def test_exact_call_regains_a_die_only_up_to_the_starting_count():
+    config = GameConfig(dice=5, exact_call=True)
+    assert settle_round(config, HANDS, (3, 2), Bid(4, 3), 0, 1, EXACT) == (-1, 4, (3, 3))  # right: a die back
+    assert settle_round(config, HANDS, (3, 5), Bid(4, 3), 0, 1, EXACT) == (-1, 4, (3, 5))  # at its start: none
+    assert settle_round(config, HANDS, (3, 2), Bid(3, 3), 0, 1, EXACT) == (1, 4, (3, 1))  # wrong: it loses one
+    assert settle_round(config, HANDS, (3, 2), Bid(5, 3), 0, 1, EXACT) == (1, 4, (3, 1))
+
+
+def test_loss_by_the_difference():
+    config = GameConfig(dice=5, loss="difference")
+    assert settle_round(config, HANDS, (5, 5), Bid(7, 3), 0, 1, CHALLENGE) == (0, 4, (2, 5))  # bidder: 7 - 4
+    assert settle_round(config, HANDS, (5, 5), Bid(2, 3), 0, 1, CHALLENGE) == (1, 4, (5, 2))  # caller: 4 - 2 + 1
+    assert settle_round(config, HANDS, (5, 2), Bid(1, 3), 0, 1, CHALLENGE) == (1, 4, (5, 0))  # never below none
+    assert settle_round(GameConfig(dice=5), HANDS, (5, 5), Bid(7, 3), 0, 1, CHALLENGE) == (0, 4, (4, 5))
+
+
+class _Script:
+    """Plays a fixed list of actions (one per turn of the game, any seat)."""
+
+    def __init__(self, state: GameState, moves: list):
+        self.state, self.moves = state, list(moves)
+
+    def round(self, hands, moves) -> list:
+        self.state.start_round()
+        self.state.round.hands = tuple(tuple(h) for h in hands)
+        events = []
+        for move in moves:
+            events += self.state.play(move)
+        return events
+
+
+@pytest.mark.parametrize("opener", OPENERS)
+def test_exact_call_in_a_game_events_and_next_opener(opener):
+    config = GameConfig(num_players=3, dice=(2, 3, 2), exact_call=True, opener=opener)
+    state = GameState(config, np.random.default_rng(0))
+    state.dice = (2, 2, 2)  # seat 1 is a die below its start
+    hands = [(1, 0, 1, 0, 0, 0), (0, 0, 1, 0, 0, 1), (0, 1, 0, 0, 0, 1)]  # 3 dice match 3
+    events = _Script(state, []).round(hands, [Bid(2, 3), EXACT])  # seat 1 calls 2 x 3 exact: wrong
+    end = events[-1]
+    assert isinstance(end, RoundEnd) and end.exact and end.loser == 1 and end.dice_after == (2, 1, 2)
+    assert state.opener == (1 if opener == "loser" else 2)
+    state.dice = (2, 2, 2)
+    state.opener = 0
+    end = _Script(state, []).round(hands, [Bid(3, 3), EXACT])[-1]  # right: seat 1 regains its third die
+    assert end.exact and end.loser == -1 and end.regained == 1 and end.dice_after == (2, 3, 2)
+    assert state.opener == (1 if opener == "loser" else 2)  # the caller in the challenger's place
+    assert state.record.rounds[-1].exact and state.record.successful_challenges == [0, 1, 0]
+
+
+@pytest.mark.parametrize("opener", OPENERS)
+def test_palifico_round_follows_the_first_drop_to_one_die_once_per_player(opener):
+    config = GameConfig.preset("perudo", num_players=2, dice=3, opener=opener)
+    state = GameState(config, np.random.default_rng(0))
+    script = _Script(state, [])
+    hands = [(1, 1, 1, 0, 0, 0), (0, 0, 0, 1, 1, 1)]  # 2 dice match 2 .. 6 with the wild 1; 1 one
+    script.round(hands, [Bid(5, 2), CHALLENGE])  # seat 0 loses: 2 dice
+    assert state.dice == (2, 3) and not state.palifico_next
+    events = script.round([(1, 1, 0, 0, 0, 0), hands[1]], [Bid(4, 2), CHALLENGE])  # seat 0 drops to one die
+    assert state.dice == (1, 3) and state.palifico_next and not events[-1].palifico
+    start = state.start_round()
+    assert isinstance(start, RoundStart) and start.palifico
+    view = state.round.view()
+    assert view.config.wild is None and view.config.palifico_round
+    state.round.hands = ((1, 0, 0, 0, 0, 0), (0, 0, 1, 1, 1, 0))
+    opener_seat = state.round.seat
+    state.play(Bid(1, 1))  # the opener opens on ones, allowed in a palifico round
+    assert state.round.view().legal_actions() == (Bid(2, 1), Bid(3, 1), Bid(4, 1), CHALLENGE, EXACT)
+    end = state.play(CHALLENGE)[-1]  # 1 one on the table, the ones are not wild: the bid holds
+    assert end.palifico and end.matching == 1 and end.loser == 1 - opener_seat
+    assert not state.palifico_next  # a drop of the other seat to 2 dice: no palifico
+    # seat 0 back at 2 dice (a right exact call) and down to 1 again: its palifico round was played
+    state.dice, state.opener = (2, 2), 0
+    script.round([(1, 1, 0, 0, 0, 0), (0, 0, 1, 1, 0, 0)], [Bid(4, 5), CHALLENGE])
+    assert state.dice == (1, 2) and not state.palifico_next
+
+
+# ---------------------------------------------------------------- configuration
+
+@pytest.mark.parametrize("fields, words", [
+    (dict(wild_bids="double"), "wild_bids must be one of"),
+    (dict(wild_bids="perudo", wild=6), "needs wild=1"),
+    (dict(wild_bids="perudo", wild=None), "needs wild=1"),
+    (dict(wild_bids="perudo", bids="sixes"), "bids='full'"),
+    (dict(exact_call="yes"), "exact_call must be True or False"),
+    (dict(palifico=1), "palifico must be True or False"),
+    (dict(loss="two"), "loss must be one of"),
+    (dict(palifico_round=True), "palifico_round"),
+])
+def test_bad_variant_fields_are_refused_naming_them(fields, words):
+    with pytest.raises(ValueError, match=words):
+        GameConfig(**fields)
+
+
+def test_presets_and_their_pass_through():
+    perudo = GameConfig.preset("perudo", num_players=4, dice=5)
+    assert (perudo.wild, perudo.wild_bids, perudo.exact_call, perudo.palifico, perudo.loss) == (
+        1, "perudo", True, True, "one")
+    assert perudo.num_players == 4
+    dudo = GameConfig.preset("dudo", opener="loser")
+    assert (dudo.wild, dudo.wild_bids, dudo.exact_call, dudo.palifico, dudo.loss, dudo.opener) == (
+        1, "perudo", False, False, "difference", "loser")
+    assert GameConfig.preset("dudo", loss="one").loss == "one"  # fields override the preset's
+    with pytest.raises(ValueError, match="unknown rule set 'calza'"):
+        GameConfig.preset("calza")
+    assert GameConfig().variants == {} and GameConfig().describe() == "full game, 6 faces, ones wild"
+    assert "exact call" in perudo.describe() and "loss by the difference" in dudo.describe()
+
+
+def test_round_ends_list_every_end_settle_round_can_reach():
+    config = GameConfig.preset("perudo", num_players=3, dice=3, loss="difference")
+    dice = (3, 1, 2)
+    ends = set(round_ends(config, dice))
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        hands = np.array([rng.multinomial(d, np.full(6, 1 / 6)) for d in dice])
+        bidder, caller = rng.choice(3, size=2, replace=False)
+        bid = Bid(int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        loser, _, after = settle_round(config, hands, dice, bid, int(bidder), int(caller),
+                                       EXACT if rng.random() < 0.5 else CHALLENGE)
+        assert (loser, after) in ends
+
+
+# ---------------------------------------------------------------- every player plays them
+
+from ldpomdp.game import play_game  # noqa: E402
+from ldpomdp.registry import make_player, registered_names  # noqa: E402
+
+SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
+         "expected-count": "expected-count:particles=500", "pomcp": "pomcp:sims=30,particles=500",
+         "best-response": "best-response:assume=random"}
+REFUSING = {"dqn": "DQN network plays", "best-response": "solves today's rules only",
+            "nash": "MAX_SEQUENCES|two players"}  # trained on, or solving, today's rules / one small round
+PLAYING = sorted(set(registered_names()) - {"human"} - set(REFUSING))
+GAMES = 4  # per preset, table size and dice: 32 games per player (benchmarks/variants.py plays 1000)
+
+
+@pytest.mark.parametrize("name", PLAYING)
+def test_every_player_plays_both_presets_legally(name):
+    for preset in ("perudo", "dudo"):
+        for players in (2, 3):
+            for dice in (3, 5):
+                config = GameConfig.preset(preset, num_players=players, dice=dice)
+                others = [make_player("random" if s % 2 else "one-third") for s in range(1, players)]
+                seated = [make_player(SPECS.get(name, name))] + others
+                rng = np.random.default_rng([players, dice])
+                for game in range(GAMES):
+                    record = play_game(config, seated[game % players:] + seated[:game % players], rng)
+                    assert record.winner in range(players)  # an illegal action would have raised
+
+
+@pytest.mark.parametrize("name", sorted(REFUSING))
+@pytest.mark.parametrize("preset", ("perudo", "dudo"))
+def test_players_that_cannot_play_a_preset_refuse_it_clearly(name, preset):
+    config = GameConfig.preset(preset, dice=3)
+    with pytest.raises(Exception, match=REFUSING[name]):
+        play_game(config, [make_player(SPECS.get(name, name)), make_player("random")], np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("preset", ("perudo", "dudo"))
+def test_nash_plays_a_preset_at_one_die_each(preset, tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPOMDP_CACHE", str(tmp_path))
+    config = GameConfig.preset(preset, dice=1)
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        assert play_game(config, [make_player("nash"), make_player("random")], rng).winner in (0, 1)
