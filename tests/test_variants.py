@@ -6,9 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldpomdp.game import GameState, RoundEnd, RoundStart
+from ldpomdp.game import GameState, RoundEnd, RoundStart, play_game
+from ldpomdp.registry import make_player, registered_names
 from ldpomdp.rules import (
-    CHALLENGE, EXACT, Bid, GameConfig, is_legal, is_raise, legal_actions, minimal_raises, round_ends, settle_round,
+    CHALLENGE,
+    EXACT,
+    Bid,
+    GameConfig,
+    is_legal,
+    is_raise,
+    legal_actions,
+    minimal_raises,
+    round_ends,
+    settle_round,
 )
 
 OPENERS = ("after_challenger", "loser")
@@ -147,14 +157,14 @@ def test_palifico_round_follows_the_first_drop_to_one_die_once_per_player(opener
 # ---------------------------------------------------------------- configuration
 
 @pytest.mark.parametrize("fields, words", [
-    (dict(wild_bids="double"), "wild_bids must be one of"),
-    (dict(wild_bids="perudo", wild=6), "needs wild=1"),
-    (dict(wild_bids="perudo", wild=None), "needs wild=1"),
-    (dict(wild_bids="perudo", bids="sixes"), "bids='full'"),
-    (dict(exact_call="yes"), "exact_call must be True or False"),
-    (dict(palifico=1), "palifico must be True or False"),
-    (dict(loss="two"), "loss must be one of"),
-    (dict(palifico_round=True), "palifico_round"),
+    ({"wild_bids": "double"}, "wild_bids must be one of"),
+    ({"wild_bids": "perudo", "wild": 6}, "needs wild=1"),
+    ({"wild_bids": "perudo", "wild": None}, "needs wild=1"),
+    ({"wild_bids": "perudo", "bids": "sixes"}, "bids='full'"),
+    ({"exact_call": "yes"}, "exact_call must be True or False"),
+    ({"palifico": 1}, "palifico must be True or False"),
+    ({"loss": "two"}, "loss must be one of"),
+    ({"palifico_round": True}, "palifico_round"),
 ])
 def test_bad_variant_fields_are_refused_naming_them(fields, words):
     with pytest.raises(ValueError, match=words):
@@ -192,8 +202,6 @@ def test_round_ends_list_every_end_settle_round_can_reach():
 
 # ---------------------------------------------------------------- every player plays them
 
-from ldpomdp.game import play_game  # noqa: E402
-from ldpomdp.registry import make_player, registered_names  # noqa: E402
 
 SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
          "expected-count": "expected-count:particles=500", "pomcp": "pomcp:sims=30,particles=500",
@@ -390,3 +398,23 @@ def test_every_opponent_model_passes_check_opponent_under_the_presets(spec, pres
 
     config = GameConfig.preset(preset, num_players=3, dice=3)
     assert check_opponent(make_player(spec), config, np.random.default_rng(7), n_states=60, hands_per_state=16) >= 60
+
+
+# ---------------------------------------------------------------- the terminal game
+
+def test_terminal_player_offers_the_exact_call_and_announces_palifico():
+    import io
+
+    from ldpomdp.game import PlayerView
+    from ldpomdp.human import HumanPlayer
+
+    out = io.StringIO()
+    human = HumanPlayer(io.StringIO("e\n"), out)
+    config = GameConfig.preset("perudo", dice=2)
+    view = PlayerView(config, 0, (2, 2), ((1, Bid(1, 3)),), hand=(1, 0, 1, 0, 0, 0))
+    human.reset(0, config)
+    assert human.act(view, np.random.default_rng(0)) is EXACT and "e (exact call)" in out.getvalue()
+    assert human.parse("e", PlayerView(GameConfig(), 0, (2, 2), ((1, Bid(1, 3)),), hand=(1, 0, 1, 0, 0, 0))) == (
+        "these rules have no exact call")
+    human.observe(RoundStart(1, (1, 2), 0, palifico=True))
+    assert "Palifico round" in out.getvalue()
