@@ -124,7 +124,8 @@ class HumanPlayer:
                 self._say("=== Palifico round: ones are not wild, and the opening bid's face stays for the round")
         elif isinstance(event, ActionTaken):
             who = "you" if event.seat == self.seat else f"seat {event.seat}"
-            said = {CHALLENGE: "challenge!", EXACT: "exact call!"}.get(event.action, f"bid {event.action}")
+            calls: dict[object, str] = {CHALLENGE: "challenge!", EXACT: "exact call!"}
+            said = calls.get(event.action, f"bid {event.action}")
             self._say(f"{who}: {said}")
         elif isinstance(event, RoundEnd):
             for seat, hand in enumerate(event.hands):

@@ -293,9 +293,10 @@ def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> tupl
     raises = []
     for face in config.bid_faces:
         if _ordered(config):
-            q = _raise_floor(config, bid, face)
-            if q is None:
+            floor = _raise_floor(config, bid, face)
+            if floor is None:
                 continue
+            q = floor
         elif bid is None:
             q = 1
         else:
@@ -400,7 +401,7 @@ def settle_round(
     never above its starting dice). A challenge's loser loses one die, or under ``loss="difference"`` what the bid
     missed by (the bidder: quantity - matching; the challenger: matching - quantity + 1); a wrong exact call costs
     the caller one die."""
-    matching = int(matching_count(np.asarray(hands), bid.face, config).sum())
+    matching = int(np.sum(matching_count(np.asarray(hands), bid.face, config)))
     if call is EXACT:
         if matching == bid.quantity:
             regained = int(dice[caller] < config.starting_dice[caller])

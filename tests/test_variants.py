@@ -418,3 +418,56 @@ def test_terminal_player_offers_the_exact_call_and_announces_palifico():
         "these rules have no exact call")
     human.observe(RoundStart(1, (1, 2), 0, palifico=True))
     assert "Palifico round" in out.getvalue()
+
+
+def test_check_opponent_refuses_a_model_that_gives_an_illegal_exact_call_a_probability():
+    from ldpomdp.opponents import OneThirdRule, check_opponent
+
+    class ExactLover(OneThirdRule):
+        def action_probabilities(self, hands, view, action):
+            return np.ones(len(hands)) if action is EXACT else super().action_probabilities(hands, view, action)
+
+    with pytest.raises(ValueError, match="illegal action EXACT"):
+        check_opponent(ExactLover(), GameConfig(dice=2), np.random.default_rng(0), n_states=20)
+
+
+# ---------------------------------------------------------------- sweeps and the command line
+
+def test_cell_ids_name_the_variants_only_when_set():
+    from ldpomdp.sweeps import Cell
+
+    plain = Cell.of(("one-third", "random"), 5)
+    assert plain.id == "players=one-third|random;dice=5;bids=full;faces=6;wild=1;opener=after_challenger"
+    dudo = Cell.of(("one-third", "random"), 5, **{"wild_bids": "perudo", "loss": "difference"})
+    assert dudo.id == plain.id + ";wild_bids=perudo;loss=difference"
+
+
+def test_cli_rules_options_reach_the_sweep_and_are_refused_where_they_cannot_apply(tmp_path, capsys):
+    from ldpomdp.cli import main
+
+    out = tmp_path / "sweep"
+    assert main(["sweep", "--players", "one-third,random", "--dice", "2", "--games", "4", "--rules", "dudo",
+                 "--exact-call", "--out", str(out), "--no-plot", "--workers", "1", "--no-progress"]) == 0
+    header, first, *_ = (out / "summary.csv").read_text().splitlines()
+    assert header.endswith(",rules") and first.endswith(",wild_bids=perudo;exact_call=True;loss=difference")
+    assert main(["train", "dqn", "--rules", "perudo"]) == 2
+    assert main(["sweep", "--experiment", "fig4", "--quick", "--palifico"]) == 2
+    errors = capsys.readouterr().err
+    assert "the DQN learns today's rules only" in errors and "drop --rules" in errors
+    assert "an --experiment fixes its rules" in errors
+
+
+def test_gym_wrapper_plays_the_perudo_preset_with_the_exact_call_in_its_action_space():
+    pytest.importorskip("gymnasium")
+    from ldpomdp.envs import LiarsDiceGymEnv
+
+    env = LiarsDiceGymEnv(["random", "one-third"], config=GameConfig.preset("perudo", num_players=3, dice=2))
+    rng = np.random.default_rng(0)
+    for episode in range(5):
+        observation, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            observation, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+    assert env.action_space.n == 6 * 6 + 2

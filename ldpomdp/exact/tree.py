@@ -148,7 +148,7 @@ class RoundTree:
         return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-_CALLS = {-1: CHALLENGE, -2: EXACT}  # the calls' edge_bid codes
+_CALLS: dict[int, Action] = {-1: CHALLENGE, -2: EXACT}  # the calls' edge_bid codes
 
 
 def round_dice(config: GameConfig, dice: tuple[int, int] | None) -> tuple[int, int]:

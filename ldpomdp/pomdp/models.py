@@ -308,7 +308,8 @@ class PolicyModel(pomdp_py.RolloutPolicy):
     def pruned_actions(self, bid: Bid | None) -> list[LDAction]:
         actions = self._actions.get(bid)
         if actions is None:
-            moves = list(minimal_raises(self.config, self.table_dice, bid)) + ([CHALLENGE] if bid is not None else [])
+            moves: list[Action] = [*minimal_raises(self.config, self.table_dice, bid)]
+            moves += [CHALLENGE] if bid is not None else []
             if bid is not None and self.config.exact_call:
                 moves.append(EXACT)
             actions = self._actions[bid] = [LDAction(m) for m in moves]
