@@ -471,3 +471,27 @@ def test_gym_wrapper_plays_the_perudo_preset_with_the_exact_call_in_its_action_s
             observation, reward, terminated, truncated, info = env.step(action)
             done = terminated or truncated
     assert env.action_space.n == 6 * 6 + 2
+
+
+def test_exact_call_pays_hand_worked():
+    from ldpomdp.estimate import exact_call_pays
+
+    likely = np.array([0.1, 0.8, 0.1])  # the others hold exactly the one matching die the bid needs: 0.8
+    assert exact_call_pays(likely, 1, regains=True, challenges=False)  # +0.8 - 0.2 beats a raise (0)
+    assert not exact_call_pays(likely, 1, regains=False, challenges=False)  # -0.2: no die to win back
+    assert exact_call_pays(likely, 1, regains=False, challenges=True)  # -0.2 beats challenging, 0.1 - 0.9
+    spread = np.array([0.5, 0.3, 0.2])
+    assert not exact_call_pays(spread, 1, regains=True, challenges=True)  # -0.4 against 0.5 - 0.5
+    assert not exact_call_pays(likely, 5, regains=True, challenges=True)  # more than the others hold: never right
+
+
+def test_expected_count_makes_the_exact_call_under_perudo_and_wins_some():
+    config = GameConfig.preset("perudo", dice=3)
+    planner = make_player("expected-count:particles=2000")
+    rng = np.random.default_rng(11)
+    calls = right = 0
+    for game in range(12):
+        record = play_game(config, [planner, make_player("one-third")], rng)
+        calls += sum(r.exact and r.challenger == 0 for r in record.rounds)
+        right += sum(r.exact and r.challenger == 0 and r.loser < 0 for r in record.rounds)
+    assert calls > 0 and right > 0
