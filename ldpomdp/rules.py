@@ -156,14 +156,14 @@ class GameConfig:
             raise ValueError(f"GameConfig.bids must be one of {BID_MODES}, got {self.bids!r}")
         if self.opener not in OPENER_RULES:
             raise ValueError(f"GameConfig.opener must be one of {OPENER_RULES}, got {self.opener!r}")
-        self._check_variants(faces)
+        self._check_variants()
         object.__setattr__(self, "num_players", num_players)
         object.__setattr__(self, "faces", faces)
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "wild", None if self.wild is None else int(self.wild))
         object.__setattr__(self, "bid_faces", (faces,) if self.bids == "sixes" else tuple(range(1, faces + 1)))
 
-    def _check_variants(self, faces: int) -> None:
+    def _check_variants(self) -> None:
         """The variant fields' checks (:meth:`__post_init__`)."""
         if self.wild_bids not in WILD_BID_RULES:
             raise ValueError(f"GameConfig.wild_bids must be one of {WILD_BID_RULES}, got {self.wild_bids!r}")
