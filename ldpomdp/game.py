@@ -243,7 +243,7 @@ class RoundState:
 
     def __init__(self, config: GameConfig, dice: tuple[int, ...], opener: int, rng: np.random.Generator,
                  round_index: int = 0, palifico: bool = False):
-        self.game_config, self.palifico = config, palifico
+        self.palifico = palifico
         self.config, self.dice, self.opener, self.round_index = config, tuple(dice), opener, round_index
         self.config = config.round_rules(palifico)  # a palifico round's views carry its rules
         self.hands = tuple(roll_hand(d, config.faces, rng) for d in self.dice)
