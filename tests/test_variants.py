@@ -246,7 +246,8 @@ def test_nash_plays_a_preset_at_one_die_each(preset, tmp_path, monkeypatch):
 # ---------------------------------------------------------------- environments
 
 @pytest.mark.parametrize("config", [GameConfig.preset("perudo", dice=3), GameConfig.preset("dudo", dice=3),
-                                    GameConfig.preset("perudo", num_players=3, dice=2, opener="loser")], ids=str)
+                                    GameConfig.preset("perudo", num_players=3, dice=2, opener="loser")],
+                         ids=["perudo", "dudo", "perudo-3-players-loser-opens"])
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_pettingzoo_api_under_the_presets(config):
     pytest.importorskip("pettingzoo")
