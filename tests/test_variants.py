@@ -496,3 +496,13 @@ def test_expected_count_makes_the_exact_call_under_perudo_and_wins_some():
         calls += sum(r.exact and r.challenger == 0 for r in record.rounds)
         right += sum(r.exact and r.challenger == 0 and r.loser < 0 for r in record.rounds)
     assert calls > 0 and right > 0
+
+
+@pytest.mark.parametrize("opener", OPENERS)
+def test_loss_by_the_difference_in_a_game_can_end_a_seat_and_the_next_opener_follows(opener):
+    config = GameConfig(num_players=3, dice=3, loss="difference", opener=opener)
+    state = GameState(config, np.random.default_rng(0))
+    hands = [(1, 0, 1, 1, 0, 0), (0, 0, 0, 0, 3, 0), (0, 3, 0, 0, 0, 0)]  # 2 dice match 3
+    end = _Script(state, []).round(hands, [Bid(5, 3), CHALLENGE])[-1]  # seat 0 bid 3 too many
+    assert end.loser == 0 and end.dice_after == (0, 3, 3)
+    assert state.opener == (1 if opener == "loser" else 2)  # the loser is out: the next seat in opens
