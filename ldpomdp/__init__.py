@@ -21,6 +21,7 @@ from .opponents import OneThirdRule, OpponentModel, RandomPlayer
 from .registry import make_player, parse_spec, register, split_specs
 from .rules import (
     CHALLENGE,
+    EXACT,
     Action,
     Bid,
     GameConfig,
@@ -34,7 +35,7 @@ from .rules import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "GameConfig", "Bid", "CHALLENGE", "Action", "legal_actions", "minimal_raises", "matching_count",
+    "GameConfig", "Bid", "CHALLENGE", "EXACT", "Action", "legal_actions", "minimal_raises", "matching_count",
     "match_probability", "resolve_challenge",
     "Player", "PlayerView", "PublicView", "RoundStart", "ActionTaken", "RoundEnd", "RoundRecord", "GameRecord",
     "IllegalActionError", "PlayerError", "play_game", "play_round", "rotate",

@@ -16,7 +16,7 @@ from . import __version__
 from .game import play_game, player_name
 from .human import HumanPlayer
 from .registry import make_player, registered_names, split_specs
-from .rules import BID_MODES, OPENER_RULES, GameConfig, dice_text
+from .rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig, dice_text
 
 
 def _option_int(minimum: int) -> Callable[[str], int]:
@@ -35,6 +35,8 @@ def _option_int(minimum: int) -> Callable[[str], int]:
 
 # the rule options and their flags; not given, they stay None and GameConfig's defaults apply
 RULE_OPTIONS = {"dice": "--dice", "faces": "--faces", "wild": "--wild", "bids": "--bids", "opener": "--opener"}
+VARIANT_OPTIONS = {"rules": "--rules", "wild_bids": "--wild-bids", "exact_call": "--exact-call",
+                   "palifico": "--palifico", "loss": "--loss"}
 
 
 def _config_args(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +46,32 @@ def _config_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bids", choices=BID_MODES, help="bid mode (default full)")
     parser.add_argument("--opener", choices=OPENER_RULES, help="who opens the next round (default after_challenger)")
     parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
+    _variant_args(parser)
+
+
+def _variant_args(parser: argparse.ArgumentParser) -> None:
+    """The rule variants' options (docs/rules.md): a preset and single rules, which override the preset's."""
+    rules = parser.add_argument_group("rule variants (default: none, today's rules)")
+    rules.add_argument("--rules", choices=tuple(PRESETS), default=None,
+                       help="a named rule set: perudo (Perudo bids, exact call, palifico), dudo (Perudo bids, loss "
+                            "by the difference)")
+    rules.add_argument("--wild-bids", choices=WILD_BID_RULES, default=None, help="perudo: bids on the wild ones "
+                                                                                 "count double (needs --wild 1)")
+    rules.add_argument("--exact-call", action="store_const", const=True, default=None,
+                       help="the exact call (e at the terminal): right, the caller gets a die back; wrong, it loses "
+                            "one")
+    rules.add_argument("--palifico", action="store_const", const=True, default=None,
+                       help="a palifico round after a player first drops to one die")
+    rules.add_argument("--loss", choices=LOSS_RULES, default=None, help="difference: the loser loses what the bid "
+                                                                       "missed by")
+
+
+def variant_fields(args: argparse.Namespace) -> dict[str, object]:
+    """The GameConfig fields the rule-variant options ask for: the preset's, then the single rules given."""
+    fields = dict(PRESETS[args.rules]) if getattr(args, "rules", None) else {}
+    fields.update({name: getattr(args, name) for name in VARIANT_OPTIONS
+                   if name != "rules" and getattr(args, name, None) is not None})
+    return fields
 
 
 def _wild_face(text: str, faces: int) -> int | None:
@@ -58,9 +86,10 @@ def _wild_face(text: str, faces: int) -> int | None:
 
 
 def config_from_args(args: argparse.Namespace, num_players: int, dice: int | None = None) -> GameConfig:
-    """A GameConfig from the rule options given (``dice``, when given, in place of ``--dice``), GameConfig's defaults
-    for the others."""
-    rules = {name: getattr(args, name) for name in RULE_OPTIONS if getattr(args, name) is not None}
+    """A GameConfig from the rule options given (``dice``, when given, in place of ``--dice``) and the rule variants'
+    options, GameConfig's defaults for the others."""
+    rules = {**variant_fields(args), **{name: getattr(args, name) for name in RULE_OPTIONS
+                                         if getattr(args, name) is not None}}
     if dice is not None:
         rules["dice"] = dice
     if "wild" in rules:
@@ -118,8 +147,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                    exact=not args.no_exact)
     if args.experiment:
         experiment = get_experiment(args.experiment)
-        fixed = [flag for name, flag in {"players": "--players", **RULE_OPTIONS}.items()
-                 if getattr(args, name) is not None]
+        fixed = [flag for name, flag in {"players": "--players", **RULE_OPTIONS, **VARIANT_OPTIONS}.items()
+                 if getattr(args, name, None) is not None]
         if fixed:
             raise ValueError(f"--experiment {experiment.name} fixes its players, dice and rules: leave out "
                              f"{', '.join(fixed)}, or give --players in place of --experiment")
@@ -187,6 +216,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         games = ()
     if len(games) != 3 or min(games) < 0:
         raise ValueError(f"--games must be three integers >= 0 like 20000,20000,20000, got {args.games!r}")
+    if variant_fields(args):
+        given = [f"--{name.replace('_', '-')}" for name in ("rules", "wild_bids", "exact_call", "palifico", "loss")
+                 if getattr(args, name) is not None]
+        raise ValueError("the DQN learns today's rules only (its action coding and features have no exact call, "
+                         f"palifico round or Perudo bid order): drop {', '.join(given)}")
     frame = Frame(args.players, args.dice, args.faces, _wild_face(args.wild, args.faces), args.bids)
     frame.check(frame.config)  # the rules' own checks, with their messages
     settings = TrainSettings(seed=args.seed, frame=frame, games=games, learning_rate=args.lr,
@@ -220,6 +254,7 @@ def _train_parser(sub) -> None:
     dqn.add_argument("--eval-games", type=_option_int(1), default=200, help="games per evaluation opponent")
     dqn.add_argument("--checkpoint-every", type=_option_int(1), default=1_000, help="games between checkpoints")
     dqn.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _variant_args(dqn)
     dqn.set_defaults(func=cmd_train)
 
 

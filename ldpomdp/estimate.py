@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FEW_HANDS", "rule_faces", "unseen_matches", "expected_matches", "estimate_policy", "settled_decision",
-    "settled_for", "settled_for_any_hand", "bid_face_decides", "probability_of",
+    "settled_for", "settled_for_any_hand", "bid_face_decides", "probability_of", "exact_call_pays",
 ]
 
 FEW_HANDS = 64  # up to this many hands the estimate rule works on whole arrays at once (fewer numpy calls)
@@ -172,3 +172,15 @@ def probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice)
     if len(raises) == 1:  # the only raise is every hand's choice
         return 1.0 - p_challenge
     return (choice == raises.index(action)) * (1.0 - p_challenge)
+
+
+def exact_call_pays(others: np.ndarray, needed: int, regains: bool, challenges: bool) -> bool:
+    """Whether an exact call beats the estimate rule's move, in dice (the caller's change minus the bidder's):
+    ``others[c]`` = P(the other hands hold c matching dice), ``needed`` the matching dice the bid needs beyond
+    the caller's own, ``regains`` whether a right call gives a die back (below the starting dice). A right call is
+    worth +1 (0 without ``regains``), a wrong one -1; the rule's challenge ``challenges`` is worth P(false) -
+    P(true), its raise 0 (the round goes on)."""
+    right = float(others[needed]) if 0 <= needed < len(others) else 0.0
+    false = float(others[:max(needed, 0)].sum())
+    call = right * regains - (1.0 - right)
+    return call > (false - (1.0 - false) if challenges else 0.0)

@@ -17,15 +17,15 @@ import numpy as np
 from .caches import memo
 from .errors import PlayerError, describe
 from .rules import (
+    EXACT,
     Action,
     Bid,
-    Challenge,
     GameConfig,
     is_legal,
     legal_actions,
     next_active_seat,
     next_opener,
-    resolve_challenge,
+    settle_round,
 )
 
 __all__ = [
@@ -96,9 +96,12 @@ class PlayerView(PublicView):
 
 @dataclass(frozen=True)
 class RoundStart:
+    """A round starts; ``palifico``: it is a palifico round (its views carry ``config.round_rules(True)``)."""
+
     round_index: int
     dice: tuple[int, ...]
     opener: int
+    palifico: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,10 @@ class ActionTaken:
 
 @dataclass(frozen=True)
 class RoundEnd:
-    """A challenge ended the round: every hand is shown."""
+    """A call ended the round: every hand is shown. ``challenger`` is the caller; ``exact``: the call was an exact
+    call (right iff ``loser`` is -1, nobody losing; ``regained`` is then the die it got back, 0 at its starting
+    dice); ``palifico``: the round was a palifico round. Under ``loss="difference"`` the loser may lose several
+    dice (``dice_after``)."""
 
     round_index: int
     hands: tuple[tuple[int, ...], ...]
@@ -122,6 +128,9 @@ class RoundEnd:
     loser: int
     matching: int
     dice_after: tuple[int, ...]
+    exact: bool = False
+    regained: int = 0
+    palifico: bool = False
 
 
 Event = RoundStart | ActionTaken | RoundEnd
@@ -166,6 +175,8 @@ class RoundRecord:
     loser: int
     final_bid: Bid
     matching: int
+    exact: bool = False
+    palifico: bool = False
 
 
 @dataclass
@@ -247,10 +258,12 @@ class RoundState:
     """
 
     def __init__(self, config: GameConfig, dice: tuple[int, ...], opener: int, rng: np.random.Generator,
-                 round_index: int = 0):
+                 round_index: int = 0, palifico: bool = False):
+        self.palifico = palifico
         self.config, self.dice, self.opener, self.round_index = config, tuple(dice), opener, round_index
+        self.config = config.round_rules(palifico)  # a palifico round's views carry its rules
         self.hands = tuple(roll_hand(d, config.faces, rng) for d in self.dice)
-        self.start = RoundStart(round_index, self.dice, opener)
+        self.start = RoundStart(round_index, self.dice, opener, palifico)
         self.history: list[tuple[int, Bid]] = []
         self.seat = opener
         self.end: RoundEnd | None = None
@@ -276,12 +289,13 @@ class RoundState:
                 f"legal: {shown}"
             )
         events: list[Event] = [ActionTaken(self.seat, action, view.public())]
-        if isinstance(action, Challenge):
-            assert bid is not None  # a challenge is legal only over a bid
+        if not isinstance(action, Bid):  # a call (challenge or exact call) ends the round
+            assert bid is not None  # a call is legal only over a bid
             bidder = self.history[-1][0]
-            loser, matching = resolve_challenge(self.config, np.array(self.hands), bid, bidder, self.seat)
-            after = tuple(d - (i == loser) for i, d in enumerate(self.dice))
-            self.end = RoundEnd(self.round_index, self.hands, bid, bidder, self.seat, loser, matching, after)
+            loser, matching, after = settle_round(self.config, np.array(self.hands), self.dice, bid, bidder,
+                                                  self.seat, action)
+            self.end = RoundEnd(self.round_index, self.hands, bid, bidder, self.seat, loser, matching, after,
+                                action is EXACT, max(after[self.seat] - self.dice[self.seat], 0), self.palifico)
             events.append(self.end)
             return events
         self.history.append((self.seat, action))
@@ -293,7 +307,7 @@ class RoundState:
         if self.end is None:
             raise ValueError("RoundState.record: the round has not ended")
         return RoundRecord(self.opener, self.hands, tuple(self.history), self.end.challenger, self.end.loser,
-                           self.end.bid, self.end.matching)
+                           self.end.bid, self.end.matching, self.end.exact, self.palifico)
 
 
 class GameState:
@@ -312,6 +326,8 @@ class GameState:
         self.opener = first_opener
         self.record = GameRecord(self.config)
         self.round: RoundState | None = None
+        self.palifico_next = False  # the next round is a palifico round
+        self._had_palifico: set[int] = set()  # seats whose palifico round has been played (once per game)
 
     @property
     def over(self) -> bool:
@@ -324,7 +340,8 @@ class GameState:
             raise ValueError("GameState.start_round: the game is over")
         if self.round is not None and self.round.end is None:
             raise ValueError("GameState.start_round: the current round has not ended")
-        self.round = RoundState(self.config, self.dice, self.opener, self.rng, len(self.record.rounds))
+        self.round = RoundState(self.config, self.dice, self.opener, self.rng, len(self.record.rounds),
+                                self.palifico_next)
         return self.round.start
 
     def play(self, action: Action, who: str = "") -> list[Event]:
@@ -341,7 +358,17 @@ class GameState:
                 self.record.winner = next(i for i, d in enumerate(self.dice) if d > 0)
             else:
                 self.opener = next_opener(self.config, self.dice, end.challenger, end.loser)
+                self.palifico_next = self._palifico_follows(end)
         return events
+
+    def _palifico_follows(self, end: RoundEnd) -> bool:
+        """Whether the round after ``end`` is a palifico round: its loser has just dropped to one die for the first
+        time this game (under ``palifico=True``)."""
+        loser = end.loser
+        if not self.config.palifico or loser < 0 or end.dice_after[loser] != 1 or loser in self._had_palifico:
+            return False
+        self._had_palifico.add(loser)
+        return True
 
 
 def _drive(players: Sequence[Player], rnd: RoundState, rng: np.random.Generator,
@@ -363,11 +390,12 @@ def play_round(
     opener: int,
     rng: np.random.Generator | int | None,
     round_index: int = 0,
+    palifico: bool = False,
 ) -> RoundRecord:
-    """Roll, bid until a challenge, resolve it; players see every event. Returns the round's record. ``rng``: a
+    """Roll, bid until a call, resolve it; players see every event. Returns the round's record. ``rng``: a
     Generator, or a seed for one."""
     rng = np.random.default_rng(rng)
-    rnd = RoundState(config, dice, opener, rng, round_index)
+    rnd = RoundState(config, dice, opener, rng, round_index, palifico)
     _drive(players, rnd, rng, rnd.play)
     return rnd.record()
 

@@ -1,6 +1,6 @@
 """A terminal player for people: shows the hand as ASCII dice, the table and the bid, re-prompts on
-bad input. Full game: type ``3 5`` (or ``3x5``) to bid three fives, ``c`` to challenge. Sixes game:
-``b`` raises by one, ``c`` challenges."""
+bad input. Full game: type ``3 5`` (or ``3x5``) to bid three fives, ``c`` to challenge (``e``: the exact call,
+under ``exact_call``). Sixes game: ``b`` raises by one, ``c`` challenges."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TextIO
 import numpy as np
 
 from .game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
-from .rules import CHALLENGE, Action, Bid, GameConfig, dice_text, is_legal, minimal_raises
+from .rules import CHALLENGE, EXACT, Action, Bid, GameConfig, dice_text, is_legal, minimal_raises
 
 __all__ = ["HumanPlayer", "render_dice", "DICE_PER_ROW"]
 
@@ -81,6 +81,10 @@ class HumanPlayer:
         config = view.config
         if text in ("c", "challenge", "liar", "l"):
             return CHALLENGE if view.bid is not None else "you open the round: you must bid"
+        if text in ("e", "exact", "calza"):
+            if not config.exact_call:
+                return "these rules have no exact call"
+            return EXACT if view.bid is not None else "you open the round: you must bid"
         if config.bids == "sixes":
             if text in ("b", "bid", "r", "raise"):
                 raises = minimal_raises(config, view.table_dice, view.bid)
@@ -102,8 +106,12 @@ class HumanPlayer:
         wild = f", {view.config.wild}s are wild" if view.config.wild else ""
         self._say(f"\nYour turn (seat {view.seat}). Dice on the table: {view.table_dice}{wild}.")
         self._say(render_dice(view.hand_dice))
+        if view.config.palifico_round:
+            self._say("Palifico round: no wild dice, and every bid keeps the opening bid's face.")
         self._say(f"Current bid: {view.bid or 'none (you open)'}")
         prompt = "Bid or challenge? (b/c) " if view.config.bids == "sixes" else "Your bid (QUANTITY FACE) or c: "
+        if view.config.exact_call and view.bid is not None:  # the exact call on offer
+            prompt = prompt.replace("b/c", "b/c/e").replace("or c:", "c, or e (exact call):")
         while True:
             answer = self.parse(self._ask(prompt), view)
             if not isinstance(answer, str):
@@ -119,14 +127,25 @@ class HumanPlayer:
         if isinstance(event, RoundStart):
             dice = ", ".join(f"{self._seat(i)}: {d}" for i, d in enumerate(event.dice) if d)
             self._say(f"\n=== Round {event.round_index + 1} - dice {dice}; seat {event.opener} opens")
+            if event.palifico:
+                self._say("=== Palifico round: ones are not wild, and the opening bid's face stays for the round")
         elif isinstance(event, ActionTaken):
             who = "you" if event.seat == self.seat else f"seat {event.seat}"
-            self._say(f"{who}: {'challenge!' if event.action is CHALLENGE else 'bid ' + str(event.action)}")
+            calls: dict[object, str] = {CHALLENGE: "challenge!", EXACT: "exact call!"}
+            said = calls.get(event.action, f"bid {event.action}")
+            self._say(f"{who}: {said}")
         elif isinstance(event, RoundEnd):
             for seat, hand in enumerate(event.hands):
                 if sum(hand):  # seats out of the game have no dice to show
                     self._say(f"{self._seat(seat)}: {[f for f, n in enumerate(hand, start=1) for _ in range(n)]}")
             match = "matches" if event.matching == 1 else "match"
-            self._say(f"{dice_text(event.matching)} {match} {event.bid}: {self._seat(event.loser)} loses a die.")
+            if event.loser < 0:  # a right exact call
+                back = "gets a die back" if event.regained else "keeps its dice (it has all it started with)"
+                self._say(f"{dice_text(event.matching)} {match} {event.bid} exactly: {self._seat(event.challenger)} "
+                          f"{back}.")
+            else:
+                lost = sum(event.hands[event.loser]) - event.dice_after[event.loser]
+                loses = "a die" if lost == 1 else dice_text(lost)
+                self._say(f"{dice_text(event.matching)} {match} {event.bid}: {self._seat(event.loser)} loses {loses}.")
             if event.loser == self.seat and event.dice_after[self.seat] == 0:  # said once, when the last die goes
                 self._say("You are out of dice.")

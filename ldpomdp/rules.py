@@ -8,7 +8,7 @@ code serves the game runner, the particle beliefs and the planners.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import overload
 
 import numpy as np
@@ -21,15 +21,21 @@ __all__ = [
     "Bid",
     "Challenge",
     "CHALLENGE",
+    "ExactCall",
+    "EXACT",
     "Action",
     "is_raise",
     "legal_actions",
     "is_legal",
+    "faces_for",
     "minimal_raises",
     "matching_count",
     "match_matrix",
     "match_probability",
     "resolve_challenge",
+    "settle_round",
+    "settled_by_count",
+    "round_ends",
     "next_opener",
     "next_active_seat",
     "MAX_TABLE_DICE",
@@ -40,6 +46,16 @@ OPENER_RULES = ("after_challenger", "loser")
 # the most dice on the table at a game's start (all players together) that GameConfig accepts: a game's cost grows
 # faster than its dice (figures in docs/rules.md); report 002's largest games have 105
 MAX_TABLE_DICE = 200
+
+# the variant fields with today's rules as their values (GameConfig.variants lists those that differ)
+VARIANT_DEFAULTS: dict[str, object] = {"wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one",
+                                       "palifico_round": False}
+WILD_BID_RULES = ("plain", "perudo")
+LOSS_RULES = ("one", "difference")
+PRESETS = {  # GameConfig.preset(name): the variant fields each named rule set turns on (docs/rules.md: sources)
+    "perudo": {"wild": 1, "wild_bids": "perudo", "exact_call": True, "palifico": True},
+    "dudo": {"wild": 1, "wild_bids": "perudo", "loss": "difference"},
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -53,30 +69,45 @@ class Bid:
         return f"{self.quantity}x{self.face}"
 
 
-class Challenge:
-    """The challenge ("liar!") action; use the singleton :data:`CHALLENGE`."""
+class _Call:
+    """A call that ends the round (one singleton per subclass): pickles and deep-copies back to it."""
 
-    _instance: Challenge | None = None
+    _label = ""
 
-    def __new__(cls) -> Challenge:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    def __new__(cls) -> _Call:
+        instance = cls.__dict__.get("_instance")
+        if instance is None:
+            instance = super().__new__(cls)
+            cls._instance = instance
+        return instance
 
     def __repr__(self) -> str:
-        return "CHALLENGE"
+        return self._label
 
     __str__ = __repr__
 
     def __reduce__(self):  # pickles (process pools) back to the singleton
-        return (Challenge, ())
+        return (type(self), ())
 
     def __deepcopy__(self, memo):
         return self
 
 
+class Challenge(_Call):
+    """The challenge ("liar!") action; use the singleton :data:`CHALLENGE`."""
+
+    _label = "CHALLENGE"
+
+
+class ExactCall(_Call):
+    """The exact call ("calza", "spot on"; legal under ``exact_call=True``); use the singleton :data:`EXACT`."""
+
+    _label = "EXACT"
+
+
 CHALLENGE = Challenge()
-Action = Bid | Challenge
+EXACT = ExactCall()
+Action = Bid | Challenge | ExactCall
 
 
 _FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
@@ -101,8 +132,15 @@ class GameConfig:
         opener: who opens the next round, "after_challenger" (the next seat with dice after the challenger) or
             "loser" (the loser if still in, else the next seat).
 
-    Derived on creation: ``bid_faces``, the faces a bid may name (all of them in the full game, only the highest
-    in "sixes").
+        wild_bids: "plain", or "perudo" (bids on the wild ones count double; needs ``wild=1``).
+        exact_call: whether the action :data:`EXACT` (the exact call) is open when a bid stands.
+        palifico: whether the round after a player first drops to one die is a palifico round.
+        loss: "one" (a challenge's loser loses one die) or "difference" (as many as the bid missed by).
+        palifico_round: the rules *of* a palifico round (ones not wild, the opening face fixed), which the game
+            runner derives with :meth:`round_rules`; a user never sets it.
+
+    :meth:`preset` names the common sets of variants (docs/rules.md). Derived on creation: ``bid_faces``, the faces a
+    bid may name (all of them in the full game, only the highest in "sixes").
     """
 
     num_players: int = 2
@@ -111,6 +149,11 @@ class GameConfig:
     wild: int | None = 1
     bids: str = "full"
     opener: str = "after_challenger"
+    wild_bids: str = "plain"
+    exact_call: bool = False
+    palifico: bool = False
+    loss: str = "one"
+    palifico_round: bool = False
     bid_faces: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -136,17 +179,58 @@ class GameConfig:
             raise ValueError(f"GameConfig.bids must be one of {BID_MODES}, got {self.bids!r}")
         if self.opener not in OPENER_RULES:
             raise ValueError(f"GameConfig.opener must be one of {OPENER_RULES}, got {self.opener!r}")
+        self._check_variants()
         object.__setattr__(self, "num_players", num_players)
         object.__setattr__(self, "faces", faces)
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "wild", None if self.wild is None else int(self.wild))
         object.__setattr__(self, "bid_faces", (faces,) if self.bids == "sixes" else tuple(range(1, faces + 1)))
 
+    def _check_variants(self) -> None:
+        """The variant fields' checks (:meth:`__post_init__`)."""
+        if self.wild_bids not in WILD_BID_RULES:
+            raise ValueError(f"GameConfig.wild_bids must be one of {WILD_BID_RULES}, got {self.wild_bids!r}")
+        if self.loss not in LOSS_RULES:
+            raise ValueError(f"GameConfig.loss must be one of {LOSS_RULES}, got {self.loss!r}")
+        for name in ("exact_call", "palifico", "palifico_round"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"GameConfig.{name} must be True or False, got {getattr(self, name)!r}")
+        if self.wild_bids == "perudo" and (self.wild != 1 or self.bids != "full"):
+            raise ValueError(f"GameConfig.wild_bids='perudo' needs wild=1 and bids='full' (Perudo's order for bids "
+                             f"on the wild ones), got wild={self.wild!r}, bids={self.bids!r}")
+        if self.palifico_round and (not self.palifico or self.wild is not None or self.wild_bids != "plain"):
+            raise ValueError("GameConfig.palifico_round marks a palifico round's rules: build it with "
+                             "config.round_rules(palifico=True) from a config with palifico=True")
+
+    @property
+    def variants(self) -> dict[str, object]:
+        """The variant fields that differ from today's rules (``{}`` for the defaults), by name."""
+        return {name: getattr(self, name) for name, value in VARIANT_DEFAULTS.items() if getattr(self, name) != value}
+
+    @classmethod
+    def preset(cls, name: str, **fields: object) -> GameConfig:
+        """A named rule set, ``"perudo"`` (ones wild, Perudo bids, exact call, palifico) or ``"dudo"`` (Neller &
+        Hnath's two-player Dudo: ones wild, Perudo bids, loss by the difference); ``fields`` pass through and
+        override the preset's."""
+        if name not in PRESETS:
+            raise ValueError(f"GameConfig.preset: unknown rule set {name!r}; known: {', '.join(PRESETS)}")
+        return cls(**{**PRESETS[name], **fields})  # type: ignore[arg-type]
+
+    def round_rules(self, palifico: bool) -> GameConfig:
+        """The rules of one round: this config, or in a palifico round its palifico rules (ones not wild, any
+        opening face, the opening bid's face fixed for the round)."""
+        if not palifico:
+            return self
+        if not self.palifico:
+            raise ValueError("GameConfig.round_rules: a palifico round needs palifico=True")
+        return _palifico_rules(self)
+
     def __hash__(self) -> int:
         """Computed once per object: a config keys every cached rule lookup, several times per move."""
         cached = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash((self.num_players, self.dice, self.faces, self.wild, self.bids, self.opener))
+            cached = hash((self.num_players, self.dice, self.faces, self.wild, self.bids, self.opener)
+                          + tuple(self.variants.items()))
             object.__setattr__(self, "_hash", cached)
         return cached
 
@@ -164,7 +248,20 @@ class GameConfig:
         ``", the loser opens"`` under that opener rule)."""
         wild = "no wild" if self.wild is None else f"{_FACE_NAMES.get(self.wild, f'{self.wild}s')} wild"
         loser = ", the loser opens" if self.opener == "loser" else ""
-        return f"{self.bids} game, {self.faces} faces, {wild}{loser}"
+        return f"{self.bids} game, {self.faces} faces, {wild}{loser}{self.describe_variants()}"
+
+    def describe_variants(self) -> str:
+        """The variants in force in a few words (``""`` for today's rules): ``", Perudo bids on ones, exact
+        call, palifico"``."""
+        words = {"wild_bids": "Perudo bids on ones", "exact_call": "exact call", "palifico": "palifico",
+                 "loss": "loss by the difference", "palifico_round": "a palifico round"}
+        return "".join(f", {words[name]}" for name in self.variants)
+
+
+@memo(maxsize=64)
+def _palifico_rules(config: GameConfig) -> GameConfig:
+    """``config``'s palifico-round rules, one instance per config (rule caches key on it)."""
+    return replace(config, wild=None, wild_bids="plain", palifico_round=True)
 
 
 def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
@@ -172,10 +269,33 @@ def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
     if new.face not in config.bid_faces or new.quantity < 1:
         return False
     if current is None:
-        return new.quantity == 1 if config.bids == "sixes" else True
+        return new.quantity == 1 if config.bids == "sixes" else _raise_floor(config, None, new.face) is not None
     if config.bids == "sixes":
         return new.quantity == current.quantity + 1
+    if _ordered(config):
+        floor = _raise_floor(config, current, new.face)
+        return floor is not None and new.quantity >= floor
     return (new.quantity, new.face) > (current.quantity, current.face)
+
+
+def _ordered(config: GameConfig) -> bool:
+    """Whether a full game's raises follow a variant's order (Perudo bids, a palifico round), not plain (q, f)."""
+    return config.wild_bids == "perudo" or config.palifico_round
+
+
+def _raise_floor(config: GameConfig, bid: Bid | None, face: int) -> int | None:
+    """The smallest quantity of a legal bid on ``face`` over ``bid`` in a full game (None: no bid on ``face``).
+
+    Plain: higher in quantity, or equal on a higher face. A palifico round: any opening face, then only that face,
+    rising in quantity. Perudo bids (ones wild): no opening on ones; ones over q x f need ceil(q / 2); another face
+    over q x 1 needs 2q + 1; ones over ones, and other faces over other faces, rise as plain."""
+    if bid is None:
+        return None if config.wild_bids == "perudo" and face == 1 else 1
+    if config.palifico_round:
+        return bid.quantity + 1 if face == bid.face else None
+    if config.wild_bids == "perudo" and (face == 1) != (bid.face == 1):
+        return (bid.quantity + 1) // 2 if face == 1 else 2 * bid.quantity + 1
+    return bid.quantity + 1 if face <= bid.face else bid.quantity
 
 
 @memo(maxsize=None)
@@ -193,7 +313,12 @@ def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> tupl
         return (_bid(q, config.faces),) if q <= table_dice else ()
     raises = []
     for face in config.bid_faces:
-        if bid is None:
+        if _ordered(config):
+            floor = _raise_floor(config, bid, face)
+            if floor is None:
+                continue
+            q = floor
+        elif bid is None:
             q = 1
         else:
             q = bid.quantity + 1 if face <= bid.face else bid.quantity
@@ -204,12 +329,17 @@ def minimal_raises(config: GameConfig, table_dice: int, bid: Bid | None) -> tupl
 
 @memo(maxsize=65536)
 def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple[Action, ...]:
-    """Every legal action: all raises within the dice on the table (by rising order), then CHALLENGE.
+    """Every legal action: all raises within the dice on the table (by quantity, then face), then CHALLENGE
+    (then EXACT under ``exact_call``).
 
-    The opener (``bid`` None) must bid; at the top bid only CHALLENGE remains.
+    The opener (``bid`` None) must bid; at the top bid only the calls remain.
     """
     if config.bids == "sixes":
         actions: list[Action] = list(minimal_raises(config, table_dice, bid))
+    elif _ordered(config):
+        floors = [(f, _raise_floor(config, bid, f)) for f in config.bid_faces]
+        actions = [_bid(q, f) for q in range(1, table_dice + 1) for f, floor in floors if floor is not None
+                   and q >= floor]
     else:
         lowest = (0, config.faces) if bid is None else (bid.quantity, bid.face)
         actions = [
@@ -220,13 +350,23 @@ def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple
         ]
     if bid is not None:
         actions.append(CHALLENGE)
+        if config.exact_call:
+            actions.append(EXACT)
     return tuple(actions)
+
+
+def faces_for(config: GameConfig, bid: Bid | None, quantity: int) -> tuple[int, ...]:
+    """The faces on which a bid of ``quantity`` is a legal bid over ``bid`` (ignoring the table size), ascending:
+    for players that choose a quantity first and a face second."""
+    return tuple(f for f in config.bid_faces if is_raise(config, _bid(quantity, f), bid))
 
 
 def is_legal(config: GameConfig, table_dice: int, bid: Bid | None, action: object) -> bool:
     """Whether ``action`` is legal when ``bid`` stands and ``table_dice`` dice are on the table."""
     if action is CHALLENGE:
         return bid is not None
+    if action is EXACT:
+        return bid is not None and config.exact_call
     if not isinstance(action, Bid):
         return False
     return action.quantity <= table_dice and is_raise(config, action, bid)
@@ -282,6 +422,47 @@ def resolve_challenge(
     return (challenger if matching >= bid.quantity else bidder), matching
 
 
+def settle_round(
+    config: GameConfig, hands: np.ndarray, dice: tuple[int, ...], bid: Bid, bidder: int, caller: int, call: Action
+) -> tuple[int, int, tuple[int, ...]]:
+    """Settle a round ended by ``call`` (:data:`CHALLENGE` or :data:`EXACT`) of ``caller`` over ``bidder``'s ``bid``:
+    ``(loser, matching, dice after)``, loser -1 when nobody loses (a right exact call: the caller gets a die back,
+    never above its starting dice). A challenge's loser loses one die, or under ``loss="difference"`` what the bid
+    missed by (the bidder: quantity - matching; the challenger: matching - quantity + 1); a wrong exact call costs
+    the caller one die."""
+    matching = int(np.sum(matching_count(np.asarray(hands), bid.face, config)))
+    if call is EXACT:
+        if matching == bid.quantity:
+            regained = int(dice[caller] < config.starting_dice[caller])
+            return -1, matching, tuple(d + regained * (i == caller) for i, d in enumerate(dice))
+        loser, lost = caller, 1
+    else:
+        loser = caller if matching >= bid.quantity else bidder
+        lost = 1 if config.loss == "one" else abs(matching - bid.quantity) + (loser == caller)
+    return loser, matching, tuple(max(d - lost, 0) if i == loser else d for i, d in enumerate(dice))
+
+
+def settled_by_count(config: GameConfig) -> bool:
+    """Whether a round's end can do more than cost its loser one die (``exact_call``, ``loss="difference"``)."""
+    return config.exact_call or config.loss != "one"
+
+
+@memo(maxsize=4096)
+def round_ends(config: GameConfig, dice: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every ``(loser, dice after)`` a round at ``dice`` can end with under ``config`` (loser -1: a right exact call),
+    each once: a planner numbers the ends of its round by their index here."""
+    active = [s for s, d in enumerate(dice) if d > 0]
+    ends = []
+    for loser in active:
+        for lost in range(1, (dice[loser] if config.loss == "difference" else 1) + 1):
+            ends.append((loser, tuple(d - lost * (s == loser) for s, d in enumerate(dice))))
+    if config.exact_call:
+        for caller in active:
+            regained = int(dice[caller] < config.starting_dice[caller])
+            ends.append((-1, tuple(d + regained * (s == caller) for s, d in enumerate(dice))))
+    return tuple(dict.fromkeys(ends))
+
+
 def next_active_seat(dice: tuple[int, ...] | list[int], seat: int) -> int:
     """The next seat after ``seat`` (cyclically) that still has dice."""
     n = len(dice)
@@ -293,7 +474,11 @@ def next_active_seat(dice: tuple[int, ...] | list[int], seat: int) -> int:
 
 
 def next_opener(config: GameConfig, dice_after: tuple[int, ...], challenger: int, loser: int) -> int:
-    """Who opens the next round under ``config.opener`` (``dice_after`` already reflects the loss)."""
+    """Who opens the next round under ``config.opener`` (``dice_after`` already reflects the loss). ``challenger``
+    is the caller (of a challenge or an exact call); with nobody losing (``loser`` -1, a right exact call) the
+    caller opens under the "loser" rule."""
+    if loser < 0:
+        loser = challenger
     if config.opener == "loser":
         return loser if dice_after[loser] > 0 else next_active_seat(dice_after, loser)
     return next_active_seat(dice_after, challenger)

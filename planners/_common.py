@@ -8,7 +8,7 @@ from ldpomdp.belief import TableBelief
 from ldpomdp.game import ActionTaken, Event, Player, PlayerView, RoundStart
 from ldpomdp.hands import MAX_SUPPORT, support_size
 from ldpomdp.registry import make_player
-from ldpomdp.rules import CHALLENGE, GameConfig, matching_count
+from ldpomdp.rules import Bid, GameConfig, matching_count
 from ldpomdp.validation import int_at_least, one_of, probability
 
 __all__ = ["BeliefPlayer"]
@@ -97,6 +97,6 @@ class BeliefPlayer:
                 self.config, self.seat, event.dice, models, kind=self.belief_kind, n_particles=self.n_particles,
                 injection=self.injection, refresh=self.refresh, rng=self.rng,
             )
-        elif isinstance(event, ActionTaken) and event.seat != self.seat and event.action is not CHALLENGE:
-            # a challenge ends the round: no decision is left to take on this belief, so it is not updated
+        elif isinstance(event, ActionTaken) and event.seat != self.seat and isinstance(event.action, Bid):
+            # a call (challenge, exact call) ends the round: no decision is left to take on this belief
             self.round_belief().observe_action(event.seat, event.action, event.view)

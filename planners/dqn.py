@@ -59,7 +59,8 @@ class Frame:
     def check(self, config: GameConfig) -> None:
         """A ValueError unless ``config`` fits the frame."""
         fits = (config.num_players <= self.players and max(config.starting_dice) <= self.dice
-                and config.faces == self.faces and config.wild == self.wild and config.bids == self.bids)
+                and config.faces == self.faces and config.wild == self.wild and config.bids == self.bids
+                and not config.variants)  # trained on today's rules: no variant (wild_bids, exact_call, ...)
         if not fits:
             raise ValueError(f"this DQN network plays up to {self.players} players of up to {self.dice} dice, "
                              f"{self.config.describe()}; the game is {config.num_players} players with dice "

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ldpomdp.estimate import estimate_policy, rule_faces, settled_decision
+from ldpomdp.estimate import estimate_policy, exact_call_pays, rule_faces, settled_decision
 from ldpomdp.game import PlayerView
-from ldpomdp.rules import CHALLENGE, Action, match_matrix, matching_count, minimal_raises
+from ldpomdp.rules import CHALLENGE, EXACT, Action, match_matrix, matching_count, minimal_raises
 
 from ._common import BeliefPlayer
 
@@ -20,7 +20,8 @@ class ExpectedCountPlanner(BeliefPlayer):
     Options: ``belief`` "particles" (``n_particles``, ``injection``, ``refresh``) or "exact"; ``assume``, the
     spec of the opponent model behind the belief updates (default "one-third"); ``seed`` for the belief.
     The decision rule is :func:`~ldpomdp.estimate.estimate_policy`, the one-third player's rule
-    with the belief's expectation in place of "a third of the unseen dice".
+    with the belief's expectation in place of "a third of the unseen dice". Under ``exact_call`` it calls
+    exact where :func:`~ldpomdp.estimate.exact_call_pays` says so of the belief's distribution of the matching dice.
     """
 
     name = "expected-count"
@@ -55,4 +56,9 @@ class ExpectedCountPlanner(BeliefPlayer):
             p_challenges, raises, choices = estimate_policy(self.estimate(view)[None, :], view)
             decided = p_challenges[0], raises, choices[0]
         p_challenge, raises, choice = decided
+        if config.exact_call and bid is not None:
+            others, needed = self.standing_bid_odds(view)
+            regains = view.dice[self.seat] < config.starting_dice[self.seat]
+            if exact_call_pays(others, needed, regains, p_challenge > 0 or not raises):
+                return EXACT
         return CHALLENGE if p_challenge > 0 else raises[int(choice)]

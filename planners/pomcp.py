@@ -11,8 +11,17 @@ import pomdp_py
 from ldpomdp.exact.fixed_opponents import round_outcomes
 from ldpomdp.exact.game_values import GameValue, seat_values
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
-from ldpomdp.pomdp import ROLLOUTS, LDAction, LDObservation, RoundPOMCP, die_outcomes, make_agent, reset_root
-from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal
+from ldpomdp.pomdp import (
+    ROLLOUTS,
+    LDAction,
+    LDObservation,
+    RoundPOMCP,
+    die_outcomes,
+    end_outcomes,
+    make_agent,
+    reset_root,
+)
+from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal, settled_by_count
 from ldpomdp.validation import int_at_least, number, one_of
 
 from ._common import BeliefPlayer
@@ -151,7 +160,7 @@ class POMCPPlanner(BeliefPlayer):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if view.bid is None:
+        if view.bid is None or settled_by_count(view.config):  # the shortcuts read (loser, challenger) outcomes
             return None
         outcomes = self._outcomes
         others, needed = self.standing_bid_odds(view)
@@ -192,7 +201,11 @@ class POMCPPlanner(BeliefPlayer):
         super().observe(event)
         if isinstance(event, RoundStart):
             self._new_round()
-            if self.values is None:
+            assert self.config is not None  # reset sets it before any round starts
+            if settled_by_count(self.config):  # the ends of the round (exact call, loss by the difference)
+                value = None if self.values is None else self.values.win_probability
+                self._outcomes = _centred(end_outcomes(self.config, self.seat, event.dice, value))
+            elif self.values is None:
                 self._outcomes = die_outcomes(self.seat, event.dice)
             else:
                 assert self.config is not None  # values are solved in reset, which sets the config

@@ -188,11 +188,13 @@ def test_every_gameconfig_field_is_a_rule_of_the_form_a_variant_added_later_too(
     monkeypatch.setattr(session, "GameConfig", WithVariant)
     client = _client(create_app())
     rules = client.get("/api/options").json()["rules"]
-    assert rules == {"dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger", "variant": "plain"}
+    assert rules == {"dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger",
+                     "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one", "variant": "plain"}
     body = {"opponents": ["one-third"], "dice": 2, "faces": 5, "wild": None, "bids": "sixes", "opener": "loser",
             "variant": "odd"}
     config = client.post("/api/game", json=body).json()["config"]
-    assert config == {"num_players": 2, **{k: v for k, v in body.items() if k != "opponents"}}
+    assert config == {"num_players": 2, "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one",
+                      **{k: v for k, v in body.items() if k != "opponents"}}
 
 
 class _Crashing:

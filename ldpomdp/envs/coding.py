@@ -2,8 +2,8 @@
 -action mask, the observation vector, and the game's rewards with report 004's per-round shaping.
 
 Actions are numbered ``0 .. n - 1``: bid ``(q, f)`` is ``(q - 1) * len(bid_faces) + index of f in bid_faces``
-for every quantity up to the dice on the table at the start of a game, and the last number is CHALLENGE.
-Seats in observations are relative: position 0 is the observer, 1 the next seat, and so on.
+for every quantity up to the dice on the table at the start of a game, then CHALLENGE (and, under ``exact_call``,
+EXACT last). Seats in observations are relative: position 0 is the observer, 1 the next seat, and so on.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game import PublicView, RoundEnd
-from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions
 from ..validation import number
 
 __all__ = ["ActionCoding", "Shaping", "REPORT_SHAPING", "NO_SHAPING", "observation_vector", "observation_size",
@@ -30,8 +30,9 @@ class ActionCoding:
         self.faces = config.bid_faces
         self.max_quantity = sum(config.starting_dice)
         self.num_bids = self.max_quantity * len(self.faces)
-        self.size = self.num_bids + 1
+        self.size = self.num_bids + 1 + config.exact_call
         self.challenge = self.num_bids
+        self.exact = self.num_bids + 1 if config.exact_call else None  # EXACT's number, under exact_call
         self._face_index = {f: i for i, f in enumerate(self.faces)}
         self._masks: dict[tuple[GameConfig, int, Bid | None], np.ndarray] = {}
 
@@ -39,6 +40,8 @@ class ActionCoding:
         """The number of ``action``; a ValueError for anything that is not an action of this config."""
         if action is CHALLENGE:
             return self.challenge
+        if action is EXACT and self.exact is not None:
+            return self.exact
         if isinstance(action, Bid) and action.face in self._face_index and 1 <= action.quantity <= self.max_quantity:
             return (action.quantity - 1) * len(self.faces) + self._face_index[action.face]
         raise ValueError(f"{action!r} is not an action of this game ({self.config.describe()}, "
@@ -50,6 +53,8 @@ class ActionCoding:
             raise ValueError(f"action must be an integer in 0..{self.size - 1}, got {index!r}")
         if index == self.challenge:
             return CHALLENGE
+        if index == self.exact:
+            return EXACT
         q, i = divmod(int(index), len(self.faces))
         return Bid(q + 1, self.faces[i])
 
@@ -67,20 +72,22 @@ class ActionCoding:
 
 def observation_size(config: GameConfig) -> int:
     """Length of :func:`observation_vector`: own hand (faces), dice per seat (players), and one entry per bid and
-    seat (bids x players)."""
-    return config.faces + config.num_players + ActionCoding(config).num_bids * config.num_players
+    seat (bids x players), then under ``palifico`` one entry: 1 in a palifico round."""
+    return config.faces + config.num_players + ActionCoding(config).num_bids * config.num_players + config.palifico
 
 
 def observation_vector(view: PublicView, hand: tuple[int, ...], seat: int, coding: ActionCoding) -> np.ndarray:
     """What ``seat`` sees on ``view`` as float32: its hand's face counts, the dice of every seat (relative order,
     itself first), and this round's bids: entry ``(b, k)`` is 1 when bid number ``b`` was made by the player
-    ``k`` seats after the observer."""
+    ``k`` seats after the observer; under ``palifico``, whether this is a palifico round."""
     config = view.config
     n = config.num_players
     out = np.zeros(observation_size(config), dtype=np.float32)
     out[:config.faces] = hand
     out[config.faces:config.faces + n] = np.roll(view.dice, -seat)
-    bids = out[config.faces + n:].reshape(coding.num_bids, n)
+    bids = out[config.faces + n:config.faces + n + coding.num_bids * n].reshape(coding.num_bids, n)
+    if config.palifico:
+        out[-1] = float(config.palifico_round)
     for bidder, bid in view.history:
         bids[coding.index(bid), (bidder - seat) % n] = 1.0
     return out

@@ -84,6 +84,9 @@ class CFRPlayer(BaseOpponent):
         return self._table
 
     def reset(self, seat: int, config: GameConfig) -> None:
+        if config.variants:
+            raise ValueError(f"cfr: the equilibrium solver takes today's rules only, not the variants "
+                             f"{config.variants}")
         table = self.table(config)
         if max(config.starting_dice) > table.max_dice:
             raise ValueError(f"cfr: the table covers up to {table.max_dice} dice each; the game starts with "
@@ -110,7 +113,8 @@ class CFRPlayer(BaseOpponent):
     def _actions(self, dice: tuple[int, int], table: GameTable, state: int) -> list[Action]:
         r = table.round(dice)
         last = int(r.last[state])
-        return list(r.bids[last + 1:]) + ([CHALLENGE] if last >= 0 else [])
+        actions: list[Action] = list(r.bids[last + 1:])
+        return actions + ([CHALLENGE] if last >= 0 else [])
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         table, dice, role, state = self._locate(view)

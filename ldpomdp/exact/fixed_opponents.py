@@ -252,6 +252,9 @@ class FixedOpponentsSolution:
     def __init__(self, config: GameConfig, models: Mapping[int, Player], seat: int = 0, policy: object = None):
         if not isinstance(config, GameConfig):
             raise ValueError(f"{OWNER}.config must be a GameConfig, got {config!r}")
+        if config.variants:  # its induction assumes rising bids, challenges only, one die lost, no round state
+            raise ValueError(f"{OWNER} solves today's rules only; the config sets "
+                             + ", ".join(f"{name}={value!r}" for name, value in config.variants.items()))
         self.config = config
         self.seat = _seat_index(OWNER, "seat", seat, config.num_players)
         wanted = set(range(config.num_players)) - {self.seat}

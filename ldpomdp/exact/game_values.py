@@ -48,7 +48,10 @@ def _fair(dice: tuple[int, ...], seat: int) -> float:
 
 
 def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALLS) -> bool:
-    """Whether solving ``config`` for ``seat`` stays within ``budget`` model calls."""
+    """Whether solving ``config`` for ``seat`` stays within ``budget`` model calls (never under a rule variant: the
+    solver takes today's rules only)."""
+    if config.variants:
+        return False
     try:
         return solve_work(config, seat).model_calls <= budget
     except ValueError:  # too many dice states even to count the work

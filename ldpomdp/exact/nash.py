@@ -38,6 +38,7 @@ def cache_dir() -> Path:
 
 def _key(config: GameConfig, dice: tuple[int, int]) -> str:
     rules = f"v{_FORMAT}|faces={config.faces}|wild={config.wild}|bids={config.bids}|dice={dice[0]},{dice[1]}"
+    rules += "".join(f"|{name}={value}" for name, value in config.variants.items())  # today's rules: key unchanged
     return hashlib.sha256(rules.encode()).hexdigest()[:20]
 
 

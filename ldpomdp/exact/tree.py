@@ -1,7 +1,7 @@
 """The public tree of one two-player round: every bid sequence the rules allow, as flat numpy arrays.
 
 Nodes are bid sequences (the root is the empty one, where the opener must bid); edges are actions
-(a legal raise, or a challenge, which ends the round). Nodes are numbered breadth first and each
+(a legal raise, or a challenge or an exact call, which end the round). Nodes are numbered breadth first and each
 node's edges are contiguous, in ``legal_actions`` order, so whole depth levels can be processed with
 ``np.add.reduceat`` / ``np.maximum.reduceat``. Roles: 0 = the round's opener, 1 = the responder.
 """
@@ -16,7 +16,7 @@ from math import comb
 import numpy as np
 
 from ..hands import hand_support
-from ..rules import CHALLENGE, Action, Bid, Challenge, GameConfig, legal_actions, match_matrix
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 
@@ -37,7 +37,7 @@ class RoundTree:
     edge_start: np.ndarray  # edges of node n are edge_start[n] : edge_start[n + 1]
     edge_node: np.ndarray  # the node an edge leaves
     edge_child: np.ndarray  # the node it leads to, -1 for a challenge (terminal)
-    edge_bid: np.ndarray  # index into ``bids`` of the raise, -1 for a challenge
+    edge_bid: np.ndarray  # index into ``bids`` of the raise, -1 for a challenge, -2 for an exact call
     bids: tuple[Bid, ...]  # every bid that occurs, in rising order
     hands: tuple[np.ndarray, np.ndarray]  # per role: (H_r, faces) face counts
     hand_probs: tuple[np.ndarray, np.ndarray]  # per role: (H_r,) multinomial probabilities
@@ -77,7 +77,7 @@ class RoundTree:
     def actions(self, node: int) -> list[Action]:
         """The actions of ``node``'s edges, in edge order."""
         edges = self.edge_bid[self.edge_start[node]:self.edge_start[node + 1]]
-        return [self.bids[b] if b >= 0 else CHALLENGE for b in edges]
+        return [self.bids[b] if b >= 0 else _CALLS[b] for b in edges]
 
     def history(self, node: int, opener_seat: int = 0) -> tuple[tuple[int, Bid], ...]:
         """The public history (seat, bid) leading to ``node`` when ``opener_seat`` opened."""
@@ -109,7 +109,9 @@ class RoundTree:
 
     @cached_property
     def opener_payoff(self) -> np.ndarray:
-        """(H_0, H_1, terminals) payoff to the opener (+1 keeps the die, -1 loses it), terminals in edge order."""
+        """(H_0, H_1, terminals) payoff to the opener (+1 keeps the die, -1 loses it), terminals in edge order.
+        Under the variants (``exact_call``, ``loss="difference"``): the opener's dice change minus the
+        responder's, as :func:`~ldpomdp.rules.settle_round` settles it (the opener in seat 0)."""
         term = self.terminal_edges
         bid_idx = self.edge_bid[self.node_parent_edge[self.edge_node[term]]]  # the challenged bid
         faces = np.array([b.face for b in self.bids])[bid_idx]
@@ -118,7 +120,25 @@ class RoundTree:
         total = (self.hands[0] @ match)[:, None, faces - 1] + (self.hands[1] @ match)[None, :, faces - 1]
         holds = total >= quantity
         challenger_is_responder = self.edge_actor[term] == 1
-        return np.where(holds == challenger_is_responder, 1.0, -1.0)
+        if not (self.config.exact_call or self.config.loss != "one"):
+            return np.where(holds == challenger_is_responder, 1.0, -1.0)
+        return self._variant_payoff(total, quantity, challenger_is_responder, self.edge_bid[term] == -2)
+
+    def _variant_payoff(self, total: np.ndarray, quantity: np.ndarray, caller_is_responder: np.ndarray,
+                        exact: np.ndarray) -> np.ndarray:
+        """:attr:`opener_payoff` under the variants, vectorized over hands and terminals."""
+        dice, start = np.array(self.dice), np.array(self.config.starting_dice)
+        holds = total >= quantity
+        opener_loses = holds != caller_is_responder  # a challenge's loser: the caller iff the bid holds
+        missed = np.where(holds, total - quantity + 1, quantity - total) if self.config.loss == "difference" else 1
+        lost = np.minimum(missed, np.where(opener_loses, dice[0], dice[1]))
+        challenge = np.where(opener_loses, -lost, lost)
+        caller_dice, caller_start = np.where(caller_is_responder, dice[1], dice[0]), np.where(caller_is_responder,
+                                                                                               start[1], start[0])
+        right = total == quantity  # a right exact call regains a die below the starting dice; a wrong one costs one
+        call = np.where(right, (caller_dice < caller_start).astype(np.float64), -1.0)
+        call = np.where(caller_is_responder, -call, call)
+        return np.where(exact, call, challenge).astype(np.float64)
 
     @cached_property
     def terminal_edges(self) -> np.ndarray:
@@ -131,10 +151,16 @@ class RoundTree:
         return [(int(a), int(b)) for a, b in pairwise(bounds)]
 
 
+_CALLS: dict[int, Action] = {-1: CHALLENGE, -2: EXACT}  # the calls' edge_bid codes
+
+
 def round_dice(config: GameConfig, dice: tuple[int, int] | None) -> tuple[int, int]:
     """Validate ``(opener's dice, responder's dice)``; default: the config's starting dice."""
     if config.num_players != 2:
         raise ValueError(f"exact solvers handle two players; GameConfig.num_players is {config.num_players}")
+    if config.exact_call and len(set(config.starting_dice)) != 1:
+        raise ValueError("exact solvers take exact_call=True only with equal starting dice (a right exact call "
+                         f"regains a die up to them); GameConfig.dice is {config.starting_dice}")
     given = tuple(config.starting_dice) if dice is None else tuple(dice)
     if len(given) != 2 or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in given):
         raise ValueError(f"dice must be (opener's dice, responder's dice), two integers >= 1; got {given!r}")
@@ -146,7 +172,7 @@ def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple
     :data:`MAX_SEQUENCES` (hands x public bid sequences of both players)."""
     dice = round_dice(config, dice)
     table = sum(dice)
-    num_bids = len(legal_actions(config, table, None)) if config.bids == "full" else table
+    num_bids = table * len(config.bid_faces) if config.bids == "full" else table  # every bid (Perudo: ones too)
     nodes = 2**num_bids if config.bids == "full" else num_bids + 1
     hands = [comb(d + config.faces - 1, config.faces - 1) for d in dice]
     where = f"one round with dice {dice}, {config.faces} faces and {config.bids!r} bids has about"
@@ -174,7 +200,7 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
     depth, parent_edge, edge_start = [0], [-1], []
     edge_node: list[int] = []
     edge_child: list[int] = []
-    edge_bid_obj: list[Bid | None] = []
+    edge_bid_obj: list[Action] = []
     node_index: dict[tuple[Bid, ...], int] = {(): 0}
     chains: list[tuple[Bid, ...]] = [()]
     n = 0
@@ -186,9 +212,9 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
         edge_start.append(len(edge_node))
         for action in raises_after[last]:
             edge_node.append(n)
-            if isinstance(action, Challenge):
+            if not isinstance(action, Bid):  # a call (challenge or exact call) ends the round
                 edge_child.append(-1)
-                edge_bid_obj.append(None)
+                edge_bid_obj.append(action)
                 continue
             all_bids.setdefault(action, 0)
             child = chain + (action,)
@@ -210,7 +236,8 @@ def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> Round
         edge_start=np.array(edge_start, dtype=np.int64),
         edge_node=np.array(edge_node, dtype=np.int64),
         edge_child=np.array(edge_child, dtype=np.int64),
-        edge_bid=np.array([-1 if b is None else bid_pos[b] for b in edge_bid_obj], dtype=np.int64),
+        edge_bid=np.array([bid_pos[b] if isinstance(b, Bid) else -1 if b is CHALLENGE else -2 for b in edge_bid_obj],
+                          dtype=np.int64),
         bids=bids,
         hands=(hands[0][0].astype(np.int64), hands[1][0].astype(np.int64)),
         hand_probs=(hands[0][1], hands[1][1]),

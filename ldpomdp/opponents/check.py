@@ -18,7 +18,7 @@ from ..errors import PlayerError
 from ..game import IllegalActionError, Player, PlayerView, play_game, player_name
 from ..hands import count_hands
 from ..hooks import deciding_face_of, shared_probability_of, sum_problem
-from ..rules import CHALLENGE, Action, GameConfig, matching_count
+from ..rules import CHALLENGE, EXACT, Action, GameConfig, matching_count
 from ..validation import SUM_TOLERANCE
 from .base import OpponentModel, checked_probabilities
 from .one_third import OneThirdRule
@@ -31,7 +31,7 @@ __all__ = ["check_opponent"]
 def _state(view: PlayerView) -> str:
     c = view.config
     history = " ".join(f"{seat}:{action}" for seat, action in view.history) or "-"
-    return (f"[bids={c.bids} wild={c.wild} faces={c.faces}; seat {view.seat}, dice {view.dice}, "
+    return (f"[bids={c.bids} wild={c.wild} faces={c.faces}{c.describe_variants()}; seat {view.seat}, dice {view.dice}, "
             f"hand {view.hand}, history {history}]")
 
 
@@ -84,10 +84,10 @@ class _Inspector:
         hands = np.vstack([view.hand, rng.multinomial(dice, np.full(faces, 1.0 / faces), self.hands_per_state - 1)])
         legal = view.legal_actions()
         probs = {action: self._probabilities(hands, view, action) for action in legal}
-        illegal = view.bid if view.bid is not None else CHALLENGE
-        if np.any(self._probabilities(hands, view, illegal) != 0):
-            raise ValueError(f"{self.name}.action_probabilities gives the illegal action {illegal} a positive "
-                             f"probability in state {_state(view)}")
+        for illegal in (view.bid if view.bid is not None else CHALLENGE, *([] if EXACT in legal else [EXACT])):
+            if np.any(self._probabilities(hands, view, illegal) != 0):
+                raise ValueError(f"{self.name}.action_probabilities gives the illegal action {illegal} a positive "
+                                 f"probability in state {_state(view)}")
         problem = sum_problem(hands, probs)
         if problem:
             raise ValueError(f"{self.name}.action_probabilities {problem} in state {_state(view)}")

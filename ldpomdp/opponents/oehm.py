@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import PlayerView, PublicView
-from ..rules import CHALLENGE, Action, Bid, match_matrix
+from ..rules import CHALLENGE, Action, Bid, faces_for, match_matrix
 from ..validation import probability
 from .base import BaseOpponent, sample_action
 from .probability import bid_true_probability
@@ -40,7 +40,8 @@ class OehmPlayer(BaseOpponent):
             p_challenge = np.ones(n)
         else:
             p_challenge = 1.0 - bid_true_probability(hands, view, bid)
-        columns = np.array(config.bid_faces) - 1
+        # the faces a raise of this quantity may name (every bid face, but under the variants' orders)
+        columns = np.array(faces_for(config, bid, quantity) if quantity <= view.table_dice else config.bid_faces) - 1
         matching = (hands @ match_matrix(config))[:, columns]
         favourite = columns[len(columns) - 1 - np.argmax(matching[:, ::-1], axis=1)]  # ties: higher face
         face_probs = np.zeros((n, config.faces))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import PlayerView, PublicView
-from ..rules import CHALLENGE, Action, Bid, match_matrix, minimal_raises
+from ..rules import CHALLENGE, Action, Bid, faces_for, is_legal, match_matrix, minimal_raises
 from .base import BaseOpponent, HandIndependentOpponent, sample_action
 
 __all__ = ["AggressivePlayer", "ConservativePlayer"]
@@ -34,9 +34,12 @@ class AggressivePlayer(HandIndependentOpponent):
         """Every action it may take here with its probability (the same for every hand)."""
         config, bid = view.config, view.bid
         if bid is None:
-            return {Bid(1, f): 1.0 / len(config.bid_faces) for f in config.bid_faces}
+            faces = faces_for(config, None, 1)  # every bid face, but ones under Perudo bids
+            return {Bid(1, f): 1.0 / len(faces) for f in faces}
         up_quantity = Bid(bid.quantity + 1, bid.face) if bid.quantity < view.table_dice else None
         up_face = Bid(bid.quantity, bid.face + 1) if config.bids == "full" and bid.face < config.faces else None
+        if up_face is not None and not is_legal(config, view.table_dice, bid, up_face):
+            up_face = None  # the variants' orders: no face raise after ones (Perudo bids), nor in a palifico round
         dist: dict[Action, float] = {CHALLENGE: 0.5}
         for action in (up_quantity or up_face or CHALLENGE, up_face or up_quantity or CHALLENGE):
             dist[action] = dist.get(action, 0.0) + 0.25

@@ -6,13 +6,13 @@ import threading
 
 import pomdp_py
 
-from ..rules import CHALLENGE, Action
+from ..rules import CHALLENGE, EXACT, Action
 
 __all__ = ["LDAction", "END"]
 
 
 class LDAction(pomdp_py.Action):
-    """Wraps a rules action (``Bid`` or ``CHALLENGE``); ``move`` None is the dummy action after the round.
+    """Wraps a rules action (``Bid``, ``CHALLENGE`` or ``EXACT``); ``move`` None is the dummy action after the round.
 
     Interned: ``LDAction(move)`` returns the one instance for ``move`` (also after pickling), so equality is
     identity and the hash is CPython's C-level one: search trees look actions up millions of times. Thread-safe:
@@ -47,7 +47,9 @@ class LDAction(pomdp_py.Action):
         return (LDAction, (self.move,))
 
     def __repr__(self) -> str:
-        return "END" if self.move is None else ("CHALLENGE" if self.move is CHALLENGE else f"bid {self.move}")
+        if self.move is CHALLENGE or self.move is EXACT:
+            return str(self.move)
+        return "END" if self.move is None else f"bid {self.move}"
 
 
 END = LDAction(None)

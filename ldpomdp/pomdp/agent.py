@@ -12,9 +12,9 @@ from ..estimate import unseen_matches
 from ..game import PlayerView
 from ..hands import count_hands
 from ..opponents.base import OpponentModel
-from ..rules import GameConfig, matching_count
+from ..rules import GameConfig, matching_count, settled_by_count
 from ..validation import one_of
-from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes
+from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes, end_outcomes
 from .state import LDState
 
 __all__ = ["ROLLOUTS", "LDParticles", "make_agent", "root_states", "reset_root", "others_expected"]
@@ -109,7 +109,8 @@ def make_agent(
     ``belief`` is the round's :class:`~ldpomdp.belief.TableBelief`; ``n_root`` root particles are drawn from
     it (``by_count``: see :func:`root_states`). ``rollout``: "expected-count" (own dice + the belief's expected
     matching count of the opponents) or "one-third" (own dice + the unseen dice times P(a die matches)).
-    ``outcomes``: the reward when the round ends, per (loser, challenger) (default :func:`die_outcomes`).
+    ``outcomes``: the reward when the round ends, per (loser, challenger) (default :func:`die_outcomes`); under
+    the rules settled by the count, per (end, caller) (default :func:`end_outcomes` without values).
     """
     one_of("make_agent", "rollout", rollout, ROLLOUTS)
     if view.seat != seat or view.config != config:
@@ -120,5 +121,6 @@ def make_agent(
     policy = PolicyModel(config, seat, view.dice, view.hand, view.bid, others_expected(config, view, belief, rollout))
     return pomdp_py.Agent(
         LDParticles(states, rng), policy, transition_model=transition, observation_model=ObservationModel(),
-        reward_model=RewardModel(die_outcomes(seat, view.dice) if outcomes is None else outcomes),
+        reward_model=RewardModel(outcomes if outcomes is not None else end_outcomes(config, seat, view.dice)
+                                 if settled_by_count(config) else die_outcomes(seat, view.dice)),
     )

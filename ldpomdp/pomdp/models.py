@@ -11,33 +11,39 @@ is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pomdp_py
 
+from ..caches import memo
 from ..estimate import estimate_policy, expected_matches
 from ..game import PlayerView, PublicView, player_name
 from ..hooks import estimate_rule_of
 from ..opponents.base import OpponentModel
 from ..rules import (
     CHALLENGE,
+    EXACT,
     Action,
     Bid,
-    Challenge,
     GameConfig,
     is_legal,
     match_matrix,
     matching_count,
     minimal_raises,
     next_active_seat,
+    next_opener,
     resolve_challenge,
+    round_ends,
+    settle_round,
+    settled_by_count,
 )
 from .action import END, LDAction
 from .observation import LDObservation
 from .state import LDState
 
-__all__ = ["PublicNode", "TransitionModel", "ObservationModel", "RewardModel", "PolicyModel", "die_outcomes"]
+__all__ = ["PublicNode", "TransitionModel", "ObservationModel", "RewardModel", "PolicyModel", "die_outcomes",
+           "end_outcomes"]
 
 
 class PublicNode:
@@ -61,7 +67,7 @@ class PublicNode:
     def state(self, like: LDState, turn: int, loser: int, seen: Sequence[tuple[int, Action]]) -> LDState:
         """The one state here with ``like``'s hands, dice and round: mid-round (``loser`` -1, ``turn`` the planner)
         or ended by ``turn``'s challenge; ``seen`` is only read when the state is new."""
-        key = (like.hands, turn if loser >= 0 else -1)
+        key = (like.hands, turn if loser >= 0 else -1, loser)
         state = self.states.get(key)
         if state is None:
             seen = tuple(seen)
@@ -85,7 +91,9 @@ class TransitionModel(pomdp_py.TransitionModel):
 
     Models are only read (``act``, ``policy``), never told about simulated events. The states it makes are
     interned per public history and hands, and a transition that drew no random number is remembered on its state
-    (``LDState.after``): searches revisit the same few states many times.
+    (``LDState.after``): searches revisit the same few states many times. Under the rules settled by the count
+    (:func:`~ldpomdp.rules.settled_by_count`) an ended state's ``loser`` is the index of its end in
+    :func:`~ldpomdp.rules.round_ends` (the keys of :func:`end_outcomes`).
 
     Args:
         config: the rules.
@@ -164,8 +172,13 @@ class TransitionModel(pomdp_py.TransitionModel):
                              f"over {view.bid}")
         return move
 
-    def _end(self, state: LDState, node: PublicNode, challenger: int, seen: tuple) -> LDState:
+    def _end(self, state: LDState, node: PublicNode, challenger: int, seen: tuple, call: Action = CHALLENGE
+             ) -> LDState:
         bidder, bid = node.history[-1]
+        if settled_by_count(self.config):  # the end's index among the round's ends
+            loser, _, after = settle_round(self.config, np.array(state.hands), state.dice, bid, bidder, challenger,
+                                           call)
+            return node.state(state, challenger, _end_codes(self.config, state.dice)[(loser, after)], seen)
         totals = self._totals.get(state.hands)
         if totals is None:
             loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, challenger)
@@ -182,8 +195,8 @@ class TransitionModel(pomdp_py.TransitionModel):
             raise ValueError(f"TransitionModel: action {action!r} is not the planner's to play in {state!r}")
         node = self.node(state)
         move = action.move
-        if isinstance(move, Challenge):
-            return self._end(state, node, self.seat, ())
+        if move is CHALLENGE or move is EXACT:
+            return self._end(state, node, self.seat, (), move)
         if move is None:
             raise ValueError(f"TransitionModel: END played in a round under way ({state!r})")
         node = node.child(self.seat, move)
@@ -195,8 +208,8 @@ class TransitionModel(pomdp_py.TransitionModel):
         while actor != self.seat:
             answer = reply(state, node, actor)
             seen.append((actor, answer))
-            if isinstance(answer, Challenge):
-                return self._end(state, node, actor, tuple(seen))
+            if answer is CHALLENGE or answer is EXACT:
+                return self._end(state, node, actor, tuple(seen), answer)
             node = node.child(actor, answer)
             actor = after[actor]
         return node.state(state, self.seat, -1, seen)
@@ -267,6 +280,31 @@ def die_outcomes(seat: int, dice: Sequence[int]) -> dict[tuple[int, int], float]
     return {(loser, c): (-1.0 if loser == seat else 1.0) for loser in active for c in active}
 
 
+@memo(maxsize=256)
+def _end_codes(config: GameConfig, dice: tuple[int, ...]) -> dict[tuple[int, tuple[int, ...]], int]:
+    """Each end of :func:`~ldpomdp.rules.round_ends` -> its index."""
+    return {end: i for i, end in enumerate(round_ends(config, dice))}
+
+
+def end_outcomes(config: GameConfig, seat: int, dice: tuple[int, ...],
+                 value: Callable[[tuple[int, ...], int], float] | None = None) -> dict[tuple[int, int], float]:
+    """The rewards of a round settled by the count (:func:`~ldpomdp.rules.settled_by_count`), per (index of the end
+    in :func:`~ldpomdp.rules.round_ends`, caller): ``value(dice after, next opener)`` (0 when ``seat`` is out, 1 when
+    it alone has dice), or without ``value`` ``seat``'s dice change minus the others'."""
+    active = [s for s, d in enumerate(dice) if d > 0]
+    out = {}
+    for code, (loser, after) in enumerate(round_ends(config, tuple(dice))):
+        for caller in active:
+            if value is None:
+                change = [a - d for a, d in zip(after, dice, strict=True)]
+                out[(code, caller)] = float(2 * change[seat] - sum(change))
+            elif after[seat] == 0 or sum(d > 0 for d in after) == 1:
+                out[(code, caller)] = float(after[seat] > 0)
+            else:
+                out[(code, caller)] = value(after, next_opener(config, after, caller, loser))
+    return out
+
+
 class PolicyModel(pomdp_py.RolloutPolicy):
     """Pruned actions (the smallest raise on each face, then CHALLENGE; END once the round is over) and the
     estimate-rule rollout: estimate = own matching dice + ``others_expected`` (per face), through the same
@@ -301,7 +339,10 @@ class PolicyModel(pomdp_py.RolloutPolicy):
     def pruned_actions(self, bid: Bid | None) -> list[LDAction]:
         actions = self._actions.get(bid)
         if actions is None:
-            moves = list(minimal_raises(self.config, self.table_dice, bid)) + ([CHALLENGE] if bid is not None else [])
+            moves: list[Action] = [*minimal_raises(self.config, self.table_dice, bid)]
+            moves += [CHALLENGE] if bid is not None else []
+            if bid is not None and self.config.exact_call:
+                moves.append(EXACT)
             actions = self._actions[bid] = [LDAction(m) for m in moves]
         return actions
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules import MAX_TABLE_DICE, GameConfig
+from ..rules import MAX_TABLE_DICE, VARIANT_DEFAULTS, GameConfig
 
 __all__ = ["Cell", "game_seed", "parse_dice_range"]
 
@@ -40,7 +40,8 @@ class Cell:
     @classmethod
     def of(cls, players: Sequence[str], dice: int, **rules) -> Cell:
         """The cell of ``players``, ``dice`` each, under ``rules`` (``GameConfig``'s keywords: ``bids``, ``faces``,
-        ``wild``, ``opener``); errors name the cell."""
+        ``wild``, ``opener`` and the variants ``wild_bids``, ``exact_call``, ``palifico``, ``loss``); errors name the
+        cell."""
         players = tuple(players)
         try:
             config = GameConfig(num_players=len(players), dice=dice, **rules)
@@ -55,15 +56,25 @@ class Cell:
 
     @property
     def id(self) -> str:
-        """A stable, readable key built from every parameter that changes the games."""
+        """A stable, readable key built from every parameter that changes the games (the variants only when they
+        differ from today's rules: a cell of today's rules keeps its id, so its games' seeds)."""
         c = self.config
         return (f"{_players(self.players)};dice={self.dice};bids={c.bids};faces={c.faces};wild={c.wild};"
-                f"opener={c.opener}")
+                f"opener={c.opener}" + variants_text(c))
+
 
     @classmethod
     def from_id(cls, text: str) -> Cell:
         """The cell whose :attr:`id` is ``text`` (e.g. a ``games.jsonl`` record's), or a ValueError naming it."""
-        parts = str(text).rsplit(";", 5)  # the player specs come first and may hold any character but "|"
+        base, variants = str(text), {}
+        while True:  # the variants' tail, last first
+            head, _, last = base.rpartition(";")
+            name, _, value = last.partition("=")
+            if name not in VARIANT_DEFAULTS:
+                break
+            variants[name] = value == "True" if value in ("True", "False") else value
+            base = head
+        parts = base.rsplit(";", 5)  # the player specs come first and may hold any character but "|"
         fields = dict(part.partition("=")[::2] for part in parts)
         if [p.partition("=")[0] for p in parts] != ["players", "dice", "bids", "faces", "wild", "opener"]:
             raise ValueError(f"{text!r} is not a cell id (players=A|B;dice=D;bids=B;faces=F;wild=W;opener=O)")
@@ -73,10 +84,15 @@ class Cell:
         except ValueError:
             raise ValueError(f"{text!r} is not a cell id: dice, faces and wild must be integers") from None
         cell = cls.of(fields["players"].split("|"), dice, bids=fields["bids"], faces=faces, wild=wild,
-                      opener=fields["opener"])
+                      opener=fields["opener"], **variants)
         if cell.id != text:
             raise ValueError(f"{text!r} is not a cell id (it reads as {cell.id!r})")
         return cell
+
+
+def variants_text(config: GameConfig) -> str:
+    """``";wild_bids=perudo;exact_call=True"``: the config's variants as a cell id's tail (``""`` for today's rules)."""
+    return "".join(f";{name}={value}" for name, value in config.variants.items())
 
 
 def _players(players: Sequence[str]) -> str:

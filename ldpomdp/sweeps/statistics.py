@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cell import Cell
+from .cell import Cell, variants_text
 
 __all__ = ["SummaryRow", "summarize", "wilson_interval", "write_summary", "format_table", "SUMMARY_FILE", "Z95"]
 
@@ -52,6 +52,7 @@ class SummaryRow:
     challenge_success_rate: float  # NaN when the player never challenged
     best_response: float = math.nan  # exact win rate of the best response in this player's place (ceiling.py)
     exact_value: float = math.nan  # this player's own exact win rate, where it can be computed
+    rules: str = ""  # the rule variants in force (GameConfig.variants), "" for today's rules
 
 
 def summarize(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], dict]) -> list[SummaryRow]:
@@ -77,12 +78,14 @@ def summarize(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], 
                 wins=int(wins[i]), win_rate=wins[i] / n if n else math.nan, ci_low=low, ci_high=high,
                 challenges_per_game=chal[i] / n if n else math.nan,
                 challenge_success_rate=good[i] / chal[i] if chal[i] else math.nan,
+                rules=variants_text(cell.config).lstrip(";"),
             ))
     return rows
 
 
 def write_summary(rows: Sequence[SummaryRow], path: Path) -> None:
-    fields = list(SummaryRow.__dataclass_fields__)
+    """``summary.csv``: one line per row; the ``rules`` column only when some cell plays a rule variant."""
+    fields = [f for f in SummaryRow.__dataclass_fields__ if f != "rules" or any(r.rules for r in rows)]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(fields)

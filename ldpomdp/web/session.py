@@ -83,7 +83,7 @@ def rule_fields() -> dict[str, Any]:
     default (``dice``: one number for every player). A field added to GameConfig (a variant) shows up here."""
     defaults = GameConfig()
     return {f.name: defaults.starting_dice[0] if f.name == "dice" else getattr(defaults, f.name)
-            for f in dataclasses.fields(GameConfig) if f.init and f.name != "num_players"}
+            for f in dataclasses.fields(GameConfig) if f.init and f.name not in ("num_players", "palifico_round")}
 
 
 def new_game(body: Any, allow_plugins: bool) -> WebGame:
