@@ -67,6 +67,9 @@ register("dqn", "ldpomdp.planners.dqn:DQNPlayer",
 register("pomcp", "ldpomdp.planners.pomcp:POMCPPlanner",
          aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
          summary="POMCP (pomdp-py) over the belief, e.g. pomcp:sims=2000,depth=12")
+register("openspiel", "ldpomdp.openspiel.bots:OpenSpielPlayer", aliases={"particles": "n_particles"},
+         summary="an OpenSpiel bot (extra openspiel): openspiel:bot=ismcts,sims=500 (ISMCTS over the belief) or "
+                 "openspiel:policy=PATH (a saved tabular policy)")
 
 
 def _value(text: str) -> Any:

@@ -3,7 +3,8 @@
 Parameters map one to one onto :class:`~ldpomdp.rules.GameConfig` (``players``, ``dice``, ``faces``, ``wild``
 with 0 = no wild face, ``bids``, ``opener``), plus ``one_round``: True ends the game at the first challenge (the
 loser -1, the others +1/(N-1): OpenSpiel's ``liars_dice`` with two players and the highest face wild); False plays
-rounds until one player has dice (the winner +1, the others -1/(N-1)). Seat 0 opens the first round.
+rounds until one player has dice (the winner +1, the others -1/(N-1)); and ``first_opener``, the seat that opens
+the first round (:func:`~ldpomdp.game.play_game`'s argument, default 0).
 
 Actions: a bid of ``q`` dice on face ``f`` is ``(q - 1) * faces + f - 1`` (OpenSpiel's ``liars_dice`` numbering),
 the challenge is ``starting table dice * faces``. Each round starts with one chance node per seat with dice (seat
@@ -22,11 +23,11 @@ from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundRe
 from ..hands import hand_support
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, matching_count, next_active_seat, next_opener
 
-__all__ = ["GAME_NAME", "DEFAULTS", "LiarsDiceGame", "LiarsDiceState", "config_of", "load"]
+__all__ = ["GAME_NAME", "DEFAULTS", "LiarsDiceGame", "LiarsDiceState", "config_of", "params_of", "load", "register"]
 
 GAME_NAME = "python_ldpomdp_liars_dice"
 DEFAULTS = {"players": 2, "dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger",
-            "one_round": False}
+            "one_round": False, "first_opener": 0}
 MAX_PLAYERS = 10
 
 _GAME_TYPE = pyspiel.GameType(
@@ -53,6 +54,8 @@ def config_of(params: dict) -> GameConfig:
     if unknown:
         raise ValueError(f"{GAME_NAME}: unknown parameter(s) {unknown}; known: {sorted(DEFAULTS)}")
     p = {**DEFAULTS, **params}
+    if isinstance(p["wild"], bool) or not isinstance(p["wild"], int):
+        raise ValueError(f"{GAME_NAME}: wild must be 1, the highest face or 0 (no wild face), got {p['wild']!r}")
     return GameConfig(num_players=p["players"], dice=p["dice"], faces=p["faces"], wild=p["wild"] or None,
                       bids=p["bids"], opener=p["opener"])
 
@@ -128,9 +131,12 @@ class LiarsDiceGame(pyspiel.Game):
         config = config_of(params)
         if config.num_players > MAX_PLAYERS:
             raise ValueError(f"{GAME_NAME}: at most {MAX_PLAYERS} players, got {config.num_players}")
-        one_round = bool({**DEFAULTS, **params}["one_round"])
-        super().__init__(_GAME_TYPE, _game_info(config, one_round), params)
-        self.config, self.one_round = config, one_round
+        one_round, first_opener = (({**DEFAULTS, **params})[k] for k in ("one_round", "first_opener"))
+        if isinstance(first_opener, bool) or first_opener not in range(config.num_players):
+            raise ValueError(f"{GAME_NAME}: first_opener must be a seat in 0..{config.num_players - 1}, "
+                             f"got {first_opener!r}")
+        super().__init__(_GAME_TYPE, _game_info(config, bool(one_round)), params)
+        self.config, self.one_round, self.first_opener = config, bool(one_round), first_opener
         self.rules = _Rules(config, one_round)
 
     def new_initial_state(self) -> "LiarsDiceState":
@@ -150,7 +156,7 @@ class LiarsDiceState(pyspiel.State):
         self.dice: tuple[int, ...] = game.config.starting_dice
         self.rounds: list[tuple[tuple[int, ...], RoundRecord]] = []
         self.loser = -1  # of the last round
-        self._start_round(0)
+        self._start_round(game.first_opener)
 
     def _start_round(self, opener: int) -> None:
         self.opener = self.seat = opener
@@ -364,6 +370,15 @@ def load(**params) -> LiarsDiceGame:
     """``pyspiel.load_game(GAME_NAME, params)`` (registers the game first if needed)."""
     register()
     return pyspiel.load_game(GAME_NAME, params)
+
+
+def params_of(config: GameConfig, **extra) -> dict:
+    """The game parameters of ``config`` (plus ``one_round`` / ``first_opener`` given in ``extra``); ValueError
+    for a config the parameters cannot express (different dice per seat)."""
+    if len(set(config.starting_dice)) != 1:
+        raise ValueError(f"{GAME_NAME} gives every seat the same dice; the config starts with {config.starting_dice}")
+    return {"players": config.num_players, "dice": config.starting_dice[0], "faces": config.faces,
+            "wild": config.wild or 0, "bids": config.bids, "opener": config.opener, **extra}
 
 
 _registered = False
