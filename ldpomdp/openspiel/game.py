@@ -60,6 +60,14 @@ def config_of(params: dict) -> GameConfig:
                       bids=p["bids"], opener=p["opener"])
 
 
+class _Shared(tuple):
+    """A tuple that a state's clones share: states replace these, never mutate them, so ``copy.deepcopy`` (which
+    pyspiel's ``clone`` runs on a Python state's attributes) returns it as is instead of walking it."""
+
+    def __deepcopy__(self, memo: dict) -> "_Shared":
+        return self
+
+
 class _Rules:
     """What every state of one game shares: the config and the lookup tables (never copied with a state)."""
 
@@ -153,18 +161,18 @@ class LiarsDiceState(pyspiel.State):
     def __init__(self, game: LiarsDiceGame):
         super().__init__(game)
         self.rules = game.rules
-        self.dice: tuple[int, ...] = game.config.starting_dice
-        self.rounds: list[tuple[tuple[int, ...], RoundRecord]] = []
+        self.dice: tuple[int, ...] = _Shared(game.config.starting_dice)
+        self.rounds: tuple[tuple[tuple[int, ...], RoundRecord], ...] = _Shared()
         self.loser = -1  # of the last round
         self._start_round(game.first_opener)
 
     def _start_round(self, opener: int) -> None:
         self.opener = self.seat = opener
         empty = (0,) * self.rules.faces
-        self.hands: list[tuple[int, ...] | None] = [None if d else empty for d in self.dice]
+        self.hands: tuple[tuple[int, ...] | None, ...] = _Shared(None if d else empty for d in self.dice)
         self.to_roll = next((s for s, h in enumerate(self.hands) if h is None), -1)
-        self.bid_ids: list[int] = []
-        self.bid_seats: list[int] = []
+        self.bid_ids: tuple[int, ...] = _Shared()
+        self.bid_seats: tuple[int, ...] = _Shared()
         self.over = False
 
     # --- the pyspiel API
@@ -188,7 +196,7 @@ class LiarsDiceState(pyspiel.State):
             if not 0 <= action < len(hands):
                 raise ValueError(f"{GAME_NAME}: chance outcome {action} is not a hand of {self.dice[self.to_roll]} "
                                  f"dice (0..{len(hands) - 1})")
-            self.hands[self.to_roll] = hands[action]
+            self.hands = _Shared(hands[action] if s == self.to_roll else h for s, h in enumerate(self.hands))
             self.to_roll = next((s for s in range(self.to_roll + 1, len(self.hands)) if self.hands[s] is None), -1)
             return
         if self.over:
@@ -197,8 +205,8 @@ class LiarsDiceState(pyspiel.State):
             raise ValueError(f"{GAME_NAME}: illegal action {action} ({self._action_to_string(self.seat, action)}) "
                              f"for seat {self.seat}; legal: {self._legal_actions(self.seat)}")
         if action != rules.challenge:
-            self.bid_ids.append(action)
-            self.bid_seats.append(self.seat)
+            self.bid_ids = _Shared(self.bid_ids + (action,))
+            self.bid_seats = _Shared(self.bid_seats + (self.seat,))
             self.seat = next_active_seat(self.dice, self.seat)
             return
         config, bid, bidder = rules.config, rules.bids[self.bid_ids[-1]], self.bid_seats[-1]
@@ -206,8 +214,8 @@ class LiarsDiceState(pyspiel.State):
         loser = self.seat if matching >= bid.quantity else bidder
         actions = tuple((s, rules.bids[b]) for s, b in zip(self.bid_seats, self.bid_ids))
         record = RoundRecord(self.opener, tuple(self.hands), actions, self.seat, loser, bid, matching)
-        self.rounds.append((self.dice, record))
-        self.dice = tuple(d - (s == loser) for s, d in enumerate(self.dice))
+        self.rounds = _Shared(self.rounds + ((self.dice, record),))
+        self.dice = _Shared(d - (s == loser) for s, d in enumerate(self.dice))
         self.loser = loser
         if rules.one_round or sum(d > 0 for d in self.dice) <= 1:
             self.over = True
@@ -330,7 +338,7 @@ class LiarsDiceObserver:
             d["bids"][[rules.encode(a) for _, a in record.actions] + [rules.challenge]] = 1
         else:
             d["dice"][:], d["opener"][state.opener] = state.dice, 1
-            d["bids"][state.bid_ids] = 1
+            d["bids"][list(state.bid_ids)] = 1
         finished = state.rounds[:-1] if state.over else state.rounds
         if "past_rounds" in d:
             n = len(state.dice)
