@@ -12,7 +12,7 @@ from typing import Any
 from .errors import describe
 from .game import Player
 
-__all__ = ["PlayerSpec", "register", "parse_spec", "split_specs", "make_player", "registered_names"]
+__all__ = ["PlayerSpec", "make_player", "parse_spec", "register", "registered_names", "split_specs"]
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,15 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install -e '.[openspiel]')")
 
-from open_spiel.python.algorithms import cfr, expected_game_score  # noqa: E402
-from open_spiel.python.algorithms import exploitability as os_exploitability  # noqa: E402
+from open_spiel.python.algorithms import cfr, expected_game_score
+from open_spiel.python.algorithms import exploitability as os_exploitability
 
-from ldpomdp import CHALLENGE, GameConfig, make_player, play_game  # noqa: E402
-from ldpomdp.exact import ReplayPolicy, exploitability, solve_round  # noqa: E402
-from ldpomdp.game import ActionTaken, RoundEnd  # noqa: E402
-from ldpomdp.hands import hand_support  # noqa: E402
-from ldpomdp.openspiel import GAME_NAME, config_of, load, register  # noqa: E402
-from ldpomdp.openspiel.bots import OpenSpielPlayer, PackagePolicy, bot, roll_outcome  # noqa: E402
+from ldpomdp import CHALLENGE, GameConfig, make_player, play_game
+from ldpomdp.exact import ReplayPolicy, exploitability, solve_round
+from ldpomdp.game import ActionTaken, RoundEnd
+from ldpomdp.hands import hand_support
+from ldpomdp.openspiel import GAME_NAME, config_of, load, register
+from ldpomdp.openspiel.bots import OpenSpielPlayer, PackagePolicy, bot, roll_outcome
 
 
 def _lockstep(dice: int, faces: int) -> tuple[int, int]:
@@ -126,7 +126,8 @@ def _bridged_game(specs, game, seed):
     bots = [bot(spec, game, seat, rng) for seat, spec in enumerate(specs)]
     state = game.new_initial_state()
     while not state.is_terminal():
-        state.apply_action(roll_outcome(state, rng) if state.is_chance_node() else bots[state.current_player()].step(state))
+        seat = state.current_player()
+        state.apply_action(roll_outcome(state, rng) if state.is_chance_node() else bots[seat].step(state))
     return state
 
 
@@ -154,7 +155,8 @@ def test_first_opener_is_play_games_argument():
     bots = [bot("one-third", game, 0, rng), bot("random", game, 1, rng)]
     state = game.new_initial_state()
     while not state.is_terminal():
-        state.apply_action(roll_outcome(state, rng) if state.is_chance_node() else bots[state.current_player()].step(state))
+        seat = state.current_player()
+        state.apply_action(roll_outcome(state, rng) if state.is_chance_node() else bots[seat].step(state))
     assert [r for _, r in state.rounds] == record.rounds
 
 

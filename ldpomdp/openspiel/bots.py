@@ -27,7 +27,7 @@ from ..rules import CHALLENGE, Action, GameConfig
 from ..validation import int_at_least, number, one_of
 from .game import LiarsDiceGame, LiarsDiceState, load, params_of
 
-__all__ = ["PackageBot", "bot", "PackagePolicy", "OpenSpielPlayer", "roll_outcome", "load_policy_table"]
+__all__ = ["OpenSpielPlayer", "PackageBot", "PackagePolicy", "bot", "load_policy_table", "roll_outcome"]
 
 
 def _bridged(state: object, who: str) -> LiarsDiceState:

@@ -19,11 +19,28 @@ import math
 import numpy as np
 import pyspiel
 
-from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundRecord, RoundStart
+from ..game import (
+    ActionTaken,
+    Event,
+    PlayerView,
+    PublicView,
+    RoundEnd,
+    RoundRecord,
+    RoundStart,
+)
 from ..hands import hand_support
-from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, matching_count, next_active_seat, next_opener
+from ..rules import (
+    CHALLENGE,
+    Action,
+    Bid,
+    GameConfig,
+    legal_actions,
+    matching_count,
+    next_active_seat,
+    next_opener,
+)
 
-__all__ = ["GAME_NAME", "DEFAULTS", "LiarsDiceGame", "LiarsDiceState", "config_of", "params_of", "load", "register"]
+__all__ = ["DEFAULTS", "GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "config_of", "load", "params_of", "register"]
 
 GAME_NAME = "python_ldpomdp_liars_dice"
 DEFAULTS = {"players": 2, "dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger",
@@ -55,7 +72,7 @@ def config_of(params: dict) -> GameConfig:
         raise ValueError(f"{GAME_NAME}: unknown parameter(s) {unknown}; known: {sorted(DEFAULTS)}")
     p = {**DEFAULTS, **params}
     if isinstance(p["wild"], bool) or not isinstance(p["wild"], int):
-        raise ValueError(f"{GAME_NAME}: wild must be 1, the highest face or 0 (no wild face), got {p['wild']!r}")
+        raise TypeError(f"{GAME_NAME}: wild must be 1, the highest face or 0 (no wild face), got {p['wild']!r}")
     return GameConfig(num_players=p["players"], dice=p["dice"], faces=p["faces"], wild=p["wild"] or None,
                       bids=p["bids"], opener=p["opener"])
 
@@ -64,7 +81,7 @@ class _Shared(tuple):
     """A tuple that a state's clones share: states replace these, never mutate them, so ``copy.deepcopy`` (which
     pyspiel's ``clone`` runs on a Python state's attributes) returns it as is instead of walking it."""
 
-    def __deepcopy__(self, memo: dict) -> "_Shared":
+    def __deepcopy__(self, memo: dict) -> _Shared:
         return self
 
 
@@ -80,7 +97,7 @@ class _Rules:
         self._chance: dict[int, list[tuple[int, float]]] = {}
         self._hands: dict[int, list[tuple[int, ...]]] = {}
 
-    def __deepcopy__(self, memo: dict) -> "_Rules":
+    def __deepcopy__(self, memo: dict) -> _Rules:
         return self
 
     def encode(self, action: Action) -> int:
@@ -94,7 +111,8 @@ class _Rules:
         key = (table, last)
         found = self._legal.get(key)
         if found is None:
-            ids = sorted(self.encode(a) for a in legal_actions(self.config, table, None if last < 0 else self.bids[last]))
+            bid = None if last < 0 else self.bids[last]
+            ids = sorted(self.encode(a) for a in legal_actions(self.config, table, bid))
             found = self._legal[key] = (ids, frozenset(ids))
         return found
 
@@ -147,10 +165,10 @@ class LiarsDiceGame(pyspiel.Game):
         self.config, self.one_round, self.first_opener = config, bool(one_round), first_opener
         self.rules = _Rules(config, one_round)
 
-    def new_initial_state(self) -> "LiarsDiceState":
+    def new_initial_state(self) -> LiarsDiceState:
         return LiarsDiceState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "LiarsDiceObserver":
+    def make_py_observer(self, iig_obs_type=None, params=None) -> LiarsDiceObserver:
         return LiarsDiceObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
@@ -275,7 +293,8 @@ class LiarsDiceState(pyspiel.State):
                 out.append(ActionTaken(seat, action, PublicView(self.config, seat, dice, actions[:k], index)))
             if record is not None:
                 challenger = record.challenger
-                out.append(ActionTaken(challenger, CHALLENGE, PublicView(self.config, challenger, dice, actions, index)))
+                view = PublicView(self.config, challenger, dice, actions, index)
+                out.append(ActionTaken(challenger, CHALLENGE, view))
                 after = tuple(d - (s == record.loser) for s, d in enumerate(dice))
                 out.append(RoundEnd(index, record.hands, record.final_bid, actions[-1][0], challenger, record.loser,
                                     record.matching, after))
