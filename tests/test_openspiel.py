@@ -161,12 +161,13 @@ def test_first_opener_is_play_games_argument():
 
 
 def test_returns_of_the_whole_game_and_of_one_round_with_three_players():
-    for one_round, expected in ((False, {1.0, -0.5}), (True, {-1.0, 0.5})):
-        game = load(players=3, dice=1, one_round=one_round)
-        state = _bridged_game(["one-third"] * 3, game, 0)
-        returns = state.returns()
-        assert set(returns) == expected and sum(returns) == pytest.approx(0.0)
-        assert returns.count(expected.pop() if one_round else 1.0) == 1 or one_round
+    """The whole game: the winner +1, the others -1/2; one round: its loser -1, the others +1/2."""
+    whole = _bridged_game(["one-third"] * 3, load(players=3, dice=1), 0)
+    winner = next(s for s, d in enumerate(whole.dice) if d > 0)
+    assert whole.returns() == [1.0 if s == winner else -0.5 for s in range(3)]
+    one = _bridged_game(["one-third"] * 3, load(players=3, dice=1, one_round=True), 0)
+    loser = one.rounds[-1][1].loser
+    assert len(one.rounds) == 1 and one.returns() == [-1.0 if s == loser else 0.5 for s in range(3)]
 
 
 def test_information_state_tensors_and_strings_agree_and_keep_earlier_rounds():
