@@ -20,7 +20,13 @@ from ldpomdp.exact import ReplayPolicy, exploitability, solve_round
 from ldpomdp.game import ActionTaken, RoundEnd
 from ldpomdp.hands import hand_support
 from ldpomdp.openspiel import GAME_NAME, config_of, load, register
-from ldpomdp.openspiel.bots import OpenSpielPlayer, PackagePolicy, bot, roll_outcome
+from ldpomdp.openspiel.bots import (
+    OpenSpielPlayer,
+    PackagePolicy,
+    bot,
+    load_policy_table,
+    roll_outcome,
+)
 
 
 def _lockstep(dice: int, faces: int) -> tuple[int, int]:
@@ -250,11 +256,20 @@ def _cfr_policy(tmp_path, suffix):
     return path, table
 
 
-@pytest.mark.parametrize("suffix", [".json", ".pkl"])
-def test_a_saved_openspiel_policy_plays_at_the_packages_table(tmp_path, suffix):
+def test_a_policy_saved_as_json_or_pickle_loads_as_the_same_table(tmp_path):
+    (json_path, table), (pickle_path, _) = _cfr_policy(tmp_path, ".json"), _cfr_policy(tmp_path, ".pkl")
+    assert load_policy_table(json_path) == load_policy_table(pickle_path) == {
+        k: [(int(a), float(p)) for a, p in v] for k, v in table.items()}
+    bad = tmp_path / "bad.pkl"
+    bad.write_bytes(pickle.dumps([1, 2]))
+    with pytest.raises(ValueError, match="holds no"):
+        load_policy_table(bad)
+
+
+def test_a_saved_openspiel_policy_plays_at_the_packages_table(tmp_path):
     """Every decision of ``openspiel:policy=PATH`` has positive probability in the saved table at its information
     state, and its choices follow the table (frequencies within 4 sigma)."""
-    path, table = _cfr_policy(tmp_path, suffix)
+    path, table = _cfr_policy(tmp_path, ".json")
     game = load(dice=1, faces=3, wild=3, one_round=True)
     config = GameConfig(dice=1, faces=3, wild=3)
     seen: dict[str, list[int]] = {}  # the policy player's information states and the actions it took there

@@ -218,13 +218,12 @@ class OpenSpielPlayer(BeliefPlayer):
         rules = state.rules
         if self.bot == "policy":
             key = state.information_state_string(self.seat)
-            entry = self.table.get(key)
+            entry = (self.table or {}).get(key)
             if entry is None:
                 raise ValueError(f"{self.name}: the policy has no entry for information state {key!r} (saved for "
                                  f"another game?)")
-            actions, probs = zip(*entry)
-            probs = np.asarray(probs, dtype=float)
-            return rules.decode(int(actions[int(rng.choice(len(actions), p=probs / probs.sum()))]))
+            weights = np.array([p for _, p in entry], dtype=float)
+            return rules.decode(entry[int(rng.choice(len(entry), p=weights / weights.sum()))][0])
         random_state = np.random.RandomState(int(self.rng.integers(2**31)))
         search = ISMCTSBot(self.game, RandomRolloutEvaluator(self.rollouts, random_state), self.uct_c, self.sims,
                            random_state=random_state)
