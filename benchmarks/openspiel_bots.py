@@ -44,7 +44,8 @@ class Timed:
         self.player.reset(seat, config)
 
     def reseed(self, seq: np.random.SeedSequence) -> None:
-        self.player.reseed(seq)
+        if callable(getattr(self.player, "reseed", None)):
+            self.player.reseed(seq)
 
     def _timed(self, method: str, *args: object) -> object:
         start = time.process_time()

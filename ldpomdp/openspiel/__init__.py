@@ -9,6 +9,36 @@ try:
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError('ldpomdp.openspiel needs OpenSpiel: pip install "ldpomdp[openspiel]"') from exc
 
-from .game import GAME_NAME, LiarsDiceGame, LiarsDiceState, config_of, load, register
+from .bots import (
+    OpenSpielPlayer,
+    PackageBot,
+    PackagePolicy,
+    bot,
+    load_policy_table,
+    roll_outcome,
+)
+from .game import (
+    GAME_NAME,
+    LiarsDiceGame,
+    LiarsDiceState,
+    config_of,
+    load,
+    params_of,
+    register,
+)
 
-__all__ = ["GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "config_of", "load", "register"]
+__all__ = [
+    "GAME_NAME",
+    "LiarsDiceGame",
+    "LiarsDiceState",
+    "OpenSpielPlayer",
+    "PackageBot",
+    "PackagePolicy",
+    "bot",
+    "config_of",
+    "load",
+    "load_policy_table",
+    "params_of",
+    "register",
+    "roll_outcome",
+]
