@@ -176,6 +176,17 @@ def test_returns_of_the_whole_game_and_of_one_round_with_three_players():
     assert len(one.rounds) == 1 and one.returns() == [-1.0 if s == loser else 0.5 for s in range(3)]
 
 
+@pytest.mark.parametrize("params", [
+    {"dice": 2, "faces": 3},
+    {"players": 3, "dice": 2, "faces": 4, "wild": 0, "bids": "sixes", "opener": "loser"},
+    {"dice": 1, "wild": 6, "one_round": True},
+])
+def test_openspiels_own_random_simulation_checks_pass(params):
+    """OpenSpiel's consistency checks over random games: clone, serialization, returns within the declared utility
+    range and summing to zero, observations and tensors of the declared shapes."""
+    pyspiel.random_sim_test(load(**params), num_sims=20, serialize=True, verbose=False)
+
+
 def test_information_state_tensors_and_strings_agree_and_keep_earlier_rounds():
     """Along random games of the whole game: two states share an information-state string exactly when they share
     the tensor (perfect recall in both), and the observation drops all but the last round."""
