@@ -35,9 +35,9 @@ from ..rules import (
     Bid,
     GameConfig,
     legal_actions,
-    matching_count,
     next_active_seat,
     next_opener,
+    resolve_challenge,
 )
 
 __all__ = ["DEFAULTS", "GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "config_of", "load", "params_of", "register"]
@@ -228,8 +228,7 @@ class LiarsDiceState(pyspiel.State):
             self.seat = next_active_seat(self.dice, self.seat)
             return
         config, bid, bidder = rules.config, rules.bids[self.bid_ids[-1]], self.bid_seats[-1]
-        matching = sum(matching_count(hand, bid.face, config) for hand in self.hands)
-        loser = self.seat if matching >= bid.quantity else bidder
+        loser, matching = resolve_challenge(config, np.array(self.hands), bid, bidder, self.seat)
         actions = tuple((s, rules.bids[b]) for s, b in zip(self.bid_seats, self.bid_ids))
         record = RoundRecord(self.opener, tuple(self.hands), actions, self.seat, loser, bid, matching)
         self.rounds = _Shared(self.rounds + ((self.dice, record),))
