@@ -13,7 +13,7 @@ from typing import Any
 from .errors import describe
 from .game import Player
 
-__all__ = ["PlayerSpec", "register", "parse_spec", "split_specs", "make_player", "registered_names"]
+__all__ = ["PlayerSpec", "make_player", "parse_spec", "register", "registered_names", "split_specs"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,9 @@ register("dqn", "ldpomdp.planners.dqn:DQNPlayer",
 register("pomcp", "ldpomdp.planners.pomcp:POMCPPlanner",
          aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
          summary="POMCP (pomdp-py) over the belief, e.g. pomcp:sims=2000,depth=12")
+register("openspiel", "ldpomdp.openspiel.bots:OpenSpielPlayer", aliases={"particles": "n_particles"},
+         summary="an OpenSpiel bot (extra openspiel): openspiel:bot=ismcts,sims=500 (ISMCTS over the belief) or "
+                 "openspiel:policy=PATH (a saved tabular policy)")
 
 
 def _value(text: str) -> Any:

@@ -1,0 +1,44 @@
+"""The OpenSpiel bridge (extra ``openspiel``): the package's game registered with pyspiel, package players as
+``pyspiel.Bot`` and OpenSpiel policies, and OpenSpiel's bots at the package's table (player spec ``openspiel``).
+
+Not imported by ``import ldpomdp``; importing it needs ``pip install "ldpomdp[openspiel]"``.
+"""
+
+try:
+    import pyspiel  # noqa: F401
+except ImportError as exc:  # pragma: no cover - the message is the point
+    raise ImportError('ldpomdp.openspiel needs OpenSpiel: pip install "ldpomdp[openspiel]"') from exc
+
+from .bots import (
+    OpenSpielPlayer,
+    PackageBot,
+    PackagePolicy,
+    bot,
+    load_policy_table,
+    roll_outcome,
+)
+from .game import (
+    GAME_NAME,
+    LiarsDiceGame,
+    LiarsDiceState,
+    config_of,
+    load,
+    params_of,
+    register,
+)
+
+__all__ = [
+    "GAME_NAME",
+    "LiarsDiceGame",
+    "LiarsDiceState",
+    "OpenSpielPlayer",
+    "PackageBot",
+    "PackagePolicy",
+    "bot",
+    "config_of",
+    "load",
+    "load_policy_table",
+    "params_of",
+    "register",
+    "roll_outcome",
+]

@@ -1,0 +1,231 @@
+"""Both directions of play between the package and OpenSpiel.
+
+- :func:`bot` / :class:`PackageBot`: any package player spec as a ``pyspiel.Bot`` on the bridged game.
+- :class:`PackagePolicy`: a package player as an OpenSpiel ``Policy`` (for exploitability, best responses, ...).
+- :class:`OpenSpielPlayer` (player spec ``openspiel:bot=NAME[,k=v...]``): an OpenSpiel bot at the package's table,
+  ``ismcts`` (OpenSpiel's ISMCTS, the package's belief as its resampler) or ``policy`` (a saved tabular policy).
+- :func:`roll_outcome`: a chance outcome drawn exactly as :func:`~ldpomdp.game.play_game` rolls a hand.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+from open_spiel.python import policy as os_policy
+from open_spiel.python.algorithms.ismcts import ISMCTSBot
+from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
+
+from ..exact.best_response import ReplayPolicy
+from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, roll_hand
+from ..planners._common import BeliefPlayer
+from ..registry import make_player
+from ..rules import CHALLENGE, Action, GameConfig
+from ..validation import int_at_least, number, one_of
+from .game import LiarsDiceGame, LiarsDiceState, load, params_of
+
+__all__ = ["OpenSpielPlayer", "PackageBot", "PackagePolicy", "bot", "load_policy_table", "roll_outcome"]
+
+
+def _bridged(state: object, who: str) -> LiarsDiceState:
+    if not isinstance(state, LiarsDiceState):
+        raise TypeError(f"{who}: expects a state of the bridged game, got {type(state).__name__}")
+    return state
+
+
+def roll_outcome(state: LiarsDiceState, rng: np.random.Generator) -> int:
+    """The outcome of ``state``'s chance node drawn as the package rolls that seat's hand (one
+    :func:`~ldpomdp.game.roll_hand` draw from ``rng``), so a game driven with it replays a seeded package game."""
+    state = _bridged(state, "roll_outcome")
+    return state.rules.outcome(roll_hand(state.dice[state.to_roll], state.rules.faces, rng))
+
+
+class PackageBot(pyspiel.Bot):
+    """A package player at a seat of the bridged game: before each decision it is shown the public events it has
+    not seen yet (as :func:`~ldpomdp.game.play_game` shows them), then asked to act with ``rng``."""
+
+    def __init__(self, player: object, game: LiarsDiceGame, seat: int, rng: np.random.Generator):
+        pyspiel.Bot.__init__(self)
+        if not isinstance(game, LiarsDiceGame):
+            raise TypeError(f"PackageBot: expects the bridged game, got {type(game).__name__}")
+        if isinstance(seat, bool) or seat not in range(game.num_players()):
+            raise ValueError(f"PackageBot: seat must be in 0..{game.num_players() - 1}, got {seat!r}")
+        self.player, self.game, self.seat, self.rng = player, game, seat, rng
+        self._seen = -1  # events shown to the player; -1: not reset for this game yet
+
+    def restart(self) -> None:
+        self._seen = -1
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        self._seen = -1
+        self._catch_up(_bridged(state, "PackageBot"))
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        """Events are read off the state at the next decision; nothing to do here."""
+
+    def _catch_up(self, state: LiarsDiceState) -> None:
+        events: list[Event] = state.events()
+        if self._seen < 0 or len(events) < self._seen:  # a new game
+            self.player.reset(self.seat, self.game.config)
+            self._seen = 0
+        for event in events[self._seen:]:
+            self.player.observe(event)
+        self._seen = len(events)
+
+    def step(self, state: pyspiel.State) -> int:
+        state = _bridged(state, "PackageBot")
+        if state.current_player() != self.seat:
+            raise ValueError(f"PackageBot for seat {self.seat} asked to act at seat {state.current_player()}")
+        self._catch_up(state)
+        return state.rules.encode(self.player.act(state.player_view(), self.rng))
+
+
+def bot(spec: str, game: LiarsDiceGame, seat: int, rng: np.random.Generator | int | None = None) -> PackageBot:
+    """The package player of ``spec`` as a ``pyspiel.Bot`` at ``seat`` of the bridged ``game``; ``rng`` (a
+    generator or a seed) is what the player's ``act`` draws from."""
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return PackageBot(make_player(spec), game, seat, rng)
+
+
+class PackagePolicy(os_policy.Policy):
+    """A package player as an OpenSpiel policy of every seat: its ``action_probabilities`` on the acting seat's hand
+    and the round's public view, or, for a player without them, :class:`~ldpomdp.exact.ReplayPolicy`'s reading of
+    its ``act`` (exact for players deterministic given what they saw)."""
+
+    def __init__(self, spec: str, game: LiarsDiceGame):
+        if not isinstance(game, LiarsDiceGame):
+            raise TypeError(f"PackagePolicy: expects the bridged game, got {type(game).__name__}")
+        super().__init__(game, list(range(game.num_players())))
+        self.spec = spec
+        self._models: dict[int, object] = {}
+        self._cache: dict[tuple, dict[int, float]] = {}
+        self._model(0)  # a bad spec fails here
+
+    def _model(self, seat: int) -> object:
+        if seat not in self._models:
+            player = make_player(self.spec)
+            model = player if callable(getattr(player, "action_probabilities", None)) else \
+                ReplayPolicy(lambda: make_player(self.spec), name=self.spec)
+            model.reset(seat, self.game.config)
+            self._models[seat] = model
+        return self._models[seat]
+
+    def action_probabilities(self, state: pyspiel.State, player_id: int | None = None) -> dict[int, float]:
+        state = _bridged(state, "PackagePolicy")
+        seat, hand = state.current_player(), state.hands[state.current_player()]
+        key = (seat, hand, state.dice, state.opener, tuple(state.bid_ids))
+        found = self._cache.get(key)
+        if found is None:
+            model, view, hands = self._model(seat), state.public_view(), np.array([hand])
+            found = {a: float(model.action_probabilities(hands, view, state.rules.decode(a))[0])
+                     for a in state.legal_actions()}
+            self._cache[key] = found
+        return found
+
+
+def load_policy_table(path: str | Path) -> dict[str, list[tuple[int, float]]]:
+    """A tabular policy saved from OpenSpiel: ``policy.to_dict()`` of an OpenSpiel ``TabularPolicy`` (information
+    state string -> [(action, probability), ...], the mapping ``pyspiel.TabularPolicy`` takes), written with
+    ``json.dump`` (``.json``) or ``pickle.dump`` (any other suffix; unpickle only files you trust)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"openspiel policy file {str(path)!r} does not exist")
+    if path.suffix == ".json":
+        table = json.loads(path.read_text())
+    else:
+        with path.open("rb") as f:
+            table = pickle.load(f)
+    if not isinstance(table, dict) or not table:
+        raise ValueError(f"openspiel policy file {str(path)!r} holds no {{information state: [(action, p), ...]}} "
+                         f"table (save TabularPolicy.to_dict())")
+    return {str(k): [(int(a), float(p)) for a, p in v] for k, v in table.items()}
+
+
+class OpenSpielPlayer(BeliefPlayer):
+    """An OpenSpiel bot at the package's table (player spec ``openspiel:bot=ismcts[,sims=...]`` or
+    ``openspiel:policy=PATH``).
+
+    It keeps the bridged game's state of the finished rounds (their hands are shown) and, for a decision, completes
+    it with its own hand and the round's bids. ``ismcts``: OpenSpiel's :class:`ISMCTSBot` with ``sims``
+    simulations, ``uct_c``, and ``rollouts`` random rollouts per leaf, whose resampler draws the other hands from the
+    package's belief (:class:`~ldpomdp.belief.TableBelief` under the assumed model ``assume``; ``belief``,
+    ``n_particles``, ``seed`` as for the planners). ``policy``: samples the saved table's probabilities at its
+    information state (:func:`load_policy_table`).
+    """
+
+    BOTS = ("ismcts", "policy")
+
+    def __init__(self, bot: str | None = None, policy: str | None = None, sims: int = 1000, uct_c: float = 2.0,
+                 rollouts: int = 1, belief: str = "particles", n_particles: int = 10_000, assume: str = "one-third",
+                 seed: int | None = None, name: str | None = None):
+        bot = bot if bot is not None else ("policy" if policy is not None else "ismcts")
+        one_of("OpenSpielPlayer", "bot", bot, self.BOTS)
+        if (bot == "policy") != (policy is not None):
+            raise ValueError("OpenSpielPlayer: bot=policy needs policy=PATH, and policy=PATH goes with bot=policy only")
+        super().__init__(belief=belief, n_particles=n_particles, assume=assume, seed=seed,
+                         name=name or f"openspiel:{bot}")
+        self.bot = bot
+        self.table = load_policy_table(policy) if policy is not None else None
+        self.sims = int_at_least("OpenSpielPlayer", "sims", sims, 1)
+        self.uct_c = number("OpenSpielPlayer", "uct_c", uct_c)
+        self.rollouts = int_at_least("OpenSpielPlayer", "rollouts", rollouts, 1)
+        self.game: LiarsDiceGame | None = None
+        self._start: LiarsDiceState | None = None  # the state at the current round's first roll
+        self._bids: list[int] = []
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        params_of(config)  # refuse a config the bridged game cannot express before the game starts
+        self.game, self._start = None, None
+
+    def observe(self, event: Event) -> None:
+        super().observe(event)
+        if isinstance(event, RoundStart):
+            if event.round_index == 0:
+                self.game = load(**params_of(self.config, first_opener=event.opener))
+                self._start = self.game.new_initial_state()
+            if self._start.dice != event.dice or self._start.opener != event.opener:
+                raise ValueError(f"{self.name}: round {event.round_index} starts with dice {event.dice} opened by "
+                                 f"seat {event.opener}; the bridged game says {self._start.dice}, {self._start.opener}")
+            self._bids = []
+        elif isinstance(event, ActionTaken) and event.action is not CHALLENGE:
+            self._bids.append(self._start.rules.encode(event.action))
+        elif isinstance(event, RoundEnd):
+            self._start = self._complete(event.hands, self._bids + [self._start.rules.challenge])
+
+    def _complete(self, hands, actions: list[int]) -> LiarsDiceState:
+        """The round's start state with ``hands`` rolled and ``actions`` played."""
+        state = self._start.clone()
+        for seat, hand in enumerate(hands):
+            if state.dice[seat]:
+                state.apply_action(state.rules.outcome(tuple(int(c) for c in hand)))
+        for action in actions:
+            state.apply_action(action)
+        return state
+
+    def _resample(self, state: pyspiel.State, player: int) -> LiarsDiceState:
+        """ISMCTS's resampler: the other hands drawn from the belief, ours and the bids kept."""
+        hands = self.belief.sample_hands(1, self.rng)[0]
+        hands[self.seat] = state.hands[self.seat]
+        return self._complete(hands, list(state.bid_ids))
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        hands = [view.hand if s == self.seat else self._start.rules.hands(d)[0] for s, d in enumerate(view.dice)]
+        state = self._complete(hands, self._bids)
+        rules = state.rules
+        if self.bot == "policy":
+            key = state.information_state_string(self.seat)
+            entry = (self.table or {}).get(key)
+            if entry is None:
+                raise ValueError(f"{self.name}: the policy has no entry for information state {key!r} (saved for "
+                                 f"another game?)")
+            weights = np.array([p for _, p in entry], dtype=float)
+            return rules.decode(entry[int(rng.choice(len(entry), p=weights / weights.sum()))][0])
+        random_state = np.random.RandomState(int(self.rng.integers(2**31)))
+        search = ISMCTSBot(self.game, RandomRolloutEvaluator(self.rollouts, random_state), self.uct_c, self.sims,
+                           random_state=random_state)
+        search.set_resampler(self._resample)
+        return rules.decode(int(search.step(state)))

@@ -1,0 +1,420 @@
+"""The package's Liar's Dice as an OpenSpiel game: ``python_ldpomdp_liars_dice``.
+
+Parameters map one to one onto :class:`~ldpomdp.rules.GameConfig` (``players``, ``dice``, ``faces``, ``wild``
+with 0 = no wild face, ``bids``, ``opener``), plus ``one_round``: True ends the game at the first challenge (the
+loser -1, the others +1/(N-1): OpenSpiel's ``liars_dice`` with two players and the highest face wild); False plays
+rounds until one player has dice (the winner +1, the others -1/(N-1)); and ``first_opener``, the seat that opens
+the first round (:func:`~ldpomdp.game.play_game`'s argument, default 0).
+
+Actions: a bid of ``q`` dice on face ``f`` is ``(q - 1) * faces + f - 1`` (OpenSpiel's ``liars_dice`` numbering),
+the challenge is ``starting table dice * faces``. Each round starts with one chance node per seat with dice (seat
+order), whose outcome is the row of the seat's hand in :func:`~ldpomdp.hands.hand_support` (face counts,
+multinomial probabilities), so a seeded :func:`~ldpomdp.game.roll_hand` draw maps onto an outcome.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyspiel
+
+from ..game import (
+    ActionTaken,
+    Event,
+    PlayerView,
+    PublicView,
+    RoundEnd,
+    RoundRecord,
+    RoundStart,
+)
+from ..hands import hand_support
+from ..rules import (
+    CHALLENGE,
+    Action,
+    Bid,
+    GameConfig,
+    legal_actions,
+    next_active_seat,
+    next_opener,
+    resolve_challenge,
+)
+
+__all__ = ["DEFAULTS", "GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "config_of", "load", "params_of", "register"]
+
+GAME_NAME = "python_ldpomdp_liars_dice"
+DEFAULTS = {"players": 2, "dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger",
+            "one_round": False, "first_opener": 0}
+MAX_PLAYERS = 10
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Liar's Dice (ldpomdp)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULTS,
+)
+
+
+def config_of(params: dict) -> GameConfig:
+    """The :class:`GameConfig` of a game's parameters (missing ones take :data:`DEFAULTS`)."""
+    unknown = sorted(set(params) - set(DEFAULTS))
+    if unknown:
+        raise ValueError(f"{GAME_NAME}: unknown parameter(s) {unknown}; known: {sorted(DEFAULTS)}")
+    p = {**DEFAULTS, **params}
+    if isinstance(p["wild"], bool) or not isinstance(p["wild"], int):
+        raise TypeError(f"{GAME_NAME}: wild must be 1, the highest face or 0 (no wild face), got {p['wild']!r}")
+    return GameConfig(num_players=p["players"], dice=p["dice"], faces=p["faces"], wild=p["wild"] or None,
+                      bids=p["bids"], opener=p["opener"])
+
+
+class _Shared(tuple):
+    """A tuple that a state's clones share: states replace these, never mutate them, so ``copy.deepcopy`` (which
+    pyspiel's ``clone`` runs on a Python state's attributes) returns it as is instead of walking it."""
+
+    def __deepcopy__(self, memo: dict) -> _Shared:
+        return self
+
+
+class _Rules:
+    """What every state of one game shares: the config and the lookup tables (never copied with a state)."""
+
+    def __init__(self, config: GameConfig, one_round: bool):
+        self.config, self.one_round, self.faces = config, one_round, config.faces
+        self.table = sum(config.starting_dice)
+        self.challenge = self.table * config.faces
+        self.bids = [Bid(q, f) for q in range(1, self.table + 1) for f in range(1, config.faces + 1)]
+        self._legal: dict[tuple[int, int], tuple[list[int], frozenset[int]]] = {}
+        self._chance: dict[int, list[tuple[int, float]]] = {}
+        self._hands: dict[int, list[tuple[int, ...]]] = {}
+
+    def __deepcopy__(self, memo: dict) -> _Rules:
+        return self
+
+    def encode(self, action: Action) -> int:
+        return self.challenge if action is CHALLENGE else (action.quantity - 1) * self.faces + action.face - 1
+
+    def decode(self, action: int) -> Action:
+        return CHALLENGE if action == self.challenge else self.bids[action]
+
+    def legal(self, table: int, last: int) -> tuple[list[int], frozenset[int]]:
+        """Legal action ids (ascending) and their set with ``table`` dice out, ``last`` the standing bid (-1: none)."""
+        key = (table, last)
+        found = self._legal.get(key)
+        if found is None:
+            bid = None if last < 0 else self.bids[last]
+            ids = sorted(self.encode(a) for a in legal_actions(self.config, table, bid))
+            found = self._legal[key] = (ids, frozenset(ids))
+        return found
+
+    def hands(self, dice: int) -> list[tuple[int, ...]]:
+        """Every hand of ``dice`` dice as face counts, in chance-outcome order."""
+        found = self._hands.get(dice)
+        if found is None:
+            found = self._hands[dice] = [tuple(map(int, row)) for row in hand_support(dice, self.faces)[0]]
+        return found
+
+    def chance(self, dice: int) -> list[tuple[int, float]]:
+        found = self._chance.get(dice)
+        if found is None:
+            found = self._chance[dice] = list(enumerate(map(float, hand_support(dice, self.faces)[1])))
+        return found
+
+    def outcome(self, hand: tuple[int, ...]) -> int:
+        """The chance outcome of a hand (face counts)."""
+        return self.hands(sum(hand)).index(tuple(hand))
+
+
+def _game_info(config: GameConfig, one_round: bool) -> pyspiel.GameInfo:
+    table = sum(config.starting_dice)
+    per_round = (lambda t: t + 1) if config.bids == "sixes" else (lambda t: t * config.faces + 1)
+    length = per_round(table) if one_round else sum(per_round(t) for t in range(2, table + 1))
+    return pyspiel.GameInfo(
+        num_distinct_actions=table * config.faces + 1,
+        max_chance_outcomes=max(math.comb(d + config.faces - 1, config.faces - 1) for d in config.starting_dice),
+        num_players=config.num_players,
+        min_utility=-1.0,
+        max_utility=1.0,
+        utility_sum=0.0,
+        max_game_length=length,
+    )
+
+
+class LiarsDiceGame(pyspiel.Game):
+    """The pyspiel game; :attr:`config` is its :class:`GameConfig`, :attr:`one_round` whether one round ends it."""
+
+    def __init__(self, params: dict | None = None):
+        params = dict(params or {})
+        config = config_of(params)
+        if config.num_players > MAX_PLAYERS:
+            raise ValueError(f"{GAME_NAME}: at most {MAX_PLAYERS} players, got {config.num_players}")
+        one_round, first_opener = (({**DEFAULTS, **params})[k] for k in ("one_round", "first_opener"))
+        if isinstance(first_opener, bool) or first_opener not in range(config.num_players):
+            raise ValueError(f"{GAME_NAME}: first_opener must be a seat in 0..{config.num_players - 1}, "
+                             f"got {first_opener!r}")
+        super().__init__(_GAME_TYPE, _game_info(config, bool(one_round)), params)
+        self.config, self.one_round, self.first_opener = config, bool(one_round), first_opener
+        self.rules = _Rules(config, one_round)
+
+    def new_initial_state(self) -> LiarsDiceState:
+        return LiarsDiceState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> LiarsDiceObserver:
+        return LiarsDiceObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class LiarsDiceState(pyspiel.State):
+    """A game in progress: dice per seat, the finished rounds (:attr:`rounds`, with the dice each started with),
+    the current round's hands as face counts (None until rolled) and its bids."""
+
+    def __init__(self, game: LiarsDiceGame):
+        super().__init__(game)
+        self.rules = game.rules
+        self.dice: tuple[int, ...] = _Shared(game.config.starting_dice)
+        self.rounds: tuple[tuple[tuple[int, ...], RoundRecord], ...] = _Shared()
+        self.loser = -1  # of the last round
+        self._start_round(game.first_opener)
+
+    def _start_round(self, opener: int) -> None:
+        self.opener = self.seat = opener
+        empty = (0,) * self.rules.faces
+        self.hands: tuple[tuple[int, ...] | None, ...] = _Shared(None if d else empty for d in self.dice)
+        self.to_roll = next((s for s, h in enumerate(self.hands) if h is None), -1)
+        self.bid_ids: tuple[int, ...] = _Shared()
+        self.bid_seats: tuple[int, ...] = _Shared()
+        self.over = False
+
+    # --- the pyspiel API
+    def current_player(self) -> int:
+        if self.over:
+            return pyspiel.PlayerId.TERMINAL
+        if self.to_roll >= 0:
+            return pyspiel.PlayerId.CHANCE
+        return self.seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.rules.legal(sum(self.dice), self.bid_ids[-1] if self.bid_ids else -1)[0]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.rules.chance(self.dice[self.to_roll])
+
+    def _apply_action(self, action: int) -> None:
+        rules = self.rules
+        if self.to_roll >= 0:
+            hands = rules.hands(self.dice[self.to_roll])
+            if not 0 <= action < len(hands):
+                raise ValueError(f"{GAME_NAME}: chance outcome {action} is not a hand of {self.dice[self.to_roll]} "
+                                 f"dice (0..{len(hands) - 1})")
+            self.hands = _Shared(hands[action] if s == self.to_roll else h for s, h in enumerate(self.hands))
+            self.to_roll = next((s for s in range(self.to_roll + 1, len(self.hands)) if self.hands[s] is None), -1)
+            return
+        if self.over:
+            raise ValueError(f"{GAME_NAME}: action {action} after the game ended")
+        if action not in rules.legal(sum(self.dice), self.bid_ids[-1] if self.bid_ids else -1)[1]:
+            raise ValueError(f"{GAME_NAME}: illegal action {action} ({self._action_to_string(self.seat, action)}) "
+                             f"for seat {self.seat}; legal: {self._legal_actions(self.seat)}")
+        if action != rules.challenge:
+            self.bid_ids = _Shared(self.bid_ids + (action,))
+            self.bid_seats = _Shared(self.bid_seats + (self.seat,))
+            self.seat = next_active_seat(self.dice, self.seat)
+            return
+        config, bid, bidder = rules.config, rules.bids[self.bid_ids[-1]], self.bid_seats[-1]
+        loser, matching = resolve_challenge(config, np.array(self.hands), bid, bidder, self.seat)
+        actions = tuple((s, rules.bids[b]) for s, b in zip(self.bid_seats, self.bid_ids))
+        record = RoundRecord(self.opener, tuple(self.hands), actions, self.seat, loser, bid, matching)
+        self.rounds = _Shared(self.rounds + ((self.dice, record),))
+        self.dice = _Shared(d - (s == loser) for s, d in enumerate(self.dice))
+        self.loser = loser
+        if rules.one_round or sum(d > 0 for d in self.dice) <= 1:
+            self.over = True
+            self.to_roll = -1
+        else:
+            self._start_round(next_opener(config, self.dice, record.challenger, loser))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"roll {','.join(map(str, self.rules.hands(self.dice[self.to_roll])[action]))}"
+        return str(self.rules.decode(action))
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        n = len(self.dice)
+        if not self.over:
+            return [0.0] * n
+        if self.rules.one_round:
+            return [-1.0 if s == self.loser else 1.0 / (n - 1) for s in range(n)]
+        return [1.0 if d > 0 else -1.0 / (n - 1) for d in self.dice]
+
+    def __str__(self) -> str:
+        hands = " ".join("-" if h is None else ",".join(map(str, h)) for h in self.hands)
+        bids = " ".join(str(self.rules.bids[b]) for b in self.bid_ids)
+        return f"round {len(self.rounds)} dice {self.dice} hands {hands} bids {bids}".rstrip()
+
+    # --- the package's view of the state
+    @property
+    def config(self) -> GameConfig:
+        return self.rules.config
+
+    def history_actions(self) -> tuple[tuple[int, Action], ...]:
+        """This round's bids as the package's ``(seat, Bid)`` pairs."""
+        bids = self.rules.bids
+        return tuple((s, bids[b]) for s, b in zip(self.bid_seats, self.bid_ids))
+
+    def public_view(self) -> PublicView:
+        """What everyone knows with :attr:`seat` to act."""
+        return PublicView(self.config, self.seat, self.dice, self.history_actions(), len(self.rounds))
+
+    def player_view(self) -> PlayerView:
+        """What the player to act sees (its hand included)."""
+        return PlayerView(self.config, self.seat, self.dice, self.history_actions(), len(self.rounds),
+                          hand=self.hands[self.seat])
+
+    def events(self) -> list[Event]:
+        """Every public event so far, as :func:`~ldpomdp.game.play_game` shows them to the players (a round's
+        :class:`RoundStart` once its hands are rolled)."""
+        out: list[Event] = []
+        finished = [(dice, r.opener, r.actions, r) for dice, r in self.rounds]
+        current = [] if self.over or self.to_roll >= 0 else [(self.dice, self.opener, self.history_actions(), None)]
+        for index, (dice, opener, actions, record) in enumerate(finished + current):
+            out.append(RoundStart(index, dice, opener))
+            for k, (seat, action) in enumerate(actions):
+                out.append(ActionTaken(seat, action, PublicView(self.config, seat, dice, actions[:k], index)))
+            if record is not None:
+                challenger = record.challenger
+                view = PublicView(self.config, challenger, dice, actions, index)
+                out.append(ActionTaken(challenger, CHALLENGE, view))
+                after = tuple(d - (s == record.loser) for s, d in enumerate(dice))
+                out.append(RoundEnd(index, record.hands, record.final_bid, actions[-1][0], challenger, record.loser,
+                                    record.matching, after))
+        return out
+
+
+class LiarsDiceObserver:
+    """OpenSpiel's observer (the PyObserver interface): a flat float tensor with named views, and a string.
+
+    Pieces: ``player`` (one-hot); the private part by ``iig_obs_type.private_info``: ``hand`` (own face counts) or
+    ``hands`` (every seat's); ``dice`` (per seat), ``opener`` (one-hot) and ``bids`` (the round's action ids taken,
+    challenge included) when public information is observed; then, with perfect recall, ``past_rounds`` (per
+    finished round: opener one-hot, dice per seat, the revealed hands, the action ids taken), else ``revealed``
+    (the last finished round's hands).
+    """
+
+    def __init__(self, game: LiarsDiceGame, iig_obs_type, params):
+        if params:
+            raise ValueError(f"{GAME_NAME}: observation parameters are not supported; got {params}")
+        config, rules = game.config, game.rules
+        n, faces, actions = config.num_players, config.faces, rules.challenge + 1
+        self.rules = rules
+        self.private = iig_obs_type.private_info
+        self.public, self.perfect_recall = iig_obs_type.public_info, iig_obs_type.perfect_recall
+        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
+        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            pieces.append(("hand", (faces,)))
+        elif self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            pieces.append(("hands", (n, faces)))
+        if self.public:
+            pieces += [("dice", (n,)), ("opener", (n,)), ("bids", (actions,))]
+            if self.perfect_recall:
+                max_rounds = 1 if game.one_round else rules.table - 1
+                pieces.append(("past_rounds", (max_rounds, n + n + n * faces + actions)))
+            else:
+                pieces.append(("revealed", (n, faces)))
+        self.tensor = np.zeros(sum(math.prod(shape) for _, shape in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        start = 0
+        for name, shape in pieces:
+            size = math.prod(shape)
+            self.dict[name] = self.tensor[start:start + size].reshape(shape)
+            start += size
+
+    def set_from(self, state: LiarsDiceState, player: int) -> None:
+        self.tensor.fill(0)
+        rules, d = self.rules, self.dict
+        d["player"][player] = 1
+        if "hand" in d and state.hands[player] is not None:
+            d["hand"][:] = state.hands[player]
+        if "hands" in d:
+            for seat, hand in enumerate(state.hands):
+                if hand is not None:
+                    d["hands"][seat] = hand
+        if not self.public:
+            return
+        if state.over:  # the last round's end: its bids, the challenge and the dice it started with
+            dice, record = state.rounds[-1]
+            d["dice"][:], d["opener"][record.opener] = dice, 1
+            d["bids"][[rules.encode(a) for _, a in record.actions] + [rules.challenge]] = 1
+        else:
+            d["dice"][:], d["opener"][state.opener] = state.dice, 1
+            d["bids"][list(state.bid_ids)] = 1
+        finished = state.rounds[:-1] if state.over else state.rounds
+        if "past_rounds" in d:
+            n = len(state.dice)
+            for row, (dice, record) in zip(d["past_rounds"], finished):
+                row[record.opener] = 1
+                row[n:2 * n] = dice
+                row[2 * n:2 * n + n * rules.faces] = np.ravel(record.hands)
+                row[2 * n + n * rules.faces + np.array([rules.encode(a) for _, a in record.actions] +
+                                                       [rules.challenge])] = 1
+        elif "revealed" in d and finished:
+            d["revealed"][:] = finished[-1][1].hands
+
+    def string_from(self, state: LiarsDiceState, player: int) -> str:
+        pieces = [f"p{player}"]
+        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER and state.hands[player] is not None:
+            pieces.append("hand " + ",".join(map(str, state.hands[player])))
+        elif self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            pieces.append("hands " + " ".join("-" if h is None else ",".join(map(str, h)) for h in state.hands))
+        if not self.public:
+            return " ".join(pieces)
+        rounds = [(dice, r.opener, [a for _, a in r.actions] + [CHALLENGE], r.hands) for dice, r in state.rounds]
+        if not state.over:
+            rounds.append((state.dice, state.opener, [a for _, a in state.history_actions()], None))
+        if not self.perfect_recall:
+            rounds = rounds[-2:] if rounds and rounds[-1][3] is None else rounds[-1:]
+        for index, (dice, opener, actions, hands) in enumerate(rounds):
+            text = f"| dice {','.join(map(str, dice))} opener {opener}:"
+            if actions:
+                text += " " + " ".join(map(str, actions))
+            if hands is not None:
+                text += " shows " + " ".join(",".join(map(str, h)) for h in hands)
+            pieces.append(text)
+        return " ".join(pieces)
+
+
+def load(**params) -> LiarsDiceGame:
+    """``pyspiel.load_game(GAME_NAME, params)`` (registers the game first if needed)."""
+    register()
+    return pyspiel.load_game(GAME_NAME, params)
+
+
+def params_of(config: GameConfig, **extra) -> dict:
+    """The game parameters of ``config`` (plus ``one_round`` / ``first_opener`` given in ``extra``); ValueError
+    for a config the parameters cannot express (different dice per seat, the rule variants)."""
+    if config.variants:
+        raise ValueError(f"{GAME_NAME} plays today's rules; it does not take the variants {config.variants} yet")
+    if len(set(config.starting_dice)) != 1:
+        raise ValueError(f"{GAME_NAME} gives every seat the same dice; the config starts with {config.starting_dice}")
+    return {"players": config.num_players, "dice": config.starting_dice[0], "faces": config.faces,
+            "wild": config.wild or 0, "bids": config.bids, "opener": config.opener, **extra}
+
+
+_registered = False
+
+
+def register() -> None:
+    """Register :data:`GAME_NAME` with pyspiel (once per process)."""
+    global _registered
+    if not _registered:
+        pyspiel.register_game(_GAME_TYPE, LiarsDiceGame)
+        _registered = True

@@ -1,0 +1,409 @@
+"""The OpenSpiel bridge, checked against OpenSpiel itself and against the package's own game and solvers."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+import sys
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install -e '.[openspiel]')")
+
+from open_spiel.python.algorithms import cfr, expected_game_score
+from open_spiel.python.algorithms import exploitability as os_exploitability
+
+from ldpomdp import CHALLENGE, GameConfig, make_player, play_game
+from ldpomdp.exact import ReplayPolicy, exploitability, solve_round
+from ldpomdp.game import ActionTaken, RoundEnd
+from ldpomdp.hands import hand_support
+from ldpomdp.openspiel import GAME_NAME, config_of, load, register
+from ldpomdp.openspiel.bots import (
+    OpenSpielPlayer,
+    PackagePolicy,
+    bot,
+    load_policy_table,
+    roll_outcome,
+)
+
+
+def _lockstep(dice: int, faces: int) -> tuple[int, int]:
+    """Walk every deal and bid sequence of the bridged one-round game and OpenSpiel's ``liars_dice`` together:
+    same player to act, same legal actions, same returns, and information states that map one to one.
+    Returns (our information states, theirs)."""
+    ours = load(players=2, dice=dice, faces=faces, wild=faces, one_round=True)
+    theirs = pyspiel.load_game("liars_dice", {"numdice": dice, "dice_sides": faces})
+    ours_to_theirs: dict[str, str] = {}
+    theirs_to_ours: dict[str, str] = {}
+    hands = hand_support(dice, faces)[0]
+    for i, j in itertools.product(range(len(hands)), repeat=2):
+        o = ours.new_initial_state()
+        o.apply_action(i)
+        o.apply_action(j)
+        t = theirs.new_initial_state()
+        for hand in (hands[i], hands[j]):
+            for face, count in enumerate(hand):
+                for _ in range(count):
+                    t.apply_action(face)
+        stack = [(o, t)]
+        while stack:
+            o, t = stack.pop()
+            assert o.is_terminal() == t.is_terminal()
+            if o.is_terminal():
+                assert o.returns() == t.returns()
+                continue
+            player = o.current_player()
+            assert player == t.current_player()
+            legal = o.legal_actions()
+            assert legal == t.legal_actions()
+            ko, kt = o.information_state_string(player), t.information_state_string(player)
+            assert ours_to_theirs.setdefault(ko, kt) == kt
+            assert theirs_to_ours.setdefault(kt, ko) == ko
+            stack.extend((o.child(a), t.child(a)) for a in legal)
+    return len(ours_to_theirs), len(theirs_to_ours)
+
+
+@pytest.mark.parametrize("dice, faces", [(1, 6), (2, 3)])
+def test_one_round_is_openspiels_liars_dice(dice, faces):
+    ours, theirs = _lockstep(dice, faces)
+    assert ours == theirs == 24576  # 2 players x hands x 2^(bids - 1) ... as OpenSpiel counts them
+
+
+def test_a_hands_chance_probability_is_the_sum_over_openspiels_die_by_die_rolls():
+    ours = load(dice=2, faces=3, wild=3, one_round=True).new_initial_state()
+    theirs = pyspiel.load_game("liars_dice", {"numdice": 2, "dice_sides": 3})
+    by_hand: dict[tuple[int, ...], float] = {}
+    for rolls in itertools.product(range(3), repeat=2):
+        hand = tuple(rolls.count(f) for f in range(3))
+        by_hand[hand] = by_hand.get(hand, 0.0) + (1 / 3) ** 2
+    hands = ours.rules.hands(2)
+    assert {hands[a]: p for a, p in ours.chance_outcomes()} == pytest.approx(by_hand, abs=1e-15)
+    assert theirs.new_initial_state().chance_outcomes()[0][1] == pytest.approx(1 / 3)
+
+
+def _package_exploitability(spec: str, config: GameConfig):
+    player = make_player(spec)
+    if not callable(getattr(player, "action_probabilities", None)):
+        player = ReplayPolicy(lambda: make_player(spec))
+    return exploitability(player, config)
+
+
+@pytest.mark.parametrize("spec, dice, faces, wild", [
+    ("nash", 1, 4, 4),
+    ("nash", 2, 2, 2),
+    ("one-third", 1, 4, 1),
+    ("one-third", 2, 2, 2),
+    ("expected-count:belief=exact", 1, 3, 3),
+])
+def test_openspiels_exploitability_of_package_policies_is_the_packages(spec, dice, faces, wild):
+    """OpenSpiel's NashConv sums both seats' best-response gains, its exploitability is half of it: the package's
+    ``as_opener + as_responder`` and ``average`` (seat 0 opens the round). Small rounds: OpenSpiel's Python best
+    response takes minutes on the 12-bid round of one six-sided die each."""
+    game = load(dice=dice, faces=faces, wild=wild, one_round=True)
+    ours = _package_exploitability(spec, GameConfig(dice=dice, faces=faces, wild=wild))
+    nash_conv = os_exploitability.nash_conv(game, PackagePolicy(spec, game))
+    assert nash_conv == pytest.approx(ours.as_opener + ours.as_responder, abs=1e-9)
+    assert os_exploitability.exploitability(game, PackagePolicy(spec, game)) == pytest.approx(ours.average, abs=1e-9)
+    if spec != "nash":
+        assert ours.average > 1e-3  # a non-trivial check: these players are exploitable
+
+
+def test_openspiels_cfr_plus_converges_to_the_packages_lp_value():
+    """|value of the average strategy - the LP value| is at most its NashConv (zero-sum), which CFR+ drives down."""
+    game = load(dice=1, faces=3, wild=3, one_round=True)
+    value = solve_round(GameConfig(dice=1, faces=3, wild=3)).value
+    solver = cfr.CFRPlusSolver(game)
+    gaps = []
+    for _ in range(2):
+        for _ in range(50):
+            solver.evaluate_and_update_policy()
+        average = solver.average_policy()
+        nash_conv = os_exploitability.nash_conv(game, average)
+        played = expected_game_score.policy_value(game.new_initial_state(), [average, average])[0]
+        assert abs(played - value) <= nash_conv
+        gaps.append(nash_conv)
+    assert gaps[1] < gaps[0] / 2 and gaps[1] < 2e-3
+
+
+def _bridged_game(specs, game, seed):
+    rng = np.random.default_rng(seed)
+    bots = [bot(spec, game, seat, rng) for seat, spec in enumerate(specs)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(roll_outcome(state, rng) if state.is_chance_node() else bots[seat].step(state))
+    return state
+
+
+@pytest.mark.parametrize("specs, dice, opener", [
+    (["one-third", "bluff:0.3"], 3, "after_challenger"),
+    (["expected-count:belief=exact", "random"], 2, "loser"),
+    (["bluff:0.2", "random", "one-third"], 2, "after_challenger"),
+])
+def test_a_game_through_the_bridge_replays_the_packages_seeded_game(specs, dice, opener):
+    config = GameConfig(num_players=len(specs), dice=dice, opener=opener)
+    game = load(players=len(specs), dice=dice, opener=opener)
+    for seed in range(4):
+        record = play_game(config, [make_player(s) for s in specs], np.random.default_rng(seed))
+        state = _bridged_game(specs, game, seed)
+        assert [r for _, r in state.rounds] == record.rounds
+        assert state.returns() == [1.0 if s == record.winner else -1.0 / (len(specs) - 1) for s in range(len(specs))]
+
+
+def test_first_opener_is_play_games_argument():
+    config = GameConfig(dice=2)
+    record = play_game(config, [make_player("one-third"), make_player("random")], np.random.default_rng(3),
+                       first_opener=1)
+    game = load(dice=2, first_opener=1)
+    rng = np.random.default_rng(3)
+    bots = [bot("one-third", game, 0, rng), bot("random", game, 1, rng)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(roll_outcome(state, rng) if state.is_chance_node() else bots[seat].step(state))
+    assert [r for _, r in state.rounds] == record.rounds
+
+
+def test_returns_of_the_whole_game_and_of_one_round_with_three_players():
+    """The whole game: the winner +1, the others -1/2; one round: its loser -1, the others +1/2."""
+    whole = _bridged_game(["one-third"] * 3, load(players=3, dice=1), 0)
+    winner = next(s for s, d in enumerate(whole.dice) if d > 0)
+    assert whole.returns() == [1.0 if s == winner else -0.5 for s in range(3)]
+    one = _bridged_game(["one-third"] * 3, load(players=3, dice=1, one_round=True), 0)
+    loser = one.rounds[-1][1].loser
+    assert len(one.rounds) == 1 and one.returns() == [-1.0 if s == loser else 0.5 for s in range(3)]
+
+
+@pytest.mark.parametrize("params", [
+    {"dice": 2, "faces": 3},
+    {"players": 3, "dice": 2, "faces": 4, "wild": 0, "bids": "sixes", "opener": "loser"},
+    {"dice": 1, "wild": 6, "one_round": True},
+])
+def test_openspiels_own_random_simulation_checks_pass(params):
+    """OpenSpiel's consistency checks over random games: clone, serialization, returns within the declared utility
+    range and summing to zero, observations and tensors of the declared shapes."""
+    pyspiel.random_sim_test(load(**params), num_sims=20, serialize=True, verbose=False)
+
+
+def test_information_state_tensors_and_strings_agree_and_keep_earlier_rounds():
+    """Along random games of the whole game: two states share an information-state string exactly when they share
+    the tensor (perfect recall in both), and the observation drops all but the last round."""
+    game = load(dice=2, faces=3)
+    by_string: dict[tuple[int, str], tuple] = {}
+    by_tensor: dict[tuple, str] = {}
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(roll_outcome(state, rng))
+                continue
+            for p in range(2):
+                key, tensor = state.information_state_string(p), tuple(state.information_state_tensor(p))
+                assert by_string.setdefault((p, key), tensor) == tensor
+                assert by_tensor.setdefault(tensor, key) == key
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(by_string) > 1000
+    state = _bridged_game(["one-third", "one-third"], load(dice=3, faces=3), 1)
+    assert len(state.rounds) >= 3
+    info, obs = state.information_state_string(0), state.observation_string(0)
+    assert info.count("shows") == len(state.rounds) and obs.count("shows") == 1
+    assert len(game.information_state_tensor_shape()) == 1 and len(game.observation_tensor_shape()) == 1
+
+
+def test_the_private_part_follows_the_observation_type():
+    game = load(dice=1, faces=3, one_round=True)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(2)
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    everyone = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                          private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+    public_obs, all_obs = game.make_py_observer(public), game.make_py_observer(everyone)
+    assert "hand" not in public_obs.string_from(state, 0)
+    hands = state.rules.hands(1)  # outcome k: the k-th hand of hand_support
+    assert f"hands {','.join(map(str, hands[0]))} {','.join(map(str, hands[2]))}" in all_obs.string_from(state, 1)
+    all_obs.set_from(state, 1)
+    assert all_obs.dict["hands"].tolist() == [list(hands[0]), list(hands[2])]
+    public_obs.set_from(state, 0)
+    assert "hand" not in public_obs.dict and "hands" not in public_obs.dict
+
+
+def test_parameters_map_onto_game_config_and_bad_ones_are_named():
+    register()
+    game = pyspiel.load_game(GAME_NAME, {"players": 3, "dice": 2, "faces": 4, "wild": 0, "bids": "sixes",
+                                         "opener": "loser"})
+    assert game.config == GameConfig(num_players=3, dice=2, faces=4, wild=None, bids="sixes", opener="loser")
+    assert game.num_distinct_actions() == 6 * 4 + 1 and game.num_players() == 3
+    assert config_of({}) == GameConfig()
+    with pytest.raises(ValueError, match="wild must be 1, the highest face"):
+        config_of({"wild": 3})
+    with pytest.raises(ValueError, match="unknown parameter"):
+        config_of({"sides": 3})
+    with pytest.raises(ValueError, match="first_opener"):
+        load(first_opener=2)
+    state = load(dice=1, faces=3, one_round=True).new_initial_state()
+    state.apply_action(0)
+    state.apply_action(0)
+    state.apply_action(4)
+    with pytest.raises(ValueError, match=r"illegal action 2 \(1x3\)"):
+        state.apply_action(2)
+
+
+def _cfr_policy(tmp_path, suffix):
+    game = load(dice=1, faces=3, wild=3, one_round=True)
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(20):
+        solver.evaluate_and_update_policy()
+    table = solver.average_policy().to_dict()
+    path = tmp_path / f"cfr{suffix}"
+    if suffix == ".json":
+        path.write_text(json.dumps(table))
+    else:
+        path.write_bytes(pickle.dumps(table))
+    return path, table
+
+
+def test_a_policy_saved_as_json_or_pickle_loads_as_the_same_table(tmp_path):
+    (json_path, table), (pickle_path, _) = _cfr_policy(tmp_path, ".json"), _cfr_policy(tmp_path, ".pkl")
+    assert load_policy_table(json_path) == load_policy_table(pickle_path) == {
+        k: [(int(a), float(p)) for a, p in v] for k, v in table.items()}
+    bad = tmp_path / "bad.pkl"
+    bad.write_bytes(pickle.dumps([1, 2]))
+    with pytest.raises(ValueError, match="holds no"):
+        load_policy_table(bad)
+
+
+def test_a_saved_openspiel_policy_plays_at_the_packages_table(tmp_path):
+    """Every decision of ``openspiel:policy=PATH`` has positive probability in the saved table at its information
+    state, and its choices follow the table (frequencies within 4 sigma)."""
+    path, table = _cfr_policy(tmp_path, ".json")
+    game = load(dice=1, faces=3, wild=3, one_round=True)
+    config = GameConfig(dice=1, faces=3, wild=3)
+    seen: dict[str, list[int]] = {}  # the policy player's information states and the actions it took there
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        player = make_player(f"openspiel:policy={path}")
+        record = play_game(config, [player, make_player("one-third")], rng)
+        (r,) = record.rounds
+        state = game.new_initial_state()
+        for hand in r.hands:
+            state.apply_action(state.rules.outcome(hand))
+        for seat, action in list(r.actions) + [(r.challenger, CHALLENGE)]:
+            if seat == 0:
+                seen.setdefault(state.information_state_string(0), []).append(state.rules.encode(action))
+            state.apply_action(state.rules.encode(action))
+    checked = 0
+    for key, actions in seen.items():
+        probs = dict(table[key])
+        assert all(probs[a] > 0 for a in actions)
+        if len(actions) >= 30:
+            for a, p in probs.items():
+                share = actions.count(a) / len(actions)
+                assert abs(share - p) <= 4 * np.sqrt(p * (1 - p) / len(actions)) + 1e-12
+            checked += 1
+    assert checked >= 3
+
+
+def test_a_policy_without_the_information_state_is_a_clear_error(tmp_path):
+    path, _ = _cfr_policy(tmp_path, ".json")
+    with pytest.raises(Exception, match="no entry for information state"):
+        play_game(GameConfig(dice=1, faces=4, wild=4), [make_player(f"openspiel:policy={path}"),
+                                                        make_player("one-third")], np.random.default_rng(0))
+
+
+def test_ismcts_resamples_the_other_hands_from_the_belief():
+    """With the belief assuming the conservative player (it bids only what its hand makes true), every hand ISMCTS
+    samples for it holds the bid it made; a resampler ignoring the belief would not."""
+    config = GameConfig(dice=3, faces=6)
+    player = OpenSpielPlayer(bot="ismcts", sims=20, belief="exact", assume="conservative", seed=1)
+    sampled = []
+    original = player._resample
+
+    def spy(state, seat):
+        new = original(state, seat)
+        sampled.append((new.hands[1 - player.seat], new.history_actions()))
+        assert new.information_state_string(seat) == state.information_state_string(seat)
+        return new
+
+    player._resample = spy
+    for seed in range(3):
+        play_game(config, [player, make_player("conservative")], np.random.default_rng(seed))
+    checked = 0
+    for hand, history in sampled:
+        theirs = [a for seat, a in history if seat == 1]
+        if theirs:
+            bid = theirs[-1]
+            wild = 0 if bid.face == 1 else hand[0]
+            assert hand[bid.face - 1] + wild >= bid.quantity
+            checked += 1
+    assert checked > 20
+
+
+def test_ismcts_is_reproducible_from_its_seed_and_plays_legally():
+    config = GameConfig(dice=2)
+    records = [play_game(config, [make_player("openspiel:bot=ismcts,sims=30,seed=4"), make_player("one-third")],
+                         np.random.default_rng(9)) for _ in range(2)]
+    assert records[0].rounds == records[1].rounds
+
+
+def test_openspiel_specs_report_bad_parameters():
+    with pytest.raises(ValueError, match="bot must be one of"):
+        make_player("openspiel:bot=alphazero")
+    with pytest.raises(ValueError, match="needs policy=PATH"):
+        make_player("openspiel:bot=policy")
+    with pytest.raises(ValueError, match="does not exist"):
+        make_player("openspiel:policy=/no/such/file.json")
+    player = make_player("openspiel:bot=ismcts")
+    with pytest.raises(ValueError, match="same dice"):
+        player.reset(0, GameConfig(dice=(2, 3)))
+
+
+def test_package_bots_take_turns_only_at_their_seat():
+    game = load(dice=1, faces=3, one_round=True)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+    with pytest.raises(ValueError, match="seat 1 asked to act at seat 0"):
+        bot("one-third", game, 1).step(state)
+    assert isinstance(bot("one-third", game, 0).step(state), int)
+
+
+def test_import_ldpomdp_does_not_import_the_bridge():
+    import subprocess
+    code = "import ldpomdp, sys; print('pyspiel' in sys.modules, 'ldpomdp.openspiel' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_events_of_a_state_are_those_play_game_shows():
+    class Log:
+        def __init__(self):
+            self.events = []
+
+        def reset(self, seat, config):
+            self.events = []
+
+        def act(self, view, rng):
+            return make_player("one-third").act(view, rng)
+
+        def observe(self, event):
+            self.events.append(event)
+
+    log = Log()
+    config = GameConfig(dice=2)
+    play_game(config, [log, make_player("random")], np.random.default_rng(5))
+    state = _bridged_game(["one-third", "random"], load(dice=2), 5)
+    events = state.events()
+    assert events == log.events
+    assert isinstance(events[-1], RoundEnd) and any(isinstance(e, ActionTaken) for e in events)
+
+
+def test_the_bridge_refuses_the_rule_variants_it_does_not_carry():
+    from ldpomdp.openspiel.game import params_of
+
+    with pytest.raises(ValueError, match="does not take the variants"):
+        params_of(GameConfig.preset("perudo", dice=3))
