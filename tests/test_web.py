@@ -313,3 +313,24 @@ def test_serve_refuses_a_results_folder_that_is_not_a_sweeps(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["serve", "--results", str(tmp_path / "empty")]) == 2
     assert "not a sweep's folder" in capsys.readouterr().err
+
+
+def test_the_exact_call_is_offered_and_played_under_perudo_rules(app):
+    client = _client(app)
+    state = client.post("/api/game", json={"opponents": ["one-third"], "dice": 2, "wild_bids": "perudo",
+                                           "exact_call": True, "seed": 3}).json()
+    while not (state["phase"] == "your-turn" and state["bid"]):
+        step = {"agent-turn": "/api/game/step", "round-over": "/api/game/next-round"}.get(state["phase"])
+        if step is None:  # our opening bid: the lowest legal one
+            state = client.post("/api/game/act", json={"move": state["legal"][0], "version": state["version"]}).json()
+        else:
+            state = client.post(step, json={"version": state["version"]}).json()
+    assert "exact" in state["legal"] and "challenge" in state["legal"]
+    state = client.post("/api/game/act", json={"move": "exact", "version": state["version"]}).json()
+    last = state["rounds"][-1]
+    assert last["exact"] is True and last["challenger"] == 0
+    assert (last["loser"] == -1) == (last["matching"] == int(last["bid"].split("x")[0]))
+    from ldpomdp.web.session import WebError, parse_action
+
+    with pytest.raises(WebError, match='"exact"'):
+        parse_action("exactly")

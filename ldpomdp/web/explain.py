@@ -12,14 +12,17 @@ from ..game import PlayerView
 from ..planners.dqn import DQNPlayer
 from ..planners.expected_count import ExpectedCountPlanner
 from ..planners.pomcp import POMCPPlanner
-from ..rules import Action, Bid
+from ..rules import EXACT, Action, Bid
 
 __all__ = ["explain", "action_text"]
 
 
 def action_text(action: Action) -> str:
-    """``"3x5"`` for a bid, ``"challenge"`` for a challenge (the page's and the API's spelling)."""
-    return str(action) if isinstance(action, Bid) else "challenge"
+    """``"3x5"`` for a bid, ``"challenge"`` for a challenge, ``"exact"`` for an exact call (the page's and the API's
+    spelling)."""
+    if isinstance(action, Bid):
+        return str(action)
+    return "exact" if action is EXACT else "challenge"
 
 
 def explain(player: object, view: PlayerView, action: Action, about: int) -> dict:

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import PlayerError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name, seeded_rng
 from ..registry import make_player, registered_names
-from ..rules import CHALLENGE, Action, Bid, GameConfig, is_legal, matching_count
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps.cell import Cell, game_seed
 from ..sweeps.runner import game_line
 from .explain import action_text, explain
@@ -115,12 +115,14 @@ def new_game(body: Any, allow_plugins: bool) -> WebGame:
 
 
 def parse_action(text: object) -> Action:
-    """``"challenge"`` or a bid ``"QxF"`` (e.g. ``"3x5"``), or a :class:`WebError`."""
+    """``"challenge"``, ``"exact"`` (the exact call) or a bid ``"QxF"`` (e.g. ``"3x5"``), or a :class:`WebError`."""
     if text == "challenge":
         return CHALLENGE
+    if text == "exact":
+        return EXACT
     quantity, x, face = str(text).partition("x") if isinstance(text, str) else ("", "", "")
     if not (x and quantity.isdigit() and face.isdigit()):
-        raise WebError(400, f"a move is \"challenge\" or a bid like \"3x5\" (three fives), got {text!r}")
+        raise WebError(400, f"a move is \"challenge\", \"exact\" or a bid like \"3x5\" (three fives), got {text!r}")
     return Bid(int(quantity), int(face))
 
 
@@ -271,7 +273,7 @@ class WebGame:
             self._end_round(rnd.end)
 
     def _end_round(self, end: RoundEnd) -> None:
-        config = self.state.config
+        config = self._round.config  # the round's own rules (a palifico round counts no wild dice)
         for decision in self._decisions:  # the person's real count for the face each belief was about
             face = decision["face"]
             decision["your_count"] = None if face is None else int(matching_count(end.hands[YOU], face, config))
@@ -279,6 +281,7 @@ class WebGame:
             "round": end.round_index, "opener": self._round.opener, "dice": list(self._round.dice),
             "actions": self._actions, "hands": [_faces(h) for h in end.hands], "bid": str(end.bid),
             "bidder": end.bidder, "challenger": end.challenger, "loser": end.loser, "matching": end.matching,
+            "exact": end.exact, "regained": end.regained, "palifico": end.palifico,
             "matching_by_seat": [int(matching_count(h, end.bid.face, config)) for h in end.hands],
             "decisions": self._decisions,
         })

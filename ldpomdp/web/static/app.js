@@ -107,7 +107,7 @@ async function startGame(event) {
 // ---- the game -------------------------------------------------------------------------------------------------
 function seatName(seat) { return seat === 0 ? "you" : `seat ${seat} (${game.players[seat].name})`; }
 function secondsText(s) { return s < 0.1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFixed(2)} s`; }
-function actionText(a) { return a === "challenge" ? "Liar!" : a.replace("x", " × "); }
+function actionText(a) { return a === "challenge" ? "Liar!" : a === "exact" ? "Exact!" : a.replace("x", " × "); }
 
 function show(state) {
   game = state;
@@ -147,8 +147,9 @@ function renderMoves() {
   const box = $("moves");
   if (game.phase !== "your-turn") { box.innerHTML = ""; return; }
   const legal = new Set(game.legal), faces = game.config.bids === "sixes" ? [game.config.faces] : Array.from({length: game.config.faces}, (_, i) => i + 1);
-  const quantities = [...new Set(game.legal.filter((a) => a !== "challenge").map((a) => Number(a.split("x")[0])))].slice(0, 10);
+  const quantities = [...new Set(game.legal.filter((a) => a.includes("x")).map((a) => Number(a.split("x")[0])))].slice(0, 10);
   let html = legal.has("challenge") ? `<button id="challenge" data-move="challenge">Liar! (challenge ${esc(actionText(game.bid))})</button>` : "";
+  if (legal.has("exact")) html += ` <button id="exact" data-move="exact">Exact! (${esc(actionText(game.bid))} exactly)</button>`;
   html += `<table class="grid"><tr><th></th>${faces.map((f) => `<th>${die(f, {size: 24})}</th>`).join("")}</tr>`;
   for (const q of quantities) {
     html += `<tr><th>${q} ×</th>` + faces.map((f) => {
@@ -233,7 +234,7 @@ function reasonChart(d) {
   if (!r) return "";
   if (r.kind === "estimate") {
     const faces = Object.keys(r.by_face);
-    const chosen = d.action === "challenge" ? d.face : Number(d.action.split("x")[1]);  // outlined: the face it bid
+    const chosen = !d.action.includes("x") ? d.face : Number(d.action.split("x")[1]);  // outlined: the face it bid
     return barChart({title: r.bid === null ? "expected matching dice per face" : `expected matching dice per face vs the bid ${actionText(d.bid)}`,
       labels: faces.map((f) => `${f}s`), values: faces.map((f) => r.by_face[f]), mark: new Set([faces.indexOf(String(chosen))]),
       line: r.bid, lineLabel: r.bid === null ? "" : `bid ${r.bid}`});
