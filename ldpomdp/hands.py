@@ -18,7 +18,7 @@ from .validation import int_at_least as _int_at_least
 
 __all__ = [
     "HAND_DTYPE", "MAX_SUPPORT", "support_size", "PRIOR_TABLE_MAX", "row_width", "hand_support", "alias_table",
-    "prior_table", "count_hands",
+    "prior_table", "count_hands", "hand_rows",
 ]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
@@ -136,3 +136,21 @@ def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
         hands[:, face - 1] = num_dice
     hands.flags.writeable = False
     return hands
+
+
+def hand_rows(support: np.ndarray, hands: np.ndarray, num_dice: int) -> np.ndarray:
+    """Row of ``support`` (every hand of ``num_dice`` dice, as :func:`hand_support` lists them) for each face-count
+    row of ``hands``; ValueError naming the first hand that is not one of them."""
+    faces = support.shape[1]
+    hands = np.asarray(hands, dtype=np.int64).reshape(-1, faces)
+    weights = (num_dice + 1) ** np.arange(faces)
+    known = support.astype(np.int64) @ weights
+    order = np.argsort(known)
+    keys = hands @ weights
+    pos = np.clip(np.searchsorted(known[order], keys), 0, len(known) - 1)
+    found = order[pos]
+    bad = (known[found] != keys) | (hands.sum(axis=1) != num_dice) | (hands.min(axis=1, initial=0) < 0)
+    if bad.any():
+        raise ValueError(f"hand {hands[np.argmax(bad)].tolist()} is not a face-count vector of {num_dice} dice "
+                         f"with {faces} faces")
+    return found

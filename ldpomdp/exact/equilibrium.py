@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..caches import memo
-from ..hands import hand_support
+from ..hands import hand_rows, hand_support
 from ..rules import Bid, GameConfig, match_matrix, next_opener
 
 __all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "round_outcome", "solve_game",
@@ -121,19 +121,7 @@ class AbstractRound:
 
     def hand_rows(self, role: int, hands: np.ndarray) -> np.ndarray:
         """Row of ``self.hands[role]`` for each face-count row of ``hands`` (ValueError on a foreign hand)."""
-        hands = np.asarray(hands, dtype=np.int64).reshape(-1, self.config.faces)
-        base = self.dice[role] + 1
-        weights = base ** np.arange(self.config.faces)
-        known = self.hands[role].astype(np.int64) @ weights
-        order = np.argsort(known)
-        keys = hands @ weights
-        pos = np.clip(np.searchsorted(known[order], keys), 0, len(known) - 1)
-        found = order[pos]
-        bad = (known[found] != keys) | (hands.sum(axis=1) != self.dice[role]) | (hands.min(axis=1, initial=0) < 0)
-        if bad.any():
-            raise ValueError(f"hand {hands[np.argmax(bad)].tolist()} is not a face-count vector of "
-                             f"{self.dice[role]} dice with {self.config.faces} faces")
-        return found
+        return hand_rows(self.hands[role], hands, self.dice[role])
 
 
 @memo(maxsize=64)

@@ -15,7 +15,7 @@ from math import comb
 
 import numpy as np
 
-from ..hands import hand_support
+from ..hands import hand_rows, hand_support
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
@@ -91,21 +91,7 @@ class RoundTree:
 
     def hand_index(self, role: int, hands: np.ndarray) -> np.ndarray:
         """Row of ``self.hands[role]`` for each face-count row of ``hands`` (ValueError on a foreign hand)."""
-        hands = np.asarray(hands, dtype=np.int64).reshape(-1, self.config.faces)
-        base = self.dice[role] + 1
-        weights = base ** np.arange(self.config.faces)
-        known = self.hands[role] @ weights
-        order = np.argsort(known)
-        keys = hands @ weights
-        pos = np.clip(np.searchsorted(known[order], keys), 0, len(known) - 1)
-        found = order[pos]
-        bad = (known[found] != keys) | (hands.sum(axis=1) != self.dice[role]) | (hands.min(axis=1, initial=0) < 0)
-        if bad.any():
-            raise ValueError(
-                f"hand {hands[np.argmax(bad)].tolist()} is not a face-count vector of {self.dice[role]} dice "
-                f"with {self.config.faces} faces"
-            )
-        return found
+        return hand_rows(self.hands[role], hands, self.dice[role])
 
     @cached_property
     def opener_payoff(self) -> np.ndarray:
