@@ -9,6 +9,19 @@ import numpy as np
 
 from ldpomdp.sweeps import Cell, run_sweep
 
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = {"ldpomdp": ROOT / "ldpomdp", "ldpomdp.planners": ROOT / "planners"}  # import name -> folder
+
+
+def package_modules() -> dict[str, Path]:
+    """Every module of the package by its import name (planners/ installs as ldpomdp.planners) -> its file."""
+    modules = {}
+    for package, folder in PACKAGES.items():
+        for path in folder.rglob("*.py"):
+            parts = (package, *path.relative_to(folder).with_suffix("").parts)
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
 
 def all_hands(num_dice: int, faces: int) -> np.ndarray:
     """Every face-count vector of ``num_dice`` dice (small cases only; tests use it as ground truth)."""

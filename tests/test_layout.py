@@ -9,25 +9,14 @@ import os
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = {"ldpomdp": ROOT / "ldpomdp", "ldpomdp.planners": ROOT / "planners"}  # import name -> folder
-
-
-def _modules() -> dict[str, Path]:
-    modules = {}
-    for package, folder in PACKAGES.items():
-        for path in folder.rglob("*.py"):
-            parts = (package, *path.relative_to(folder).with_suffix("").parts)
-            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return modules
+from conftest import PACKAGES, ROOT, package_modules
 
 
 def test_pyproject_installs_every_package_folder_and_planners_as_ldpomdp_planners():
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert setuptools["package-dir"] == {"ldpomdp.planners": "planners"}
-    folders = {name for name, path in _modules().items() if path.name == "__init__.py"}
+    folders = {name for name, path in package_modules().items() if path.name == "__init__.py"}
     assert sorted(setuptools["packages"]) == sorted(folders)
 
 
@@ -44,7 +33,7 @@ def test_planners_import_as_ldpomdp_planners_even_beside_a_users_planners_module
 
 def _graph() -> dict[str, set[str]]:
     """Module -> the package's modules it imports (and the packages whose ``__init__`` those imports run)."""
-    modules, graph = _modules(), {}
+    modules, graph = package_modules(), {}
     for name, path in modules.items():
         package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         deps = set()
