@@ -7,9 +7,9 @@ playing them.
 ``strength``: expected-count and POMCP (one at the table) against one-third players, each preset, 2 and 3 players,
 seats rotated: win rates with 95% Wilson intervals, how often the planner makes the exact call (calls per game)
 and how often it is right (Wilson interval), CPU seconds. Recorded as docs/data/variants_strength.json.
-``zoo``: every player of ``ldpomdp players`` but human (dqn and best-response refuse the variants) at 3 and 5 dice,
-2 and 3 players, against one-third and random seats, counting the games played without an error. Recorded as
-docs/data/variants_zoo.json.
+``zoo``: every player of ``ldpomdp players`` but human (dqn, best-response, cfr and openspiel refuse the variants)
+at 3 and 5 dice, 2 and 3 players, against one-third and random seats, counting the games played without an error.
+Recorded as docs/data/variants_zoo.json.
 """
 
 from __future__ import annotations
@@ -25,8 +25,11 @@ from ldpomdp.rules import GameConfig
 from ldpomdp.sweeps import wilson_interval
 
 PRESETS = ("perudo", "dudo")
-REFUSING = ("human", "dqn", "best-response")  # a person; trained on, or solving, today's rules only
-SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1", "nash": "nash"}
+# a person; trained on, or solving, today's rules only (cfr's tables, the OpenSpiel bridge's game)
+REFUSING = ("human", "dqn", "best-response", "cfr", "openspiel")
+SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1", "nash": "nash",
+         "lbr": "lbr:one-third"}
+TWO_PLAYERS = ("nash", "lbr")  # the per-round LP; a local best response
 
 
 def _interval(successes: int, n: int) -> str:
@@ -73,8 +76,8 @@ def zoo(games: int, pomcp_games: int, seed: int) -> tuple[list[str], list[list]]
         played, start = 0, time.process_time()
         for preset in PRESETS:
             for players in (2, 3):
-                if name == "nash" and players > 2:
-                    continue  # the per-round LP: two players
+                if name in TWO_PLAYERS and players > 2:
+                    continue
                 for dice in ((1,) if name == "nash" else (3, 5)):  # nash: rounds of about one die each
                     config = GameConfig.preset(preset, num_players=players, dice=dice)
                     seats = [make_player(SPECS.get(name, name))] + [
@@ -113,8 +116,8 @@ def main() -> None:
         name, title = "variants_zoo", "Every player of the zoo playing the presets (perudo, dudo)"
         command = f"python benchmarks/variants.py zoo --games {games} --pomcp-games {args.pomcp_games}"
         notes = ("Each player in one seat (rotated) against one-third and random seats, at 3 and 5 dice each, 2 and 3 "
-                 "players, under both presets (nash: 2 players, 1 die each); an illegal action or any error would "
-                 "have stopped the run. dqn and best-response refuse the variants.")
+                 "players, under both presets (nash: 2 players, 1 die each; lbr: 2 players); an illegal action or any "
+                 "error would have stopped the run. dqn, best-response, cfr and openspiel refuse the variants.")
     if not args.no_record:
         from _record import record
 
