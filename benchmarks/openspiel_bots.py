@@ -71,7 +71,7 @@ def strength(ismcts: str, opponent: str, dice: int, games: int, seed: int, cell:
         rng = seeded_rng(np.random.SeedSequence([seed, cell, g]), seated)
         record_ = play_game(config, seated, rng)
         wins += record_.winner == g % 2
-        seconds = [s + side.seconds for s, side in zip(seconds, sides)]
+        seconds = [s + side.seconds for s, side in zip(seconds, sides, strict=True)]
     low, high = wilson_interval(wins, games)
     return [ismcts, opponent, dice, games, f"{wins / games:.3f} [{low:.3f}, {high:.3f}]",
             f"{seconds[0] / games:.2f}", f"{seconds[1] / games:.3f}"]
@@ -109,7 +109,7 @@ def main() -> None:
     measured = [rollouts_per_cpu_second(game, speed_seconds, args.seed) for _, game in speed_games]
     reference_rate = measured[0][0] / measured[0][1]
     speed_rows = []
-    for (name, _), (n, cpu) in zip(speed_games, measured):
+    for (name, _), (n, cpu) in zip(speed_games, measured, strict=True):
         speed_rows.append([name, n, f"{cpu:.1f}", f"{n / cpu:,.0f}", f"{n / cpu / reference_rate:.3f}"])
         print(" | ".join(map(str, speed_rows[-1])), flush=True)
 

@@ -10,8 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install -e '.[openspiel]')")
+pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install -e '.[openspiel]')")
 
+import pyspiel
 from open_spiel.python.algorithms import cfr, expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import pickle
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pyspiel
@@ -20,7 +21,8 @@ from open_spiel.python.algorithms.ismcts import ISMCTSBot
 from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
 
 from ..exact.best_response import ReplayPolicy
-from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, roll_hand
+from ..game import ActionTaken, Event, Player, PlayerView, RoundEnd, RoundStart, roll_hand
+from ..opponents.base import OpponentModel
 from ..planners._common import BeliefPlayer
 from ..registry import make_player
 from ..rules import CHALLENGE, Action, GameConfig
@@ -47,7 +49,7 @@ class PackageBot(pyspiel.Bot):
     """A package player at a seat of the bridged game: before each decision it is shown the public events it has
     not seen yet (as :func:`~ldpomdp.game.play_game` shows them), then asked to act with ``rng``."""
 
-    def __init__(self, player: object, game: LiarsDiceGame, seat: int, rng: np.random.Generator):
+    def __init__(self, player: Player, game: LiarsDiceGame, seat: int, rng: np.random.Generator):
         pyspiel.Bot.__init__(self)
         if not isinstance(game, LiarsDiceGame):
             raise TypeError(f"PackageBot: expects the bridged game, got {type(game).__name__}")
@@ -100,17 +102,17 @@ class PackagePolicy(os_policy.Policy):
             raise TypeError(f"PackagePolicy: expects the bridged game, got {type(game).__name__}")
         super().__init__(game, list(range(game.num_players())))
         self.spec = spec
-        self._models: dict[int, object] = {}
+        self._models: dict[int, OpponentModel] = {}
         self._cache: dict[tuple, dict[int, float]] = {}
         self._model(0)  # a bad spec fails here
 
-    def _model(self, seat: int) -> object:
+    def _model(self, seat: int) -> OpponentModel:
         if seat not in self._models:
             player = make_player(self.spec)
             model = player if callable(getattr(player, "action_probabilities", None)) else \
                 ReplayPolicy(lambda: make_player(self.spec), name=self.spec)
             model.reset(seat, self.game.config)
-            self._models[seat] = model
+            self._models[seat] = cast(OpponentModel, model)  # action_probabilities checked above, or read off act
         return self._models[seat]
 
     def action_probabilities(self, state: pyspiel.State, player_id: int | None = None) -> dict[int, float]:
@@ -185,20 +187,27 @@ class OpenSpielPlayer(BeliefPlayer):
         super().observe(event)
         if isinstance(event, RoundStart):
             if event.round_index == 0:
+                assert self.config is not None, "BeliefPlayer.observe refuses a round before reset"
                 self.game = load(**params_of(self.config, first_opener=event.opener))
                 self._start = self.game.new_initial_state()
-            if self._start.dice != event.dice or self._start.opener != event.opener:
+            start = self._round_start()
+            if start.dice != event.dice or start.opener != event.opener:
                 raise ValueError(f"{self.name}: round {event.round_index} starts with dice {event.dice} opened by "
-                                 f"seat {event.opener}; the bridged game says {self._start.dice}, {self._start.opener}")
+                                 f"seat {event.opener}; the bridged game says {start.dice}, {start.opener}")
             self._bids = []
         elif isinstance(event, ActionTaken) and event.action is not CHALLENGE:
-            self._bids.append(self._start.rules.encode(event.action))
+            self._bids.append(self._round_start().rules.encode(event.action))
         elif isinstance(event, RoundEnd):
-            self._start = self._complete(event.hands, self._bids + [self._start.rules.challenge])
+            self._start = self._complete(event.hands, self._bids + [self._round_start().rules.challenge])
+
+    def _round_start(self) -> LiarsDiceState:
+        """The bridged state at the current round's first roll (set from the game's first ``RoundStart`` on)."""
+        assert self._start is not None, f"{self.name}: no game under way (no RoundStart of round 0 observed)"
+        return self._start
 
     def _complete(self, hands, actions: list[int]) -> LiarsDiceState:
         """The round's start state with ``hands`` rolled and ``actions`` played."""
-        state = self._start.clone()
+        state = self._round_start().clone()
         for seat, hand in enumerate(hands):
             if state.dice[seat]:
                 state.apply_action(state.rules.outcome(tuple(int(c) for c in hand)))
@@ -208,14 +217,14 @@ class OpenSpielPlayer(BeliefPlayer):
 
     def _resample(self, state: pyspiel.State, player: int) -> LiarsDiceState:
         """ISMCTS's resampler: the other hands drawn from the belief, ours and the bids kept."""
-        hands = self.belief.sample_hands(1, self.rng)[0]
+        hands = self.round_belief().sample_hands(1, self.rng)[0]
         hands[self.seat] = state.hands[self.seat]
         return self._complete(hands, list(state.bid_ids))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        hands = [view.hand if s == self.seat else self._start.rules.hands(d)[0] for s, d in enumerate(view.dice)]
-        state = self._complete(hands, self._bids)
-        rules = state.rules
+        rules = self._round_start().rules
+        hands = [view.hand if s == self.seat else rules.hands(d)[0] for s, d in enumerate(view.dice)]
+        state = self._complete(hands, self._bids)  # its rules are the start state's (never copied with a state)
         if self.bot == "policy":
             key = state.information_state_string(self.seat)
             entry = (self.table or {}).get(key)

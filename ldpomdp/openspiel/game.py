@@ -33,6 +33,7 @@ from ..rules import (
     CHALLENGE,
     Action,
     Bid,
+    Challenge,
     GameConfig,
     legal_actions,
     next_active_seat,
@@ -101,7 +102,11 @@ class _Rules:
         return self
 
     def encode(self, action: Action) -> int:
-        return self.challenge if action is CHALLENGE else (action.quantity - 1) * self.faces + action.face - 1
+        if isinstance(action, Bid):
+            return (action.quantity - 1) * self.faces + action.face - 1
+        if isinstance(action, Challenge):
+            return self.challenge
+        raise ValueError(f"{GAME_NAME} has no action {action} (it plays today's rules: bids and the challenge)")
 
     def decode(self, action: int) -> Action:
         return CHALLENGE if action == self.challenge else self.bids[action]
@@ -132,6 +137,14 @@ class _Rules:
     def outcome(self, hand: tuple[int, ...]) -> int:
         """The chance outcome of a hand (face counts)."""
         return self.hands(sum(hand)).index(tuple(hand))
+
+
+def _bids_of(actions: tuple[tuple[int, Action], ...]) -> tuple[tuple[int, Bid], ...]:
+    """A bridged round's recorded actions as bids: the bridge records a round's bids alone (its challenge is the
+    record's ``challenger``)."""
+    bids = tuple((seat, a) for seat, a in actions if isinstance(a, Bid))
+    assert len(bids) == len(actions), f"a bridged round records bids only, got {actions}"
+    return bids
 
 
 def _game_info(config: GameConfig, one_round: bool) -> pyspiel.GameInfo:
@@ -193,6 +206,12 @@ class LiarsDiceState(pyspiel.State):
         self.bid_seats: tuple[int, ...] = _Shared()
         self.over = False
 
+    def _rolled_hands(self) -> tuple[tuple[int, ...], ...]:
+        """The round's hands once every seat has rolled (past the round's chance nodes)."""
+        hands = tuple(h for h in self.hands if h is not None)
+        assert len(hands) == len(self.hands), f"hands not all rolled yet: {self.hands}"
+        return hands
+
     # --- the pyspiel API
     def current_player(self) -> int:
         if self.over:
@@ -228,9 +247,10 @@ class LiarsDiceState(pyspiel.State):
             self.seat = next_active_seat(self.dice, self.seat)
             return
         config, bid, bidder = rules.config, rules.bids[self.bid_ids[-1]], self.bid_seats[-1]
-        loser, matching = resolve_challenge(config, np.array(self.hands), bid, bidder, self.seat)
-        actions = tuple((s, rules.bids[b]) for s, b in zip(self.bid_seats, self.bid_ids))
-        record = RoundRecord(self.opener, tuple(self.hands), actions, self.seat, loser, bid, matching)
+        rolled = self._rolled_hands()
+        loser, matching = resolve_challenge(config, np.array(rolled), bid, bidder, self.seat)
+        actions = tuple((s, rules.bids[b]) for s, b in zip(self.bid_seats, self.bid_ids, strict=True))
+        record = RoundRecord(self.opener, rolled, actions, self.seat, loser, bid, matching)
         self.rounds = _Shared(self.rounds + ((self.dice, record),))
         self.dice = _Shared(d - (s == loser) for s, d in enumerate(self.dice))
         self.loser = loser
@@ -266,10 +286,10 @@ class LiarsDiceState(pyspiel.State):
     def config(self) -> GameConfig:
         return self.rules.config
 
-    def history_actions(self) -> tuple[tuple[int, Action], ...]:
+    def history_actions(self) -> tuple[tuple[int, Bid], ...]:
         """This round's bids as the package's ``(seat, Bid)`` pairs."""
         bids = self.rules.bids
-        return tuple((s, bids[b]) for s, b in zip(self.bid_seats, self.bid_ids))
+        return tuple((s, bids[b]) for s, b in zip(self.bid_seats, self.bid_ids, strict=True))
 
     def public_view(self) -> PublicView:
         """What everyone knows with :attr:`seat` to act."""
@@ -277,16 +297,19 @@ class LiarsDiceState(pyspiel.State):
 
     def player_view(self) -> PlayerView:
         """What the player to act sees (its hand included)."""
-        return PlayerView(self.config, self.seat, self.dice, self.history_actions(), len(self.rounds),
-                          hand=self.hands[self.seat])
+        hand = self.hands[self.seat]
+        assert hand is not None, f"seat {self.seat} acts before its hand is rolled"
+        return PlayerView(self.config, self.seat, self.dice, self.history_actions(), len(self.rounds), hand=hand)
 
     def events(self) -> list[Event]:
         """Every public event so far, as :func:`~ldpomdp.game.play_game` shows them to the players (a round's
         :class:`RoundStart` once its hands are rolled)."""
         out: list[Event] = []
-        finished = [(dice, r.opener, r.actions, r) for dice, r in self.rounds]
-        current = [] if self.over or self.to_roll >= 0 else [(self.dice, self.opener, self.history_actions(), None)]
-        for index, (dice, opener, actions, record) in enumerate(finished + current):
+        rounds: list[tuple[tuple[int, ...], int, tuple[tuple[int, Bid], ...], RoundRecord | None]] = [
+            (dice, r.opener, _bids_of(r.actions), r) for dice, r in self.rounds]
+        if not (self.over or self.to_roll >= 0):
+            rounds.append((self.dice, self.opener, self.history_actions(), None))
+        for index, (dice, opener, actions, record) in enumerate(rounds):
             out.append(RoundStart(index, dice, opener))
             for k, (seat, action) in enumerate(actions):
                 out.append(ActionTaken(seat, action, PublicView(self.config, seat, dice, actions[:k], index)))
@@ -360,7 +383,8 @@ class LiarsDiceObserver:
         finished = state.rounds[:-1] if state.over else state.rounds
         if "past_rounds" in d:
             n = len(state.dice)
-            for row, (dice, record) in zip(d["past_rounds"], finished):
+            # a row per round the game can have (strict=False): the finished rounds fill the first rows
+            for row, (dice, record) in zip(d["past_rounds"], finished, strict=False):
                 row[record.opener] = 1
                 row[n:2 * n] = dice
                 row[2 * n:2 * n + n * rules.faces] = np.ravel(record.hands)
@@ -371,18 +395,20 @@ class LiarsDiceObserver:
 
     def string_from(self, state: LiarsDiceState, player: int) -> str:
         pieces = [f"p{player}"]
-        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER and state.hands[player] is not None:
-            pieces.append("hand " + ",".join(map(str, state.hands[player])))
+        hand = state.hands[player]
+        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER and hand is not None:
+            pieces.append("hand " + ",".join(map(str, hand)))
         elif self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             pieces.append("hands " + " ".join("-" if h is None else ",".join(map(str, h)) for h in state.hands))
         if not self.public:
             return " ".join(pieces)
-        rounds = [(dice, r.opener, [a for _, a in r.actions] + [CHALLENGE], r.hands) for dice, r in state.rounds]
+        rounds: list[tuple[tuple[int, ...], int, list[Action], tuple[tuple[int, ...], ...] | None]] = [
+            (dice, r.opener, [a for _, a in r.actions] + [CHALLENGE], r.hands) for dice, r in state.rounds]
         if not state.over:
             rounds.append((state.dice, state.opener, [a for _, a in state.history_actions()], None))
         if not self.perfect_recall:
             rounds = rounds[-2:] if rounds and rounds[-1][3] is None else rounds[-1:]
-        for index, (dice, opener, actions, hands) in enumerate(rounds):
+        for dice, opener, actions, hands in rounds:
             text = f"| dice {','.join(map(str, dice))} opener {opener}:"
             if actions:
                 text += " " + " ".join(map(str, actions))
