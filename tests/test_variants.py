@@ -205,10 +205,12 @@ def test_round_ends_list_every_end_settle_round_can_reach():
 
 SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
          "expected-count": "expected-count:particles=500", "pomcp": "pomcp:sims=30,particles=500",
-         "best-response": "best-response:assume=random", "lbr": "lbr:one-third"}
+         "best-response": "best-response:assume=random", "lbr": "lbr:one-third",
+         "openspiel": "openspiel:bot=ismcts,sims=10"}
+# trained on, or solving, today's rules (dqn, best-response, cfr, the OpenSpiel bridge) / one small round (nash)
 REFUSING = {"dqn": "DQN network plays", "best-response": "solves today's rules only",
-            "nash": "MAX_SEQUENCES|two players", "cfr": "today's rules only"}  # trained on, or solving,
-# today's rules / one small round
+            "nash": "MAX_SEQUENCES|two players", "cfr": "today's rules only",
+            "openspiel": "does not take the variants"}
 TWO_PLAYERS = {"lbr"}  # a local best response is defined for two players
 PLAYING = sorted(set(registered_names()) - {"human"} - set(REFUSING))
 GAMES = 4  # per preset, table size and dice: 32 games per player (benchmarks/variants.py plays 1000)
