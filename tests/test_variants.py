@@ -445,6 +445,8 @@ def test_cell_ids_name_the_variants_only_when_set():
     assert plain.id == "players=one-third|random;dice=5;bids=full;faces=6;wild=1;opener=after_challenger"
     dudo = Cell.of(("one-third", "random"), 5, **{"wild_bids": "perudo", "loss": "difference"})
     assert dudo.id == plain.id + ";wild_bids=perudo;loss=difference"
+    perudo = Cell.of(("one-third", "random"), 5, **{"wild_bids": "perudo", "exact_call": True, "palifico": True})
+    assert [Cell.from_id(c.id) for c in (plain, dudo, perudo)] == [plain, dudo, perudo]  # read back, variants too
 
 
 def test_cli_rules_options_reach_the_sweep_and_are_refused_where_they_cannot_apply(tmp_path, capsys):
