@@ -21,6 +21,7 @@ import time
 import numpy as np
 import pyspiel
 from _record import record
+from _wrapped import Wrapped
 from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
 
 from ldpomdp.game import play_game, seeded_rng
@@ -32,20 +33,13 @@ from ldpomdp.sweeps.statistics import wilson_interval
 OPPONENTS = ("expected-count", "pomcp")
 
 
-class Timed:
+class Timed(Wrapped):
     """A player whose CPU seconds in ``act`` and ``observe`` (where the planners update their beliefs) are summed in
     :attr:`seconds`."""
 
     def __init__(self, player: object):
-        self.player, self.seconds = player, 0.0
-        self.name = getattr(player, "name", type(player).__name__)
-
-    def reset(self, seat: int, config: GameConfig) -> None:
-        self.player.reset(seat, config)
-
-    def reseed(self, seq: np.random.SeedSequence) -> None:
-        if callable(getattr(self.player, "reseed", None)):
-            self.player.reseed(seq)
+        super().__init__(player)
+        self.seconds = 0.0
 
     def _timed(self, method: str, *args: object) -> object:
         start = time.process_time()

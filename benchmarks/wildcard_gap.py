@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from _record import record
+from _wrapped import Wrapped
 
 from ldpomdp.caches import memo
 from ldpomdp.exact import FixedOpponentsSolution, solve_fixed_opponents
@@ -60,25 +61,13 @@ class Gap:
         return f"{100 * gap:.2f} +- {100 * half:.2f} ({100 * (self.ceiling - gap):.1f})"
 
 
-class Audited:
+class Audited(Wrapped):
     """Plays ``player`` (any :class:`~ldpomdp.game.Player`) and adds the regret of each of its actions under
     ``solution`` to ``total``."""
 
     def __init__(self, player: object, solution: FixedOpponentsSolution):
-        self.player, self.solution, self.total = player, solution, 0.0
-        self.name = getattr(player, "name", type(player).__name__)
-
-    def reset(self, seat: int, config: GameConfig) -> None:
-        """Reset the player; its seat must be the solution's."""
-        self.player.reset(seat, config)
-
-    def reseed(self, seq: np.random.SeedSequence) -> None:
-        """Pass the seed on to a player with the ``reseed`` hook."""
-        if callable(getattr(self.player, "reseed", None)):
-            self.player.reseed(seq)
-
-    def observe(self, event: object) -> None:
-        self.player.observe(event)
+        super().__init__(player)
+        self.solution, self.total = solution, 0.0
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         """The player's action, its regret added to ``total``."""
