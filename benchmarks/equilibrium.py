@@ -4,8 +4,9 @@ round size, the shipped table's cost and size, and the cfr player's time per dec
     python benchmarks/equilibrium.py [--iterations 100,300] [--no-record]
 
 Exploitability is the package's exact one-round figure (payoff units, mean of the two seats) of the abstraction's
-own average strategy (float, and as stored in a table: uint8). CPU seconds per iteration are process time of
-full-width CFR+ (both players updated once), one round, +1/-1.
+own average strategy (float, and as stored in a table: multiples of 1/63). CPU seconds per iteration are process
+time of full-width CFR+ (both players updated once), one round, +1/-1; run it with ``OPENBLAS_NUM_THREADS=1`` for
+one core's figures.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ SIZES = [("1 die each, 6 faces, ones wild", GameConfig(dice=1, faces=6, wild=1))
          ("1 die each, 6 faces, sixes wild", GameConfig(dice=1, faces=6, wild=6)),
          ("2 dice each, 3 faces, threes wild", GameConfig(dice=2, faces=3, wild=3)),
          ("2 dice each, 3 faces, ones wild", GameConfig(dice=2, faces=3, wild=1))]
-COST_ROUNDS = [((2, 2), 3), ((3, 3), 2), ((4, 4), 1), ((4, 4), 2), ((5, 5), 1)]
+COST_ROUNDS = [((2, 2), 3), ((3, 3), 2), ((3, 3), 3), ((4, 4), 2), ((5, 4), 2), ((5, 5), 2)]
 
 
 def exploitability_rows(iterations: list[int]) -> list[list]:
@@ -101,7 +102,7 @@ def main() -> None:
     if args.no_record:
         return
     record("equilibrium_exploitability", "Exploitability of the abstraction's own CFR+ strategy (one round, exact)",
-           ["game", "recall k", "iterations", "as opener", "as responder", "mean", "mean, stored uint8",
+           ["game", "recall k", "iterations", "as opener", "as responder", "mean", "mean, as stored",
             "CPU s / iteration"], expl, command=f"python benchmarks/equilibrium.py --iterations {args.iterations}",
            notes="Payoff units (+1 keeps the die, -1 loses it); halve for win probability. Full width over hand "
                  "pairs, CFR+ with alternating updates and linear averaging.")

@@ -5,9 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldpomdp.exact import exploitability, solve_round
+from ldpomdp.exact import equilibrium, exploitability, solve_round
 from ldpomdp.exact.cfr_player import SHIPPED_TABLE, CFRPlayer
-from ldpomdp.exact.equilibrium import GameTable, RoundCFR, game_rounds, one_round_outcome, recall_for, solve_game
+from ldpomdp.exact.equilibrium import (
+    GameTable,
+    RoundCFR,
+    abstract_round,
+    game_rounds,
+    one_round_outcome,
+    recall_for,
+    solve_game,
+)
 from ldpomdp.game import play_game
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
@@ -141,3 +149,37 @@ def test_refuses_unsupported_games_clearly(tmp_path):
         recall_for("3@4", (3, 3))
     with pytest.raises(ValueError, match="outcome"):
         RoundCFR(config, (1, 1), 2, np.ones(3))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_blocks_are_runs_of_states_sharing_their_children(k):
+    """The backward pass multiplies one block at a time: the blocks must cover the states in order, and every
+    state of a block must have the block's raises' children (its window plus each higher bid)."""
+    r = abstract_round(GameConfig(faces=3, wild=3), (2, 1), k)
+    covered = []
+    for lo, hi, actor, last, children in r.blocks:
+        covered += list(range(lo, hi))
+        for s in range(lo, hi):
+            role, window = r.keys[s]
+            assert role == actor and int(r.last[s]) == last
+            expected = [r.index[(1 - actor, (window + (j,))[-k:])] for j in range(last + 1, len(r.bids))]
+            assert list(children) == expected
+    assert covered == list(range(r.num_states))
+    assert len(r.blocks) < r.num_states or k == 1
+
+
+def test_sampled_opponents_are_seeded_and_close_to_full_width(monkeypatch):
+    """Above MAX_FULL_WIDTH_CELLS each update draws opponent hands from the seeded generator: the same seed gives
+    the same regrets, and the value comes within 0.035 of the LP's (1 die each, 3 faces, 300 iterations, 2 hands
+    drawn per update: measured 0.026 off; the uniform strategy is 0.056 off)."""
+    config = GameConfig(dice=1, faces=3, wild=None)
+    monkeypatch.setattr(equilibrium, "MAX_FULL_WIDTH_CELLS", 0)
+    runs = []
+    for _ in range(2):
+        solver = RoundCFR(config, (1, 1), 2, one_round_outcome(), opponent_samples=2, seed=5)
+        assert solver.opponent_samples == 2
+        solver.run(300)
+        runs.append(solver)
+    assert all(np.array_equal(a, b) for a, b in zip(runs[0].regrets, runs[1].regrets, strict=True))
+    monkeypatch.undo()
+    assert abs(runs[0].value() - solve_round(config, (1, 1)).value) < 0.035

@@ -5,9 +5,11 @@ round, 1 responds). Bids strictly rise, so the abstract states (actor, last k bi
 topological order is the order of their last bid; the continuation below a state depends only on that state and
 the hands, so a value per (state, hand pair) is well defined and CFR+ (regret matching+, alternating updates,
 linear averaging) runs full width over it (fixed-strategy iteration CFR, Neller & Hnath 2011): counterfactual
-reaches per (state, own hand), values per (state, updater's hand, opponent hand), numpy over hands and over the
-states sharing a last bid and actor (a Python loop over those groups). When the hand pairs do not fit, each
-update uses ``opponent_samples`` opponent hands drawn from the prior (seeded) instead of all of them.
+reaches per (state, own hand), values per (state, updater's hand, opponent hand). The states that differ only in
+the oldest bid they recall share their children (a *block*), so the backward pass is one batched matrix product
+per block (BLAS, float32 values): a Python loop over blocks, none over hands or states. When the hand pairs do not
+fit (:data:`MAX_FULL_WIDTH_CELLS`), each update uses ``opponent_samples`` opponent hands drawn from the prior
+(seeded) instead of all of them.
 
 A challenge ends the round; its value to the opener comes from ``outcome[loser, challenger]`` (roles), so the
 same solver plays the one-round +1/-1 game and each round of the chained whole game (:func:`solve_game`), where
@@ -30,9 +32,10 @@ from ..hands import hand_rows, hand_support
 from ..rules import Bid, GameConfig, match_matrix, next_opener
 
 __all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "round_outcome", "solve_game",
-           "GameTable", "quantize", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS"]
+           "GameTable", "quantize", "QUANTUM", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS", "VALUE_DTYPE"]
 
-MAX_FULL_WIDTH_CELLS = 40_000_000  # states x hand pairs kept as float64 values (320 MB); above it, sample opponents
+VALUE_DTYPE = np.float32  # the backward pass's values (regrets and strategy sums stay float64)
+MAX_FULL_WIDTH_CELLS = 300_000_000  # states x hand pairs kept as values (1.2 GB); above it, sample opponents
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,17 @@ class AbstractRound:
             children = np.array([[self.index[(1 - actor, (window + (j,))[-self.k:])] for j in range(last + 1, n)]
                                  for _, window in self.keys[lo:hi]], dtype=np.int64).reshape(hi - lo, n - 1 - last)
             out.append((int(lo), int(hi), actor, last, children))
+        return out
+
+    @cached_property
+    def blocks(self) -> list[tuple[int, int, int, int, np.ndarray]]:
+        """The groups (:attr:`groups`, same order) split into contiguous runs of states that share their raises'
+        children (they differ only in the oldest bid they recall): ``(lo, hi, actor, last, children)``."""
+        out = []
+        for lo, hi, actor, last, children in self.groups:
+            bounds = np.flatnonzero(np.any(children[1:] != children[:-1], axis=1)) + 1
+            for b0, b1 in zip(np.r_[0, bounds], np.r_[bounds, hi - lo], strict=True):
+                out.append((lo + int(b0), lo + int(b1), actor, last, children[b0]))
         return out
 
     @cached_property
@@ -147,7 +161,9 @@ def abstract_round(config: GameConfig, dice: tuple[int, int], k: int) -> Abstrac
             if child not in seen:
                 seen.add(child)
                 keys.append(child)
-    keys.sort(key=lambda key: (key[1][-1] if key[1] else -1, key[0], key[1]))
+    # topological (last bid first); then actor; then the bids the children keep, so the states sharing children
+    # are contiguous (the blocks)
+    keys.sort(key=lambda key: (key[1][-1] if key[1] else -1, key[0], key[1][len(key[1]) - k + 1:], key[1]))
     return AbstractRound(
         config=config, dice=(int(dice[0]), int(dice[1])), k=int(k), bids=bids,
         actor=np.array([a for a, _ in keys], dtype=np.int64),
@@ -187,9 +203,6 @@ def _regret_matching(positive: np.ndarray, widths: np.ndarray) -> np.ndarray:
     return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
 
 
-_CHUNK_CELLS = 4_000_000  # children's values stacked at once in the backward pass (32 MB)
-
-
 def _merge(children: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How to add rows (state, raise) of a group into their children, which repeat when the recall drops the
     oldest bid: (row order sorting them by child, the distinct children, the start of each child's rows)."""
@@ -222,6 +235,7 @@ class RoundCFR:
         self.seed = int(seed)  # iteration t draws from default_rng((seed, opener's dice, responder's dice, t))
         self._widths = [np.array([r.num_actions(s) for s in r.role_states[p]], dtype=np.int64) for p in (0, 1)]
         self._merges = [_merge(children) for *_, children in r.groups]
+        self._values_buffer: np.ndarray | None = None
 
     def current_strategy(self) -> list[np.ndarray]:
         return [_regret_matching(np.maximum(self.regrets[p], 0.0), self._widths[p]) for p in (0, 1)]
@@ -252,43 +266,52 @@ class RoundCFR:
         bid = r.bids[last]
         total = r.matches[updater][:, bid.face - 1][:, None] + r.matches[1 - updater][opp, bid.face - 1][None, :]
         value = np.where(total >= bid.quantity, self.outcome[challenger, challenger],
-                         self.outcome[1 - challenger, challenger])
+                         self.outcome[1 - challenger, challenger]).astype(VALUE_DTYPE)
         return value if updater == 0 else -value
 
     def _values(self, strategy: list[np.ndarray], updater: int, opp: np.ndarray, opp_weight: np.ndarray,
                 reach_opp: np.ndarray | None, regrets: np.ndarray | None) -> np.ndarray:
-        """Backward pass: (states, H_updater, len(opp)) updater's values; when ``regrets`` is given, add the
-        updater's instantaneous counterfactual regrets (opponent reach ``reach_opp`` x ``opp_weight``)."""
+        """Backward pass: (H_updater, states, len(opp)) updater's values; when ``regrets`` is given, add the
+        updater's instantaneous counterfactual regrets (opponent reach ``reach_opp`` x ``opp_weight``).
+
+        The states of a block share their raises' children, so each block is one batched matrix product (BLAS,
+        :data:`VALUE_DTYPE`): over the updater's hands where the updater acts, over the opponent's where it does not.
+        """
         r = self.round
         hands = len(r.hands[updater])
-        values = np.zeros((r.num_states, hands, len(opp)))
-        for lo, hi, a, last, children in reversed(r.groups):
-            raises = children.shape[1]
-            width = raises + (last >= 0)
-            terminal = self._terminal(last, a, updater, opp) if last >= 0 else None
-            step = max(1, _CHUNK_CELLS // max(1, raises * hands * len(opp)))
-            for c0 in range(lo, hi, step):  # chunks of states, to bound the stacked children's values
-                c1 = min(hi, c0 + step)
-                e = r.edge_start[c0]
-                sigma = strategy[a][:, e:e + (c1 - c0) * width].reshape(-1, c1 - c0, width)  # (H_a, g, actions)
-                stack = values[children[c0 - lo:c1 - lo]]  # (g, raises, H_u, opp)
-                if a != updater:
-                    sigma = sigma[opp]
-                    values[c0:c1] = np.einsum("ogr,grho->gho", sigma[:, :, :raises], stack)
-                    if terminal is not None:
-                        values[c0:c1] += sigma[:, :, raises].T[:, None, :] * terminal[None]
-                    continue
-                values[c0:c1] = np.einsum("hgr,grho->gho", sigma[:, :, :raises], stack)
+        values = self._buffer((hands, r.num_states, len(opp)))
+        for lo, hi, actor, last, children in reversed(r.blocks):
+            raises, width, e = len(children), len(children) + (last >= 0), r.edge_start[lo]
+            sigma64 = strategy[actor][:, e:e + (hi - lo) * width].reshape(-1, hi - lo, width)  # (H_a, states, actions)
+            terminal = self._terminal(last, actor, updater, opp) if last >= 0 else None
+            below = values[:, children, :]  # (H_u, raises, opp)
+            if actor != updater:
+                sigma = sigma64[opp].astype(VALUE_DTYPE)
+                out = np.matmul(sigma[:, :, :raises], np.ascontiguousarray(below.transpose(2, 1, 0)))  # (opp, g, H_u)
                 if terminal is not None:
-                    values[c0:c1] += sigma[:, :, raises].T[:, :, None] * terminal[None]
-                if regrets is None or reach_opp is None:
-                    continue
-                w = reach_opp[c0:c1][:, opp] * opp_weight[None, :]  # (g, opp)
-                q = np.einsum("grho,go->hgr", stack, w)
-                if terminal is not None:
-                    q = np.concatenate([q, (terminal @ w.T)[:, :, None]], axis=2)
-                regrets[:, e:e + (c1 - c0) * width] += (q - (sigma * q).sum(axis=2, keepdims=True)).reshape(hands, -1)
+                    out += sigma[:, :, raises][:, :, None] * terminal.T[:, None, :]
+                values[:, lo:hi, :] = out.transpose(2, 1, 0)
+                continue
+            sigma = sigma64.astype(VALUE_DTYPE)
+            block = values[:, lo:hi, :]
+            np.matmul(sigma[:, :, :raises], below, out=block)
+            if terminal is not None:
+                block += sigma[:, :, raises][:, :, None] * terminal[:, None, :]
+            if regrets is None or reach_opp is None:
+                continue
+            w = (reach_opp[lo:hi][:, opp] * opp_weight[None, :]).astype(VALUE_DTYPE)  # (states, opp)
+            q = (below.reshape(-1, len(opp)) @ w.T).reshape(hands, raises, hi - lo).transpose(0, 2, 1)
+            if terminal is not None:
+                q = np.concatenate([q, (terminal @ w.T)[:, :, None]], axis=2)
+            q = q.astype(np.float64)
+            regrets[:, e:e + (hi - lo) * width] += (q - (sigma64 * q).sum(axis=2, keepdims=True)).reshape(hands, -1)
         return values
+
+    def _buffer(self, shape: tuple[int, int, int]) -> np.ndarray:
+        """A values array of ``shape``, kept between passes (every cell is written before it is read)."""
+        if self._values_buffer is None or self._values_buffer.shape != shape:
+            self._values_buffer = np.empty(shape, dtype=VALUE_DTYPE)
+        return self._values_buffer
 
     def _opponents(self, updater: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         probs = self.round.hand_probs[1 - updater]
@@ -302,8 +325,8 @@ class RoundCFR:
         for _ in range(iterations):
             t = self.iteration + 1
             rng = np.random.default_rng((self.seed, *self.round.dice, t))
+            strategy = self.current_strategy()
             for updater in (0, 1):
-                strategy = self.current_strategy()
                 reach = self._reaches(strategy)
                 opp, weight = self._opponents(updater, rng)
                 self._values(strategy, updater, opp, weight, reach[1 - updater], self.regrets[updater])
@@ -311,6 +334,7 @@ class RoundCFR:
                 own = reach[updater][self.round.role_states[updater]]  # (states of updater, H)
                 reach_edges = np.repeat(own.T, self._widths[updater], axis=1)
                 self.strategy_sums[updater] += t * reach_edges * strategy[updater]
+                strategy[updater] = _regret_matching(self.regrets[updater], self._widths[updater])
             self.iteration = t
 
     def value(self, strategy: list[np.ndarray] | None = None) -> float:
@@ -323,7 +347,7 @@ class RoundCFR:
         for first in range(0, len(r.hands[1]), chunk):
             opp = np.arange(first, min(first + chunk, len(r.hands[1])))
             values = self._values(strategy, 0, opp, r.hand_probs[1][opp], None, None)
-            total += float(r.hand_probs[0] @ values[0] @ r.hand_probs[1][opp])
+            total += float(r.hand_probs[0] @ values[:, 0, :].astype(np.float64) @ r.hand_probs[1][opp])
         return total
 
     def state_dict(self) -> dict[str, np.ndarray]:
@@ -353,9 +377,13 @@ def round_outcome(config: GameConfig, dice: tuple[int, int], values: np.ndarray)
     return out
 
 
+QUANTUM = 63  # stored probabilities are multiples of 1/63 (6 bits; 255 levels made the 1-5 dice table 24 MB)
+
+
 def quantize(strategy: np.ndarray) -> np.ndarray:
-    """Probabilities in [0, 1] as uint8 (p * 255 rounded); a state's row is renormalised when it is read."""
-    return np.rint(np.clip(strategy, 0.0, 1.0) * 255.0).astype(np.uint8)
+    """Probabilities in [0, 1] as uint8 (p * :data:`QUANTUM` rounded); a state's row is renormalised when it is read,
+    and a row rounded to all zeros is read as uniform."""
+    return np.rint(np.clip(strategy, 0.0, 1.0) * QUANTUM).astype(np.uint8)
 
 
 @dataclass
@@ -373,7 +401,7 @@ class GameTable:
     strategies: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]
     seconds: dict[tuple[int, int], float]
 
-    FORMAT = 1
+    FORMAT = 2  # 2: states sharing children are contiguous, probabilities in 1/63 (format 1: other order, 1/255)
 
     @property
     def max_dice(self) -> int:
@@ -393,7 +421,8 @@ class GameTable:
         columns = np.arange(e, e + r.num_actions(state))
         block = self.strategies[(int(dice[0]), int(dice[1]))][role][np.asarray(rows)[:, None], columns]
         block = block.astype(np.float64)
-        return block / block.sum(axis=1, keepdims=True)
+        total = block.sum(axis=1, keepdims=True)
+        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
 
     def arrays(self) -> dict[str, np.ndarray]:
         cfg = self.config
