@@ -137,6 +137,7 @@ def cmd_players(args: argparse.Namespace) -> int:
     for name, summary in registered_names().items():
         print(f"{name:16} {summary}")
     print(f"{'pkg.mod:Class':16} your own class, e.g. mypkg.bots:Cautious:level=2")
+    print("\nAgainst an opponent you do not know (two players, up to 5 dice each), play `robust`.")
     return 0
 
 
@@ -311,12 +312,17 @@ def _solve_parser(sub) -> None:
     eq = kinds.add_parser("equilibrium", help="the whole game's rounds up to --dice each, smallest first",
                           conflict_handler="resolve")
     _config_args(eq)
-    eq.add_argument("--dice", type=_option_int(1), default=3,
-                    help="solve every round up to this many dice each (default 3, the shipped table's)")
+    from .exact.cfr_player import SHIPPED
+
+    dice, recall, iterations = SHIPPED
+    eq.add_argument("--dice", type=_option_int(1), default=dice,
+                    help=f"solve every round up to this many dice each (default {dice}, the shipped table's)")
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
-    eq.add_argument("--k", default="3@4,2",
-                    help="recall: last k bids, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2)")
-    eq.add_argument("--iterations", type=_option_int(1), default=250, help="CFR+ iterations per round (default 250)")
+    eq.add_argument("--k", default=recall,
+                    help=f"recall: last k bids, or a schedule like {recall} (k=3 up to 4 dice on the table, else 2; "
+                         f"the default)")
+    eq.add_argument("--iterations", type=_option_int(1), default=iterations,
+                    help=f"CFR+ iterations per round (default {iterations})")
     eq.add_argument("--seed", type=_option_int(0), default=0, help="seed of sampled hands (default 0)")
     eq.add_argument("--out", default="results/cfr.npz", help="table file; <out>.checkpoint.npz resumes a killed run")
     eq.add_argument("--checkpoint-every", type=_option_int(1), default=25, help="iterations between checkpoints")

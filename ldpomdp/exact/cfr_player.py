@@ -17,11 +17,13 @@ from ..rules import CHALLENGE, Action, Bid, GameConfig
 from .equilibrium import GameTable, solve_game
 from .nash import cache_dir
 
-__all__ = ["CFRPlayer", "SHIPPED_TABLE", "ON_DEMAND", "table_for"]
+__all__ = ["CFRPlayer", "SHIPPED_TABLE", "SHIPPED", "ON_DEMAND", "table_for"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
-# settings of tables solved on demand for other rules: (largest dice each, recall schedule, CFR+ iterations)
-ON_DEMAND = (3, "3@4,2", 250)
+# settings (largest dice each, recall schedule, CFR+ iterations per round) of the shipped table (`ldpomdp solve
+# equilibrium`'s defaults) and of the tables solved on demand for other rules
+SHIPPED = (5, "3@4,2", 150)
+ON_DEMAND = (3, "3@4,2", 150)
 _MEMORY: dict[str, GameTable] = {}
 
 
@@ -43,6 +45,9 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     else:
         key = _rules_key(config)
     if key not in _MEMORY:
+        if path is None and max(config.starting_dice) > ON_DEMAND[0]:  # refuse before solving
+            raise ValueError(f"cfr: tables solved on demand cover up to {ON_DEMAND[0]} dice each; the game starts "
+                             f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
         if path is None:
             digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{ON_DEMAND}".encode()).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"table-{digest}.npz"
