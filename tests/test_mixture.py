@@ -55,7 +55,7 @@ def test_posterior_finds_the_watched_type(kind):
 def test_update_is_bayes_rule_with_floor():
     random_, conservative = make_player("random"), make_player("conservative")
     for floor in (0.0, 0.2):
-        model = TypeMixture(["random", "conservative"], floor=floor)
+        model = TypeMixture(["random", "conservative"], floor=floor)  # three players: the safe type sits out
         model.reset(1, CONFIG)
         hand = (2, 0, 1, 0, 1, 1)
         views = [PlayerView(CONFIG, 1, (5, 5, 5), ((0, Bid(2, 3)),), hand=hand),
@@ -147,11 +147,11 @@ def _cache(tmp_path, monkeypatch):
 
 
 @pytest.mark.usefixtures("_cache")
-@pytest.mark.parametrize("spec", ["bluff:0.3", "bluff:0.6", "nash"])
+@pytest.mark.parametrize("spec", ["bluff:0.3", "bluff:0.6", "cfr", "nash"])
 def test_weight_moves_to_the_safe_type_against_an_opponent_it_does_not_model(spec):
-    before = watch(spec, games=1)["nash"]
+    before = watch(spec, games=1)["cfr"]
     after = watch(spec)
-    assert after["nash"] > 0.9 and after["nash"] > before, after
+    assert after["cfr"] > 0.9 and after["cfr"] > before, after
 
 
 @pytest.mark.usefixtures("_cache")
@@ -165,7 +165,7 @@ def test_posterior_still_finds_a_modelled_type_beside_the_safe_one(kind):
 def test_floor_goes_to_the_safe_type():
     model = TypeMixture(["random", "conservative"], floor=0.2)
     model.reset(1, SMALL)
-    assert model.safe_active and list(model.weights) == ["random", "conservative", "nash"]
+    assert model.safe_active and list(model.weights) == ["random", "conservative", "cfr"]
     hand = (0, 0, 1, 0, 0, 0)
     views = [PublicView(SMALL, 1, (1, 1), ((0, Bid(1, 2)),))]
     model.observe(RoundStart(0, (1, 1), 0))
@@ -173,8 +173,30 @@ def test_floor_goes_to_the_safe_type():
     model.observe(ActionTaken(1, Bid(1, 3), views[0]))
     before = model.posterior.copy()
     lik = np.array([m.action_probabilities(np.array([hand]), views[0], Bid(1, 3))[0] for m in model.components])
+    lik[-1] = 0.98 * lik[-1] + 0.02 / len(views[0].legal_actions())  # the default tremble, on the safe type only
     model.observe(RoundEnd(0, ((0, 1, 0, 0, 0, 0), hand), Bid(1, 3), 1, 0, 0, 1, (0, 1)))
     expected = 0.8 * before * lik / (before * lik).sum() + np.array([0.0, 0.0, 0.2])
+    np.testing.assert_allclose(model.posterior, expected, rtol=1e-12)
+
+
+@pytest.mark.usefixtures("_cache")
+@pytest.mark.parametrize("tremble", [0.0, 0.05])
+def test_tremble_keeps_the_safe_type_alive_after_a_move_its_table_never_makes(tremble):
+    """A move that both the safe type's table and a listed deterministic type never make: with a tremble the safe
+    type keeps weight (Bayes on the slip's likelihood), the listed type is ruled out either way."""
+    model = TypeMixture(["conservative", "random"], floor=0.0, tremble=tremble)
+    model.reset(1, SMALL)
+    hand, view = (0, 0, 0, 0, 0, 1), PublicView(SMALL, 1, (1, 1), ((0, Bid(1, 2)),))
+    move = Bid(2, 6)  # a raise to 2 sixes holding one six: never played by this table, nor by conservative
+    cfr, conservative = model.components[-1], model.components[0]
+    assert cfr.action_probabilities(np.array([hand]), view, move)[0] == 0.0
+    assert conservative.action_probabilities(np.array([hand]), view, move)[0] == 0.0
+    model.observe(RoundStart(0, (1, 1), 0))
+    model.observe(ActionTaken(1, move, view))
+    model.observe(RoundEnd(0, ((0, 1, 0, 0, 0, 0), hand), move, 1, 0, 0, 1, (0, 1)))
+    uniform = 1.0 / len(view.legal_actions())
+    safe = tremble * uniform
+    expected = np.array([0.0, uniform, safe]) / (uniform + safe)
     np.testing.assert_allclose(model.posterior, expected, rtol=1e-12)
 
 
@@ -186,9 +208,9 @@ def test_check_opponent_with_the_safe_type_playing():
 
 def test_safe_type_sits_out_games_it_cannot_play():
     model = TypeMixture()
-    for config in (CONFIG, GameConfig(num_players=2, dice=5)):  # three players; rounds too large for nash
-        model.reset(0, config)
-        assert not model.safe_active and "nash" not in model.weights and len(model.posterior) == 5
+    for config in (CONFIG, GameConfig(num_players=2, dice=6), GameConfig(dice=2, bids="sixes")):
+        model.reset(0, config)  # three players; more dice than the cfr table's; the sixes game
+        assert not model.safe_active and "cfr" not in model.weights and len(model.posterior) == 5
     off = TypeMixture(safe="none")
     off.reset(0, SMALL)
     assert not off.safe_active and off.name == "mixture:safe=none"
@@ -196,7 +218,7 @@ def test_safe_type_sits_out_games_it_cannot_play():
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"safe": "nope"}, "TypeMixture.safe"), ({"safe": "expected-count"}, "TypeMixture.safe"),
-    ({"types": ["random", "nash"]}, "TypeMixture.safe"),
+    ({"types": ["random", "cfr"]}, "TypeMixture.safe"),
 ])
 def test_safe_validation(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -24,10 +24,11 @@ from ..rules import Action, GameConfig
 from ..validation import number
 from .base import BaseOpponent, OpponentModel
 
-__all__ = ["TypeMixture", "DEFAULT_TYPES", "DEFAULT_SAFE"]
+__all__ = ["TypeMixture", "DEFAULT_TYPES", "DEFAULT_SAFE", "DEFAULT_TREMBLE"]
 
 DEFAULT_TYPES = ("one-third", "random", "aggressive", "conservative", "oehm:0.2")
-DEFAULT_SAFE = "nash"  # the equilibrium type; it plays only where it can solve the game (see TypeMixture)
+DEFAULT_SAFE = "cfr"  # the equilibrium type; it plays only where it can (see TypeMixture)
+DEFAULT_TREMBLE = 0.02  # chance that the safe type's move is a uniform slip, in the likelihood (see TypeMixture)
 
 
 def _type_specs(types: Sequence[str] | str) -> tuple[str, ...]:
@@ -65,17 +66,24 @@ class TypeMixture(BaseOpponent):
     safe type that cannot play the game (its ``reset`` raises ValueError: ``nash`` beyond one die each, or at
     three players) sits the game out, and the mixture is then exactly the plain one above.
 
+    ``tremble`` in [0, 1) (default :data:`DEFAULT_TREMBLE`): in the Bayes step the safe type's move is a uniform slip
+    over the legal actions with this chance, (1 - tremble) P_safe(a | h, view) + tremble / #legal. The safe type
+    stands for a competent player the list does not model, not for one exact table, so a move its table never
+    makes weakens it instead of ruling it out; a listed type is ruled out by a move it never makes, and comes back
+    through the floor. The predictive ``action_probabilities`` are the types' own.
+
     Every event is forwarded to every component that plays. Likelihoods are computed at ``RoundEnd`` before the
     components see it, so a stateful component is asked in the state it had during the round (as the
     beliefs ask it: after it observed the round's actions).
     """
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, safe: str | None = DEFAULT_SAFE,
-                 name: str | None = None):
+                 tremble: float = DEFAULT_TREMBLE, name: str | None = None):
         from ..registry import make_player  # registry imports opponents lazily; avoid a cycle
 
         self.types = _type_specs(types)
         self.floor = number("TypeMixture", "floor", floor, 0.0, 1.0)
+        self.tremble = number("TypeMixture", "tremble", tremble, 0.0, 1.0)
         self.safe = None if safe in (None, "", "none") else str(safe).strip()
         if self.safe in self.types:
             raise ValueError(f"TypeMixture.safe: {self.safe!r} is also one of the types; name it once, as safe")
@@ -89,7 +97,8 @@ class TypeMixture(BaseOpponent):
                 raise ValueError(f"TypeMixture.{field}: {spec!r} has no action_probabilities")
             self.components.append(cast(OpponentModel, model))  # its action_probabilities checked just above
         parts = ([] if self.types == DEFAULT_TYPES else ["types=" + "+".join(self.types)]) + (
-            [] if self.safe == DEFAULT_SAFE else [f"safe={self.safe or 'none'}"])
+            [] if self.safe == DEFAULT_SAFE else [f"safe={self.safe or 'none'}"]) + (
+            [] if self.tremble == DEFAULT_TREMBLE else [f"tremble={self.tremble:g}"])
         self.name = name or ("mixture" + (":" + ",".join(parts) if parts else ""))
         self.safe_active = False  # whether the safe type plays in this game (set by reset)
         self.posterior = np.full(len(self.types), 1.0 / len(self.types))
@@ -143,7 +152,9 @@ class TypeMixture(BaseOpponent):
         log_lik = np.zeros(len(models))
         with np.errstate(divide="ignore"):
             for k, model in enumerate(models):
-                log_lik[k] = sum(float(np.log(model.action_probabilities(hand, view, action)[0]))
+                tremble = self.tremble if self.safe_active and k == len(models) - 1 else 0.0
+                log_lik[k] = sum(float(np.log((1.0 - tremble) * model.action_probabilities(hand, view, action)[0]
+                                              + tremble / len(view.legal_actions())))
                                  for action, view in self._pending)
             log_post = np.log(self.posterior) + log_lik
         top = log_post.max()
