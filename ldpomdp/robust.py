@@ -1,0 +1,109 @@
+"""The ``robust`` player, the package's recommended agent against an opponent it does not know: it plays the whole
+game's approximate equilibrium (``cfr``) and exploits the opponent only once it has named it as one of the listed
+(exploitable) types.
+
+Each round, at its start, it chooses between the equilibrium and the local best response
+(:class:`~ldpomdp.local_best_response.LocalBestResponse`) to its opponent model:
+
+- *identification*: a :class:`~ldpomdp.opponents.mixture.TypeMixture` over the opponent's type (the listed types
+  and the equilibrium as the safe type, learnt from the hands shown at each round's end) puts at least
+  ``confidence`` on the listed types. An opponent that no listed type explains better than the equilibrium does (a
+  competent one, or any the list does not model) keeps meeting the equilibrium;
+- *stop-loss*: the rounds it exploited have together lost at most ``stop_loss`` of its game value (the table's
+  value of the dice state for its seat, which the equilibrium keeps in expectation). Once they lose more, it plays
+  the equilibrium for the rest of the game, so a wrong identification (or an opponent that baits it) costs at most
+  ``stop_loss`` plus one round's loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .exact.cfr_player import CFRPlayer
+from .exact.equilibrium import GameTable
+from .game import Event, PlayerView, RoundStart
+from .local_best_response import LocalBestResponse
+from .opponents.base import BaseOpponent
+from .opponents.mixture import DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
+from .registry import make_player
+from .rules import Action, GameConfig
+from .validation import number
+
+__all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS"]
+
+DEFAULT_STOP_LOSS = 0.25  # game value the exploited rounds may lose before the player keeps to the equilibrium
+
+
+class RobustPlayer(BaseOpponent):
+    """Equilibrium play (``safe``: a ``cfr`` spec), and the local best response to the opponent-type posterior in the
+    rounds where that posterior puts at least ``confidence`` on the listed ``types``, until the exploited rounds have
+    lost more than ``stop_loss`` game value. Two players; ``floor`` and ``tremble`` as in
+    :class:`~ldpomdp.opponents.mixture.TypeMixture`, ``lookahead`` as in LBR. :attr:`exploited` counts the decisions
+    it took as the best responder, :attr:`decisions` all of them; :attr:`exploit_result` is the game value the
+    exploited rounds won (negative: lost)."""
+
+    def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = "cfr", confidence: float = 0.95,
+                 floor: float = 0.01, tremble: float = DEFAULT_TREMBLE, lookahead: int = 2,
+                 stop_loss: float = DEFAULT_STOP_LOSS, name: str | None = None):
+        self.confidence = number("RobustPlayer", "confidence", confidence, 0.0, 1.0)
+        self.stop_loss = number("RobustPlayer", "stop_loss", stop_loss, 0.0)
+        if 1.0 - self.confidence <= floor:
+            raise ValueError(f"RobustPlayer: confidence {confidence} can never be reached: the safe type keeps at "
+                             f"least the floor {floor} of the posterior (need confidence < 1 - floor)")
+        if safe in (None, "", "none"):
+            raise ValueError("RobustPlayer.safe: the robust player needs a safe (equilibrium) type, e.g. safe=cfr")
+        self.model = TypeMixture(types, floor=floor, safe=safe, tremble=tremble)
+        safe_player = make_player(str(safe))
+        if not isinstance(safe_player, CFRPlayer):
+            raise ValueError(f"RobustPlayer.safe: {safe!r} is not a cfr player (its table gives the game values "
+                             f"the stop-loss needs), e.g. safe=cfr")
+        self.safe_player = safe_player
+        self.exploiter = LocalBestResponse(self.model, lookahead=lookahead)
+        parts = [f"{key}={value}" for key, value, default in
+                 (("safe", safe, "cfr"), ("confidence", confidence, 0.95), ("floor", floor, 0.01),
+                  ("tremble", tremble, DEFAULT_TREMBLE), ("lookahead", lookahead, 2),
+                  ("stop_loss", stop_loss, DEFAULT_STOP_LOSS))
+                 if value != default]
+        types_part = [] if self.model.types == DEFAULT_TYPES else ["types=" + "+".join(self.model.types)]
+        self.name = name or ("robust" + (":" + ",".join(types_part + parts) if types_part or parts else ""))
+        self.decisions = self.exploited = 0
+        self.exploit_result, self.exploiting = 0.0, False
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        if config.num_players != 2:
+            raise ValueError(f"{self.name}: the robust player plays two-player games (its equilibrium and best "
+                             f"response are two-player); num_players is {config.num_players}")
+        self.safe_player.reset(seat, config)  # refuses the games the equilibrium cannot play
+        super().reset(seat, config)
+        self.exploiter.reset(seat, config)  # resets the type model on the opponent's seat
+        if not self.model.safe_active:
+            raise ValueError(f"{self.name}: its safe type {self.model.safe!r} cannot model the opponent here")
+        self._table: GameTable = self.safe_player.table(config)
+        self.decisions = self.exploited = 0
+        self.exploit_result, self.exploiting = 0.0, False
+        self._round_value: float | None = None
+
+    def _value(self, dice: tuple[int, ...], opener: int) -> float:
+        """This seat's game value (in [-1, 1]) at the start of a round with ``dice`` opened by ``opener``."""
+        if min(dice) == 0:
+            return 1.0 if dice[self.seat] > 0 else -1.0
+        value = float(self._table.values[dice[opener], dice[1 - opener]])
+        return value if opener == self.seat else -value
+
+    def observe(self, event: Event) -> None:
+        self.safe_player.observe(event)
+        self.exploiter.observe(event)  # and through it the type model (its posterior moves at each round's end)
+        if isinstance(event, RoundStart):
+            value = self._value(event.dice, event.opener)
+            if self.exploiting and self._round_value is not None:  # the last round was exploited: its result
+                self.exploit_result += value - self._round_value
+            self._round_value = value
+            identified = 1.0 - float(self.model.posterior[-1]) >= self.confidence
+            self.exploiting = identified and self.exploit_result >= -self.stop_loss
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        self.decisions += 1
+        self.exploited += self.exploiting
+        return (self.exploiter if self.exploiting else self.safe_player).act(view, rng)

@@ -1,0 +1,77 @@
+"""The robust player: the equilibrium until a listed type is identified and its profit covers the round's risk."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ldpomdp.game import RoundStart, play_game
+from ldpomdp.registry import make_player
+from ldpomdp.robust import RobustPlayer
+from ldpomdp.rules import GameConfig
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"confidence": 0.995}, "never be reached"), ({"confidence": 1.5}, "confidence"), ({"safe": "none"}, "safe"),
+    ({"safe": "nash"}, "not a cfr player"), ({"types": ["nope"]}, "TypeMixture.types"),
+])
+def test_validation_names_the_problem(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        RobustPlayer(**kwargs)
+
+
+def test_refuses_games_it_cannot_play():
+    with pytest.raises(ValueError, match="two-player"):
+        make_player("robust").reset(0, GameConfig(num_players=3, dice=2))
+    with pytest.raises(ValueError, match="covers up to"):
+        make_player("robust").reset(0, GameConfig(dice=6))
+
+
+def test_plays_the_equilibrium_against_an_opponent_it_cannot_name():
+    """Against cfr itself the type posterior never leaves the safe type, so the games are cfr's own, draw for
+    draw (the robust player hands its generator to cfr)."""
+    config = GameConfig(dice=2)
+    for seed in range(4):
+        robust = make_player("robust")
+        games = [play_game(config, [first, make_player("cfr")], np.random.default_rng(seed))
+                 for first in (robust, make_player("cfr"))]
+        assert robust.decisions > 0 and robust.exploited == 0
+        assert games[0].rounds == games[1].rounds
+
+
+def test_identification_and_stop_loss_gate_the_exploitation():
+    config = GameConfig(dice=3)
+    player = make_player("robust")
+    player.reset(0, config)
+    values = player._table.values  # game value to the round's opener, by (opener's dice, responder's dice)
+    identified = np.zeros_like(player.model.posterior)
+    identified[0] = 1.0
+    player.model.posterior = np.full_like(identified, 1.0 / len(identified))
+    player.observe(RoundStart(0, (3, 3), 0))
+    assert not player.exploiting  # nothing identified yet: the equilibrium
+    player.model.posterior = identified
+    player.observe(RoundStart(1, (3, 2), 1))  # seat 0 won the round it did not exploit: not counted
+    assert player.exploiting and player.exploit_result == 0.0
+    player.observe(RoundStart(2, (3, 1), 1))  # won the exploited round
+    won = -values[1, 3] + values[2, 3]
+    assert player.exploit_result == pytest.approx(won) and won > 0 and player.exploiting
+    player.observe(RoundStart(3, (2, 1), 0))  # lost one: still above -stop_loss?
+    result = won + values[2, 1] + values[1, 3]
+    assert player.exploit_result == pytest.approx(result)
+    assert player.exploiting == (result >= -player.stop_loss)
+    player.observe(RoundStart(4, (1, 1), 0))  # lost again: far below, the equilibrium for the rest of the game
+    assert not player.exploiting
+    player.observe(RoundStart(5, (1, 1), 1))
+    assert not player.exploiting and player.exploit_result < -player.stop_loss
+
+
+def test_exploits_an_identified_type():
+    """Against one-third (a listed type) at 3 dice each the posterior names it after a round and the profit soon
+    covers the risk, so some decisions are the best responder's."""
+    config = GameConfig(dice=3)
+    robust = make_player("robust")
+    exploited = []
+    for seed in range(4):
+        play_game(config, [robust, make_player("one-third")], np.random.default_rng(seed))
+        exploited.append(robust.exploited)
+    assert sum(e > 0 for e in exploited) >= 2, exploited
