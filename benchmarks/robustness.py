@@ -1,22 +1,22 @@
-"""Robustness of the package's agents (issue 23): for each agent and dice count, its exploitability and its win rate
-against a reference agent and against the one-third rule; 2 players, full game, ones wild, seats rotated.
+"""Robustness of the package's agents (issue 23): for each agent and dice count, its exploitability and its win rates
+against ``--opponents`` (default the equilibrium ``cfr`` and the one-third rule); 2 players, full game, ones wild,
+seats rotated.
 
 - exploitability, in payoff units per role (+1 win / -1 loss; 0 for an equilibrium): exact at one die each
   (``ldpomdp.exact.exploitability``; planners read through ``ReplayPolicy``; beside it the one-round LBR's figure,
   ``ldpomdp.local_best_response.local_best_response``, for agents with ``action_probabilities``), elsewhere the
   local best response's lower bound 2w - 1 from its win rate w against the agent (``lbr:SPEC``), with the 95%
-  Wilson interval mapped the same way. A planner (no ``action_probabilities``) is read through its
-  ``act``, affordable up to ``--replay-dice`` dice each only (0: never).
-- head-to-head: the agent's win rate against ``--reference`` (default ``cfr``; ``expected-count`` while ``cfr`` is
-  not registered) and against ``one-third``, 95% Wilson intervals.
+  Wilson interval mapped the same way, over ``--lbr-games`` games (0: not measured). A planner (no
+  ``action_probabilities``) is read through its ``act``, affordable up to ``--replay-dice`` dice each only (0: never).
+- head-to-head: the agent's win rate against each of ``--opponents``, 95% Wilson intervals, ``--games`` a cell.
 - CPU seconds per cell (the sweep's worker CPU time; the exact solve's process time).
 
 Cells are played with the sweep machinery (``run_sweep``: resumable, one folder per cell under ``--out``). An agent or
-reference that cannot play a dice count (``nash`` beyond one die each) or is not registered (``cfr`` before issue
-23's solver) is skipped with a note.
+opponent that cannot play a dice count (``nash`` beyond one die each) gets "cannot play".
 
-    python benchmarks/robustness.py [--agents one-third,mixture,...] [--dice 1-5] [--games 2000] [--reference SPEC]
-                                    [--replay-dice 2] [--workers N] [--seed S] [--out DIR] [--record]
+    python benchmarks/robustness.py [--agents one-third,mixture,...] [--dice 1-5] [--games 2000] [--lbr-games N]
+                                    [--opponents cfr,one-third] [--replay-dice 2] [--workers N] [--seed S]
+                                    [--out DIR] [--record] [--name NAME]
 """
 
 from __future__ import annotations
@@ -30,21 +30,12 @@ from _record import record
 
 from ldpomdp.exact import ReplayPolicy, exploitability
 from ldpomdp.local_best_response import LowerBound, local_best_response
-from ldpomdp.registry import make_player, parse_spec, split_specs
+from ldpomdp.registry import make_player, split_specs
 from ldpomdp.rules import GameConfig
 from ldpomdp.sweeps import Cell, SummaryRow, parse_dice_range, run_sweep
 
-AGENTS = "one-third,expected-count,pomcp,mixture,dqn,nash,cfr"
-REFERENCE, FALLBACK_REFERENCE = "cfr", "expected-count"
-
-
-def registered(spec: str) -> bool:
-    """Whether ``spec`` names a registered player (or a module path)."""
-    try:
-        parse_spec(spec)
-    except ValueError:
-        return False
-    return True
+AGENTS = "one-third,expected-count,pomcp,mixture,dqn,nash,cfr,robust"
+OPPONENTS = "cfr,one-third"
 
 
 def plays(spec: str, dice: int) -> bool:
@@ -81,9 +72,9 @@ def main() -> None:
     parser.add_argument("--agents", default=AGENTS, help=f"comma-separated specs (default {AGENTS})")
     parser.add_argument("--dice", default="1-5", help="dice each (default 1-5)")
     parser.add_argument("--games", type=int, default=2000, help="games per cell (default 2000)")
-    parser.add_argument("--reference", default=REFERENCE,
-                        help=f"head-to-head reference (default {REFERENCE}; {FALLBACK_REFERENCE} when it is not "
-                             "registered)")
+    parser.add_argument("--lbr-games", type=int, default=None,
+                        help="games per LBR cell (default --games; 0: exploitability not measured beyond one die)")
+    parser.add_argument("--opponents", default=OPPONENTS, help=f"head-to-head opponents (default {OPPONENTS})")
     parser.add_argument("--replay-dice", type=int, default=2,
                         help="largest dice count at which a planner's exploitability is measured through its act "
                              "(exact at 1, LBR above; default 2; 0: never)")
@@ -93,31 +84,27 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="write docs/data/NAME.json (stamped)")
     parser.add_argument("--name", default="robustness", help="with --record: the data file's name")
     args = parser.parse_args()
-    dice_counts, out, notes = parse_dice_range(args.dice), Path(args.out), []
-    reference = args.reference
-    if not registered(reference):
-        notes.append(f"`{reference}` is not registered here: the reference is `{FALLBACK_REFERENCE}`.")
-        reference = FALLBACK_REFERENCE
-    agents = []
-    for spec in split_specs(args.agents):
-        if registered(spec):
-            agents.append(spec)
-        else:
-            notes.append(f"`{spec}` is not registered here: left out.")
-    print(f"reference {reference}; agents {', '.join(agents)}; {args.games} games per cell")
-    columns = ["agent", "dice", "exploitability (per role)", "CPU s", f"vs `{reference}`", "CPU s",
-               "vs `one-third`", "CPU s"]
+    dice_counts, out = parse_dice_range(args.dice), Path(args.out)
+    agents, opponents = split_specs(args.agents), split_specs(args.opponents)
+    lbr_games = args.games if args.lbr_games is None else args.lbr_games
+    print(f"agents {', '.join(agents)}; opponents {', '.join(opponents)}; {args.games} games per cell, "
+          f"{lbr_games} per LBR cell")
+    columns = ["agent", "dice", "exploitability (per role)", "CPU s"]
+    for opponent in opponents:
+        columns += [f"vs `{opponent}`", "CPU s"]
     rows = []
     for spec in agents:
         for dice in dice_counts:
             if not plays(spec, dice):
-                rows.append([f"`{spec}`", dice, "cannot play", None, None, None, None, None])
+                rows.append([f"`{spec}`", dice, "cannot play"] + [None] * (len(columns) - 3))
                 print(f"{spec} at {dice} dice: cannot play this size, skipped")
                 continue
-            row = [f"`{spec}`", dice]
+            row: list = [f"`{spec}`", dice]
             policy = policy_of(spec)
             replayed = isinstance(policy, ReplayPolicy)
-            if replayed and dice > args.replay_dice:
+            if dice > 1 and lbr_games == 0:
+                row += ["not measured", None]
+            elif replayed and dice > args.replay_dice:
                 row += [f"not measured (read through `act` beyond {args.replay_dice} dice)", None]
             elif dice == 1:
                 start = time.process_time()
@@ -127,11 +114,11 @@ def main() -> None:
                     text += f"; one-round LBR {local_best_response(make_player(spec), config).average:.3f}"
                 row += [text, round(time.process_time() - start, 1)]
             else:
-                _, cpu, lbr = sweep_cell((f"lbr:policy={spec}", spec), dice, args.games, out, args.seed,
+                _, cpu, lbr = sweep_cell((f"lbr:policy={spec}", spec), dice, lbr_games, out, args.seed,
                                          args.workers)
                 bound = LowerBound(lbr.wins, lbr.games)
                 row += [f">= {bound.value:.3f} [{bound.interval[0]:.3f}, {bound.interval[1]:.3f}] (LBR)", round(cpu, 1)]
-            for opponent in (reference, "one-third"):
+            for opponent in opponents:
                 if opponent == spec:
                     row += ["(itself)", None]
                 elif not plays(opponent, dice):
@@ -145,14 +132,14 @@ def main() -> None:
         record(args.name, "Robustness: exploitability and head-to-head win rates (2 players, full game, ones wild)",
                columns, rows,
                command=f"python benchmarks/robustness.py --agents {','.join(agents)} --dice {args.dice} "
-                       f"--games {args.games} --reference {args.reference} --replay-dice {args.replay_dice} "
-                       f"--seed {args.seed} --record --name {args.name}",
+                       f"--games {args.games} --lbr-games {lbr_games} --opponents {','.join(opponents)} "
+                       f"--replay-dice {args.replay_dice} --seed {args.seed} --record --name {args.name}",
                notes="Exploitability in payoff units per role (+1 win / -1 loss; halve it for lost win probability): "
                      "exact at one die each (with the one-round LBR's figure beside it), else the local best "
                      "response's lower bound 2w - 1 (w its win rate "
-                     f"against the agent over {args.games} games, 95% Wilson interval mapped alike). Win rates are "
+                     f"against the agent over {lbr_games} games, 95% Wilson interval mapped alike). Win rates are "
                      "the agent's, seats rotated, 95% Wilson intervals. CPU s: the cell's worker CPU seconds (the "
-                     "exact solve's process seconds). " + " ".join(notes))
+                     "exact solve's process seconds).")
 
 
 if __name__ == "__main__":
