@@ -399,8 +399,9 @@ class LiarsDiceObserver:
     ``hands`` (every seat's); ``dice`` (per seat), ``opener`` (one-hot), ``bids`` (the round's action ids taken,
     its call included) and, under ``palifico``, ``palifico`` (1 in a palifico round) when public information is
     observed; then, with perfect recall, ``past_rounds`` (per finished round: opener one-hot, dice per seat, the
-    revealed hands, the action ids taken, under ``palifico`` whether it was a palifico round), else ``revealed``
-    (the last finished round's hands). The string shows the same, a palifico round marked ``palifico``.
+    revealed hands, the action ids taken; which rounds were palifico rounds follows from the dice), else
+    ``revealed`` (the last finished round's hands). The string shows the same, a palifico round marked
+    ``palifico``.
     """
 
     def __init__(self, game: LiarsDiceGame, iig_obs_type, params):
@@ -419,7 +420,7 @@ class LiarsDiceObserver:
         if self.public:
             pieces += [("dice", (n,)), ("opener", (n,)), ("bids", (actions,))] + [("palifico", (1,))] * palifico
             if self.perfect_recall:
-                pieces.append(("past_rounds", (rules.max_rounds, n + n + n * faces + actions + palifico)))
+                pieces.append(("past_rounds", (rules.max_rounds, n + n + n * faces + actions)))
             else:
                 pieces.append(("revealed", (n, faces)))
         self.tensor = np.zeros(sum(math.prod(shape) for _, shape in pieces), np.float32)
@@ -455,15 +456,13 @@ class LiarsDiceObserver:
             d["palifico"][0] = palifico
         finished = state.rounds[:-1] if state.over else state.rounds
         if "past_rounds" in d:
-            n, bids = len(state.dice), 2 * len(state.dice) + len(state.dice) * rules.faces
+            n = len(state.dice)
             # a row per round the game can have (strict=False): the finished rounds fill the first rows
             for row, (dice, record) in zip(d["past_rounds"], finished, strict=False):
                 row[record.opener] = 1
                 row[n:2 * n] = dice
-                row[2 * n:bids] = np.ravel(record.hands)
-                row[bids + np.array(self._action_ids(record))] = 1
-                if "palifico" in d:
-                    row[-1] = record.palifico
+                row[2 * n:2 * n + n * rules.faces] = np.ravel(record.hands)
+                row[2 * n + n * rules.faces + np.array(self._action_ids(record))] = 1
         elif "revealed" in d and finished:
             d["revealed"][:] = finished[-1][1].hands
 
