@@ -485,7 +485,8 @@ def next_opener(config: GameConfig, dice_after: tuple[int, ...], challenger: int
     return next_active_seat(dice_after, challenger)
 
 
-def palifico_follows(config: GameConfig, loser: int, dice_after: tuple[int, ...], had_palifico: Collection[int]) -> bool:
+def palifico_follows(config: GameConfig, loser: int, dice_after: tuple[int, ...],
+                     had_palifico: Collection[int]) -> bool:
     """Whether the round after a round lost by ``loser`` (-1: nobody) is a palifico round: under ``palifico=True``,
     the loser has just dropped to one die (``dice_after``) and is not among ``had_palifico``, the seats whose
     palifico round has been played (once per player per game)."""
