@@ -7,7 +7,7 @@ playing them.
 ``strength``: expected-count and POMCP (one at the table) against one-third players, each preset, 2 and 3 players,
 seats rotated: win rates with 95% Wilson intervals, how often the planner makes the exact call (calls per game)
 and how often it is right (Wilson interval), CPU seconds. Recorded as docs/data/variants_strength.json.
-``zoo``: every player of ``ldpomdp players`` but human (dqn, best-response, cfr and openspiel refuse the variants)
+``zoo``: every player of ``ldpomdp players`` but human (dqn, best-response and cfr refuse the variants)
 at 3 and 5 dice, 2 and 3 players, against one-third and random seats, counting the games played without an error.
 Recorded as docs/data/variants_zoo.json.
 """
@@ -25,10 +25,11 @@ from ldpomdp.rules import GameConfig
 from ldpomdp.sweeps import wilson_interval
 
 PRESETS = ("perudo", "dudo")
-# a person; trained on, or solving, today's rules only (cfr's tables, the OpenSpiel bridge's game)
-REFUSING = ("human", "dqn", "best-response", "cfr", "openspiel")
+# a person; trained on, or solving, today's rules only (the network, the fixed-opponent solver, cfr's tables)
+REFUSING = ("human", "dqn", "best-response", "cfr")
 SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1", "nash": "nash",
-         "lbr": "lbr:one-third"}
+         "lbr": "lbr:one-third", "openspiel": "openspiel:bot=ismcts,sims=100"}
+SEARCHERS = ("pomcp", "openspiel")  # play --pomcp-games per setting (a search per decision)
 TWO_PLAYERS = ("nash", "lbr")  # the per-round LP; a local best response
 
 
@@ -72,7 +73,7 @@ def zoo(games: int, pomcp_games: int, seed: int) -> tuple[list[str], list[list]]
     for name in registered_names():
         if name in REFUSING:
             continue
-        n = pomcp_games if name == "pomcp" else games
+        n = pomcp_games if name in SEARCHERS else games
         played, start = 0, time.process_time()
         for preset in PRESETS:
             for players in (2, 3):
@@ -97,7 +98,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("part", choices=("strength", "zoo"))
     parser.add_argument("--games", type=int, default=None, help="games per setting (strength 200, zoo 1000)")
-    parser.add_argument("--pomcp-games", type=int, default=100, help="zoo: POMCP's games per setting (default 100)")
+    parser.add_argument("--pomcp-games", type=int, default=100,
+                        help="zoo: the searchers' (pomcp, openspiel) games per setting (default 100)")
     parser.add_argument("--dice", type=int, default=5, help="strength: dice per player (default 5)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-record", action="store_true", help="print only")
@@ -117,7 +119,7 @@ def main() -> None:
         command = f"python benchmarks/variants.py zoo --games {games} --pomcp-games {args.pomcp_games}"
         notes = ("Each player in one seat (rotated) against one-third and random seats, at 3 and 5 dice each, 2 and 3 "
                  "players, under both presets (nash: 2 players, 1 die each; lbr: 2 players); an illegal action or any "
-                 "error would have stopped the run. dqn, best-response, cfr and openspiel refuse the variants.")
+                 "error would have stopped the run. dqn, best-response and cfr refuse the variants.")
     if not args.no_record:
         from _record import record
 

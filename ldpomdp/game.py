@@ -25,6 +25,7 @@ from .rules import (
     legal_actions,
     next_active_seat,
     next_opener,
+    palifico_follows,
     settle_round,
 )
 
@@ -362,13 +363,12 @@ class GameState:
         return events
 
     def _palifico_follows(self, end: RoundEnd) -> bool:
-        """Whether the round after ``end`` is a palifico round: its loser has just dropped to one die for the first
-        time this game (under ``palifico=True``)."""
-        loser = end.loser
-        if not self.config.palifico or loser < 0 or end.dice_after[loser] != 1 or loser in self._had_palifico:
-            return False
-        self._had_palifico.add(loser)
-        return True
+        """Whether the round after ``end`` is a palifico round (:func:`~ldpomdp.rules.palifico_follows`), noting
+        its seat's palifico round as played."""
+        follows = palifico_follows(self.config, end.loser, end.dice_after, self._had_palifico)
+        if follows:
+            self._had_palifico.add(end.loser)
+        return follows
 
 
 def _drive(players: Sequence[Player], rnd: RoundState, rng: np.random.Generator,

@@ -7,7 +7,7 @@ code serves the game runner, the particle beliefs and the planners.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import overload
 
@@ -38,6 +38,7 @@ __all__ = [
     "round_ends",
     "next_opener",
     "next_active_seat",
+    "palifico_follows",
     "MAX_TABLE_DICE",
 ]
 
@@ -482,3 +483,11 @@ def next_opener(config: GameConfig, dice_after: tuple[int, ...], challenger: int
     if config.opener == "loser":
         return loser if dice_after[loser] > 0 else next_active_seat(dice_after, loser)
     return next_active_seat(dice_after, challenger)
+
+
+def palifico_follows(config: GameConfig, loser: int, dice_after: tuple[int, ...],
+                     had_palifico: Collection[int]) -> bool:
+    """Whether the round after a round lost by ``loser`` (-1: nobody) is a palifico round: under ``palifico=True``,
+    the loser has just dropped to one die (``dice_after``) and is not among ``had_palifico``, the seats whose
+    palifico round has been played (once per player per game)."""
+    return config.palifico and loser >= 0 and dice_after[loser] == 1 and loser not in had_palifico

@@ -18,9 +18,9 @@ from open_spiel.python.algorithms import exploitability as os_exploitability
 
 from ldpomdp import CHALLENGE, GameConfig, make_player, play_game
 from ldpomdp.exact import ReplayPolicy, exploitability, solve_round
-from ldpomdp.game import ActionTaken, RoundEnd
+from ldpomdp.game import ActionTaken, GameState, RoundEnd
 from ldpomdp.hands import hand_support
-from ldpomdp.openspiel import GAME_NAME, config_of, load, register
+from ldpomdp.openspiel import GAME_NAME, config_of, load, params_of, register
 from ldpomdp.openspiel.bots import (
     OpenSpielPlayer,
     PackagePolicy,
@@ -28,6 +28,8 @@ from ldpomdp.openspiel.bots import (
     load_policy_table,
     roll_outcome,
 )
+from ldpomdp.openspiel.game import DEFAULTS, EXACT_CALL_ROUNDS_PER_DIE
+from ldpomdp.rules import VARIANT_DEFAULTS
 
 
 def _lockstep(dice: int, faces: int) -> tuple[int, int]:
@@ -403,8 +405,221 @@ def test_events_of_a_state_are_those_play_game_shows():
     assert isinstance(events[-1], RoundEnd) and any(isinstance(e, ActionTaken) for e in events)
 
 
-def test_the_bridge_refuses_the_rule_variants_it_does_not_carry():
-    from ldpomdp.openspiel.game import params_of
 
-    with pytest.raises(ValueError, match="does not take the variants"):
-        params_of(GameConfig.preset("perudo", dice=3))
+# ---------------------------------------------------------------- the rule variants
+
+VARIANT_CONFIGS = {
+    "perudo": GameConfig.preset("perudo", dice=3),
+    "dudo": GameConfig.preset("dudo", dice=3),
+    "perudo-3-players-loser-opens": GameConfig.preset("perudo", num_players=3, dice=2, opener="loser"),
+    "exact-call": GameConfig(dice=3, exact_call=True),
+    "palifico": GameConfig(dice=3, wild=6, palifico=True),
+    "perudo-bids": GameConfig(dice=3, wild_bids="perudo"),
+    "loss-difference": GameConfig(num_players=3, dice=3, loss="difference"),
+}
+
+
+@pytest.mark.parametrize("config", [GameConfig(), *VARIANT_CONFIGS.values(),
+                                    GameConfig(dice=2, wild=None, palifico=True, palifico_round=True),
+                                    GameConfig.preset("dudo", faces=4, bids="full", opener="loser")],
+                         ids=["defaults", *VARIANT_CONFIGS, "palifico-round", "dudo-4-faces"])
+def test_parameters_round_trip_every_variant(config):
+    params = params_of(config)
+    assert config_of(params) == config and load(**params).config == config
+    assert set(params) - set(DEFAULTS) == set()
+    assert {k: v for k, v in params.items() if k in VARIANT_DEFAULTS} == config.variants  # today's rules: none
+
+
+def test_no_variant_parameters_is_todays_game_and_bad_variants_are_named():
+    game, default = load(dice=3), load(dice=3, wild_bids="plain", exact_call=False, palifico=False, loss="one")
+    assert game.config == default.config == GameConfig(dice=3)
+    assert game.num_distinct_actions() == default.num_distinct_actions() == 6 * 6 + 1
+    assert game.max_game_length() == default.max_game_length()
+    perudo = load(**params_of(GameConfig.preset("perudo", dice=3)))
+    assert perudo.num_distinct_actions() == 6 * 6 + 2  # the exact call after the challenge
+    assert perudo.information_state_tensor_shape()[0] > game.information_state_tensor_shape()[0]
+    with pytest.raises(ValueError, match="loss must be one of"):
+        config_of({"loss": "two"})
+    with pytest.raises(ValueError, match="wild_bids='perudo' needs wild=1"):
+        load(wild=6, wild_bids="perudo")
+    with pytest.raises(ValueError, match="max_rounds must be an integer >= 0"):
+        load(max_rounds=-1)
+
+
+def _package_state_beside(config: GameConfig, seed: int):
+    """A random game walked in the package's GameState and in the bridged state side by side: at every decision the
+    same seat, view and legal actions. Returns both at the end."""
+    game = load(**params_of(config))
+    state, package = game.new_initial_state(), GameState(config, np.random.default_rng(seed))
+    rolls, choices = np.random.default_rng(seed), np.random.default_rng(seed + 1000)
+    while not package.over:
+        package.start_round()
+        rnd = package.round
+        while state.is_chance_node():
+            state.apply_action(roll_outcome(state, rolls))
+        while rnd.end is None:
+            view = rnd.view()
+            assert state.current_player() == rnd.seat and state.player_view() == view
+            assert state.palifico == rnd.palifico and state.round_config == view.config
+            legal = view.legal_actions()
+            assert state.legal_actions() == sorted(state.rules.encode(a) for a in legal)
+            action = legal[int(choices.integers(len(legal)))]
+            state.apply_action(state.rules.encode(action))
+            package.play(action)
+    return state, package
+
+
+@pytest.mark.parametrize("name", sorted(VARIANT_CONFIGS))
+def test_random_games_under_the_variants_walk_the_packages_game_state(name):
+    """Random play (the exact call included) through the bridge and the package's GameState together: the same
+    seat, view, legal actions and palifico rounds at every decision, the same rounds, and returns from the
+    package's winner."""
+    config = VARIANT_CONFIGS[name]
+    n, seen = config.num_players, {"exact": 0, "palifico": 0, "many": 0}
+    for seed in range(12):
+        state, package = _package_state_beside(config, seed)
+        assert state.is_terminal() and [r for _, r in state.rounds] == package.record.rounds
+        assert state.returns() == [1.0 if s == package.record.winner else -1.0 / (n - 1) for s in range(n)]
+        seen["exact"] += sum(r.exact for r in package.record.rounds)
+        seen["palifico"] += sum(r.palifico for r in package.record.rounds)
+        starts = [dice for dice, _ in state.rounds] + [state.dice]
+        seen["many"] += any(sum(a) - sum(b) > 1 for a, b in zip(starts, starts[1:], strict=False))
+    assert (seen["exact"] > 0) == config.exact_call and (seen["palifico"] > 0) == config.palifico
+    assert (seen["many"] > 0) == (config.loss == "difference")  # several dice lost in one round
+
+
+@pytest.mark.parametrize("specs, name", [
+    (["one-third", "random"], "perudo"),
+    (["expected-count:belief=exact", "bluff:0.3"], "perudo"),
+    (["one-third", "random"], "dudo"),
+    (["random", "one-third", "expected-count:belief=exact"], "perudo-3-players-loser-opens"),
+    (["expected-count:belief=exact", "random"], "exact-call"),
+    (["random", "bluff:0.2"], "palifico"),
+])
+def test_a_variant_game_through_the_bridge_replays_the_packages_seeded_game(specs, name):
+    config = VARIANT_CONFIGS[name]
+    game = load(**params_of(config))
+    for seed in range(3):
+        record = play_game(config, [make_player(s) for s in specs], np.random.default_rng(seed))
+        state = _bridged_game(specs, game, seed)
+        assert [r for _, r in state.rounds] == record.rounds
+        assert state.returns() == [1.0 if s == record.winner else -1.0 / (len(specs) - 1) for s in range(len(specs))]
+
+
+@pytest.mark.parametrize("params", [
+    params_of(GameConfig.preset("perudo", dice=2, faces=4)),
+    params_of(GameConfig.preset("dudo", dice=2)),
+    params_of(GameConfig.preset("perudo", num_players=3, dice=2, opener="loser")),
+    {"dice": 2, "faces": 4, "palifico": True, "wild": 0, "palifico_round": True, "one_round": True},
+    {"dice": 3, "faces": 3, "loss": "difference", "exact_call": True, "one_round": True},
+    {"dice": 2, "exact_call": True, "max_rounds": 3},
+], ids=["perudo", "dudo", "perudo-3-players", "palifico-round", "loss-exact-one-round", "exact-call-capped"])
+def test_openspiels_random_simulation_checks_pass_under_the_variants(params):
+    pyspiel.random_sim_test(load(**params), num_sims=20, serialize=True, verbose=False)
+
+
+def test_a_capped_game_is_a_draw_and_the_exact_call_caps_by_default():
+    whole = load(dice=2, max_rounds=1)
+    state = _bridged_game(["one-third", "one-third"], whole, 0)
+    assert len(state.rounds) == 1 and state.dice != (0, 2) and state.returns() == [0.0, 0.0]
+    assert load(dice=2, max_rounds=99).max_game_length() == load(dice=2).max_game_length()  # the rules end sooner
+    perudo = load(**params_of(GameConfig.preset("perudo", dice=2)))
+    assert perudo.rules.max_rounds == EXACT_CALL_ROUNDS_PER_DIE * 4
+    assert load(**params_of(GameConfig.preset("perudo", dice=2)), max_rounds=7).rules.max_rounds == 7
+
+
+@pytest.mark.parametrize("preset", ["perudo", "dudo"])
+@pytest.mark.parametrize("spec", ["nash", "one-third", "random"])
+def test_openspiels_exploitability_under_a_preset_is_the_packages(preset, spec):
+    """One round of a preset: the bridge's payoff (each seat's dice change minus the other's) is the package's
+    round payoff (exact call, loss by the difference), so OpenSpiel's exploitability equals the package's."""
+    config = GameConfig.preset(preset, dice=1, faces=3)
+    game = load(**params_of(config), one_round=True)
+    ours = _package_exploitability(spec, config)
+    assert os_exploitability.exploitability(game, PackagePolicy(spec, game)) == pytest.approx(ours.average, abs=1e-9)
+    if spec != "nash":
+        assert ours.average > 1e-3
+
+
+def test_one_round_returns_are_the_dice_change_under_loss_by_the_difference():
+    game = load(**params_of(GameConfig.preset("dudo", dice=3)), one_round=True)
+    assert (game.min_utility(), game.max_utility()) == (-3.0, 3.0)
+    seen = set()
+    for seed in range(20):
+        state = _bridged_game(["random", "random"], game, seed)
+        (dice, record), = state.rounds
+        lost = dice[record.loser] - state.dice[record.loser]
+        assert state.returns() == [-lost if s == record.loser else lost for s in range(2)]
+        seen.add(lost)
+    assert len(seen) > 1
+
+
+def test_tensors_and_strings_agree_under_perudo_and_show_palifico_rounds():
+    game = load(**params_of(GameConfig.preset("perudo", dice=2, faces=3)))
+    by_string: dict[tuple[int, str], tuple] = {}
+    by_tensor: dict[tuple, str] = {}
+    rng = np.random.default_rng(0)
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
+    palifico = 0
+    for _ in range(200):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(roll_outcome(state, rng))
+                continue
+            for p in range(2):
+                key, tensor = state.information_state_string(p), tuple(state.information_state_tensor(p))
+                assert by_string.setdefault((p, key), tensor) == tensor
+                assert by_tensor.setdefault(tensor, key) == key
+            observer.set_from(state, 0)
+            assert observer.dict["palifico"][0] == state.palifico
+            assert ("palifico:" in state.observation_string(0).split("|")[-1]) == state.palifico  # this round
+            palifico += state.palifico
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(by_string) > 1000 and palifico > 50
+
+
+def test_events_of_a_variant_state_are_those_play_game_shows():
+    class Log:
+        def __init__(self):
+            self.events = []
+
+        def reset(self, seat, config):
+            self.events = []
+
+        def act(self, view, rng):
+            return make_player("random").act(view, rng)
+
+        def observe(self, event):
+            self.events.append(event)
+
+    config = VARIANT_CONFIGS["perudo"]
+    for seed in range(6):
+        log = Log()
+        play_game(config, [log, make_player("random")], np.random.default_rng(seed))
+        assert _bridged_game(["random", "random"], load(**params_of(config)), seed).events() == log.events
+
+
+def test_openspiel_bots_play_the_presets_at_the_packages_table(tmp_path):
+    """A policy solved for Dudo with one die each (one round: every call costs a die) plays at the package's Dudo
+    table; one solved for today's rules is refused there, naming the mismatch; ISMCTS plays whole Perudo games (the
+    exact call and palifico rounds)."""
+    config = GameConfig.preset("dudo", dice=1, faces=3)
+    game = load(**params_of(config), one_round=True)
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(20):
+        solver.evaluate_and_update_policy()
+    path = tmp_path / "dudo.json"
+    path.write_text(json.dumps(solver.average_policy().to_dict()))
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        record = play_game(config, [make_player(f"openspiel:policy={path}"), make_player("random")], rng)
+        assert all(bid.face != 1 for seat, bid in record.rounds[0].actions[:1])  # Perudo bids: no opening on ones
+    today, _ = _cfr_policy(tmp_path, ".json")  # one round of 1 die, 3 faces, threes wild: ones open there
+    with pytest.raises(Exception, match="saved for other rules"):
+        play_game(config, [make_player(f"openspiel:policy={today}"), make_player("random")], np.random.default_rng(0))
+    perudo = GameConfig.preset("perudo", dice=2)
+    records = [play_game(perudo, [make_player("openspiel:bot=ismcts,sims=20,seed=1"), make_player("random")],
+                         np.random.default_rng(seed)) for seed in range(3)]
+    assert any(r.exact for record in records for r in record.rounds)
+    assert any(r.palifico for record in records for r in record.rounds)

@@ -25,7 +25,7 @@ from ..game import ActionTaken, Event, Player, PlayerView, RoundEnd, RoundStart,
 from ..opponents.base import OpponentModel
 from ..planners._common import BeliefPlayer
 from ..registry import make_player
-from ..rules import CHALLENGE, Action, GameConfig
+from ..rules import Action, Bid, GameConfig
 from ..validation import int_at_least, number, one_of
 from .game import LiarsDiceGame, LiarsDiceState, load, params_of
 
@@ -118,7 +118,7 @@ class PackagePolicy(os_policy.Policy):
     def action_probabilities(self, state: pyspiel.State, player_id: int | None = None) -> dict[int, float]:
         state = _bridged(state, "PackagePolicy")
         seat, hand = state.current_player(), state.hands[state.current_player()]
-        key = (seat, hand, state.dice, state.opener, tuple(state.bid_ids))
+        key = (seat, hand, state.dice, state.opener, state.palifico, tuple(state.bid_ids))
         found = self._cache.get(key)
         if found is None:
             model, view, hands = self._model(seat), state.public_view(), np.array([hand])
@@ -191,14 +191,18 @@ class OpenSpielPlayer(BeliefPlayer):
                 self.game = load(**params_of(self.config, first_opener=event.opener))
                 self._start = self.game.new_initial_state()
             start = self._round_start()
-            if start.dice != event.dice or start.opener != event.opener:
+            if start.is_terminal():
+                raise ValueError(f"{self.name}: round {event.round_index} is past the bridged game's cap of "
+                                 f"{start.rules.max_rounds} rounds (exact calls gave dice back that often)")
+            if (start.dice, start.opener, start.palifico) != (event.dice, event.opener, event.palifico):
                 raise ValueError(f"{self.name}: round {event.round_index} starts with dice {event.dice} opened by "
-                                 f"seat {event.opener}; the bridged game says {start.dice}, {start.opener}")
+                                 f"seat {event.opener} (palifico {event.palifico}); the bridged game says "
+                                 f"{start.dice}, {start.opener} (palifico {start.palifico})")
             self._bids = []
-        elif isinstance(event, ActionTaken) and event.action is not CHALLENGE:
+        elif isinstance(event, ActionTaken) and isinstance(event.action, Bid):
             self._bids.append(self._round_start().rules.encode(event.action))
         elif isinstance(event, RoundEnd):
-            self._start = self._complete(event.hands, self._bids + [self._round_start().rules.challenge])
+            self._start = self._complete(event.hands, self._bids + [self._round_start().rules.call(event.exact)])
 
     def _round_start(self) -> LiarsDiceState:
         """The bridged state at the current round's first roll (set from the game's first ``RoundStart`` on)."""
@@ -231,6 +235,12 @@ class OpenSpielPlayer(BeliefPlayer):
             if entry is None:
                 raise ValueError(f"{self.name}: the policy has no entry for information state {key!r} (saved for "
                                  f"another game?)")
+            legal, listed = set(state.legal_actions()), {a for a, _ in entry}
+            played = {a for a, p in entry if p > 0}
+            if not played or not played <= legal or not legal <= listed:
+                raise ValueError(f"{self.name}: the policy's entry at information state {key!r} plays {sorted(played)} "
+                                 f"and lists {len(listed)} actions; the legal ones are {sorted(legal)} (saved for "
+                                 f"other rules?)")
             weights = np.array([p for _, p in entry], dtype=float)
             return rules.decode(entry[int(rng.choice(len(entry), p=weights / weights.sum()))][0])
         random_state = np.random.RandomState(int(self.rng.integers(2**31)))

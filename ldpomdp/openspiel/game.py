@@ -1,15 +1,22 @@
 """The package's Liar's Dice as an OpenSpiel game: ``python_ldpomdp_liars_dice``.
 
-Parameters map one to one onto :class:`~ldpomdp.rules.GameConfig` (``players``, ``dice``, ``faces``, ``wild``
-with 0 = no wild face, ``bids``, ``opener``), plus ``one_round``: True ends the game at the first challenge (the
-loser -1, the others +1/(N-1): OpenSpiel's ``liars_dice`` with two players and the highest face wild); False plays
-rounds until one player has dice (the winner +1, the others -1/(N-1)); and ``first_opener``, the seat that opens
-the first round (:func:`~ldpomdp.game.play_game`'s argument, default 0).
+Parameters map one to one onto :class:`~ldpomdp.rules.GameConfig`: ``players``, ``dice``, ``faces``, ``wild``
+(0 = no wild face), ``bids``, ``opener``, and the variants with the package's defaults and types: ``wild_bids``
+(str), ``exact_call`` (bool), ``palifico`` (bool), ``loss`` (str), ``palifico_round`` (bool: every round plays a
+palifico round's rules). The game's own: ``one_round``: True ends the game at the first call (challenge or exact
+call), each seat getting its dice change minus the others' mean change (the loser of one die -1, the others
++1/(N-1): OpenSpiel's ``liars_dice`` with two players and the highest face wild); False plays rounds until one
+player has dice (the winner +1, the others -1/(N-1)); ``first_opener``, the seat that opens the first round
+(:func:`~ldpomdp.game.play_game`'s argument, default 0); ``max_rounds``, a cap on the rounds (0: none beyond the
+rules', except under ``exact_call``, whose right calls give dice back: :data:`EXACT_CALL_ROUNDS_PER_DIE` x the
+starting table dice); a game stopped by the cap is a draw (every return 0).
 
 Actions: a bid of ``q`` dice on face ``f`` is ``(q - 1) * faces + f - 1`` (OpenSpiel's ``liars_dice`` numbering),
-the challenge is ``starting table dice * faces``. Each round starts with one chance node per seat with dice (seat
-order), whose outcome is the row of the seat's hand in :func:`~ldpomdp.hands.hand_support` (face counts,
-multinomial probabilities), so a seeded :func:`~ldpomdp.game.roll_hand` draw maps onto an outcome.
+the challenge is ``starting table dice * faces`` and, under ``exact_call``, the exact call the next number. Each
+round starts with one chance node per seat with dice (seat order), whose outcome is the row of the seat's hand in
+:func:`~ldpomdp.hands.hand_support` (face counts, multinomial probabilities), so a seeded
+:func:`~ldpomdp.game.roll_hand` draw maps onto an outcome. Legal actions, the settling of a call, the next opener
+and palifico rounds come from :mod:`ldpomdp.rules`.
 """
 
 from __future__ import annotations
@@ -31,22 +38,28 @@ from ..game import (
 from ..hands import hand_support
 from ..rules import (
     CHALLENGE,
+    EXACT,
+    VARIANT_DEFAULTS,
     Action,
     Bid,
-    Challenge,
     GameConfig,
     legal_actions,
     next_active_seat,
     next_opener,
-    resolve_challenge,
+    palifico_follows,
+    settle_round,
 )
 
-__all__ = ["DEFAULTS", "GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "config_of", "load", "params_of", "register"]
+__all__ = ["DEFAULTS", "EXACT_CALL_ROUNDS_PER_DIE", "GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "config_of",
+           "load", "params_of", "register"]
 
 GAME_NAME = "python_ldpomdp_liars_dice"
 DEFAULTS = {"players": 2, "dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger",
-            "one_round": False, "first_opener": 0}
+            **VARIANT_DEFAULTS, "one_round": False, "first_opener": 0, "max_rounds": 0}
 MAX_PLAYERS = 10
+# under exact_call a right call gives a die back, so a game has no longest line of its own: by default it stops, a
+# draw, after this many rounds per starting table die (package players' games run about one round per die)
+EXACT_CALL_ROUNDS_PER_DIE = 4
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -75,7 +88,21 @@ def config_of(params: dict) -> GameConfig:
     if isinstance(p["wild"], bool) or not isinstance(p["wild"], int):
         raise TypeError(f"{GAME_NAME}: wild must be 1, the highest face or 0 (no wild face), got {p['wild']!r}")
     return GameConfig(num_players=p["players"], dice=p["dice"], faces=p["faces"], wild=p["wild"] or None,
-                      bids=p["bids"], opener=p["opener"])
+                      bids=p["bids"], opener=p["opener"], **{name: p[name] for name in VARIANT_DEFAULTS})
+
+
+def max_rounds_of(config: GameConfig, one_round: bool, max_rounds: int) -> int:
+    """The most rounds a game can have: 1 with ``one_round``; else the cap ``max_rounds`` (0: none), within the
+    rules' own bound (every round costs a die, so starting table dice - 1) unless ``exact_call`` gives dice back
+    (then an uncapped game stops after :data:`EXACT_CALL_ROUNDS_PER_DIE` rounds per starting table die)."""
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
+        raise ValueError(f"{GAME_NAME}: max_rounds must be an integer >= 0 (0: no cap), got {max_rounds!r}")
+    table = sum(config.starting_dice)
+    if one_round:
+        return 1
+    if config.exact_call:
+        return max_rounds or EXACT_CALL_ROUNDS_PER_DIE * table
+    return min(max_rounds or table - 1, table - 1)
 
 
 class _Shared(tuple):
@@ -87,14 +114,18 @@ class _Shared(tuple):
 
 
 class _Rules:
-    """What every state of one game shares: the config and the lookup tables (never copied with a state)."""
+    """What every state of one game shares: the config, the action numbering and the lookup tables (never copied
+    with a state)."""
 
-    def __init__(self, config: GameConfig, one_round: bool):
+    def __init__(self, config: GameConfig, one_round: bool, max_rounds: int):
         self.config, self.one_round, self.faces = config, one_round, config.faces
+        self.max_rounds = max_rounds_of(config, one_round, max_rounds)
         self.table = sum(config.starting_dice)
         self.challenge = self.table * config.faces
+        self.exact = self.challenge + 1 if config.exact_call else -1  # -1: no exact call in these rules
+        self.num_actions = self.challenge + 1 + config.exact_call
         self.bids = [Bid(q, f) for q in range(1, self.table + 1) for f in range(1, config.faces + 1)]
-        self._legal: dict[tuple[int, int], tuple[list[int], frozenset[int]]] = {}
+        self._legal: dict[tuple[int, int, bool], tuple[list[int], frozenset[int]]] = {}
         self._chance: dict[int, list[tuple[int, float]]] = {}
         self._hands: dict[int, list[tuple[int, ...]]] = {}
 
@@ -104,20 +135,29 @@ class _Rules:
     def encode(self, action: Action) -> int:
         if isinstance(action, Bid):
             return (action.quantity - 1) * self.faces + action.face - 1
-        if isinstance(action, Challenge):
+        if action is CHALLENGE:
             return self.challenge
-        raise ValueError(f"{GAME_NAME} has no action {action} (it plays today's rules: bids and the challenge)")
+        if action is EXACT and self.exact >= 0:
+            return self.exact
+        raise ValueError(f"{GAME_NAME} has no action {action!r} under its rules ({self.config.describe()})")
 
     def decode(self, action: int) -> Action:
-        return CHALLENGE if action == self.challenge else self.bids[action]
+        if action == self.challenge:
+            return CHALLENGE
+        return EXACT if action == self.exact else self.bids[action]
 
-    def legal(self, table: int, last: int) -> tuple[list[int], frozenset[int]]:
-        """Legal action ids (ascending) and their set with ``table`` dice out, ``last`` the standing bid (-1: none)."""
-        key = (table, last)
+    def call(self, exact: bool) -> int:
+        """The id of the call that ended a round: the exact call or the challenge."""
+        return self.exact if exact else self.challenge
+
+    def legal(self, table: int, last: int, palifico: bool) -> tuple[list[int], frozenset[int]]:
+        """Legal action ids (ascending) and their set with ``table`` dice out, ``last`` the standing bid (-1: none),
+        in a palifico round or not."""
+        key = (table, last, palifico)
         found = self._legal.get(key)
         if found is None:
             bid = None if last < 0 else self.bids[last]
-            ids = sorted(self.encode(a) for a in legal_actions(self.config, table, bid))
+            ids = sorted(self.encode(a) for a in legal_actions(self.config.round_rules(palifico), table, bid))
             found = self._legal[key] = (ids, frozenset(ids))
         return found
 
@@ -147,18 +187,22 @@ def _bids_of(actions: tuple[tuple[int, Action], ...]) -> tuple[tuple[int, Bid], 
     return bids
 
 
-def _game_info(config: GameConfig, one_round: bool) -> pyspiel.GameInfo:
-    table = sum(config.starting_dice)
+def _game_info(rules: _Rules) -> pyspiel.GameInfo:
+    """Sizes and bounds: a round on ``t`` dice has at most one bid per (quantity, face) then a call (every rule's
+    raises climb one order); without the exact call each round starts with at least one die fewer."""
+    config, table = rules.config, rules.table
     per_round = (lambda t: t + 1) if config.bids == "sixes" else (lambda t: t * config.faces + 1)
-    length = per_round(table) if one_round else sum(per_round(t) for t in range(2, table + 1))
+    tables = [table] * rules.max_rounds if config.exact_call else range(table, 1, -1)[:rules.max_rounds]
+    # one round's payoff is a dice change: at most a whole hand under loss="difference"
+    utility = max(config.starting_dice) if rules.one_round and config.loss == "difference" else 1
     return pyspiel.GameInfo(
-        num_distinct_actions=table * config.faces + 1,
+        num_distinct_actions=rules.num_actions,
         max_chance_outcomes=max(math.comb(d + config.faces - 1, config.faces - 1) for d in config.starting_dice),
         num_players=config.num_players,
-        min_utility=-1.0,
-        max_utility=1.0,
+        min_utility=-float(utility),
+        max_utility=float(utility),
         utility_sum=0.0,
-        max_game_length=length,
+        max_game_length=sum(per_round(t) for t in tables),
     )
 
 
@@ -170,13 +214,14 @@ class LiarsDiceGame(pyspiel.Game):
         config = config_of(params)
         if config.num_players > MAX_PLAYERS:
             raise ValueError(f"{GAME_NAME}: at most {MAX_PLAYERS} players, got {config.num_players}")
-        one_round, first_opener = (({**DEFAULTS, **params})[k] for k in ("one_round", "first_opener"))
+        one_round, first_opener, max_rounds = (({**DEFAULTS, **params})[k] for k in
+                                               ("one_round", "first_opener", "max_rounds"))
         if isinstance(first_opener, bool) or first_opener not in range(config.num_players):
             raise ValueError(f"{GAME_NAME}: first_opener must be a seat in 0..{config.num_players - 1}, "
                              f"got {first_opener!r}")
-        super().__init__(_GAME_TYPE, _game_info(config, bool(one_round)), params)
-        self.config, self.one_round, self.first_opener = config, bool(one_round), first_opener
-        self.rules = _Rules(config, one_round)
+        rules = _Rules(config, bool(one_round), max_rounds)
+        super().__init__(_GAME_TYPE, _game_info(rules), params)
+        self.config, self.one_round, self.first_opener, self.rules = config, bool(one_round), first_opener, rules
 
     def new_initial_state(self) -> LiarsDiceState:
         return LiarsDiceState(self)
@@ -187,18 +232,20 @@ class LiarsDiceGame(pyspiel.Game):
 
 class LiarsDiceState(pyspiel.State):
     """A game in progress: dice per seat, the finished rounds (:attr:`rounds`, with the dice each started with),
-    the current round's hands as face counts (None until rolled) and its bids."""
+    the seats whose palifico round has been played, the current round's hands as face counts (None until rolled),
+    its bids and whether it is a palifico round (:attr:`palifico`)."""
 
     def __init__(self, game: LiarsDiceGame):
         super().__init__(game)
         self.rules = game.rules
         self.dice: tuple[int, ...] = _Shared(game.config.starting_dice)
         self.rounds: tuple[tuple[tuple[int, ...], RoundRecord], ...] = _Shared()
-        self.loser = -1  # of the last round
-        self._start_round(game.first_opener)
+        self.had_palifico: frozenset[int] = frozenset()
+        self._start_round(game.first_opener, False)
 
-    def _start_round(self, opener: int) -> None:
+    def _start_round(self, opener: int, palifico: bool) -> None:
         self.opener = self.seat = opener
+        self.palifico = palifico
         empty = (0,) * self.rules.faces
         self.hands: tuple[tuple[int, ...] | None, ...] = _Shared(None if d else empty for d in self.dice)
         self.to_roll = next((s for s, h in enumerate(self.hands) if h is None), -1)
@@ -212,6 +259,9 @@ class LiarsDiceState(pyspiel.State):
         assert len(hands) == len(self.hands), f"hands not all rolled yet: {self.hands}"
         return hands
 
+    def _legal(self) -> tuple[list[int], frozenset[int]]:
+        return self.rules.legal(sum(self.dice), self.bid_ids[-1] if self.bid_ids else -1, self.palifico)
+
     # --- the pyspiel API
     def current_player(self) -> int:
         if self.over:
@@ -221,7 +271,7 @@ class LiarsDiceState(pyspiel.State):
         return self.seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.rules.legal(sum(self.dice), self.bid_ids[-1] if self.bid_ids else -1)[0]
+        return self._legal()[0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.rules.chance(self.dice[self.to_roll])
@@ -238,27 +288,31 @@ class LiarsDiceState(pyspiel.State):
             return
         if self.over:
             raise ValueError(f"{GAME_NAME}: action {action} after the game ended")
-        if action not in rules.legal(sum(self.dice), self.bid_ids[-1] if self.bid_ids else -1)[1]:
+        if action not in self._legal()[1]:
             raise ValueError(f"{GAME_NAME}: illegal action {action} ({self._action_to_string(self.seat, action)}) "
                              f"for seat {self.seat}; legal: {self._legal_actions(self.seat)}")
-        if action != rules.challenge:
+        call = rules.decode(action)
+        if isinstance(call, Bid):
             self.bid_ids = _Shared(self.bid_ids + (action,))
             self.bid_seats = _Shared(self.bid_seats + (self.seat,))
             self.seat = next_active_seat(self.dice, self.seat)
             return
         config, bid, bidder = rules.config, rules.bids[self.bid_ids[-1]], self.bid_seats[-1]
         rolled = self._rolled_hands()
-        loser, matching = resolve_challenge(config, np.array(rolled), bid, bidder, self.seat)
-        actions = tuple((s, rules.bids[b]) for s, b in zip(self.bid_seats, self.bid_ids, strict=True))
-        record = RoundRecord(self.opener, rolled, actions, self.seat, loser, bid, matching)
+        loser, matching, after = settle_round(config.round_rules(self.palifico), np.array(rolled), self.dice, bid,
+                                              bidder, self.seat, call)
+        record = RoundRecord(self.opener, rolled, self.history_actions(), self.seat, loser, bid, matching,
+                             call is EXACT, self.palifico)
         self.rounds = _Shared(self.rounds + ((self.dice, record),))
-        self.dice = _Shared(d - (s == loser) for s, d in enumerate(self.dice))
-        self.loser = loser
-        if rules.one_round or sum(d > 0 for d in self.dice) <= 1:
+        self.dice = _Shared(after)
+        if rules.one_round or sum(d > 0 for d in after) <= 1 or len(self.rounds) >= rules.max_rounds:
             self.over = True
             self.to_roll = -1
-        else:
-            self._start_round(next_opener(config, self.dice, record.challenger, loser))
+            return
+        palifico = palifico_follows(config, loser, after, self.had_palifico)
+        if palifico:
+            self.had_palifico = self.had_palifico | {loser}
+        self._start_round(next_opener(config, after, self.seat, loser), palifico)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -269,22 +323,34 @@ class LiarsDiceState(pyspiel.State):
         return self.over
 
     def returns(self) -> list[float]:
+        """The whole game: the winner +1, the others -1/(N-1), all 0 when the round cap stopped it. One round: each
+        seat's dice change minus the others' mean change."""
         n = len(self.dice)
         if not self.over:
             return [0.0] * n
         if self.rules.one_round:
-            return [-1.0 if s == self.loser else 1.0 / (n - 1) for s in range(n)]
+            change = [after - before for after, before in zip(self.dice, self.rounds[0][0], strict=True)]
+            return [c - (sum(change) - c) / (n - 1) for c in change]
+        if sum(d > 0 for d in self.dice) > 1:
+            return [0.0] * n
         return [1.0 if d > 0 else -1.0 / (n - 1) for d in self.dice]
 
     def __str__(self) -> str:
         hands = " ".join("-" if h is None else ",".join(map(str, h)) for h in self.hands)
         bids = " ".join(str(self.rules.bids[b]) for b in self.bid_ids)
-        return f"round {len(self.rounds)} dice {self.dice} hands {hands} bids {bids}".rstrip()
+        palifico = " palifico" if self.palifico else ""
+        return f"round {len(self.rounds)}{palifico} dice {self.dice} hands {hands} bids {bids}".rstrip()
 
     # --- the package's view of the state
     @property
     def config(self) -> GameConfig:
+        """The game's rules."""
         return self.rules.config
+
+    @property
+    def round_config(self) -> GameConfig:
+        """The current round's rules: :attr:`config`, or in a palifico round its palifico rules."""
+        return self.rules.config.round_rules(self.palifico)
 
     def history_actions(self) -> tuple[tuple[int, Bid], ...]:
         """This round's bids as the package's ``(seat, Bid)`` pairs."""
@@ -293,33 +359,36 @@ class LiarsDiceState(pyspiel.State):
 
     def public_view(self) -> PublicView:
         """What everyone knows with :attr:`seat` to act."""
-        return PublicView(self.config, self.seat, self.dice, self.history_actions(), len(self.rounds))
+        return PublicView(self.round_config, self.seat, self.dice, self.history_actions(), len(self.rounds))
 
     def player_view(self) -> PlayerView:
         """What the player to act sees (its hand included)."""
         hand = self.hands[self.seat]
         assert hand is not None, f"seat {self.seat} acts before its hand is rolled"
-        return PlayerView(self.config, self.seat, self.dice, self.history_actions(), len(self.rounds), hand=hand)
+        return PlayerView(self.round_config, self.seat, self.dice, self.history_actions(), len(self.rounds),
+                          hand=hand)
 
     def events(self) -> list[Event]:
         """Every public event so far, as :func:`~ldpomdp.game.play_game` shows them to the players (a round's
         :class:`RoundStart` once its hands are rolled)."""
         out: list[Event] = []
-        rounds: list[tuple[tuple[int, ...], int, tuple[tuple[int, Bid], ...], RoundRecord | None]] = [
-            (dice, r.opener, _bids_of(r.actions), r) for dice, r in self.rounds]
+        rounds: list[tuple[tuple[int, ...], int, tuple[tuple[int, Bid], ...], bool, RoundRecord | None]] = [
+            (dice, r.opener, _bids_of(r.actions), r.palifico, r) for dice, r in self.rounds]
         if not (self.over or self.to_roll >= 0):
-            rounds.append((self.dice, self.opener, self.history_actions(), None))
-        for index, (dice, opener, actions, record) in enumerate(rounds):
-            out.append(RoundStart(index, dice, opener))
+            rounds.append((self.dice, self.opener, self.history_actions(), self.palifico, None))
+        for index, (dice, opener, actions, palifico, record) in enumerate(rounds):
+            config = self.config.round_rules(palifico)
+            out.append(RoundStart(index, dice, opener, palifico))
             for k, (seat, action) in enumerate(actions):
-                out.append(ActionTaken(seat, action, PublicView(self.config, seat, dice, actions[:k], index)))
+                out.append(ActionTaken(seat, action, PublicView(config, seat, dice, actions[:k], index)))
             if record is not None:
-                challenger = record.challenger
-                view = PublicView(self.config, challenger, dice, actions, index)
-                out.append(ActionTaken(challenger, CHALLENGE, view))
-                after = tuple(d - (s == record.loser) for s, d in enumerate(dice))
-                out.append(RoundEnd(index, record.hands, record.final_bid, actions[-1][0], challenger, record.loser,
-                                    record.matching, after))
+                caller = record.challenger
+                view = PublicView(config, caller, dice, actions, index)
+                out.append(ActionTaken(caller, EXACT if record.exact else CHALLENGE, view))
+                after = self.rounds[index + 1][0] if index + 1 < len(self.rounds) else self.dice
+                out.append(RoundEnd(index, record.hands, record.final_bid, actions[-1][0], caller, record.loser,
+                                    record.matching, after, record.exact, max(after[caller] - dice[caller], 0),
+                                    palifico))
         return out
 
 
@@ -327,17 +396,19 @@ class LiarsDiceObserver:
     """OpenSpiel's observer (the PyObserver interface): a flat float tensor with named views, and a string.
 
     Pieces: ``player`` (one-hot); the private part by ``iig_obs_type.private_info``: ``hand`` (own face counts) or
-    ``hands`` (every seat's); ``dice`` (per seat), ``opener`` (one-hot) and ``bids`` (the round's action ids taken,
-    challenge included) when public information is observed; then, with perfect recall, ``past_rounds`` (per
-    finished round: opener one-hot, dice per seat, the revealed hands, the action ids taken), else ``revealed``
-    (the last finished round's hands).
+    ``hands`` (every seat's); ``dice`` (per seat), ``opener`` (one-hot), ``bids`` (the round's action ids taken,
+    its call included) and, under ``palifico``, ``palifico`` (1 in a palifico round) when public information is
+    observed; then, with perfect recall, ``past_rounds`` (per finished round: opener one-hot, dice per seat, the
+    revealed hands, the action ids taken; which rounds were palifico rounds follows from the dice), else
+    ``revealed`` (the last finished round's hands). The string shows the same, a palifico round marked
+    ``palifico``.
     """
 
     def __init__(self, game: LiarsDiceGame, iig_obs_type, params):
         if params:
             raise ValueError(f"{GAME_NAME}: observation parameters are not supported; got {params}")
         config, rules = game.config, game.rules
-        n, faces, actions = config.num_players, config.faces, rules.challenge + 1
+        n, faces, actions, palifico = config.num_players, config.faces, rules.num_actions, int(config.palifico)
         self.rules = rules
         self.private = iig_obs_type.private_info
         self.public, self.perfect_recall = iig_obs_type.public_info, iig_obs_type.perfect_recall
@@ -347,10 +418,9 @@ class LiarsDiceObserver:
         elif self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             pieces.append(("hands", (n, faces)))
         if self.public:
-            pieces += [("dice", (n,)), ("opener", (n,)), ("bids", (actions,))]
+            pieces += [("dice", (n,)), ("opener", (n,)), ("bids", (actions,))] + [("palifico", (1,))] * palifico
             if self.perfect_recall:
-                max_rounds = 1 if game.one_round else rules.table - 1
-                pieces.append(("past_rounds", (max_rounds, n + n + n * faces + actions)))
+                pieces.append(("past_rounds", (rules.max_rounds, n + n + n * faces + actions)))
             else:
                 pieces.append(("revealed", (n, faces)))
         self.tensor = np.zeros(sum(math.prod(shape) for _, shape in pieces), np.float32)
@@ -373,13 +443,17 @@ class LiarsDiceObserver:
                     d["hands"][seat] = hand
         if not self.public:
             return
-        if state.over:  # the last round's end: its bids, the challenge and the dice it started with
+        if state.over:  # the last round's end: its bids, its call and the dice it started with
             dice, record = state.rounds[-1]
             d["dice"][:], d["opener"][record.opener] = dice, 1
-            d["bids"][[rules.encode(a) for _, a in record.actions] + [rules.challenge]] = 1
+            d["bids"][self._action_ids(record)] = 1
+            palifico = record.palifico
         else:
             d["dice"][:], d["opener"][state.opener] = state.dice, 1
             d["bids"][list(state.bid_ids)] = 1
+            palifico = state.palifico
+        if "palifico" in d:
+            d["palifico"][0] = palifico
         finished = state.rounds[:-1] if state.over else state.rounds
         if "past_rounds" in d:
             n = len(state.dice)
@@ -388,10 +462,13 @@ class LiarsDiceObserver:
                 row[record.opener] = 1
                 row[n:2 * n] = dice
                 row[2 * n:2 * n + n * rules.faces] = np.ravel(record.hands)
-                row[2 * n + n * rules.faces + np.array([rules.encode(a) for _, a in record.actions] +
-                                                       [rules.challenge])] = 1
+                row[2 * n + n * rules.faces + np.array(self._action_ids(record))] = 1
         elif "revealed" in d and finished:
             d["revealed"][:] = finished[-1][1].hands
+
+    def _action_ids(self, record: RoundRecord) -> list[int]:
+        """A finished round's action ids: its bids, then its call."""
+        return [self.rules.encode(a) for _, a in record.actions] + [self.rules.call(record.exact)]
 
     def string_from(self, state: LiarsDiceState, player: int) -> str:
         pieces = [f"p{player}"]
@@ -402,14 +479,15 @@ class LiarsDiceObserver:
             pieces.append("hands " + " ".join("-" if h is None else ",".join(map(str, h)) for h in state.hands))
         if not self.public:
             return " ".join(pieces)
-        rounds: list[tuple[tuple[int, ...], int, list[Action], tuple[tuple[int, ...], ...] | None]] = [
-            (dice, r.opener, [a for _, a in r.actions] + [CHALLENGE], r.hands) for dice, r in state.rounds]
+        rounds: list[tuple[tuple[int, ...], int, bool, list[Action], tuple[tuple[int, ...], ...] | None]] = [
+            (dice, r.opener, r.palifico, [a for _, a in r.actions] + [EXACT if r.exact else CHALLENGE], r.hands)
+            for dice, r in state.rounds]
         if not state.over:
-            rounds.append((state.dice, state.opener, [a for _, a in state.history_actions()], None))
+            rounds.append((state.dice, state.opener, state.palifico, [a for _, a in state.history_actions()], None))
         if not self.perfect_recall:
-            rounds = rounds[-2:] if rounds and rounds[-1][3] is None else rounds[-1:]
-        for dice, opener, actions, hands in rounds:
-            text = f"| dice {','.join(map(str, dice))} opener {opener}:"
+            rounds = rounds[-2:] if rounds and rounds[-1][4] is None else rounds[-1:]
+        for dice, opener, palifico, actions, hands in rounds:
+            text = f"| dice {','.join(map(str, dice))} opener {opener}{' palifico' if palifico else ''}:"
             if actions:
                 text += " " + " ".join(map(str, actions))
             if hands is not None:
@@ -425,14 +503,13 @@ def load(**params) -> LiarsDiceGame:
 
 
 def params_of(config: GameConfig, **extra) -> dict:
-    """The game parameters of ``config`` (plus ``one_round`` / ``first_opener`` given in ``extra``); ValueError
-    for a config the parameters cannot express (different dice per seat, the rule variants)."""
-    if config.variants:
-        raise ValueError(f"{GAME_NAME} plays today's rules; it does not take the variants {config.variants} yet")
+    """The game parameters of ``config``, its variants only where they differ from today's rules (plus
+    ``one_round`` / ``first_opener`` / ``max_rounds`` given in ``extra``); ValueError for a config the parameters
+    cannot express (different dice per seat)."""
     if len(set(config.starting_dice)) != 1:
         raise ValueError(f"{GAME_NAME} gives every seat the same dice; the config starts with {config.starting_dice}")
     return {"players": config.num_players, "dice": config.starting_dice[0], "faces": config.faces,
-            "wild": config.wild or 0, "bids": config.bids, "opener": config.opener, **extra}
+            "wild": config.wild or 0, "bids": config.bids, "opener": config.opener, **config.variants, **extra}
 
 
 _registered = False
