@@ -1,5 +1,6 @@
 """Errors raised inside code that a user wrote (a player class, a module named in a spec), reported as one clear
-message that keeps the user's own traceback lines and drops the package's."""
+message that keeps the user's own traceback lines and drops the package's; and the package's own error kinds that
+callers tell apart."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 import traceback
 from pathlib import Path
 
-__all__ = ["PlayerError", "describe"]
+__all__ = ["PlayerError", "TableError", "describe"]
 
 _HERE = Path(__file__).resolve().parent
 _PACKAGE = tuple(os.path.join(p, "") for p in (_HERE, _HERE.parent / "planners"))  # ldpomdp; planners/ of a checkout
@@ -17,6 +18,11 @@ _IMPORTER = os.path.join(Path(importlib.__file__).resolve().parent, "")
 
 class PlayerError(ValueError):
     """A player's own code raised during a game; the message names the player, its seat and what it was doing."""
+
+
+class TableError(ValueError):
+    """A solved table or checkpoint that cannot be read (missing, corrupt, or of another format): not a refusal to
+    play a game, so nothing that sits out games it cannot play may swallow it."""
 
 
 def describe(exc: BaseException) -> str:

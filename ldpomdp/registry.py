@@ -63,8 +63,8 @@ register("cfr", "ldpomdp.exact.cfr_player:CFRPlayer",
                  "the default rules up to its dice, other rules solved once and cached), e.g. cfr:table=PATH")
 register("robust", "ldpomdp.robust:RobustPlayer",
          summary="recommended against unknown opponents (two players): the equilibrium (cfr), and the local best "
-                 "response to a listed type once revealed hands identify it and its winnings cover the risk, e.g. "
-                 "robust:confidence=0.9")
+                 "response to a listed type once revealed hands identify it, within a stop-loss, e.g. "
+                 "robust:confidence=0.9,stop_loss=0.5")
 register("best-response", "ldpomdp.exact.fixed_opponents:BestResponsePlayer",
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "

@@ -5,9 +5,9 @@ game's approximate equilibrium (``cfr``) and exploits the opponent only once it 
 Each round, at its start, it chooses between the equilibrium and the local best response
 (:class:`~ldpomdp.local_best_response.LocalBestResponse`) to its opponent model:
 
-- *identification*: a :class:`~ldpomdp.opponents.mixture.TypeMixture` over the opponent's type (the listed types
-  and the equilibrium as the safe type, learnt from the hands shown at each round's end) puts at least
-  ``confidence`` on the listed types. An opponent that no listed type explains better than the equilibrium does (a
+- *identification*: after at least one round has ended, a :class:`~ldpomdp.opponents.mixture.TypeMixture` over the
+  opponent's type (the listed types and the equilibrium as the safe type, learnt from the hands shown at each
+  round's end) puts at least ``confidence`` on the listed types. An opponent that no listed type explains better than the equilibrium does (a
   competent one, or any the list does not model) keeps meeting the equilibrium;
 - *stop-loss*: the rounds it exploited have together lost at most ``stop_loss`` of its game value (the table's
   value of the dice state for its seat, which the equilibrium keeps in expectation). Once they lose more, it plays
@@ -23,7 +23,7 @@ import numpy as np
 
 from .exact.cfr_player import CFRPlayer
 from .exact.equilibrium import GameTable
-from .game import Event, PlayerView, RoundStart
+from .game import Event, PlayerView, RoundEnd, RoundStart
 from .local_best_response import LocalBestResponse
 from .opponents.base import BaseOpponent
 from .opponents.mixture import DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
@@ -38,16 +38,17 @@ DEFAULT_STOP_LOSS = 0.25  # game value the exploited rounds may lose before the 
 
 class RobustPlayer(BaseOpponent):
     """Equilibrium play (``safe``: a ``cfr`` spec), and the local best response to the opponent-type posterior in the
-    rounds where that posterior puts at least ``confidence`` on the listed ``types``, until the exploited rounds have
-    lost more than ``stop_loss`` game value. Two players; ``floor`` and ``tremble`` as in
+    rounds where that posterior, after at least one round's evidence, puts at least ``confidence`` on the listed
+    ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. Two players; ``floor`` and ``tremble`` as in
     :class:`~ldpomdp.opponents.mixture.TypeMixture`, ``lookahead`` as in LBR. :attr:`exploited` counts the decisions
     it took as the best responder, :attr:`decisions` all of them; :attr:`exploit_result` is the game value the
-    exploited rounds won (negative: lost)."""
+    exploited rounds won (negative: lost), counted when the next round starts (the game's last round is not)."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = "cfr", confidence: float = 0.95,
                  floor: float = 0.01, tremble: float = DEFAULT_TREMBLE, lookahead: int = 2,
                  stop_loss: float = DEFAULT_STOP_LOSS, name: str | None = None):
         self.confidence = number("RobustPlayer", "confidence", confidence, 0.0, 1.0)
+        floor = number("RobustPlayer", "floor", floor, 0.0, 1.0)
         self.stop_loss = number("RobustPlayer", "stop_loss", stop_loss, 0.0)
         if 1.0 - self.confidence <= floor:
             raise ValueError(f"RobustPlayer: confidence {confidence} can never be reached: the safe type keeps at "
@@ -84,6 +85,7 @@ class RobustPlayer(BaseOpponent):
         self.decisions = self.exploited = 0
         self.exploit_result, self.exploiting = 0.0, False
         self._round_value: float | None = None
+        self._rounds_seen = 0
 
     def _value(self, dice: tuple[int, ...], opener: int) -> float:
         """This seat's game value (in [-1, 1]) at the start of a round with ``dice`` opened by ``opener``."""
@@ -95,12 +97,14 @@ class RobustPlayer(BaseOpponent):
     def observe(self, event: Event) -> None:
         self.safe_player.observe(event)
         self.exploiter.observe(event)  # and through it the type model (its posterior moves at each round's end)
-        if isinstance(event, RoundStart):
+        if isinstance(event, RoundEnd):
+            self._rounds_seen += 1
+        elif isinstance(event, RoundStart):
             value = self._value(event.dice, event.opener)
             if self.exploiting and self._round_value is not None:  # the last round was exploited: its result
                 self.exploit_result += value - self._round_value
             self._round_value = value
-            identified = 1.0 - float(self.model.posterior[-1]) >= self.confidence
+            identified = self._rounds_seen > 0 and 1.0 - float(self.model.posterior[-1]) >= self.confidence
             self.exploiting = identified and self.exploit_result >= -self.stop_loss
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ldpomdp.exact import equilibrium, exploitability, solve_round
-from ldpomdp.exact.cfr_player import SHIPPED_TABLE, CFRPlayer
+from ldpomdp.exact.cfr_player import ON_DEMAND, SHIPPED, SHIPPED_TABLE, CFRPlayer
 from ldpomdp.exact.equilibrium import (
     GameTable,
     RoundCFR,
@@ -115,7 +115,8 @@ def test_interrupted_solve_resumes_to_the_same_table(tmp_path):
 
 def test_shipped_table_plays_legal_whole_games():
     table = GameTable.load(SHIPPED_TABLE)
-    assert table.config.describe() == GameConfig().describe() and table.max_dice >= 3
+    assert table.config.describe() == GameConfig().describe()
+    assert (table.max_dice, table.recall, table.iterations, table.seed) == (*SHIPPED, 0)  # the solve's defaults
     rng = np.random.default_rng(3)
     for dice in range(1, table.max_dice + 1):
         config = GameConfig(dice=dice)
@@ -141,6 +142,8 @@ def test_refuses_unsupported_games_clearly(tmp_path):
         player.reset(0, GameConfig(dice=GameTable.load(SHIPPED_TABLE).max_dice + 1))
     with pytest.raises(ValueError, match="no table"):
         make_player(f"cfr:table={tmp_path / 'missing.npz'}")
+    with pytest.raises(ValueError, match="on demand cover up to"):  # refused before any solving
+        player.reset(0, GameConfig(dice=ON_DEMAND[0] + 1, wild=None))
     config = GameConfig(dice=1, faces=3, wild=None)
     solver = RoundCFR(config, (1, 1), 2, one_round_outcome())
     with pytest.raises(ValueError, match="the table is for"):
@@ -151,7 +154,7 @@ def test_refuses_unsupported_games_clearly(tmp_path):
         RoundCFR(config, (1, 1), 2, np.ones(3))
 
 
-@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_blocks_are_runs_of_states_sharing_their_children(k):
     """The backward pass multiplies one block at a time: the blocks must cover the states in order, and every
     state of a block must have the block's raises' children (its window plus each higher bid)."""
@@ -165,6 +168,8 @@ def test_blocks_are_runs_of_states_sharing_their_children(k):
             expected = [r.index[(1 - actor, (window + (j,))[-k:])] for j in range(last + 1, len(r.bids))]
             assert list(children) == expected
     assert covered == list(range(r.num_states))
+    # as few blocks as there are distinct children rows: the states sharing children are all contiguous
+    assert len(r.blocks) == sum(len({tuple(c) for c in children}) for *_, children in r.groups)
     assert len(r.blocks) < r.num_states or k == 1
 
 
@@ -175,11 +180,12 @@ def test_sampled_opponents_are_seeded_and_close_to_full_width(monkeypatch):
     config = GameConfig(dice=1, faces=3, wild=None)
     monkeypatch.setattr(equilibrium, "MAX_FULL_WIDTH_CELLS", 0)
     runs = []
-    for _ in range(2):
-        solver = RoundCFR(config, (1, 1), 2, one_round_outcome(), opponent_samples=2, seed=5)
+    for seed in (5, 5, 6):
+        solver = RoundCFR(config, (1, 1), 2, one_round_outcome(), opponent_samples=2, seed=seed)
         assert solver.opponent_samples == 2
         solver.run(300)
         runs.append(solver)
     assert all(np.array_equal(a, b) for a, b in zip(runs[0].regrets, runs[1].regrets, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(runs[0].regrets, runs[2].regrets, strict=True))
     monkeypatch.undo()
     assert abs(runs[0].value() - solve_round(config, (1, 1)).value) < 0.035

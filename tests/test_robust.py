@@ -1,4 +1,4 @@
-"""The robust player: the equilibrium until a listed type is identified and its profit covers the round's risk."""
+"""The robust player: the equilibrium, and the best response to a listed type once identified, within a stop-loss."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from ldpomdp.rules import GameConfig
 @pytest.mark.parametrize("kwargs, match", [
     ({"confidence": 0.995}, "never be reached"), ({"confidence": 1.5}, "confidence"), ({"safe": "none"}, "safe"),
     ({"safe": "nash"}, "not a cfr player"), ({"types": ["nope"]}, "TypeMixture.types"),
+    ({"floor": "x"}, "RobustPlayer.floor"),
 ])
 def test_validation_names_the_problem(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -46,9 +47,13 @@ def test_identification_and_stop_loss_gate_the_exploitation():
     values = player._table.values  # game value to the round's opener, by (opener's dice, responder's dice)
     identified = np.zeros_like(player.model.posterior)
     identified[0] = 1.0
-    player.model.posterior = np.full_like(identified, 1.0 / len(identified))
+    player.model.posterior = identified
     player.observe(RoundStart(0, (3, 3), 0))
-    assert not player.exploiting  # nothing identified yet: the equilibrium
+    assert not player.exploiting  # no round has ended: no evidence yet, whatever the prior says
+    player.model.posterior = np.full_like(identified, 1.0 / len(identified))
+    player._rounds_seen = 1  # a round ended (its RoundEnd would also move the posterior)
+    player.observe(RoundStart(0, (3, 3), 0))
+    assert not player.exploiting  # nothing identified: the equilibrium
     player.model.posterior = identified
     player.observe(RoundStart(1, (3, 2), 1))  # seat 0 won the round it did not exploit: not counted
     assert player.exploiting and player.exploit_result == 0.0
@@ -66,8 +71,8 @@ def test_identification_and_stop_loss_gate_the_exploitation():
 
 
 def test_exploits_an_identified_type():
-    """Against one-third (a listed type) at 3 dice each the posterior names it after a round and the profit soon
-    covers the risk, so some decisions are the best responder's."""
+    """Against one-third (a listed type) at 3 dice each the posterior names it after a round, so some decisions are
+    the best responder's."""
     config = GameConfig(dice=3)
     robust = make_player("robust")
     exploited = []

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..caches import memo
+from ..errors import TableError
 from ..hands import hand_rows, hand_support
 from ..rules import Bid, GameConfig, match_matrix, next_opener
 
@@ -42,7 +43,8 @@ MAX_FULL_WIDTH_CELLS = 300_000_000  # states x hand pairs kept as values (1.2 GB
 class AbstractRound:
     """The abstract states of one round with ``dice`` = (opener's, responder's) and recall ``k``.
 
-    States are numbered in topological order (by last bid, then actor; the root, with no bid, first). State s
+    States are numbered in topological order (by last bid, then actor, then the bids their children keep, so that
+    states sharing children are contiguous: :attr:`blocks`; the root, with no bid, first). State s
     belongs to ``actor[s]``; its actions are the raises to every bid above ``last[s]`` (ascending), then a
     challenge when a bid stands: :attr:`groups` gives the raises' states, ``edge_start`` the offsets of each
     state's actions among its actor's actions (``role_states[r]`` in order).
@@ -271,8 +273,9 @@ class RoundCFR:
 
     def _values(self, strategy: list[np.ndarray], updater: int, opp: np.ndarray, opp_weight: np.ndarray,
                 reach_opp: np.ndarray | None, regrets: np.ndarray | None) -> np.ndarray:
-        """Backward pass: (H_updater, states, len(opp)) updater's values; when ``regrets`` is given, add the
-        updater's instantaneous counterfactual regrets (opponent reach ``reach_opp`` x ``opp_weight``).
+        """Backward pass: (H_updater, states, len(opp)) updater's values, in a buffer the next pass overwrites; when
+        ``regrets`` is given, add the updater's instantaneous counterfactual regrets (opponent reach ``reach_opp`` x
+        ``opp_weight``).
 
         The states of a block share their raises' children, so each block is one batched matrix product (BLAS,
         :data:`VALUE_DTYPE`): over the updater's hands where the updater acts, over the opponent's where it does not.
@@ -308,10 +311,13 @@ class RoundCFR:
         return values
 
     def _buffer(self, shape: tuple[int, int, int]) -> np.ndarray:
-        """A values array of ``shape``, kept between passes (every cell is written before it is read)."""
-        if self._values_buffer is None or self._values_buffer.shape != shape:
-            self._values_buffer = np.empty(shape, dtype=VALUE_DTYPE)
-        return self._values_buffer
+        """A values array of ``shape`` over one flat buffer kept between passes (every cell is written before it is
+        read); it grows to the largest shape asked for and is not reallocated when the two roles' shapes alternate."""
+        size = shape[0] * shape[1] * shape[2]
+        if self._values_buffer is None or self._values_buffer.size < size:
+            self._values_buffer = None  # free the old one first
+            self._values_buffer = np.empty(size, dtype=VALUE_DTYPE)
+        return self._values_buffer[:size].reshape(shape)
 
     def _opponents(self, updater: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         probs = self.round.hand_probs[1 - updater]
@@ -465,7 +471,7 @@ class GameTable:
             with np.load(path, allow_pickle=False) as data:
                 return cls.from_arrays(data)
         except (OSError, KeyError, ValueError) as exc:
-            raise ValueError(f"cannot read the equilibrium table {path}: {exc}") from exc
+            raise TableError(f"cannot read the equilibrium table {path}: {exc}") from exc
 
 
 def _atomic_savez(path: Path, arrays: dict[str, np.ndarray]) -> Path:
@@ -534,7 +540,10 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
 def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
     """The table and running round stored at ``path``; ValueError when it was solved with other settings."""
     with np.load(path, allow_pickle=False) as data:
-        table = GameTable.from_arrays(data)
+        try:
+            table = GameTable.from_arrays(data)
+        except (KeyError, ValueError) as exc:
+            raise TableError(f"cannot resume from the checkpoint {path} ({exc}); remove it to start afresh") from exc
         state = None
         if "dice" in data.files:
             state = {name: data[name] for name in ("regrets0", "regrets1", "sums0", "sums1", "iteration", "dice")}

@@ -19,6 +19,7 @@ from typing import cast
 
 import numpy as np
 
+from ..errors import TableError
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
 from ..rules import Action, GameConfig
 from ..validation import number
@@ -63,8 +64,9 @@ class TypeMixture(BaseOpponent):
     Bayes step as the account of an opponent the list does not model, and that takes the whole floor:
     w <- (1 - floor) w + floor e_safe. So the weight moves to the safe type when it explains the revealed rounds
     better than every listed type, and comes back to it after any run of rounds that favoured a wrong type. A
-    safe type that cannot play the game (its ``reset`` raises ValueError: ``nash`` beyond one die each, or at
-    three players) sits the game out, and the mixture is then exactly the plain one above.
+    safe type that cannot play the game (its ``reset`` raises ValueError: ``cfr`` beyond its table's dice, in the
+    sixes game or at three players) sits the game out, and the mixture is then exactly the plain one above; an
+    unreadable table (:class:`~ldpomdp.errors.TableError`) is raised.
 
     ``tremble`` in [0, 1) (default :data:`DEFAULT_TREMBLE`): in the Bayes step the safe type's move is a uniform slip
     over the legal actions with this chance, (1 - tremble) P_safe(a | h, view) + tremble / #legal. The safe type
@@ -124,9 +126,11 @@ class TypeMixture(BaseOpponent):
             model.reset(seat, config)
         self.safe_active = False
         if self.safe is not None:
-            try:  # a safe type that cannot play this game (e.g. nash beyond small rounds) sits it out
+            try:  # a safe type that cannot play this game (e.g. cfr beyond its table's dice) sits it out
                 self.components[-1].reset(seat, config)
                 self.safe_active = True
+            except TableError:  # a broken table is not a game it cannot play
+                raise
             except ValueError:
                 pass
         self.posterior = np.full(len(self._active), 1.0 / len(self._active))
