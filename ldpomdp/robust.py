@@ -33,7 +33,7 @@ from .validation import number
 
 __all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS"]
 
-DEFAULT_STOP_LOSS = 0.25  # game value the exploited rounds may lose before the player keeps to the equilibrium
+DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the player keeps to the equilibrium
 
 
 class RobustPlayer(BaseOpponent):
