@@ -382,21 +382,26 @@ def test_import_ldpomdp_does_not_import_the_bridge():
     assert out.stdout.split() == ["False", "False"]
 
 
+class EventLog:
+    """Plays ``spec`` and keeps every event it is shown."""
+
+    def __init__(self, spec):
+        self.player, self.events = make_player(spec), []
+
+    def reset(self, seat, config):
+        self.player.reset(seat, config)
+        self.events = []
+
+    def act(self, view, rng):
+        return self.player.act(view, rng)
+
+    def observe(self, event):
+        self.player.observe(event)
+        self.events.append(event)
+
+
 def test_events_of_a_state_are_those_play_game_shows():
-    class Log:
-        def __init__(self):
-            self.events = []
-
-        def reset(self, seat, config):
-            self.events = []
-
-        def act(self, view, rng):
-            return make_player("one-third").act(view, rng)
-
-        def observe(self, event):
-            self.events.append(event)
-
-    log = Log()
+    log = EventLog("one-third")
     config = GameConfig(dice=2)
     play_game(config, [log, make_player("random")], np.random.default_rng(5))
     state = _bridged_game(["one-third", "random"], load(dice=2), 5)
@@ -580,22 +585,9 @@ def test_tensors_and_strings_agree_under_perudo_and_show_palifico_rounds():
 
 
 def test_events_of_a_variant_state_are_those_play_game_shows():
-    class Log:
-        def __init__(self):
-            self.events = []
-
-        def reset(self, seat, config):
-            self.events = []
-
-        def act(self, view, rng):
-            return make_player("random").act(view, rng)
-
-        def observe(self, event):
-            self.events.append(event)
-
     config = VARIANT_CONFIGS["perudo"]
     for seed in range(6):
-        log = Log()
+        log = EventLog("random")
         play_game(config, [log, make_player("random")], np.random.default_rng(seed))
         assert _bridged_game(["random", "random"], load(**params_of(config)), seed).events() == log.events
 
