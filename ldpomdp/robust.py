@@ -7,8 +7,8 @@ Each round, at its start, it chooses between the equilibrium and the local best 
 
 - *identification*: after at least one round has ended, a :class:`~ldpomdp.opponents.mixture.TypeMixture` over the
   opponent's type (the listed types and the equilibrium as the safe type, learnt from the hands shown at each
-  round's end) puts at least ``confidence`` on the listed types. An opponent that no listed type explains better than the equilibrium does (a
-  competent one, or any the list does not model) keeps meeting the equilibrium;
+  round's end) puts at least ``confidence`` on the listed types. An opponent that no listed type explains better
+  than the equilibrium does (a competent one, or any the list does not model) keeps meeting the equilibrium;
 - *stop-loss*: the rounds it exploited have together lost at most ``stop_loss`` of its game value (the table's
   value of the dice state for its seat, which the equilibrium keeps in expectation). Once they lose more, it plays
   the equilibrium for the rest of the game, so a wrong identification (or an opponent that baits it) costs at most
@@ -39,10 +39,11 @@ DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the p
 class RobustPlayer(BaseOpponent):
     """Equilibrium play (``safe``: a ``cfr`` spec), and the local best response to the opponent-type posterior in the
     rounds where that posterior, after at least one round's evidence, puts at least ``confidence`` on the listed
-    ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. Two players; ``floor`` and ``tremble`` as in
-    :class:`~ldpomdp.opponents.mixture.TypeMixture`, ``lookahead`` as in LBR. :attr:`exploited` counts the decisions
-    it took as the best responder, :attr:`decisions` all of them; :attr:`exploit_result` is the game value the
-    exploited rounds won (negative: lost), counted when the next round starts (the game's last round is not)."""
+    ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. Two players; ``floor`` and
+    ``tremble`` as in :class:`~ldpomdp.opponents.mixture.TypeMixture`, ``lookahead`` as in LBR. :attr:`exploited`
+    counts the decisions it took as the best responder, :attr:`decisions` all of them; :attr:`exploit_result` is the
+    game value the exploited rounds won (negative: lost), counted when the next round starts (the game's last round
+    is not)."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = "cfr", confidence: float = 0.95,
                  floor: float = 0.01, tremble: float = DEFAULT_TREMBLE, lookahead: int = 2,
