@@ -130,6 +130,28 @@ def test_openspiels_cfr_plus_converges_to_the_packages_lp_value():
     assert gaps[1] < gaps[0] / 2 and gaps[1] < 2e-3
 
 
+def _random_decision_states(game, games, seed):
+    """Each decision state of ``games`` random games of ``game`` in turn (one generator draws the rolls and the
+    moves); after each one is yielded, a uniform legal move is applied to it."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(roll_outcome(state, rng))
+                continue
+            yield state
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def _assert_one_string_per_tensor(state, by_string, by_tensor):
+    """Every player's information state string and tensor of ``state`` name each other one to one (so far)."""
+    for p in range(state.get_game().num_players()):
+        key, tensor = state.information_state_string(p), tuple(state.information_state_tensor(p))
+        assert by_string.setdefault((p, key), tensor) == tensor
+        assert by_tensor.setdefault(tensor, key) == key
+
+
 def _bridged_game(specs, game, seed):
     rng = np.random.default_rng(seed)
     bots = [bot(spec, game, seat, rng) for seat, spec in enumerate(specs)]
@@ -196,18 +218,8 @@ def test_information_state_tensors_and_strings_agree_and_keep_earlier_rounds():
     game = load(dice=2, faces=3)
     by_string: dict[tuple[int, str], tuple] = {}
     by_tensor: dict[tuple, str] = {}
-    rng = np.random.default_rng(0)
-    for _ in range(300):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(roll_outcome(state, rng))
-                continue
-            for p in range(2):
-                key, tensor = state.information_state_string(p), tuple(state.information_state_tensor(p))
-                assert by_string.setdefault((p, key), tensor) == tensor
-                assert by_tensor.setdefault(tensor, key) == key
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    for state in _random_decision_states(game, 300, seed=0):
+        _assert_one_string_per_tensor(state, by_string, by_tensor)
     assert len(by_string) > 1000
     state = _bridged_game(["one-third", "one-third"], load(dice=3, faces=3), 1)
     assert len(state.rounds) >= 3
@@ -563,24 +575,14 @@ def test_tensors_and_strings_agree_under_perudo_and_show_palifico_rounds():
     game = load(**params_of(GameConfig.preset("perudo", dice=2, faces=3)))
     by_string: dict[tuple[int, str], tuple] = {}
     by_tensor: dict[tuple, str] = {}
-    rng = np.random.default_rng(0)
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
     palifico = 0
-    for _ in range(200):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(roll_outcome(state, rng))
-                continue
-            for p in range(2):
-                key, tensor = state.information_state_string(p), tuple(state.information_state_tensor(p))
-                assert by_string.setdefault((p, key), tensor) == tensor
-                assert by_tensor.setdefault(tensor, key) == key
-            observer.set_from(state, 0)
-            assert observer.dict["palifico"][0] == state.palifico
-            assert ("palifico:" in state.observation_string(0).split("|")[-1]) == state.palifico  # this round
-            palifico += state.palifico
-            state.apply_action(int(rng.choice(state.legal_actions())))
+    for state in _random_decision_states(game, 200, seed=0):
+        _assert_one_string_per_tensor(state, by_string, by_tensor)
+        observer.set_from(state, 0)
+        assert observer.dict["palifico"][0] == state.palifico
+        assert ("palifico:" in state.observation_string(0).split("|")[-1]) == state.palifico  # this round
+        palifico += state.palifico
     assert len(by_string) > 1000 and palifico > 50
 
 
