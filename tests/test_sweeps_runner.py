@@ -120,12 +120,19 @@ def _gone_within(sid: int, seconds: float) -> list[int]:
     return _session(sid)
 
 
+def _as_in_a_terminal() -> None:
+    """In the sweep's process before it starts: Ctrl-C's signal delivered as in a terminal. A shell that ran the
+    tests in the background ignores SIGINT, and the sweep would inherit that and play on."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _endless_sweep(out: Path, log: Path, **popen) -> subprocess.Popen:
     """A CLI sweep on two workers that would run for hours, started in its own session."""
     cmd = [sys.executable, "-m", "ldpomdp.cli", "sweep", "--players", "one-third,random", "--dice", "20",
            "--games", "100000", "--workers", "2", "--no-plot", "--no-progress", "--out", str(out)]
     with open(log, "w") as fh:  # a file, not a pipe: whatever outlives the sweep must not hold the test up
-        return subprocess.Popen(cmd, start_new_session=True, stdout=fh, stderr=subprocess.STDOUT, **popen)
+        return subprocess.Popen(cmd, start_new_session=True, stdout=fh, stderr=subprocess.STDOUT,
+                                preexec_fn=_as_in_a_terminal, **popen)
 
 
 def _wait_for_games(path: Path, proc: subprocess.Popen, games: int = 1) -> None:
