@@ -284,9 +284,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from .exact import exploitability
-    from .exact.cfr_player import CFRPlayer
+    from .exact.cfr_player import SHIPPED, CFRPlayer
     from .exact.equilibrium import game_rounds, solve_game
 
+    for name, shipped in zip(("dice", "k", "iterations"), SHIPPED, strict=True):
+        if getattr(args, name) is None:
+            setattr(args, name, shipped)
     config = config_from_args(args, 2)
     out = Path(args.out)
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
@@ -312,17 +315,16 @@ def _solve_parser(sub) -> None:
     eq = kinds.add_parser("equilibrium", help="the whole game's rounds up to --dice each, smallest first",
                           conflict_handler="resolve")
     _config_args(eq)
-    from .exact.cfr_player import SHIPPED
-
-    dice, recall, iterations = SHIPPED
-    eq.add_argument("--dice", type=_option_int(1), default=dice,
-                    help=f"solve every round up to this many dice each (default {dice}, the shipped table's)")
+    # defaults None: cmd_solve fills in the shipped table's settings (cfr_player.SHIPPED; importing them here would
+    # load the solvers at every command's start)
+    eq.add_argument("--dice", type=_option_int(1), default=None,
+                    help="solve every round up to this many dice each (default: the shipped table's)")
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
-    eq.add_argument("--k", default=recall,
-                    help=f"recall: last k bids, or a schedule like {recall} (k=3 up to 4 dice on the table, else 2; "
-                         f"the default)")
-    eq.add_argument("--iterations", type=_option_int(1), default=iterations,
-                    help=f"CFR+ iterations per round (default {iterations})")
+    eq.add_argument("--k", default=None,
+                    help="recall: last k bids, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "
+                         "default: the shipped table's)")
+    eq.add_argument("--iterations", type=_option_int(1), default=None,
+                    help="CFR+ iterations per round (default: the shipped table's)")
     eq.add_argument("--seed", type=_option_int(0), default=0, help="seed of sampled hands (default 0)")
     eq.add_argument("--out", default="results/cfr.npz", help="table file; <out>.checkpoint.npz resumes a killed run")
     eq.add_argument("--checkpoint-every", type=_option_int(1), default=25, help="iterations between checkpoints")
