@@ -26,7 +26,7 @@ from .exact.equilibrium import GameTable
 from .game import Event, PlayerView, RoundEnd, RoundStart
 from .local_best_response import LocalBestResponse
 from .opponents.base import BaseOpponent
-from .opponents.mixture import DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
+from .opponents.mixture import DEFAULT_SAFE, DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
 from .registry import make_player
 from .rules import Action, GameConfig
 from .validation import number
@@ -45,7 +45,7 @@ class RobustPlayer(BaseOpponent):
     game value the exploited rounds won (negative: lost), counted when the next round starts (the game's last round
     is not)."""
 
-    def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = "cfr", confidence: float = 0.95,
+    def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE, confidence: float = 0.95,
                  floor: float = 0.01, tremble: float = DEFAULT_TREMBLE, lookahead: int = 2,
                  stop_loss: float = DEFAULT_STOP_LOSS, name: str | None = None):
         self.confidence = number("RobustPlayer", "confidence", confidence, 0.0, 1.0)
@@ -64,7 +64,7 @@ class RobustPlayer(BaseOpponent):
         self.safe_player = safe_player
         self.exploiter = LocalBestResponse(self.model, lookahead=lookahead)
         parts = [f"{key}={value}" for key, value, default in
-                 (("safe", safe, "cfr"), ("confidence", confidence, 0.95), ("floor", floor, 0.01),
+                 (("safe", safe, DEFAULT_SAFE), ("confidence", confidence, 0.95), ("floor", floor, 0.01),
                   ("tremble", tremble, DEFAULT_TREMBLE), ("lookahead", lookahead, 2),
                   ("stop_loss", stop_loss, DEFAULT_STOP_LOSS))
                  if value != default]

@@ -125,9 +125,7 @@ class CFRPlayer(BaseOpponent):
         table, dice, role, state = self._locate(view)
         rows = table.round(dice).hand_rows(role, hands)
         actions = self._actions(dice, table, state)
-        if action is not CHALLENGE and (not isinstance(action, Bid) or action not in actions):
-            return np.zeros(len(rows))
-        if action is CHALLENGE and CHALLENGE not in actions:
+        if action not in actions:  # illegal here (or an action these rules do not have)
             return np.zeros(len(rows))
         return table.probabilities(dice, role, state, rows)[:, actions.index(action)]
 

@@ -153,13 +153,14 @@ class TypeMixture(BaseOpponent):
         if not self._pending:
             return
         models = self._active
+        slip = [1.0 / len(view.legal_actions()) for _, view in self._pending]  # a uniform slip's P, per action
         log_lik = np.zeros(len(models))
         with np.errstate(divide="ignore"):
             for k, model in enumerate(models):
                 tremble = self.tremble if self.safe_active and k == len(models) - 1 else 0.0
                 log_lik[k] = sum(float(np.log((1.0 - tremble) * model.action_probabilities(hand, view, action)[0]
-                                              + tremble / len(view.legal_actions())))
-                                 for action, view in self._pending)
+                                              + tremble * uniform))
+                                 for (action, view), uniform in zip(self._pending, slip, strict=True))
             log_post = np.log(self.posterior) + log_lik
         top = log_post.max()
         if np.isfinite(top):  # if no type explains the round, the round teaches nothing
