@@ -22,13 +22,13 @@ import numpy as np
 from _record import record
 from ldpomdp.planners.dqn_train import TrainSettings
 
+from ldpomdp.bid_probability import raise_true_probabilities
 from ldpomdp.envs.coding import NO_SHAPING, REPORT_SHAPING, Shaping
 from ldpomdp.exact import solve_fixed_opponents
 from ldpomdp.exact.fixed_opponents import all_bids, challenge_value, opponent_distribution, raise_rows, round_outcomes
 from ldpomdp.game import PublicView
 from ldpomdp.hands import hand_support
-from ldpomdp.opponents.probability import raise_true_probabilities
-from ldpomdp.opponents.wildcard import AggressivePlayer
+from ldpomdp.players.wildcard import AggressivePlayer
 from ldpomdp.rules import GameConfig
 
 

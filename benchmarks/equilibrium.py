@@ -18,10 +18,10 @@ import numpy as np
 from _record import record
 
 from ldpomdp.exact import exploitability
-from ldpomdp.exact.cfr_player import SHIPPED_TABLE, CFRPlayer
 from ldpomdp.exact.equilibrium import GameTable, RoundCFR, one_round_outcome, quantize
 from ldpomdp.game import PlayerView
 from ldpomdp.hands import hand_support
+from ldpomdp.players.cfr import SHIPPED_TABLE, CFRPlayer
 from ldpomdp.rules import GameConfig
 
 SIZES = [("1 die each, 6 faces, ones wild", GameConfig(dice=1, faces=6, wild=1)),

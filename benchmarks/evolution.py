@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ldpomdp import GameConfig, play_game
-from ldpomdp.opponents import BurcsiNagyPlayer
+from ldpomdp.players import BurcsiNagyPlayer
 
 MESH_1 = (np.round(np.linspace(0, 1, 11), 3), np.round(np.linspace(0, 1, 11), 3))  # (s values, t values)
 MESH_2 = (np.round(np.linspace(0, 1, 11), 3), np.round(np.linspace(0, 0.2, 11), 3))

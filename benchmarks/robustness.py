@@ -4,7 +4,7 @@ seats rotated.
 
 - exploitability, in payoff units per role (+1 win / -1 loss; 0 for an equilibrium): exact at one die each
   (``ldpomdp.exact.exploitability``; planners read through ``ReplayPolicy``; beside it the one-round LBR's figure,
-  ``ldpomdp.local_best_response.local_best_response``, for agents with ``action_probabilities``), elsewhere the
+  ``ldpomdp.players.lbr.local_best_response``, for agents with ``action_probabilities``), elsewhere the
   local best response's lower bound 2w - 1 from its win rate w against the agent (``lbr:SPEC``), with the 95%
   Wilson interval mapped the same way, over ``--lbr-games`` games (0: not measured). A planner (no
   ``action_probabilities``) is read through its ``act``, affordable up to ``--replay-dice`` dice each only (0: never).
@@ -29,10 +29,10 @@ from pathlib import Path
 from _record import record
 
 from ldpomdp.exact import ReplayPolicy, exploitability
-from ldpomdp.local_best_response import LowerBound, local_best_response
+from ldpomdp.players.lbr import local_best_response
 from ldpomdp.registry import make_player, split_specs
 from ldpomdp.rules import GameConfig
-from ldpomdp.sweeps import Cell, SummaryRow, parse_dice_range, run_sweep
+from ldpomdp.sweeps import Cell, LowerBound, SummaryRow, parse_dice_range, run_sweep
 
 AGENTS = "one-third,expected-count,pomcp,mixture,dqn,nash,cfr,robust"
 OPPONENTS = "cfr,one-third"

@@ -20,7 +20,7 @@ from datetime import date
 
 from ldpomdp.exact import evaluate_player, solve_fixed_opponents
 from ldpomdp.exact.fixed_opponents import solve_work
-from ldpomdp.opponents import OneThirdRule
+from ldpomdp.players import OneThirdRule
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
 

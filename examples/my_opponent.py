@@ -3,7 +3,7 @@
 import numpy as np
 
 from ldpomdp import CHALLENGE, RoundEnd, match_probability, matching_count, minimal_raises
-from ldpomdp.opponents import BaseOpponent, sample_action
+from ldpomdp.opponent import BaseOpponent, sample_action
 
 
 class MyOpponent(BaseOpponent):

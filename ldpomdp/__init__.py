@@ -16,8 +16,9 @@ from .game import (
     play_round,
     rotate,
 )
-from .human import HumanPlayer
-from .opponents import OneThirdRule, OpponentModel, RandomPlayer
+from .opponent import OpponentModel
+from .players import OneThirdRule, RandomPlayer
+from .players.human import HumanPlayer
 from .registry import make_player, parse_spec, register, split_specs
 from .rules import (
     CHALLENGE,

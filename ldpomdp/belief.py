@@ -176,7 +176,7 @@ class _Belief:
         problem = sum_problem(hands, probs)
         if problem:
             raise ValueError(f"{type(model).__name__}.action_probabilities {problem} (seat {view.seat}, dice "
-                             f"{view.dice}, history {list(view.history)}); ldpomdp.opponents.check_opponent "
+                             f"{view.dice}, history {list(view.history)}); ldpomdp.players.check_opponent "
                              f"checks a model in depth")
 
     def _rules_for(self, face: int, wild: int | None) -> GameConfig:

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import __version__
 from .game import play_game, player_name
-from .human import HumanPlayer
+from .players.human import HumanPlayer
 from .registry import make_player, registered_names, split_specs
 from .rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig, dice_text
 
@@ -284,8 +284,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from .exact import exploitability
-    from .exact.cfr_player import SHIPPED, CFRPlayer
     from .exact.equilibrium import game_rounds, solve_game
+    from .players.cfr import SHIPPED, CFRPlayer
 
     for name, shipped in zip(("dice", "k", "iterations"), SHIPPED, strict=True):
         if getattr(args, name) is None:
@@ -315,7 +315,7 @@ def _solve_parser(sub) -> None:
     eq = kinds.add_parser("equilibrium", help="the whole game's rounds up to --dice each, smallest first",
                           conflict_handler="resolve")
     _config_args(eq)
-    # defaults None: cmd_solve fills in the shipped table's settings (cfr_player.SHIPPED; importing them here would
+    # defaults None: cmd_solve fills in the shipped table's settings (players.cfr.SHIPPED; importing them here would
     # load the solvers at every command's start)
     eq.add_argument("--dice", type=_option_int(1), default=None,
                     help="solve every round up to this many dice each (default: the shipped table's)")

@@ -1,5 +1,5 @@
 """Dispatch of the opponent protocol's optional hooks (documented on
-:class:`~ldpomdp.opponents.base.OpponentModel`), and the check that a model's
+:class:`~ldpomdp.opponent.OpponentModel`), and the check that a model's
 probabilities sum to one.
 
 A hook is trusted only where it speaks for the methods it stands in for: the class that defines it must be the

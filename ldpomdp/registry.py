@@ -39,37 +39,37 @@ def registered_names() -> dict[str, str]:
     return {name: entry.summary for name, entry in sorted(_REGISTRY.items())}
 
 
-register("one-third", "ldpomdp.opponents.one_third:OneThirdRule", summary="report 002's one-third rule (MDP player)")
-register("bluff", "ldpomdp.opponents.one_third:OneThirdRule", positional="bluff",
+register("one-third", "ldpomdp.players.one_third:OneThirdRule", summary="report 002's one-third rule (MDP player)")
+register("bluff", "ldpomdp.players.one_third:OneThirdRule", positional="bluff",
          summary="one-third rule that bluffs with the given probability, e.g. bluff:0.3")
-register("random", "ldpomdp.opponents.random_player:RandomPlayer", summary="uniform over legal actions")
-register("human", "ldpomdp.human:HumanPlayer", summary="you, in the terminal (ldpomdp play; sweeps refuse it)")
-register("oehm", "ldpomdp.opponents.oehm:OehmPlayer", positional="bluff",
+register("random", "ldpomdp.players.random_player:RandomPlayer", summary="uniform over legal actions")
+register("human", "ldpomdp.players.human:HumanPlayer", summary="you, in the terminal (ldpomdp play; sweeps refuse it)")
+register("oehm", "ldpomdp.players.oehm:OehmPlayer", positional="bluff",
          summary="report 003: calls with P(bid false), raises by one; bluffs on a random face, e.g. oehm:0.2")
-register("burcsi-nagy", "ldpomdp.opponents.burcsi_nagy:BurcsiNagyPlayer",
+register("burcsi-nagy", "ldpomdp.players.burcsi_nagy:BurcsiNagyPlayer",
          summary="report 001's (s, t) mixed strategy, e.g. burcsi-nagy:s=0.5,t=0.1")
-register("aggressive", "ldpomdp.opponents.wildcard:AggressivePlayer",
+register("aggressive", "ldpomdp.players.wildcard:AggressivePlayer",
          summary="report 004 dummy: challenges half the time, else raises by one")
-register("conservative", "ldpomdp.opponents.wildcard:ConservativePlayer",
+register("conservative", "ldpomdp.players.wildcard:ConservativePlayer",
          summary="report 004 dummy: bids only what its own hand makes true")
-register("mixture", "ldpomdp.opponents.mixture:TypeMixture",
+register("mixture", "ldpomdp.players.mixture:TypeMixture",
          summary="Bayesian mixture over opponent types, learnt from revealed hands, "
                  "e.g. mixture:types=random+conservative")
-register("nash", "ldpomdp.exact.nash:NashPlayer",
+register("nash", "ldpomdp.players.nash:NashPlayer",
          summary="exact per-round equilibrium, two players, small rounds: with 6 faces 1 die each in the full game, "
                  "up to 7 each in the sixes game (solved once, cached on disk)")
-register("cfr", "ldpomdp.exact.cfr_player:CFRPlayer",
+register("cfr", "ldpomdp.players.cfr:CFRPlayer",
          summary="approximate equilibrium of the whole two-player game (CFR+ on the last bids; shipped table for "
                  "the default rules up to its dice, other rules solved once and cached), e.g. cfr:table=PATH")
-register("robust", "ldpomdp.robust:RobustPlayer",
+register("robust", "ldpomdp.players.robust:RobustPlayer",
          summary="recommended against unknown opponents (two players): the equilibrium (cfr), and the local best "
                  "response to a listed type once revealed hands identify it, within a stop-loss, e.g. "
                  "robust:confidence=0.9,stop_loss=0.5")
-register("best-response", "ldpomdp.exact.fixed_opponents:BestResponsePlayer",
+register("best-response", "ldpomdp.players.best_response:BestResponsePlayer",
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "
                  "best-response:assume=bluff:0.3")
-register("lbr", "ldpomdp.local_best_response:LocalBestResponse", positional="policy",
+register("lbr", "ldpomdp.players.lbr:LocalBestResponse", positional="policy",
          summary="local best response to a two-player policy (a lower bound on its exploitability), e.g. lbr:one-third "
                  "or lbr:policy=mixture,lookahead=1")
 register("expected-count", "ldpomdp.planners.expected_count:ExpectedCountPlanner",
@@ -80,7 +80,7 @@ register("dqn", "ldpomdp.planners.dqn:DQNPlayer",
 register("pomcp", "ldpomdp.planners.pomcp:POMCPPlanner",
          aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
          summary="POMCP (pomdp-py) over the belief, e.g. pomcp:sims=2000,depth=12")
-register("openspiel", "ldpomdp.openspiel.bots:OpenSpielPlayer", aliases={"particles": "n_particles"},
+register("openspiel", "ldpomdp.players.openspiel:OpenSpielPlayer", aliases={"particles": "n_particles"},
          summary="an OpenSpiel bot (extra openspiel): openspiel:bot=ismcts,sims=500 (ISMCTS over the belief) or "
                  "openspiel:policy=PATH (a saved tabular policy)")
 

@@ -34,7 +34,6 @@ import numpy as np
 
 from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
-from ldpomdp.opponents.wildcard import ConservativePlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import Action, Bid, GameConfig
 from ldpomdp.sweeps.statistics import wilson_interval
@@ -188,7 +187,7 @@ class LearningPlayer(DQNPlayer):
 
     def __init__(self, network: QNetwork, replay: Replay):
         super().__init__(network=network)
-        self.replay, self.conservative = replay, ConservativePlayer()
+        self.replay, self.conservative = replay, make_player("conservative")
         self.alpha, self.epsilon, self.shaping = 0.0, 0.0, REPORT_SHAPING
         self.explore = np.random.default_rng(0)
         self.pending: tuple[np.ndarray, int] | None = None

@@ -32,7 +32,7 @@ from ldpomdp import (
 from ldpomdp.estimate import probability_of as _probability_of
 from ldpomdp.hands import alias_table, count_hands, hand_support
 from ldpomdp.hooks import deciding_face_of
-from ldpomdp.opponents import BaseOpponent
+from ldpomdp.opponent import BaseOpponent
 from ldpomdp.rules import match_matrix, matching_count
 
 
@@ -334,7 +334,7 @@ def test_refresh_gives_new_lineages_through_renumbering():
 # --- update_from, sampling, reproducibility ------------------------------------------------------
 
 
-BROKEN = """from ldpomdp.opponents import OneThirdRule
+BROKEN = """from ldpomdp.players import OneThirdRule
 
 
 class Broken(OneThirdRule):

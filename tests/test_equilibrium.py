@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from ldpomdp.exact import equilibrium, exploitability, solve_round
-from ldpomdp.exact.cfr_player import ON_DEMAND, SHIPPED, SHIPPED_TABLE, CFRPlayer
 from ldpomdp.exact.equilibrium import (
     GameTable,
     RoundCFR,
@@ -17,6 +16,7 @@ from ldpomdp.exact.equilibrium import (
     solve_game,
 )
 from ldpomdp.game import play_game
+from ldpomdp.players.cfr import ON_DEMAND, SHIPPED, SHIPPED_TABLE, CFRPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
 

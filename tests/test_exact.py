@@ -13,12 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ldpomdp.exact import NashPlayer, ReplayPolicy, cached_solution, exploitability, solve_round
+from ldpomdp.exact import ReplayPolicy, cached_solution, exploitability, solve_round
 from ldpomdp.exact.best_response import best_response_value, policy_behaviour
 from ldpomdp.exact.sequence_form import _sequence, sequence_form
 from ldpomdp.exact.tree import build_tree, check_size
 from ldpomdp.game import PlayerView, PublicView, play_game
-from ldpomdp.opponents import OneThirdRule, RandomPlayer
+from ldpomdp.players import OneThirdRule, RandomPlayer
+from ldpomdp.players.nash import NashPlayer
 from ldpomdp.registry import make_player, registered_names
 from ldpomdp.rules import CHALLENGE, GameConfig, legal_actions, resolve_challenge
 from ldpomdp.variants.call_reroll import solve_matrix_game

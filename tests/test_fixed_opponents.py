@@ -13,17 +13,12 @@ from functools import cache
 import numpy as np
 import pytest
 
-from ldpomdp.exact import (
-    BestResponsePlayer,
-    FixedOpponentsSolution,
-    HandDependentModelError,
-    evaluate_player,
-    solve_fixed_opponents,
-)
+from ldpomdp.exact import FixedOpponentsSolution, HandDependentModelError, evaluate_player, solve_fixed_opponents
 from ldpomdp.exact.fixed_opponents import solve_work
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game
-from ldpomdp.opponents import OneThirdRule, RandomPlayer
-from ldpomdp.opponents.wildcard import AggressivePlayer, ConservativePlayer
+from ldpomdp.players import OneThirdRule, RandomPlayer
+from ldpomdp.players.best_response import BestResponsePlayer
+from ldpomdp.players.wildcard import AggressivePlayer, ConservativePlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions, next_active_seat, next_opener
 

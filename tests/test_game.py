@@ -24,7 +24,7 @@ from ldpomdp import (
     rotate,
 )
 from ldpomdp.game import GameState, play_round
-from ldpomdp.opponents.base import BaseOpponent
+from ldpomdp.opponent import BaseOpponent
 
 
 class Recorder(BaseOpponent):

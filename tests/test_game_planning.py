@@ -14,7 +14,7 @@ from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, RoundSt
 from ldpomdp.exact.fixed_opponents import round_outcomes, solve_fixed_opponents
 from ldpomdp.exact.game_values import FairRounds, seat_values
 from ldpomdp.hands import count_hands
-from ldpomdp.opponents import OneThirdRule
+from ldpomdp.players import OneThirdRule
 from ldpomdp.pomdp import die_outcomes
 from ldpomdp.pomdp.agent import LDParticles, root_states
 from ldpomdp.rules import matching_count

@@ -7,20 +7,9 @@ import io
 import numpy as np
 import pytest
 
-from ldpomdp import (
-    CHALLENGE,
-    Bid,
-    GameConfig,
-    HumanPlayer,
-    OneThirdRule,
-    PlayerView,
-    RoundEnd,
-    RoundStart,
-    __version__,
-    play_game,
-)
+from ldpomdp import CHALLENGE, Bid, GameConfig, OneThirdRule, PlayerView, RoundEnd, RoundStart, __version__, play_game
 from ldpomdp.cli import main as cli_main
-from ldpomdp.human import render_dice
+from ldpomdp.players.human import HumanPlayer, render_dice
 
 
 def drive(lines: str) -> tuple[HumanPlayer, io.StringIO]:

@@ -75,7 +75,7 @@ def test_no_import_cycle():
 
 def test_opponents_and_solvers_do_not_import_the_beliefs():
     graph = _graph()
-    users = [m for m in graph if m.startswith(("ldpomdp.opponents", "ldpomdp.exact", "ldpomdp.pomdp",
+    users = [m for m in graph if m.startswith(("ldpomdp.players", "ldpomdp.exact", "ldpomdp.pomdp",
                                                 "ldpomdp.estimate", "ldpomdp.hands", "ldpomdp.hooks"))]
     assert [m for m in users if "ldpomdp.belief" in graph[m]] == []
 
@@ -96,7 +96,7 @@ def test_every_module_cache_is_one_mechanism_and_clear_caches_empties_them():
         OneThirdRule(), Bid(3, 6), PublicView(config, 1, (3, 3), ((0, Bid(2, 6)),)))
     sizes = cache_sizes()
     assert sum(sizes.values()) > 0 and "ldpomdp.hands.hand_support" in sizes
-    assert "ldpomdp.opponents.one_third._count_policies" in sizes
+    assert "ldpomdp.players.one_third._count_policies" in sizes
     clear_caches()
     assert set(cache_sizes().values()) == {0}
 

@@ -11,15 +11,10 @@ import pytest
 from ldpomdp.exact import cached_solution, exploitability, policy_behaviour
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game, rotate
 from ldpomdp.hands import hand_support
-from ldpomdp.local_best_response import (
-    LocalBestResponse,
-    candidate_raises,
-    exploitability_lower_bound,
-    lbr_behaviour,
-    local_best_response,
-)
+from ldpomdp.players.lbr import LocalBestResponse, candidate_raises, lbr_behaviour, local_best_response
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions
+from ldpomdp.sweeps import exploitability_lower_bound
 
 POLICIES = ["one-third", "random", "oehm:0.2", "bluff:0.3", "aggressive", "nash"]
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundStart, play_game
-from ldpomdp.opponents import TypeMixture, check_opponent
+from ldpomdp.players import TypeMixture, check_opponent
 from ldpomdp.registry import make_player
 from ldpomdp.rules import Bid, GameConfig
 

@@ -126,7 +126,7 @@ def test_many_hands_are_computed_like_one_hand_at_a_time(wild):
 
 def test_the_estimate_rule_hook_is_not_inherited_by_a_subclass_changing_the_rule():
     from ldpomdp.hooks import estimate_rule_of
-    from ldpomdp.opponents import RandomPlayer
+    from ldpomdp.players import RandomPlayer
 
     class Renamed(OneThirdRule):  # same rule: the hook still speaks for it
         pass

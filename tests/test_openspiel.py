@@ -21,14 +21,9 @@ from ldpomdp.exact import ReplayPolicy, exploitability, solve_round
 from ldpomdp.game import ActionTaken, GameState, RoundEnd
 from ldpomdp.hands import hand_support
 from ldpomdp.openspiel import GAME_NAME, config_of, load, params_of, register
-from ldpomdp.openspiel.bots import (
-    OpenSpielPlayer,
-    PackagePolicy,
-    bot,
-    load_policy_table,
-    roll_outcome,
-)
+from ldpomdp.openspiel.bots import PackagePolicy, bot, load_policy_table, roll_outcome
 from ldpomdp.openspiel.game import DEFAULTS, EXACT_CALL_ROUNDS_PER_DIE
+from ldpomdp.players.openspiel import OpenSpielPlayer
 from ldpomdp.rules import VARIANT_DEFAULTS
 
 

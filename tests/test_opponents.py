@@ -10,10 +10,11 @@ import pytest
 from conftest import all_hands
 
 from ldpomdp import CHALLENGE, Bid, GameConfig, PlayerView, RoundEnd, play_game
+from ldpomdp.bid_probability import bid_true_probability
 from ldpomdp.game import IllegalActionError
-from ldpomdp.opponents import (
+from ldpomdp.opponent import BaseOpponent
+from ldpomdp.players import (
     AggressivePlayer,
-    BaseOpponent,
     BurcsiNagyPlayer,
     ConservativePlayer,
     OehmPlayer,
@@ -21,8 +22,7 @@ from ldpomdp.opponents import (
     RandomPlayer,
     check_opponent,
 )
-from ldpomdp.opponents.burcsi_nagy import uniform_difference_sf
-from ldpomdp.opponents.probability import bid_true_probability
+from ldpomdp.players.burcsi_nagy import uniform_difference_sf
 from ldpomdp.registry import make_player
 
 CONFIGS = {

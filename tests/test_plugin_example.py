@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ldpomdp import CHALLENGE, Bid, GameConfig, PlayerView, RoundEnd, make_player, play_game, rotate
-from ldpomdp.opponents import OneThirdRule, RandomPlayer, check_opponent
+from ldpomdp.players import OneThirdRule, RandomPlayer, check_opponent
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = "examples.my_opponent:MyOpponent:doubt=0.6"

@@ -17,7 +17,7 @@ def test_builtin_specs():
 
 
 def test_user_class_spec():
-    player = make_player("ldpomdp.opponents.one_third:OneThirdRule:bluff=0.25")
+    player = make_player("ldpomdp.players.one_third:OneThirdRule:bluff=0.25")
     assert isinstance(player, OneThirdRule) and player.bluff == 0.25
 
 
@@ -61,7 +61,7 @@ USER_MODULES = {
     "raises_at_import": 'SETTINGS = {}\n\n\ndef load():\n    return SETTINGS["level"]\n\n\nLEVEL = load()\n',
     "syntax_error": "class Bot:\n    def act(self, view rng):\n        pass\n",
     "bots": (
-        "from ldpomdp.opponents import BaseOpponent\n\n\n"
+        "from ldpomdp.opponent import BaseOpponent\n\n\n"
         "class Picky(BaseOpponent):\n"
         "    def __init__(self, levels=(1, 2)):\n"
         "        self.top = max(levels)  # a TypeError inside the constructor, not a bad parameter\n\n"

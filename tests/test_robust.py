@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from ldpomdp.game import RoundStart, play_game
+from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
-from ldpomdp.robust import RobustPlayer
 from ldpomdp.rules import GameConfig
 
 

@@ -207,7 +207,7 @@ def test_a_busy_folder_is_refused_at_once_and_a_killed_runs_lock_does_not_block(
     assert (out / ".lock").read_text() == ""  # released
 
 
-CRASHY = """from ldpomdp.opponents import BaseOpponent
+CRASHY = """from ldpomdp.opponent import BaseOpponent
 
 
 class Crashy(BaseOpponent):
@@ -237,7 +237,7 @@ def test_a_user_players_exception_in_a_sweep_names_cell_game_spec_and_seat(tmp_p
     assert "Traceback" not in run.stderr
 
 
-LEAKY = """from ldpomdp.opponents import OneThirdRule
+LEAKY = """from ldpomdp.players import OneThirdRule
 
 
 class Leaky(OneThirdRule):

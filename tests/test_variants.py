@@ -299,7 +299,7 @@ def test_particle_belief_matches_the_exact_belief_in_a_palifico_round():
     could fail: the exact posterior is farther than the tolerance from the prior at least once."""
     from ldpomdp.belief import ExactBelief, TableBelief
     from ldpomdp.game import ActionTaken, RoundState
-    from ldpomdp.opponents import OneThirdRule
+    from ldpomdp.players import OneThirdRule
 
     config = GameConfig.preset("perudo", num_players=3, dice=5)
     models = {seat: OneThirdRule() for seat in range(3)}
@@ -400,7 +400,7 @@ def test_round_lp_value_at_one_die_each_equals_a_brute_force(preset, tmp_path, m
                                   "conservative", "random", "mixture"])
 @pytest.mark.parametrize("preset", ("perudo", "dudo"))
 def test_every_opponent_model_passes_check_opponent_under_the_presets(spec, preset):
-    from ldpomdp.opponents import check_opponent
+    from ldpomdp.players import check_opponent
 
     config = GameConfig.preset(preset, num_players=3, dice=3)
     assert check_opponent(make_player(spec), config, np.random.default_rng(7), n_states=60, hands_per_state=16) >= 60
@@ -412,7 +412,7 @@ def test_terminal_player_offers_the_exact_call_and_announces_palifico():
     import io
 
     from ldpomdp.game import PlayerView
-    from ldpomdp.human import HumanPlayer
+    from ldpomdp.players.human import HumanPlayer
 
     out = io.StringIO()
     human = HumanPlayer(io.StringIO("e\n"), out)
@@ -427,7 +427,7 @@ def test_terminal_player_offers_the_exact_call_and_announces_palifico():
 
 
 def test_check_opponent_refuses_a_model_that_gives_an_illegal_exact_call_a_probability():
-    from ldpomdp.opponents import OneThirdRule, check_opponent
+    from ldpomdp.players import OneThirdRule, check_opponent
 
     class ExactLover(OneThirdRule):
         def action_probabilities(self, hands, view, action):

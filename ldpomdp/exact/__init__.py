@@ -1,4 +1,4 @@
-"""Exact solutions of small two-player rounds: the sequence-form LP, equilibrium players, best
+"""Exact solutions of small two-player rounds: the sequence-form LP, best
 responses and exploitability, and the game-level best response to
 opponents that ignore their hands (any number of players) or, in the sixes game, decide by one count of their
 hand, with the exact value of a given player against them. (Report 000's call-and-re-roll game is in
@@ -14,16 +14,16 @@ from .best_response import (
                             strategy_value,
 )
 from .count_rounds import HandDependentModelError
-from .fixed_opponents import BestResponsePlayer, FixedOpponentsSolution, evaluate_player, solve_fixed_opponents
-from .nash import NashPlayer, cache_dir, cached_solution
+from .fixed_opponents import FixedOpponentsSolution, evaluate_player, solve_fixed_opponents
+from .nash import cache_dir, cached_solution
 from .sequence_form import RoundSolution, sequence_form, solve_round
 from .tree import MAX_SEQUENCES, RoundTree, build_tree
 
 __all__ = [
     "solve_round", "RoundSolution", "sequence_form", "RoundTree", "build_tree", "MAX_SEQUENCES",
-    "NashPlayer", "cached_solution", "cache_dir",
+    "cached_solution", "cache_dir",
     "exploitability", "Exploitability", "ReplayPolicy", "best_response_value", "policy_behaviour",
     "reach_probabilities", "strategy_value",
-    "solve_fixed_opponents", "FixedOpponentsSolution", "BestResponsePlayer", "HandDependentModelError",
+    "solve_fixed_opponents", "FixedOpponentsSolution", "HandDependentModelError",
     "evaluate_player",
 ]

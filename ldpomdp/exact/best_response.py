@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
-from ..opponents.base import OpponentModel, checked_probabilities
+from ..opponent import OpponentModel, checked_probabilities
 from ..rules import Action, GameConfig
 from ..validation import int_at_least
 from .nash import cached_solution

@@ -22,7 +22,7 @@ import numpy as np
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
 from ..hands import count_hands
 from ..hooks import deciding_face_of, shared_probability_of, sum_problem
-from ..opponents.base import checked_probabilities
+from ..opponent import checked_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, match_probability, matching_count, minimal_raises
 
 __all__ = ["CountRound", "HandDependentModelError", "count_probabilities", "solve_count_round", "PolicyDecisions",

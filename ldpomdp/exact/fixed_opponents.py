@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from ..bid_probability import raise_true_probabilities
 from ..caches import memo
 from ..game import Player, PlayerView, PublicView, player_name
 from ..hands import hand_support
 from ..hooks import shared_probability_of
-from ..opponents.probability import raise_true_probabilities
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
 from ..validation import (
     SUM_TOLERANCE,  # one tolerance: a model passing check_opponent passes here
@@ -39,7 +39,7 @@ from ..validation import (
 )
 from .count_rounds import CountRound, HandDependentModelError, PolicyDecisions, solve_count_round
 
-__all__ = ["FixedOpponentsSolution", "ResponderRound", "BestResponsePlayer", "solve_fixed_opponents",
+__all__ = ["FixedOpponentsSolution", "ResponderRound", "solve_fixed_opponents",
            "evaluate_player", "solved_for", "round_outcomes", "SolveWork", "solve_work",
            "MAX_DICE_STATES", "MAX_MODEL_CALLS", "MAX_TABLE_CELLS", "MAX_BACKUP_STEPS", "all_bids", "raise_rows",
            "challenge_value", "opponent_distribution"]
@@ -376,41 +376,6 @@ class FixedOpponentsSolution:
                 p = opponent_distribution(self.models[o], PublicView(config, o, dice), rows, n)
                 start[o] = p[:n] @ after[o]
         return ResponderRound(config, me, dice, bids, hands, weights, truth, outcome, after[me], start)
-
-
-class BestResponsePlayer:
-    """Plays a :class:`FixedOpponentsSolution` at its seat (raises ValueError seated elsewhere). Without a
-    ``solution`` it plays the best response to ``assume`` (a player spec) at every other seat, solved on
-    :meth:`reset` for the table's config and its seat (once per process: :func:`solved_for`)."""
-
-    deterministic = True  # act is a function of the view: its exact value can be computed
-
-    def __init__(self, solution: FixedOpponentsSolution | None = None, assume: str = "one-third",
-                 name: str | None = None):
-        self.solution, self.assume, self._from_spec = solution, assume, solution is None
-        self.name = name or ("best-response" if solution is not None or assume == "one-third"
-                             else f"best-response:assume={assume}")
-
-    def reset(self, seat: int, config: GameConfig) -> None:
-        """Solve for the table (built from ``assume``), or check that it is the one solved (ValueError otherwise)."""
-        if self._from_spec:
-            self.solution = solved_for(config, seat, self.assume)
-            return
-        solution = self.solution
-        assert solution is not None  # given when not built from ``assume``
-        if seat != solution.seat or config != solution.config:
-            raise ValueError(f"{self.name} was solved for seat {solution.seat} of {solution.config}, "
-                             f"seated at {seat} of {config}")
-
-    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        """The solution's optimal action at ``view`` (deterministic: ``rng`` is not used)."""
-        if self.solution is None:
-            raise ValueError(f"{self.name}.act called before reset: nothing is solved yet")
-        return self.solution.action(view)
-
-    def observe(self, event: object) -> None:
-        """Nothing to learn: the opponents' models are fixed."""
-        return None
 
 
 @memo(maxsize=16)

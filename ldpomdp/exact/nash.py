@@ -1,4 +1,4 @@
-"""Equilibrium play: :class:`NashPlayer` and the on-disk cache of solved rounds.
+"""The on-disk cache of solved rounds (the ``nash`` player, :mod:`ldpomdp.players.nash`, plays them).
 
 Each round is solved as its own zero-sum game (keep the die or lose it) for the dice on the table,
 lazily, once per rule set and dice split: solutions are kept in memory and in ``$LDPOMDP_CACHE``
@@ -16,13 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game import PlayerView, PublicView
-from ..opponents.base import BaseOpponent, sample_action
-from ..rules import Action, GameConfig
+from ..rules import GameConfig
 from .sequence_form import RoundSolution, behaviour_from_plan, solve_round
-from .tree import build_tree, check_size, round_dice
+from .tree import build_tree, check_size
 
-__all__ = ["NashPlayer", "cached_solution", "cache_dir"]
+__all__ = ["cached_solution", "cache_dir"]
 
 _FORMAT = 1
 _MEMORY: dict[str, RoundSolution] = {}
@@ -81,43 +79,3 @@ def _store(path: Path, solution: RoundSolution) -> None:
     np.savez(tmp, x=solution.plans[0], y=solution.plans[1], value=solution.value,
              seconds=solution.solve_seconds, lp_shape=np.array(solution.lp_shape))
     os.replace(tmp, path)  # atomic: parallel workers and threads never read a half-written file
-
-
-class NashPlayer(BaseOpponent):
-    """Plays the exact equilibrium of each round (two players, rounds small enough to solve).
-
-    ``cache=False`` keeps solutions in memory only.
-    """
-
-    def __init__(self, cache: bool = True, name: str | None = None):
-        self.cache = bool(cache)
-        self.name = name or "nash"
-
-    def reset(self, seat: int, config: GameConfig) -> None:
-        check_size(config)  # refuse a game whose first round is already too large, before it starts
-        super().reset(seat, config)
-
-    def _locate(self, view: PublicView) -> tuple[RoundSolution, int, int]:
-        """(solution, role, node) of the decision in ``view``."""
-        opener = view.history[0][0] if view.history else view.seat
-        dice = round_dice(view.config, (view.dice[opener], view.dice[1 - opener]))
-        solution = cached_solution(view.config, dice, use_disk=self.cache)
-        bids = tuple(action for _, action in view.history)
-        try:
-            node = solution.tree.node_index[bids]
-        except KeyError:
-            raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence") from None
-        return solution, int(view.seat != opener), node
-
-    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        solution, role, node = self._locate(view)
-        rows = solution.tree.hand_index(role, hands)
-        actions = solution.tree.actions(node)
-        if action not in actions:
-            return np.zeros(len(rows))
-        return solution.probabilities(role, rows, node)[:, actions.index(action)]
-
-    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        solution, role, node = self._locate(view)
-        rows = solution.tree.hand_index(role, np.asarray(view.hand)[None, :])
-        return sample_action(solution.tree.actions(node), solution.probabilities(role, rows, node)[0], rng)

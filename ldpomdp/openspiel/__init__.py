@@ -9,14 +9,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError('ldpomdp.openspiel needs OpenSpiel: pip install "ldpomdp[openspiel]"') from exc
 
-from .bots import (
-    OpenSpielPlayer,
-    PackageBot,
-    PackagePolicy,
-    bot,
-    load_policy_table,
-    roll_outcome,
-)
+from .bots import PackageBot, PackagePolicy, bot, load_policy_table, roll_outcome
 from .game import (
     GAME_NAME,
     LiarsDiceGame,
@@ -31,7 +24,6 @@ __all__ = [
     "GAME_NAME",
     "LiarsDiceGame",
     "LiarsDiceState",
-    "OpenSpielPlayer",
     "PackageBot",
     "PackagePolicy",
     "bot",

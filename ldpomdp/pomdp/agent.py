@@ -11,7 +11,7 @@ import pomdp_py
 from ..estimate import unseen_matches
 from ..game import PlayerView
 from ..hands import count_hands
-from ..opponents.base import OpponentModel
+from ..opponent import OpponentModel
 from ..rules import GameConfig, matching_count, settled_by_count
 from ..validation import one_of
 from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes, end_outcomes

@@ -20,7 +20,7 @@ from ..caches import memo
 from ..estimate import estimate_policy, expected_matches
 from ..game import PlayerView, PublicView, player_name
 from ..hooks import estimate_rule_of
-from ..opponents.base import OpponentModel
+from ..opponent import OpponentModel
 from ..rules import (
     CHALLENGE,
     EXACT,
@@ -98,7 +98,7 @@ class TransitionModel(pomdp_py.TransitionModel):
     Args:
         config: the rules.
         seat: the planner's seat.
-        models: every other seat with dice -> its :class:`~ldpomdp.opponents.OpponentModel`.
+        models: every other seat with dice -> its :class:`~ldpomdp.opponent.OpponentModel`.
         rng: the generator of the opponents' simulated moves.
     """
 

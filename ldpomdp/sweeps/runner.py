@@ -26,10 +26,10 @@ from pathlib import Path
 from types import ModuleType
 
 from ..errors import PlayerError
-from ..game import GameRecord, IllegalActionError, Player, play_game, rotate, seeded_rng
-from ..human import HumanPlayer
+from ..game import IllegalActionError
 from ..registry import make_player
-from .cell import Cell, game_seed
+from .cell import Cell
+from .games import play_one
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
 from .store import GAMES_FILE, GameStore
 
@@ -39,7 +39,7 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-__all__ = ["run_sweep", "play_batch", "play_one", "game_line", "validate"]
+__all__ = ["run_sweep", "play_batch", "validate"]
 
 LOCK_FILE = ".lock"
 SCHEDULER_TIMEOUT = 10  # seconds to connect to a dask scheduler before the sweep gives up
@@ -63,29 +63,6 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     return records, time.thread_time() - start
 
 
-def play_one(cell: Cell, seed: int, game: int, players: Sequence[Player]) -> tuple[GameRecord, dict]:
-    """Game ``game`` of ``cell`` in the sweep of ``seed``, ``players`` built from the cell's specs in its order:
-    the whole game and its ``games.jsonl`` line. The same arguments always play the same game."""
-    seated, seat_of = rotate(players, game)
-    played = play_game(cell.config, seated, seeded_rng(game_seed(seed, cell, game), players), first_opener=0)
-    return played, game_line(cell.id, game, seed, [seat_of.index(s) for s in range(len(players))], played)
-
-
-def game_line(cell_id: str, game: int, seed: int, seats: Sequence[int], played: GameRecord) -> dict:
-    """The ``games.jsonl`` record of a finished game; ``seats`` is the player index (in the cell's order) in each
-    seat."""
-    return {
-        "cell": cell_id,
-        "game": int(game),
-        "seed": int(seed),
-        "seats": [int(s) for s in seats],  # player index in each seat
-        "winner": played.winner,  # seat
-        "rounds": len(played.rounds),
-        "challenges": played.challenges,  # per seat
-        "successful_challenges": played.successful_challenges,  # per seat
-    }
-
-
 def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
     """Fail before any game: every spec builds, is no person at a terminal, and accepts its cell's rules (a cell
     checks its rules itself)."""
@@ -104,7 +81,7 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
         for seat, spec in enumerate(cell.players):
             if spec not in built:
                 built[spec] = make_player(spec)
-                if isinstance(built[spec], HumanPlayer):
+                if getattr(built[spec], "interactive", False):
                     raise ValueError(f"player {spec!r} in cell {cell.id}: a person cannot play in a sweep (its games "
                                      f"run unattended, in worker processes); play the agents with `ldpomdp play`")
             try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..registry import make_player
 from ..sweeps.cell import Cell
-from ..sweeps.runner import play_one
+from ..sweeps.games import play_one
 from ..sweeps.statistics import SUMMARY_FILE
 from ..sweeps.store import GAMES_FILE, RECORD_FIELDS
 from .explain import action_text

@@ -17,7 +17,7 @@ from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name, see
 from ..registry import make_player, registered_names
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps.cell import Cell, game_seed
-from ..sweeps.runner import game_line
+from ..sweeps.games import game_line
 from .explain import action_text, explain
 
 __all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "rule_fields", "spec_choices",

@@ -9,8 +9,8 @@ from typing import TextIO
 
 import numpy as np
 
-from .game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
-from .rules import CHALLENGE, EXACT, Action, Bid, GameConfig, dice_text, is_legal, minimal_raises
+from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, dice_text, is_legal, minimal_raises
 
 __all__ = ["HumanPlayer", "render_dice", "DICE_PER_ROW"]
 
@@ -51,6 +51,7 @@ class HumanPlayer:
     ``stdin``/``stdout`` to drive it). Not an opponent model: it has no ``action_probabilities``."""
 
     name = "you"
+    interactive = True  # a person plays it: sweeps, which run unattended, refuse it
     seat: int = -1
     config: GameConfig | None = None
 

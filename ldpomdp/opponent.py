@@ -8,8 +8,8 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from ..game import Event, Player, PublicView, player_name
-from ..rules import Action, GameConfig
+from .game import Event, Player, PublicView, player_name
+from .rules import Action, GameConfig
 
 _T = TypeVar("_T")  # what sample_action draws from
 

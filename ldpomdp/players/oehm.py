@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bid_probability import bid_true_probability
 from ..game import PlayerView, PublicView
+from ..opponent import BaseOpponent, sample_action
 from ..rules import CHALLENGE, Action, Bid, faces_for, match_matrix
 from ..validation import probability
-from .base import BaseOpponent, sample_action
-from .probability import bid_true_probability
 
 __all__ = ["OehmPlayer"]
 

@@ -21,9 +21,9 @@ import numpy as np
 
 from ..errors import TableError
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
+from ..opponent import BaseOpponent, OpponentModel
 from ..rules import Action, GameConfig
 from ..validation import number
-from .base import BaseOpponent, OpponentModel
 
 __all__ = ["TypeMixture", "DEFAULT_TYPES", "DEFAULT_SAFE", "DEFAULT_TREMBLE"]
 

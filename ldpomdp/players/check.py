@@ -18,9 +18,9 @@ from ..errors import PlayerError
 from ..game import IllegalActionError, Player, PlayerView, play_game, player_name
 from ..hands import count_hands
 from ..hooks import deciding_face_of, shared_probability_of, sum_problem
+from ..opponent import OpponentModel, checked_probabilities
 from ..rules import CHALLENGE, EXACT, Action, GameConfig, matching_count
 from ..validation import SUM_TOLERANCE
-from .base import OpponentModel, checked_probabilities
 from .one_third import OneThirdRule
 from .random_player import RandomPlayer
 

@@ -25,9 +25,9 @@ from ..estimate import (
 )
 from ..game import PlayerView, PublicView
 from ..hands import count_hands
+from ..opponent import BaseOpponent
 from ..rules import CHALLENGE, Action, Bid, matching_count
 from ..validation import probability
-from .base import BaseOpponent
 
 __all__ = ["OneThirdRule"]
 

@@ -3,9 +3,9 @@ game's approximate equilibrium (``cfr``) and exploits the opponent only once it 
 (exploitable) types.
 
 Each round, at its start, it chooses between the equilibrium and the local best response
-(:class:`~ldpomdp.local_best_response.LocalBestResponse`) to its opponent model:
+(:class:`~ldpomdp.players.lbr.LocalBestResponse`) to its opponent model:
 
-- *identification*: after at least one round has ended, a :class:`~ldpomdp.opponents.mixture.TypeMixture` over the
+- *identification*: after at least one round has ended, a :class:`~ldpomdp.players.mixture.TypeMixture` over the
   opponent's type (the listed types and the equilibrium as the safe type, learnt from the hands shown at each
   round's end) puts at least ``confidence`` on the listed types. An opponent that no listed type explains better
   than the equilibrium does (a competent one, or any the list does not model) keeps meeting the equilibrium;
@@ -21,15 +21,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .exact.cfr_player import CFRPlayer
-from .exact.equilibrium import GameTable
-from .game import Event, PlayerView, RoundEnd, RoundStart
-from .local_best_response import LocalBestResponse
-from .opponents.base import BaseOpponent
-from .opponents.mixture import DEFAULT_SAFE, DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
-from .registry import make_player
-from .rules import Action, GameConfig
-from .validation import number
+from ..exact.equilibrium import GameTable
+from ..game import Event, PlayerView, RoundEnd, RoundStart
+from ..opponent import BaseOpponent
+from ..registry import make_player
+from ..rules import Action, GameConfig
+from ..validation import number
+from .cfr import CFRPlayer
+from .lbr import LocalBestResponse
+from .mixture import DEFAULT_SAFE, DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
 
 __all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS"]
 
@@ -40,7 +40,7 @@ class RobustPlayer(BaseOpponent):
     """Equilibrium play (``safe``: a ``cfr`` spec), and the local best response to the opponent-type posterior in the
     rounds where that posterior, after at least one round's evidence, puts at least ``confidence`` on the listed
     ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. Two players; ``floor`` and
-    ``tremble`` as in :class:`~ldpomdp.opponents.mixture.TypeMixture`, ``lookahead`` as in LBR. :attr:`exploited`
+    ``tremble`` as in :class:`~ldpomdp.players.mixture.TypeMixture`, ``lookahead`` as in LBR. :attr:`exploited`
     counts the decisions it took as the best responder, :attr:`decisions` all of them; :attr:`exploit_result` is the
     game value the exploited rounds won (negative: lost), counted when the next round starts (the game's last round
     is not)."""

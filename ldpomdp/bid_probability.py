@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..caches import memo
-from ..game import PublicView
-from ..rules import Bid, GameConfig, match_matrix, match_probability
+from .caches import memo
+from .game import PublicView
+from .rules import Bid, GameConfig, match_matrix, match_probability
 
 __all__ = ["raise_true_probabilities", "bid_true_probability", "best_raise"]
 

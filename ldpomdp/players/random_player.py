@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import PlayerView, PublicView
+from ..opponent import HandIndependentOpponent
 from ..rules import Action, is_legal
-from .base import HandIndependentOpponent
 
 __all__ = ["RandomPlayer"]
 

@@ -1,5 +1,5 @@
 """Report 004's dummy agents (WiLDCARD, section 4.1): Aggressive and Conservative (Random is
-:class:`~ldpomdp.opponents.random_player.RandomPlayer`).
+:class:`~ldpomdp.players.random_player.RandomPlayer`).
 
 Readings of the report's one-line descriptions:
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import PlayerView, PublicView
+from ..opponent import BaseOpponent, HandIndependentOpponent, sample_action
 from ..rules import CHALLENGE, Action, Bid, faces_for, is_legal, match_matrix, minimal_raises
-from .base import BaseOpponent, HandIndependentOpponent, sample_action
 
 __all__ = ["AggressivePlayer", "ConservativePlayer"]
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..exact.equilibrium import GameTable, solve_game
+from ..exact.nash import cache_dir
 from ..game import PlayerView, PublicView
-from ..opponents.base import BaseOpponent, sample_action
+from ..opponent import BaseOpponent, sample_action
 from ..rules import CHALLENGE, Action, Bid, GameConfig
-from .equilibrium import GameTable, solve_game
-from .nash import cache_dir
 
 __all__ = ["CFRPlayer", "SHIPPED_TABLE", "SHIPPED", "ON_DEMAND", "table_for"]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bid_probability import best_raise, raise_true_probabilities
 from ..game import Event, PlayerView, PublicView, RoundEnd
+from ..opponent import BaseOpponent
 from ..rules import CHALLENGE, Action, GameConfig, minimal_raises, next_active_seat
 from ..validation import number
-from .base import BaseOpponent
-from .probability import best_raise, raise_true_probabilities
 
 __all__ = ["BurcsiNagyPlayer", "uniform_difference_sf"]
 

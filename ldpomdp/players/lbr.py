@@ -30,27 +30,23 @@ decision, affordable at 1-2 dice each only.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
 
-from .exact.best_response import Exploitability, ReplayPolicy, policy_behaviour, reach_probabilities, strategy_value
-from .exact.game_values import FairRounds, GameValue, seat_values
-from .exact.nash import cached_solution
-from .exact.tree import RoundTree
-from .game import ActionTaken, Event, PlayerView, PublicView, RoundStart, player_name
-from .hands import hand_support
-from .opponents.base import BaseOpponent, OpponentModel, checked_probabilities
-from .registry import make_player
-from .rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix, next_opener
-from .sweeps.cell import Cell
-from .sweeps.runner import play_batch
-from .sweeps.statistics import wilson_interval
-from .validation import int_at_least, one_of
+from ..exact.best_response import Exploitability, ReplayPolicy, policy_behaviour, reach_probabilities, strategy_value
+from ..exact.game_values import FairRounds, GameValue, seat_values
+from ..exact.nash import cached_solution
+from ..exact.tree import RoundTree
+from ..game import ActionTaken, Event, PlayerView, PublicView, RoundStart, player_name
+from ..hands import hand_support
+from ..opponent import BaseOpponent, OpponentModel, checked_probabilities
+from ..registry import make_player
+from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix, next_opener
+from ..validation import one_of
 
 __all__ = ["LocalBestResponse", "local_best_response", "lbr_behaviour", "lookahead_values", "candidate_raises",
-           "RAISES", "LowerBound", "exploitability_lower_bound"]
+           "RAISES"]
 
 RAISES = ("smallest", "all")  # LBR's candidate raises: the smallest legal raise on each face, or every legal raise
 
@@ -242,38 +238,3 @@ def local_best_response(policy: OpponentModel, config: GameConfig, dice: tuple[i
         to_opener = strategy_value(tree, (pair[0], pair[1]) if role == 0 else (pair[1], pair[0]))
         payoffs.append(-to_opener if role == 0 else to_opener)
     return Exploitability(solution.value, payoffs[0], payoffs[1])
-
-
-@dataclass(frozen=True)
-class LowerBound:
-    """LBR's ``wins`` in ``games`` against a policy, seats rotated, read as a lower bound on the policy's
-    exploitability per role in payoff units (+1 win / -1 loss), like :class:`~ldpomdp.exact.Exploitability`'s
-    ``average``: 2w - 1, with the 95% Wilson interval of w mapped the same way."""
-
-    wins: int
-    games: int
-    cpu_seconds: float = float("nan")
-
-    @property
-    def value(self) -> float:
-        return 2.0 * self.wins / self.games - 1.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        low, high = wilson_interval(self.wins, self.games)
-        return 2.0 * low - 1.0, 2.0 * high - 1.0
-
-
-def exploitability_lower_bound(policy: str, config: GameConfig, games: int, seed: int = 0, lookahead: int = 2,
-                               raises: str = "smallest") -> LowerBound:
-    """Play ``games`` games of ``lbr:policy=POLICY`` against the player spec ``policy`` in this process, with the
-    sweep's seeds and seat rotation (:func:`~ldpomdp.sweeps.play_batch`; a sweep of the same cell plays the same
-    games), and return the bound. For many games use :func:`~ldpomdp.sweeps.run_sweep` (parallel, resumable)."""
-    games = int_at_least("exploitability_lower_bound", "games", games, 1)
-    if "," in policy:
-        raise ValueError(f"exploitability_lower_bound: policy {policy!r} has ',' in it, which a spec parameter "
-                         "cannot hold; register a name for it, or play lbr against it with run_sweep")
-    lbr = f"lbr:policy={policy},lookahead={lookahead},raises={raises}"
-    records, seconds = play_batch(Cell((lbr, policy), config), seed, range(games))
-    wins = sum(r["seats"][r["winner"]] == 0 for r in records)
-    return LowerBound(wins, games, seconds)
