@@ -19,7 +19,7 @@ from ..rules import CHALLENGE, Action, Bid, GameConfig
 
 __all__ = ["CFRPlayer", "SHIPPED_TABLE", "SHIPPED", "ON_DEMAND", "table_for"]
 
-SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
+SHIPPED_TABLE = Path(__file__).parents[1] / "exact" / "data" / "cfr_default.npz"
 # settings (largest dice each, recall schedule, CFR+ iterations per round) of the shipped table (`ldpomdp solve
 # equilibrium`'s defaults) and of the tables solved on demand for other rules
 SHIPPED = (5, "3@4,2", 150)
