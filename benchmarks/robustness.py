@@ -14,7 +14,7 @@ seats rotated.
 Cells are played with the sweep machinery (``run_sweep``: resumable, one folder per cell under ``--out``). An agent or
 opponent that cannot play a dice count (``nash`` beyond one die each) gets "cannot play".
 
-    python benchmarks/robustness.py [--agents one-third,mixture,...] [--dice 1-5] [--games 2000] [--lbr-games N]
+    python benchmarks/robustness.py [--agents one-third,dqn,...] [--dice 1-5] [--games 2000] [--lbr-games N]
                                     [--opponents cfr,one-third] [--replay-dice 2] [--workers N] [--seed S]
                                     [--out DIR] [--record] [--name NAME]
 """
@@ -34,7 +34,7 @@ from ldpomdp.registry import make_player, split_specs
 from ldpomdp.rules import GameConfig
 from ldpomdp.sweeps import Cell, LowerBound, SummaryRow, parse_dice_range, run_sweep
 
-AGENTS = "one-third,expected-count,pomcp,mixture,dqn,nash,cfr,robust"
+AGENTS = "one-third,expected-count,pomcp,dqn,nash,cfr,robust"
 OPPONENTS = "cfr,one-third"
 
 

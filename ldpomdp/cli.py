@@ -15,7 +15,7 @@ import numpy as np
 from . import __version__
 from .game import play_game, player_name
 from .players.human import HumanPlayer
-from .registry import make_player, registered_names, split_specs
+from .registry import make_seat, registered_names, split_specs
 from .rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig, dice_text
 
 
@@ -99,7 +99,7 @@ def config_from_args(args: argparse.Namespace, num_players: int, dice: int | Non
 
 def cmd_play(args: argparse.Namespace) -> int:
     specs = split_specs(args.opponents)
-    opponents = [make_player(s) for s in specs]
+    opponents = [make_seat(s) for s in specs]
     config = config_from_args(args, 1 + len(opponents))
     for seat, (spec, opponent) in enumerate(zip(specs, opponents, strict=True), start=1):
         try:

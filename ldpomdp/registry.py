@@ -13,7 +13,7 @@ from typing import Any
 from .errors import describe
 from .game import Player
 
-__all__ = ["PlayerSpec", "make_player", "parse_spec", "register", "registered_names", "split_specs"]
+__all__ = ["PlayerSpec", "make_player", "make_seat", "parse_spec", "register", "registered_names", "split_specs"]
 
 
 @dataclass(frozen=True)
@@ -22,21 +22,26 @@ class _Entry:
     positional: str | None = None  # parameter that a bare value (``bluff:0.3``) sets
     aliases: dict[str, str] = field(default_factory=dict)  # short CLI names -> constructor names
     summary: str = ""
+    not_a_seat: str = ""  # why the spec models other seats only (empty: it takes a seat)
 
 
 _REGISTRY: dict[str, _Entry] = {}
 
 
 def register(
-    name: str, target: str, positional: str | None = None, aliases: dict[str, str] | None = None, summary: str = ""
+    name: str, target: str, positional: str | None = None, aliases: dict[str, str] | None = None, summary: str = "",
+    not_a_seat: str = "",
 ) -> None:
-    """Make ``name`` a player spec building ``target`` ("module:Class")."""
-    _REGISTRY[name] = _Entry(target, positional, dict(aliases or {}), summary)
+    """Make ``name`` a player spec building ``target`` ("module:Class"); ``not_a_seat``, if given, says why it only
+    models other seats (``make_seat`` refuses it with that reason)."""
+    _REGISTRY[name] = _Entry(target, positional, dict(aliases or {}), summary, not_a_seat)
 
 
-def registered_names() -> dict[str, str]:
-    """Spec names with their one-line summaries."""
-    return {name: entry.summary for name, entry in sorted(_REGISTRY.items())}
+def registered_names(seats_only: bool = False) -> dict[str, str]:
+    """Spec names with their one-line summaries (a model that takes no seat says so, or is left out with
+    ``seats_only``)."""
+    return {name: entry.summary + (" [a model for other specs, not a seat]" if entry.not_a_seat else "")
+            for name, entry in sorted(_REGISTRY.items()) if not (seats_only and entry.not_a_seat)}
 
 
 register("one-third", "ldpomdp.players.one_third:OneThirdRule", summary="report 002's one-third rule (MDP player)")
@@ -53,8 +58,11 @@ register("aggressive", "ldpomdp.players.wildcard:AggressivePlayer",
 register("conservative", "ldpomdp.players.wildcard:ConservativePlayer",
          summary="report 004 dummy: bids only what its own hand makes true")
 register("mixture", "ldpomdp.players.mixture:TypeMixture",
-         summary="Bayesian mixture over opponent types, learnt from revealed hands, "
-                 "e.g. mixture:types=random+conservative")
+         summary="Bayesian mixture over opponent types, learnt from revealed hands, for assume=, e.g. "
+                 "pomcp:assume=mixture",
+         not_a_seat="the type mixture models another seat's play (use it as assume=mixture, or lbr:policy=mixture); "
+                    "seated, it would model its own seat. Seat `robust`: it plays the best response to this model "
+                    "of its opponent, within a stop-loss")
 register("nash", "ldpomdp.players.nash:NashPlayer",
          summary="exact per-round equilibrium, two players, small rounds: with 6 faces 1 die each in the full game, "
                  "up to 7 each in the sixes game (solved once, cached on disk)")
@@ -205,5 +213,14 @@ def split_specs(text: str) -> list[str]:
 
 
 def make_player(spec: str) -> Player:
-    """Build one player from its spec string."""
+    """Build one player (or a model of another seat) from its spec string."""
     return parse_spec(spec).build()
+
+
+def make_seat(spec: str) -> Player:
+    """Build a player to seat at a table: :func:`make_player`, refusing a spec that only models other seats."""
+    name = spec.strip().partition(":")[0]
+    entry = _REGISTRY.get(name)
+    if entry is not None and entry.not_a_seat:
+        raise ValueError(f"player spec {spec.strip()!r} cannot take a seat: {entry.not_a_seat}")
+    return make_player(spec)

@@ -96,6 +96,29 @@ def test_a_person_in_a_sweep_is_refused_before_any_game(tmp_path, capsys):
     assert out == "" and not (tmp_path / "o").exists()
 
 
+MIXTURE_REFUSED = ("cannot take a seat: the type mixture models another seat's play (use it as assume=mixture, or "
+                   "lbr:policy=mixture); seated, it would model its own seat. Seat `robust`: it plays the best "
+                   "response to this model of its opponent, within a stop-loss")
+
+
+def test_the_type_mixture_is_refused_as_a_seat_by_play_and_sweep_and_listed_as_a_model(tmp_path, capsys):
+    # seated, the mixture modelled its own seat and lost to every agent (0.21-0.38 against cfr)
+    assert cli_main(["play", "--opponents", "mixture", "--dice", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"ldpomdp: error: player spec 'mixture' {MIXTURE_REFUSED}\n"
+    assert cli_main(["sweep", "--players", "mixture:floor=0.05,one-third", "--dice", "2", "--out",
+                     str(tmp_path / "o")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.endswith(f"player spec 'mixture:floor=0.05' {MIXTURE_REFUSED}\n") and "\n" not in err[:-1]
+    assert not (tmp_path / "o").exists()
+    assert cli_main(["players"]) == 0
+    listed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("mixture ")]
+    assert len(listed) == 1 and listed[0].endswith("[a model for other specs, not a seat]")
+    # as a model it still plays its part: the planners assume it
+    assert cli_main(["sweep", "--players", "expected-count:assume=mixture,one-third", "--dice", "1", "--games", "2",
+                     "--out", str(tmp_path / "m"), "--no-progress", "--no-plot", "--workers", "1"]) == 0
+
+
 def test_play_refuses_nash_above_its_sizes_in_one_line_before_the_game(capsys):
     # used to print "Game 1: ..." and then a traceback frame of exact/tree.py
     assert cli_main(["play", "--opponents", "nash", "--dice", "2"]) == 2

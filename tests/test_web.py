@@ -145,6 +145,8 @@ def test_bad_input_is_refused_with_one_line_of_json_and_other_games_go_on(app):
     _refused(a.post("/api/game", json={"opponents": ["no-such-player"]}), 400, "unknown player 'no-such-player'")
     _refused(a.post("/api/game", json={"opponents": ["human"]}), 400, "'human' is you")
     _refused(a.post("/api/game", json={"opponents": ["bluff"]}), 400, "needs a value")
+    _refused(a.post("/api/game", json={"opponents": ["mixture"]}), 400, "cannot take a seat", "robust")
+    assert "mixture" not in {choice["name"] for choice in spec_choices()}
     _refused(a.post("/api/game", json={"opponents": ["nash", "nash"]}), 400, "nash cannot play these rules",
              "two players")
     _refused(a.post("/api/game", json={"opponents": ["one-third"], "faces": 1}), 400, "faces")

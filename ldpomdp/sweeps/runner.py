@@ -27,7 +27,7 @@ from types import ModuleType
 
 from ..errors import PlayerError
 from ..game import IllegalActionError
-from ..registry import make_player
+from ..registry import make_seat
 from .cell import Cell
 from .games import play_one
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
@@ -53,7 +53,7 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     and seat 0 opens, so over ``n`` consecutive games every player opens once.
     """
     start = time.thread_time()
-    players = [make_player(spec) for spec in cell.players]
+    players = [make_seat(spec) for spec in cell.players]
     records = []
     for g in games:
         try:
@@ -80,7 +80,7 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
         config = cell.config
         for seat, spec in enumerate(cell.players):
             if spec not in built:
-                built[spec] = make_player(spec)
+                built[spec] = make_seat(spec)
                 if getattr(built[spec], "interactive", False):
                     raise ValueError(f"player {spec!r} in cell {cell.id}: a person cannot play in a sweep (its games "
                                      f"run unattended, in worker processes); play the agents with `ldpomdp play`")

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import PlayerError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name, seeded_rng
-from ..registry import make_player, registered_names
+from ..registry import make_seat, registered_names
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps.cell import Cell, game_seed
 from ..sweeps.games import game_line
@@ -137,7 +137,7 @@ class WebGame:
         players: list[Any] = [_You()]
         for spec in specs:
             try:
-                players.append(make_player(spec))
+                players.append(make_seat(spec))
             except ValueError as exc:
                 raise WebError(400, str(exc).splitlines()[0]) from None
         self.players = players
@@ -347,4 +347,4 @@ class Sessions:
 def spec_choices() -> list[dict]:
     """The built-in player specs the page offers: name, summary and a spec that plays (``human`` left out)."""
     return [{"name": name, "summary": summary, "spec": EXAMPLE_SPECS.get(name, name)}
-            for name, summary in registered_names().items() if name != "human"]
+            for name, summary in registered_names(seats_only=True).items() if name != "human"]
