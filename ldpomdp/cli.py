@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -72,6 +74,11 @@ def variant_fields(args: argparse.Namespace) -> dict[str, object]:
     fields.update({name: getattr(args, name) for name in VARIANT_OPTIONS
                    if name != "rules" and getattr(args, name, None) is not None})
     return fields
+
+
+def variant_flags(args: argparse.Namespace) -> list[str]:
+    """The rule-variant options given, as their flags (e.g. ``["--rules", "--loss"]``)."""
+    return [flag for name, flag in VARIANT_OPTIONS.items() if getattr(args, name, None) is not None]
 
 
 def _wild_face(text: str, faces: int) -> int | None:
@@ -217,11 +224,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         games = ()
     if len(games) != 3 or min(games) < 0:
         raise ValueError(f"--games must be three integers >= 0 like 20000,20000,20000, got {args.games!r}")
-    if variant_fields(args):
-        given = [f"--{name.replace('_', '-')}" for name in ("rules", "wild_bids", "exact_call", "palifico", "loss")
-                 if getattr(args, name) is not None]
+    if variant_flags(args):
         raise ValueError("the DQN learns today's rules only (its action coding and features have no exact call, "
-                         f"palifico round or Perudo bid order): drop {', '.join(given)}")
+                         f"palifico round or Perudo bid order): drop {', '.join(variant_flags(args))}")
     frame = Frame(args.players, args.dice, args.faces, _wild_face(args.wild, args.faces), args.bids)
     frame.check(frame.config)  # the rules' own checks, with their messages
     settings = TrainSettings(seed=args.seed, frame=frame, games=games, learning_rate=args.lr,
@@ -279,26 +284,34 @@ def _serve_parser(sub) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from tqdm import tqdm
 
     from .exact import exploitability
     from .exact.equilibrium import game_rounds, solve_game
+    from .interrupts import sigterm_as_interrupt
     from .players.cfr import SHIPPED, CFRPlayer
 
+    if variant_flags(args):
+        raise ValueError(f"the equilibrium solver takes today's rules only: drop {', '.join(variant_flags(args))}")
     for name, shipped in zip(("dice", "k", "iterations"), SHIPPED, strict=True):
         if getattr(args, name) is None:
             setattr(args, name, shipped)
     config = config_from_args(args, 2)
     out = Path(args.out)
+    _check_out_file(out, "--out")
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
-    bar = tqdm(total=len(game_rounds(args.dice)) * args.iterations, unit="it", disable=args.no_progress)
-    table = solve_game(config, args.dice, args.k, args.iterations, seed=args.seed, checkpoint=checkpoint,
-                       checkpoint_every=args.checkpoint_every, progress=bar.update)
-    bar.close()
-    table.save(out)
-    checkpoint.unlink(missing_ok=True)
+    try:
+        with sigterm_as_interrupt():  # `kill` stops it as Ctrl-C does: no temporary file is left behind
+            with tqdm(total=len(game_rounds(args.dice)) * args.iterations, unit="it", disable=args.no_progress) as bar:
+                table = solve_game(config, args.dice, args.k, args.iterations, seed=args.seed, checkpoint=checkpoint,
+                                   checkpoint_every=args.checkpoint_every, progress=bar.update)
+            table.save(out)
+            checkpoint.unlink(missing_ok=True)
+    except KeyboardInterrupt as exc:
+        if checkpoint.exists():
+            print(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: the rounds solved so far are saved "
+                  f"in {checkpoint}; run the same command again to resume", file=sys.stderr)
+        raise
     print(f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it with --players cfr:table={out})")
     for (a, b), seconds in table.seconds.items():
         print(f"round {a} vs {b} dice: game value to the opener {table.values[a, b]:+.4f}, {seconds:.1f} CPU s")
@@ -307,6 +320,23 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"exploitability with 1 die each: as opener {e.as_opener:.4f}, as responder {e.as_responder:.4f}, "
           f"average {e.average:.4f} (payoff units; the LP's value {e.value:+.4f})")
     return 0
+
+
+def _check_out_file(out: Path, option: str) -> None:
+    """Refuse ``option``'s file ``out`` before any work if it cannot be written: a folder, a path under a file, a
+    folder that is not writable. Creates nothing."""
+    if out.is_dir():
+        raise ValueError(f"{option} {str(out)!r} is a folder: give the file to write, e.g. {str(out / 'cfr.npz')!r}")
+    folder = out.parent
+    try:
+        while not folder.exists():  # the nearest folder that exists: the rest is made when the file is written
+            folder = folder.parent
+        if not folder.is_dir():
+            raise ValueError(f"{option} {str(out)!r} lies under {str(folder)!r}, which is a file, not a folder")
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{option} {str(out)!r}: cannot write in {str(folder)!r} ({exc.strerror or exc})") from None
 
 
 def _solve_parser(sub) -> None:

@@ -21,8 +21,8 @@ class PlayerError(ValueError):
 
 
 class TableError(ValueError):
-    """A solved table or checkpoint that cannot be read (missing, corrupt, or of another format): not a refusal to
-    play a game, so nothing that sits out games it cannot play may swallow it."""
+    """A data file (a solved table, network weights, a checkpoint) that cannot be read (missing, damaged, or of
+    another format): not a refusal to play a game, so nothing that sits out games it cannot play may swallow it."""
 
 
 def describe(exc: BaseException) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ldpomdp.datafiles import load_npz
 from ldpomdp.envs.coding import ActionCoding
 from ldpomdp.game import PlayerView
 from ldpomdp.rules import Action, Bid, GameConfig, match_matrix, matching_count
@@ -196,17 +197,17 @@ class QNetwork:
 
     @classmethod
     def load(cls, path: str | Path) -> QNetwork:
-        """Read a file written by :meth:`save`; a ValueError says what is wrong with it."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                frame = Frame(**json.loads(str(data["frame"])))
-                params = {k[2:]: data[k] for k in data.files if k.startswith("p_")}
-            if not params:
-                raise ValueError("no network arrays in it (a file of the first, one-output-per-action network? "
-                                 "retrain with ldpomdp train dqn)")
-            return cls(params, frame)
-        except (OSError, KeyError, ValueError, TypeError) as exc:
-            raise ValueError(f"cannot read DQN weights from {path}: {exc}") from exc
+        """Read a file written by :meth:`save`; a TableError (a ValueError) says what is wrong with it."""
+        return load_npz(path, "DQN weights", cls._from_arrays)
+
+    @classmethod
+    def _from_arrays(cls, data: Mapping[str, np.ndarray]) -> QNetwork:
+        frame = Frame(**json.loads(str(data["frame"])))
+        params = {k[2:]: v for k, v in data.items() if k.startswith("p_")}
+        if not params:
+            raise ValueError("no network arrays in it (a file of the first, one-output-per-action network? "
+                             "retrain with ldpomdp train dqn)")
+        return cls(params, frame)
 
 
 class DQNPlayer(BeliefPlayer):

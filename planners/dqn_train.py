@@ -28,10 +28,10 @@ import resource
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from ldpomdp.datafiles import read_npz, write_npz
 from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.registry import make_player
@@ -353,13 +353,6 @@ def evaluate(network: QNetwork, groups: Sequence[tuple[str, ...]], games: int, s
     return out
 
 
-def _save_atomically(path: Path, arrays: dict[str, Any]) -> None:
-    # ``arrays`` typed Any: mypy would match a dict of arrays against savez's allow_pickle: bool
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
-
-
 def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
               log: Callable[[str], None] = print) -> Path:
     """Train (or resume from ``out/checkpoint.npz``, which must come from the same settings) and return the path of
@@ -377,17 +370,17 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
     progress_state, frozen = _Progress(), {}
     checkpoint = out / "checkpoint.npz"
     if checkpoint.exists():
-        with np.load(checkpoint, allow_pickle=False) as data:
-            if str(data["settings"]) != settings.as_json():
-                raise ValueError(f"{checkpoint} was written with other settings:\n{data['settings']}\nnow:\n"
-                                 f"{settings.as_json()}\n(use another --out, or the same options)")
-            progress_state = _Progress(**json.loads(str(data["progress"])))
-            learner.load_state({k: data[k] for k in data.files if k.startswith("learner_")})
-            replay.load({k: data[f"replay_{k}"] for k in ("s", "a", "r", "s2", "m2", "done")}, int(data["replay_next"]))
-            for name in FROZEN:
-                arrays = {k[len(name) + 1:]: data[k] for k in data.files if k.startswith(f"{name}_")}
-                if arrays:
-                    frozen[name] = QNetwork(arrays, frame)
+        data = read_npz(checkpoint, "checkpoint", hint="delete it to start the training afresh")
+        if str(data["settings"]) != settings.as_json():
+            raise ValueError(f"{checkpoint} was written with other settings:\n{data['settings']}\nnow:\n"
+                             f"{settings.as_json()}\n(use another --out, or the same options)")
+        progress_state = _Progress(**json.loads(str(data["progress"])))
+        learner.load_state({k: v for k, v in data.items() if k.startswith("learner_")})
+        replay.load({k: data[f"replay_{k}"] for k in ("s", "a", "r", "s2", "m2", "done")}, int(data["replay_next"]))
+        for name in FROZEN:
+            arrays = {k[len(name) + 1:]: v for k, v in data.items() if k.startswith(f"{name}_")}
+            if arrays:
+                frozen[name] = QNetwork(arrays, frame)
         log(f"resumed from {checkpoint} at game {progress_state.games} of {total}")
     network = QNetwork(learner.numpy_params(), frame)
     player = LearningPlayer(network, replay)
@@ -401,7 +394,7 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
         arrays |= {f"replay_{k}": v for k, v in replay.arrays().items()}
         for name, net in frozen.items():
             arrays |= {f"{name}_{k}": v for k, v in net.params.items()}
-        _save_atomically(checkpoint, arrays)
+        write_npz(checkpoint, arrays, compress=False)
         network.save(out / "dqn.npz", games=progress_state.games, seed=settings.seed,
                      cpu_seconds=round(progress_state.cpu_seconds, 1))
 

@@ -49,3 +49,34 @@ def sweep(out, cells=SMALL, games=12, **kw):
     kw.setdefault("log", None)
     kw.setdefault("seed", 7)
     return run_sweep(cells, games, out, **kw)
+
+
+# --- damaged data files: a small equilibrium table, and the damage a file may come to -----------------------------
+
+def small_table(path: Path) -> Path:
+    """A table of the default rules up to 1 die each (5 CFR+ iterations: a second), written to ``path``."""
+    from ldpomdp.exact.equilibrium import solve_game
+    from ldpomdp.rules import GameConfig
+
+    return solve_game(GameConfig(), 1, 2, 5).save(path)
+
+
+def _flip_a_bit(raw: bytes) -> bytes:
+    middle = len(raw) // 2  # inside a compressed array, whose checksum then fails
+    return raw[:middle] + bytes([raw[middle] ^ 0x10]) + raw[middle + 1:]
+
+
+DAMAGED = "the file is damaged (truncated or corrupted: "
+DAMAGE = {  # kind -> (the file's bytes made from the good ones, the fault a reader names)
+    "truncated": (lambda raw: raw[:len(raw) // 2], DAMAGED),
+    "bit-flipped": (_flip_a_bit, DAMAGED),
+    "empty": (lambda raw: b"", "the file is empty"),
+    "not a zip": (lambda raw: b"format,2\nfaces,6\n", "not an .npz file"),
+}
+
+
+def damage(path: Path, kind: str) -> str:
+    """Damage the file at ``path`` in the way ``kind`` of :data:`DAMAGE` names; return the fault a reader names."""
+    change, fault = DAMAGE[kind]
+    path.write_bytes(change(path.read_bytes()))
+    return fault

@@ -3,12 +3,24 @@ outputs, the same game as Python's."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
 import pytest
-from conftest import lines, sweep
+from conftest import DAMAGE, damage, lines, small_table, sweep
 
 from ldpomdp import GameConfig
 from ldpomdp.cli import build_parser, config_from_args
 from ldpomdp.cli import main as cli_main
+from ldpomdp.datafiles import read_npz
+from ldpomdp.exact import equilibrium
+from ldpomdp.exact.equilibrium import GameTable
+from ldpomdp.players import cfr as cfr_player
 from ldpomdp.sweeps import Cell
 
 
@@ -168,3 +180,152 @@ def test_the_cli_and_python_default_to_the_same_game(tmp_path):
                      "--no-plot", "--no-progress", "--out", str(tmp_path / "cli")]) == 0
     sweep(tmp_path / "py", cells=[Cell.of(("one-third", "random"), 2)], games=6, seed=0, workers=1)
     assert lines(tmp_path / "cli") == lines(tmp_path / "py")
+
+
+# --- damaged tables and checkpoints; `solve equilibrium`'s refusals and its output file ----------------------------
+
+SOLVE = ["solve", "equilibrium", "--dice", "1", "--iterations", "5", "--no-progress"]  # a second's solve
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+@pytest.mark.parametrize("command,spec", [("play", "cfr:table={}"), ("sweep", "cfr:table={}"),
+                                          ("play", "robust:safe=cfr:table={}"), ("sweep", "robust:safe=cfr:table={}")])
+def test_a_damaged_table_is_one_line_naming_the_spec_the_file_and_its_fault(tmp_path, capsys, monkeypatch, kind,
+                                                                            command, spec):
+    # used to end in a BadZipFile or zlib.error traceback, or "No data left in file" naming neither file nor spec
+    monkeypatch.setattr(cfr_player, "_MEMORY", {})
+    path = small_table(tmp_path / "t.npz")
+    fault = damage(path, kind)
+    spec = spec.format(path)
+    argv = (["play", "--opponents", spec, "--dice", "1"] if command == "play" else
+            ["sweep", "--players", f"{spec},one-third", "--dice", "1", "--games", "2", "--workers", "1", "--no-plot",
+             "--no-progress", "--out", str(tmp_path / "o")])
+    assert cli_main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"ldpomdp: error: player {spec!r}")
+    assert f": cannot read the equilibrium table {path}: {fault}" in err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_solve_names_a_damaged_checkpoint_and_says_to_delete_it(tmp_path, capsys, kind):
+    # a truncated checkpoint used to end in a traceback, with no hint that deleting it starts afresh
+    checkpoint = small_table(tmp_path / "cfr.npz.checkpoint.npz")
+    fault = damage(checkpoint, kind)
+    assert cli_main([*SOLVE, "--out", str(tmp_path / "cfr.npz")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ldpomdp: error: cannot read the checkpoint {checkpoint}: {fault}")
+    assert err.endswith("; delete it to start afresh\n") and err.count("\n") == 1
+    assert [p.name for p in tmp_path.iterdir()] == [checkpoint.name]
+
+
+@pytest.fixture
+def no_solving(monkeypatch):
+    """`solve equilibrium` fails the test if it starts solving."""
+    monkeypatch.setattr(equilibrium, "solve_game", lambda *a, **k: pytest.fail("it started solving"))
+
+
+@pytest.mark.parametrize("flags,named", [
+    (["--rules", "perudo"], "--rules"),  # used to solve today's rules, write their table, then exit 2
+    (["--exact-call"], "--exact-call"),
+    (["--loss", "difference", "--palifico"], "--palifico, --loss"),
+    (["--rules", "dudo", "--wild-bids", "perudo"], "--rules, --wild-bids"),
+])
+def test_solve_refuses_the_rule_variants_naming_them_before_solving(tmp_path, capsys, no_solving, flags, named):
+    assert cli_main([*SOLVE, *flags, "--out", str(tmp_path / "cfr.npz")]) == 2
+    assert capsys.readouterr().err == (f"ldpomdp: error: the equilibrium solver takes today's rules only: drop "
+                                       f"{named}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _read_only_folder(tmp_path) -> tuple[Path, str]:
+    """A folder this process cannot write in, and the reason: a read-only one of its own, or (as root, who writes
+    in those too) /sys, which the kernel keeps unwritable."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    for candidate in (folder, Path("/sys")):
+        probe = candidate / f".probe-{os.getpid()}"
+        try:
+            with open(probe, "x"):
+                pass
+        except OSError as exc:
+            return candidate, exc.strerror
+        probe.unlink()
+    pytest.skip("no folder that this process cannot write in")
+
+
+@pytest.mark.parametrize("case", ["a folder", "under a file", "a read-only folder"])
+def test_solve_refuses_an_out_it_cannot_write_before_solving(tmp_path, capsys, no_solving, case):
+    # used to end in a traceback, for a folder only after the whole solve
+    (tmp_path / "file").write_text("")
+    (tmp_path / "results").mkdir()
+    if case == "a folder":
+        out, message = tmp_path / "results", (f"--out {str(tmp_path / 'results')!r} is a folder: give the file to "
+                                              f"write, e.g. {str(tmp_path / 'results' / 'cfr.npz')!r}")
+    elif case == "under a file":
+        out, message = tmp_path / "file" / "a" / "cfr.npz", (f"--out {str(tmp_path / 'file' / 'a' / 'cfr.npz')!r} "
+                                                             f"lies under {str(tmp_path / 'file')!r}, which is a "
+                                                             f"file, not a folder")
+    else:
+        folder, reason = _read_only_folder(tmp_path)
+        out, message = folder / "new" / "cfr.npz", (f"--out {str(folder / 'new' / 'cfr.npz')!r}: cannot write in "
+                                                    f"{str(folder)!r} ({reason})")
+    before = sorted(tmp_path.rglob("*"))
+    assert cli_main([*SOLVE, "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"ldpomdp: error: {message}\n"
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_an_interrupted_solve_leaves_no_temporary_file_and_resumes(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "cfr.npz"
+    checkpoint = tmp_path / "cfr.npz.checkpoint.npz"
+    save, writes = np.savez_compressed, []
+
+    def ctrl_c_in_the_second_write(file, **arrays):
+        save(file, **arrays)
+        writes.append(file)
+        if len(writes) == 2:  # the temporary file is whole: Ctrl-C comes before it replaces the checkpoint
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(np, "savez_compressed", ctrl_c_in_the_second_write)
+    assert cli_main([*SOLVE, "--checkpoint-every", "1", "--out", str(out)]) == 130
+    assert capsys.readouterr().err == (f"stopped: the rounds solved so far are saved in {checkpoint}; run the same "
+                                       f"command again to resume\n\ninterrupted\n")
+    assert str(writes[1]).endswith(".tmp.npz")
+    assert [p.name for p in tmp_path.iterdir()] == [checkpoint.name]  # used to keep the .tmp.npz
+    assert int(read_npz(checkpoint, "checkpoint")["iteration"]) == 1
+    monkeypatch.setattr(np, "savez_compressed", save)
+    assert cli_main([*SOLVE, "--out", str(out)]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]
+    assert GameTable.load(out).covers((1, 1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_solve_stopped_by_a_signal_says_how_to_resume_and_leaves_no_temporary_file(tmp_path, signum):
+    # SIGTERM (`kill PID`) used to end it at once, leaving a .tmp.npz when it fell inside a write
+    out = tmp_path / "cfr.npz"
+    checkpoint = tmp_path / "cfr.npz.checkpoint.npz"
+    cmd = [sys.executable, "-m", "ldpomdp.cli", "solve", "equilibrium", "--dice", "2", "--faces", "3",
+           "--iterations", "1000000", "--checkpoint-every", "1", "--no-progress", "--out", str(out)]
+    with open(tmp_path / "log", "w") as log:  # Ctrl-C's signal delivered as in a terminal (a background shell
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,  # that ran the tests ignores it)
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.time() + 60
+        while not checkpoint.exists() and proc.poll() is None and time.time() < deadline:
+            time.sleep(0.05)
+        assert checkpoint.exists() and proc.poll() is None, "the solve did not get going"
+        time.sleep(0.5)  # checkpoints are written all the time: the signal may fall inside a write
+        proc.send_signal(signum)
+        assert proc.wait(timeout=30) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    by = " by SIGTERM" if signum == signal.SIGTERM else ""
+    assert (tmp_path / "log").read_text() == (f"stopped{by}: the rounds solved so far are saved in {checkpoint}; run "
+                                              f"the same command again to resume\n\ninterrupted\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cfr.npz.checkpoint.npz", "log"]
+    read_npz(checkpoint, "checkpoint")

@@ -13,10 +13,13 @@ from dataclasses import asdict
 
 import numpy as np
 import pytest
+from conftest import DAMAGE, damage
 from ldpomdp.planners.dqn import SHIPPED_WEIGHTS, DQNPlayer, Frame, QNetwork
 from ldpomdp.planners.dqn_train import TrainSettings, initial_params
 
 from ldpomdp import GameConfig, make_player, play_game
+from ldpomdp.cli import main as cli_main
+from ldpomdp.errors import TableError
 from ldpomdp.rules import match_matrix
 
 SMALL = ["--players", "2", "--dice", "2", "--games", "200,0,100", "--checkpoint-every", "50",
@@ -80,17 +83,44 @@ def test_dqn_refuses_a_game_outside_its_frame_and_bad_files(tmp_path):
         play_game(GameConfig(2, 6), [player, make_player("random")], np.random.default_rng(0))
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a weights file")
-    with pytest.raises(ValueError, match="cannot read DQN weights"):
+    with pytest.raises(ValueError, match="cannot read the DQN weights"):
         make_player(f"dqn:weights={bad}")
     old = tmp_path / "old.npz"  # the first network's format: layers w0, b0, ... without the p_ prefix
     np.savez(old, frame=json.dumps(asdict(Frame())), w0=np.zeros((132, 91)), b0=np.zeros(91))
-    with pytest.raises(ValueError, match="cannot read DQN weights.*no network arrays"):
+    with pytest.raises(ValueError, match="cannot read the DQN weights.*no network arrays"):
         make_player(f"dqn:weights={old}")
     network = QNetwork.load(SHIPPED_WEIGHTS)
     wrong = tmp_path / "wrong.npz"
     np.savez(wrong, frame=json.dumps(asdict(Frame(2, 4))), **{f"p_{k}": v for k, v in network.params.items()})
-    with pytest.raises(ValueError, match="cannot read DQN weights.*not a network of the frame"):
+    with pytest.raises(ValueError, match="cannot read the DQN weights.*not a network of the frame"):
         make_player(f"dqn:weights={wrong}")
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_damaged_weights_are_one_error_naming_the_file_and_its_fault(tmp_path, kind):
+    # a truncated file used to raise zipfile.BadZipFile, an empty one EOFError
+    path = tmp_path / "dqn.npz"
+    path.write_bytes(SHIPPED_WEIGHTS.read_bytes())
+    fault = damage(path, kind)
+    with pytest.raises(TableError) as error:
+        QNetwork.load(path)
+    assert str(error.value).startswith(f"cannot read the DQN weights {path}: {fault}")
+    with pytest.raises(ValueError) as error:
+        make_player(f"dqn:weights={path}")
+    assert str(error.value).startswith(f"player spec 'dqn:weights={path}': cannot read the DQN weights {path}: {fault}")
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_training_names_a_damaged_checkpoint_and_says_to_delete_it(tmp_path, capsys, kind):
+    pytest.importorskip("jax")
+    checkpoint = tmp_path / "checkpoint.npz"
+    checkpoint.write_bytes(SHIPPED_WEIGHTS.read_bytes())  # an .npz as long as a checkpoint would be, damaged below
+    fault = damage(checkpoint, kind)
+    assert cli_main(["train", "dqn", "--out", str(tmp_path), "--no-progress", *SMALL]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ldpomdp: error: cannot read the checkpoint {checkpoint}: {fault}")
+    assert err.endswith("; delete it to start the training afresh\n") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("options, message", [(["--games", "10,10"], "three integers"),

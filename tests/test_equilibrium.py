@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import DAMAGE, damage, small_table
 
+from ldpomdp.datafiles import write_npz
+from ldpomdp.errors import TableError
 from ldpomdp.exact import equilibrium, exploitability, solve_round
 from ldpomdp.exact.equilibrium import (
     GameTable,
@@ -16,7 +19,8 @@ from ldpomdp.exact.equilibrium import (
     solve_game,
 )
 from ldpomdp.game import play_game
-from ldpomdp.players.cfr import ON_DEMAND, SHIPPED, SHIPPED_TABLE, CFRPlayer
+from ldpomdp.players import cfr as cfr_player
+from ldpomdp.players.cfr import ON_DEMAND, SHIPPED, SHIPPED_TABLE, CFRPlayer, table_for
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
 
@@ -189,3 +193,76 @@ def test_sampled_opponents_are_seeded_and_close_to_full_width(monkeypatch):
     assert not all(np.array_equal(a, b) for a, b in zip(runs[0].regrets, runs[2].regrets, strict=True))
     monkeypatch.undo()
     assert abs(runs[0].value() - solve_round(config, (1, 1)).value) < 0.035
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_a_damaged_table_is_one_error_naming_the_file_and_its_fault(tmp_path, monkeypatch, kind):
+    # used to raise BadZipFile, zlib.error or "EOFError: No data left in file" (naming neither file nor spec)
+    monkeypatch.setattr(cfr_player, "_MEMORY", {})
+    path = small_table(tmp_path / "t.npz")
+    GameTable.load(path)  # whole, it reads
+    fault = damage(path, kind)
+    with pytest.raises(TableError) as error:
+        GameTable.load(path)
+    assert str(error.value).startswith(f"cannot read the equilibrium table {path}: {fault}")
+    assert "\n" not in str(error.value)
+    with pytest.raises(TableError, match="cannot read the equilibrium table"):
+        CFRPlayer(str(path)).reset(0, GameConfig(dice=1))
+
+
+def test_a_file_that_is_no_table_is_named_with_what_it_is(tmp_path):
+    np.save(tmp_path / "array.npy", np.zeros(3))
+    np.savez(tmp_path / "other.npz", weights=np.zeros(3))
+    (tmp_path / "folder.npz").mkdir()
+    for name, fault in [("array.npy", "not an .npz file"), ("other.npz", "no array 'format' in it"),
+                        ("folder.npz", "Is a directory"), ("missing.npz", "No such file or directory")]:
+        with pytest.raises(TableError) as error:
+            GameTable.load(tmp_path / name)
+        assert str(error.value) == f"cannot read the equilibrium table {tmp_path / name}: {fault}"
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_a_damaged_checkpoint_is_named_with_the_advice_to_delete_it(tmp_path, kind):
+    checkpoint = small_table(tmp_path / "run.npz")
+    fault = damage(checkpoint, kind)
+    with pytest.raises(TableError) as error:
+        solve_game(GameConfig(), 1, 2, 5, checkpoint=checkpoint)
+    assert str(error.value).startswith(f"cannot read the checkpoint {checkpoint}: {fault}")
+    assert str(error.value).endswith("; delete it to start afresh")
+
+
+def test_a_damaged_cached_table_is_solved_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPOMDP_CACHE", str(tmp_path))
+    monkeypatch.setattr(cfr_player, "ON_DEMAND", (1, "2", 5))
+    monkeypatch.setattr(cfr_player, "_MEMORY", {})
+    config = GameConfig(dice=1, faces=3, wild=None)
+    first = table_for(config)
+    (cached,) = (tmp_path / "cfr").glob("table-*.npz")
+    damage(cached, "truncated")
+    monkeypatch.setattr(cfr_player, "_MEMORY", {})
+    again = table_for(config)
+    np.testing.assert_array_equal(again.strategies[(1, 1)][0], first.strategies[(1, 1)][0])
+    GameTable.load(cached)  # stored again, whole
+
+
+def test_the_solver_refuses_the_rule_variants_before_solving():
+    # used to solve today's rules and hand them back as the variant's table
+    with pytest.raises(ValueError, match=r"today's rules only, not the variants \{'exact_call': True\}"):
+        solve_game(GameConfig(exact_call=True), 1, 2, 5, progress=lambda n: pytest.fail("solving"))
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt(), OSError(28, "No space left on device")])
+def test_an_interrupted_or_failed_write_leaves_no_temporary_file(tmp_path, monkeypatch, stop):
+    path = small_table(tmp_path / "t.npz")
+    before = path.read_bytes()
+    save = np.savez_compressed
+
+    def save_then_stop(file, **arrays):
+        save(file, **arrays)  # the temporary file is whole: the stop comes before it replaces the table
+        raise stop
+
+    monkeypatch.setattr(np, "savez_compressed", save_then_stop)
+    with pytest.raises(type(stop)):
+        write_npz(path, {"x": np.zeros(3)})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.npz"]
+    assert path.read_bytes() == before

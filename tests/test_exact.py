@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import DAMAGE, damage
 
 from ldpomdp.exact import ReplayPolicy, cached_solution, exploitability, solve_round
 from ldpomdp.exact.best_response import best_response_value, policy_behaviour
@@ -302,6 +303,24 @@ def test_nash_cache_is_written_and_reused(tmp_path, monkeypatch):
     again = cached_solution(config)
     assert again.value == first.value
     np.testing.assert_array_equal(again.behaviour[0], first.behaviour[0])
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_a_damaged_nash_cache_file_is_solved_again(tmp_path, monkeypatch, kind):
+    import ldpomdp.exact.nash as nash
+
+    config = GameConfig(dice=1, faces=3, wild=None)
+    nash._MEMORY.clear()
+    first = cached_solution(config)
+    (path,) = (tmp_path / "cache" / "nash").glob("round-*.npz")
+    damage(path, kind)
+    nash._MEMORY.clear()
+    again = cached_solution(config)  # used to raise BadZipFile or EOFError for a truncated or empty file
+    assert again.value == first.value
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # no temporary file left
+    nash._MEMORY.clear()
+    monkeypatch.setattr(nash, "solve_round", lambda *a, **k: pytest.fail("the solution was not stored again"))
+    assert cached_solution(config).value == first.value
 
 
 def test_too_large_or_unsupported_configurations_are_refused():

@@ -18,9 +18,8 @@ the outcome is the game value of the dice state the round leads to.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -28,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..caches import memo
-from ..errors import TableError
+from ..datafiles import load_npz, write_npz
 from ..hands import hand_rows, hand_support
 from ..rules import Bid, GameConfig, match_matrix, next_opener
 
@@ -445,7 +444,7 @@ class GameTable:
         return out
 
     @classmethod
-    def from_arrays(cls, data) -> GameTable:
+    def from_arrays(cls, data: Mapping[str, np.ndarray]) -> GameTable:
         if int(data["format"]) != cls.FORMAT:
             raise ValueError(f"equilibrium table format {int(data['format'])}, expected {cls.FORMAT}")
         wild = int(data["wild"])
@@ -453,7 +452,7 @@ class GameTable:
         config = GameConfig(num_players=2, dice=dice, faces=int(data["faces"]), wild=None if wild < 0 else wild,
                             opener=str(data["opener"]))
         strategies, seconds = {}, {}
-        for name in data.files:
+        for name in data:
             if name.startswith("round_") and name.endswith("_opener"):
                 a, b = (int(x) for x in name.split("_")[1:3])
                 strategies[(a, b)] = (data[name], data[f"round_{a}_{b}_responder"])
@@ -463,23 +462,12 @@ class GameTable:
 
     def save(self, path: str | Path) -> Path:
         """Write the table atomically (compressed .npz)."""
-        return _atomic_savez(Path(path), self.arrays())
+        return write_npz(path, self.arrays())
 
     @classmethod
     def load(cls, path: str | Path) -> GameTable:
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                return cls.from_arrays(data)
-        except (OSError, KeyError, ValueError) as exc:
-            raise TableError(f"cannot read the equilibrium table {path}: {exc}") from exc
-
-
-def _atomic_savez(path: Path, arrays: dict[str, np.ndarray]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
-    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
-    os.replace(tmp, path)  # atomic: a kill never leaves a half-written file
-    return path
+        """The table in the file at ``path``; TableError naming the file when it cannot be read."""
+        return load_npz(path, "equilibrium table", cls.from_arrays)
 
 
 def game_rounds(max_dice: int) -> list[tuple[int, int]]:
@@ -496,7 +484,10 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
 
     With ``checkpoint``, the solved rounds and the running round's regrets are written there (atomically) every
     ``checkpoint_every`` iterations and after each round, and a run finding that file continues from it: the
-    result is the same as an uninterrupted run's. ``progress(n)`` is told of every n iterations done."""
+    result is the same as an uninterrupted run's. ``progress(n)`` is told of every n iterations done. Today's rules
+    only: ``config`` with rule variants is refused."""
+    if config.variants:
+        raise ValueError(f"the equilibrium solver takes today's rules only, not the variants {config.variants}")
     cfg = GameConfig(num_players=2, dice=max_dice, faces=config.faces, wild=config.wild, bids=config.bids,
                      opener=config.opener)
     recall_for(recall, (max_dice, max_dice))  # a bad schedule fails now, not after the small rounds
@@ -523,8 +514,8 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
             solver.run(step)
             spent += time.process_time() - start
             if checkpoint is not None and solver.iteration < iterations:
-                _atomic_savez(Path(checkpoint), {**table.arrays(), **solver.state_dict(), "dice": np.array(dice),
-                                                 "running_seconds": np.array(spent)})
+                write_npz(checkpoint, {**table.arrays(), **solver.state_dict(), "dice": np.array(dice),
+                                       "running_seconds": np.array(spent)})
             if progress:
                 progress(step)
         start = time.process_time()
@@ -538,16 +529,9 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
 
 
 def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
-    """The table and running round stored at ``path``; ValueError when it was solved with other settings."""
-    with np.load(path, allow_pickle=False) as data:
-        try:
-            table = GameTable.from_arrays(data)
-        except (KeyError, ValueError) as exc:
-            raise TableError(f"cannot resume from the checkpoint {path} ({exc}); remove it to start afresh") from exc
-        state = None
-        if "dice" in data.files:
-            state = {name: data[name] for name in ("regrets0", "regrets1", "sums0", "sums1", "iteration", "dice")}
-            state["seconds"] = data["running_seconds"]
+    """The table and running round stored at ``path``; TableError when it cannot be read, ValueError when it was
+    solved with other settings."""
+    table, state = load_npz(path, "checkpoint", _checkpoint, hint="delete it to start afresh")
     settings = (table.config, table.recall, table.iterations, table.seed)
     if settings != (fresh.config, fresh.recall, fresh.iterations, fresh.seed):
         raise ValueError(f"checkpoint {path} was solved with other settings (rules {table.config.describe()}, "
@@ -555,3 +539,12 @@ def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
                          f"seed {table.seed}); "
                          f"remove it or give the same settings")
     return table, state
+
+
+def _checkpoint(data: Mapping[str, np.ndarray]) -> tuple[GameTable, dict | None]:
+    """The solved rounds and the running round's state (None between rounds) of a checkpoint's arrays."""
+    state = None
+    if "dice" in data:
+        state = {name: data[name] for name in ("regrets0", "regrets1", "sums0", "sums1", "iteration", "dice")}
+        state["seconds"] = data["running_seconds"]
+    return GameTable.from_arrays(data), state

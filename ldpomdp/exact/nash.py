@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
 from pathlib import Path
 
 import numpy as np
 
+from ..datafiles import read_npz, write_npz
 from ..rules import GameConfig
 from .sequence_form import RoundSolution, behaviour_from_plan, solve_round
 from .tree import build_tree, check_size
@@ -61,10 +61,10 @@ def _load(path: Path, config: GameConfig, dice: tuple[int, int]) -> RoundSolutio
         return None
     tree = build_tree(config, dice)
     try:
-        with np.load(path) as data:
-            x, y = data["x"], data["y"]
-            value, seconds, shape = float(data["value"]), float(data["seconds"]), tuple(data["lp_shape"])
-    except (OSError, KeyError, ValueError):
+        data = read_npz(path, "cached round")
+        x, y = data["x"], data["y"]
+        value, seconds, shape = float(data["value"]), float(data["seconds"]), tuple(data["lp_shape"])
+    except (KeyError, ValueError):  # ValueError: TableError, an unreadable file
         return None  # unreadable or partial file: solve again
     expected = tuple(1 + len(tree.hands[r]) * len(tree.role_edges[r]) for r in (0, 1))
     if (len(x), len(y)) != expected:
@@ -74,8 +74,6 @@ def _load(path: Path, config: GameConfig, dice: tuple[int, int]) -> RoundSolutio
 
 
 def _store(path: Path, solution: RoundSolution) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
-    np.savez(tmp, x=solution.plans[0], y=solution.plans[1], value=solution.value,
-             seconds=solution.solve_seconds, lp_shape=np.array(solution.lp_shape))
-    os.replace(tmp, path)  # atomic: parallel workers and threads never read a half-written file
+    # atomic: parallel workers and threads never read a half-written file
+    write_npz(path, {"x": solution.plans[0], "y": solution.plans[1], "value": solution.value,
+                     "seconds": solution.solve_seconds, "lp_shape": np.array(solution.lp_shape)}, compress=False)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import TableError
 from ..exact.equilibrium import GameTable, solve_game
 from ..exact.nash import cache_dir
 from ..game import PlayerView, PublicView
@@ -51,9 +52,9 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
         if path is None:
             digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{ON_DEMAND}".encode()).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"table-{digest}.npz"
-            if cached.exists():
+            try:
                 table = GameTable.load(cached)
-            else:
+            except TableError:  # none cached yet, or a damaged file: solve (again)
                 dice, recall, iterations = ON_DEMAND
                 table = solve_game(config, dice, recall, iterations)
                 table.save(cached)

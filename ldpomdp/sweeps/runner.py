@@ -27,6 +27,7 @@ from types import ModuleType
 
 from ..errors import PlayerError
 from ..game import IllegalActionError
+from ..interrupts import sigterm_as_interrupt
 from ..registry import make_seat
 from .cell import Cell
 from .games import play_one
@@ -210,25 +211,6 @@ def _exit_with_parent(lifeline: Connection) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-@contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """While games are played, SIGTERM stops the sweep as Ctrl-C does (games so far stay saved, the resume hint
-    is printed). Only in the main thread, and only if SIGTERM still has its default action."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
-        yield
-        return
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt("SIGTERM")
-
-    signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def _batches(todo: Sequence[tuple[Cell, list[int]]], parallelism: int, batch: int | None
              ) -> list[tuple[Cell, list[int]]]:
     """Split each cell's missing games into batches, costliest first so the tail of the run is short.
@@ -327,7 +309,8 @@ def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: i
     missing = sum(len(g) for _, g in todo)
     timing: dict[str, list[float]] = {}
     start = time.perf_counter()
-    with _sigterm_as_interrupt(), _executor(workers, scheduler, executor) as (pool, parallelism):
+    # SIGTERM stops the sweep as Ctrl-C does (games so far stay saved, the resume hint is printed)
+    with sigterm_as_interrupt(), _executor(workers, scheduler, executor) as (pool, parallelism):
         futures: dict[Future, Cell] = {
             pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
         }

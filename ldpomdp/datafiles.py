@@ -1,0 +1,75 @@
+"""The package's ``.npz`` data files (equilibrium tables, network weights, checkpoints, cached rounds): reading one
+that cannot be read raises one :class:`~ldpomdp.errors.TableError` naming the file and its fault; writing is atomic
+and leaves no temporary file behind."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .errors import TableError
+
+__all__ = ["read_npz", "load_npz", "write_npz"]
+
+T = TypeVar("T")
+
+_ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")  # a zip archive's first bytes (a local file header, an empty archive)
+
+
+def read_npz(path: str | Path, what: str, hint: str = "") -> dict[str, np.ndarray]:
+    """Every array of the ``.npz`` file at ``path``, read now (no pickled objects). One that cannot be read (missing,
+    a folder, empty, not an ``.npz``, truncated or corrupted) raises TableError "cannot read the ``what`` ``path``:
+    its fault", then ``; hint`` (what to do about it) if given."""
+    try:
+        with open(path, "rb") as file:
+            start = file.read(4)
+    except OSError as exc:
+        fault = exc.strerror or str(exc)  # no such file, is a directory, permission denied
+    else:
+        if not start:
+            fault = "the file is empty"
+        elif start not in _ZIP_STARTS:
+            fault = "not an .npz file"
+        else:
+            try:
+                with np.load(path, allow_pickle=False) as data:
+                    return {name: data[name] for name in data.files}
+            # a damaged archive fails in zipfile, zlib or numpy's header parser with many exception types, and this
+            # block runs nothing else: whatever it raises says the file is damaged
+            except Exception as exc:
+                fault = f"the file is damaged (truncated or corrupted: {' '.join(str(exc).split())})"
+    raise _unreadable(path, what, fault, hint)
+
+
+def load_npz(path: str | Path, what: str, parse: Callable[[dict[str, np.ndarray]], T], hint: str = "") -> T:
+    """``parse`` of the arrays of :func:`read_npz`; a KeyError, ValueError or TypeError of ``parse`` (an array
+    missing, or not what it should be) raises TableError as :func:`read_npz` does."""
+    data = read_npz(path, what, hint)
+    try:
+        return parse(data)
+    except (KeyError, ValueError, TypeError) as exc:
+        fault = f"no array {exc} in it" if isinstance(exc, KeyError) else str(exc)
+        raise _unreadable(path, what, fault, hint) from exc
+
+
+def _unreadable(path: str | Path, what: str, fault: str, hint: str) -> TableError:
+    return TableError(f"cannot read the {what} {path}: {fault}" + (f"; {hint}" if hint else ""))
+
+
+def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True) -> Path:
+    """Write ``arrays`` to ``path`` atomically (a reader, or a kill, never sees a half-written file) through a
+    temporary file beside it, which is removed on every exit (an error, Ctrl-C)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
+    try:
+        (np.savez_compressed if compress else np.savez)(tmp, **arrays)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
