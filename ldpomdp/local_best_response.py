@@ -42,7 +42,7 @@ from .exact.tree import RoundTree
 from .game import ActionTaken, Event, PlayerView, PublicView, RoundStart, player_name
 from .hands import hand_support
 from .opponents.base import BaseOpponent, OpponentModel, checked_probabilities
-from .registry import make_player
+from .registry import make_player, spec_text
 from .rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix, next_opener
 from .sweeps.cell import Cell
 from .sweeps.runner import play_batch
@@ -151,7 +151,7 @@ class LocalBestResponse(BaseOpponent):
             raise ValueError(f"LocalBestResponse.lookahead must be 1 or 2, got {lookahead!r}")
         self.lookahead, self.raises = int(lookahead), one_of("LocalBestResponse", "raises", raises, RAISES)
         self.model, self.spec = _policy(policy)
-        self.name = name or f"lbr:policy={self.spec or player_name(self.model)}"
+        self.name = name or (spec_text("lbr", {"policy": self.spec}) if self.spec else f"lbr:{player_name(self.model)}")
         self._outcomes: Outcomes = {}
         self._weights = np.ones(1)
 
@@ -266,14 +266,11 @@ class LowerBound:
 
 def exploitability_lower_bound(policy: str, config: GameConfig, games: int, seed: int = 0, lookahead: int = 2,
                                raises: str = "smallest") -> LowerBound:
-    """Play ``games`` games of ``lbr:policy=POLICY`` against the player spec ``policy`` in this process, with the
+    """Play ``games`` games of ``lbr:POLICY`` against the player spec ``policy`` in this process, with the
     sweep's seeds and seat rotation (:func:`~ldpomdp.sweeps.play_batch`; a sweep of the same cell plays the same
     games), and return the bound. For many games use :func:`~ldpomdp.sweeps.run_sweep` (parallel, resumable)."""
     games = int_at_least("exploitability_lower_bound", "games", games, 1)
-    if "," in policy:
-        raise ValueError(f"exploitability_lower_bound: policy {policy!r} has ',' in it, which a spec parameter "
-                         "cannot hold; register a name for it, or play lbr against it with run_sweep")
-    lbr = f"lbr:policy={policy},lookahead={lookahead},raises={raises}"
+    lbr = spec_text("lbr", {"policy": policy, "lookahead": lookahead, "raises": raises})
     records, seconds = play_batch(Cell((lbr, policy), config), seed, range(games))
     wins = sum(r["seats"][r["winner"]] == 0 for r in records)
     return LowerBound(wins, games, seconds)

@@ -387,9 +387,11 @@ class BestResponsePlayer:
 
     def __init__(self, solution: FixedOpponentsSolution | None = None, assume: str = "one-third",
                  name: str | None = None):
+        from ..registry import spec_text  # the registry names players of every layer: asked only here
+
         self.solution, self.assume, self._from_spec = solution, assume, solution is None
         self.name = name or ("best-response" if solution is not None or assume == "one-third"
-                             else f"best-response:assume={assume}")
+                             else spec_text("best-response", {"assume": assume}))
 
     def reset(self, seat: int, config: GameConfig) -> None:
         """Solve for the table (built from ``assume``), or check that it is the one solved (ValueError otherwise)."""
