@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install -e '.[openspiel]')")
 
 import pyspiel
+from conftest import Planted
 from open_spiel.python.algorithms import cfr, expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
@@ -284,19 +285,9 @@ def test_a_policy_saved_as_json_loads_as_the_same_table(tmp_path):
     assert load_policy_table(path) == {k: [(int(a), float(p)) for a, p in v] for k, v in table.items()}
 
 
-class _Planted:
-    """Unpickling it creates the file ``marker`` (what any code in a pickle could do)."""
-
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        return open, (self.marker, "w")
-
-
 def test_a_pickled_policy_is_never_unpickled(tmp_path):
     marker, path = tmp_path / "code-ran", tmp_path / "policy.pkl"
-    path.write_bytes(pickle.dumps({"state": _Planted(marker)}))
+    path.write_bytes(pickle.dumps({"state": Planted(marker)}))
     with pytest.raises(ValueError, match=r"^player spec .*: openspiel policy file '.*policy\.pkl' is not JSON \(.*"
                                          r"\): save the table with json\.dump.*pickles are not read"):
         make_player(f"openspiel:policy={path}")

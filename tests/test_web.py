@@ -20,6 +20,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 in its test cli
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from conftest import Planted
 from ldpomdp.planners._common import BeliefPlayer
 
 from ldpomdp import registry
@@ -224,17 +225,9 @@ def planted(tmp_path, monkeypatch):
     """The server's working folder holds notes.txt and a pickle that, unpickled, creates ``code-ran``."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_text("my notes\n")
-    (tmp_path / "evil.pkl").write_bytes(pickle.dumps(_Planted(tmp_path / "code-ran")))
+    (tmp_path / "evil.pkl").write_bytes(pickle.dumps(Planted(tmp_path / "code-ran")))
     yield tmp_path
     assert not (tmp_path / "code-ran").exists(), "a request got a file unpickled"
-
-
-class _Planted:
-    def __init__(self, marker):
-        self.marker = str(marker)
-
-    def __reduce__(self):
-        return open, (self.marker, "w")
 
 
 def test_the_registry_declares_the_file_parameters_every_player_takes():
