@@ -1,11 +1,15 @@
 """Player specs: the one place that turns strings like ``bluff:0.3``, ``expected-count:particles=1000``
-or ``mypkg.mod:MyOpponent:level=2`` into players. Planners and opponents register here by name; targets
-are imported lazily so this module imports nothing heavy."""
+or ``mypkg.mod:MyOpponent:level=2`` into players, and the home of their grammar (docs/players.md): parsing, the
+canonical text (which keys sweep cells, so seeds) and the kinds of parameters (a file, a nested spec, a list of
+specs). Planners and opponents register here by name; targets are imported lazily, and parsing never imports or
+reads anything, so a spec can be checked before it is built."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +17,13 @@ from typing import Any
 from .errors import describe
 from .game import Player
 
-__all__ = ["PlayerSpec", "make_player", "make_seat", "parse_spec", "register", "registered_names", "split_specs"]
+__all__ = ["PlayerSpec", "make_player", "make_seat", "parse_spec", "canonical_spec", "spec_text", "register",
+           "registered_names", "spec_list", "split_specs", "FILE", "SPEC", "SPECS"]
+
+# the kinds of parameter the grammar treats apart (any other parameter takes a number, true/false or a word)
+FILE = "file"  # a path the player reads (a web request may not name one without --allow-plugins)
+SPEC = "spec"  # another player spec (a model, a policy); ``none`` where the player allows it
+SPECS = "specs"  # a list of player specs
 
 
 @dataclass(frozen=True)
@@ -22,7 +32,12 @@ class _Entry:
     positional: str | None = None  # parameter that a bare value (``bluff:0.3``) sets
     aliases: dict[str, str] = field(default_factory=dict)  # short CLI names -> constructor names
     summary: str = ""
+    kinds: dict[str, str] = field(default_factory=dict)  # constructor parameter -> FILE, SPEC or SPECS
     not_a_seat: str = ""  # why the spec models other seats only (empty: it takes a seat)
+
+    def shown(self, parameter: str) -> str:
+        """The name a parameter is written with in the canonical text: its alias if it has one."""
+        return next((short for short, long in self.aliases.items() if long == parameter), parameter)
 
 
 _REGISTRY: dict[str, _Entry] = {}
@@ -30,11 +45,15 @@ _REGISTRY: dict[str, _Entry] = {}
 
 def register(
     name: str, target: str, positional: str | None = None, aliases: dict[str, str] | None = None, summary: str = "",
-    not_a_seat: str = "",
+    kinds: dict[str, str] | None = None, not_a_seat: str = "",
 ) -> None:
-    """Make ``name`` a player spec building ``target`` ("module:Class"); ``not_a_seat``, if given, says why it only
-    models other seats (``make_seat`` refuses it with that reason)."""
-    _REGISTRY[name] = _Entry(target, positional, dict(aliases or {}), summary, not_a_seat)
+    """Make ``name`` a player spec building ``target`` ("module:Class"); ``kinds`` names the constructor
+    parameters that take a file (:data:`FILE`), a spec (:data:`SPEC`) or a list of specs (:data:`SPECS`);
+    ``not_a_seat``, if given, says why it only models other seats (:func:`make_seat` refuses it with that reason)."""
+    unknown = set((kinds or {}).values()) - {FILE, SPEC, SPECS}
+    if unknown:
+        raise ValueError(f"register({name!r}): unknown parameter kind(s) {sorted(unknown)}")
+    _REGISTRY[name] = _Entry(target, positional, dict(aliases or {}), summary, dict(kinds or {}), not_a_seat)
 
 
 def registered_names(seats_only: bool = False) -> dict[str, str]:
@@ -57,65 +76,157 @@ register("aggressive", "ldpomdp.players.wildcard:AggressivePlayer",
          summary="report 004 dummy: challenges half the time, else raises by one")
 register("conservative", "ldpomdp.players.wildcard:ConservativePlayer",
          summary="report 004 dummy: bids only what its own hand makes true")
-register("mixture", "ldpomdp.players.mixture:TypeMixture",
+register("mixture", "ldpomdp.players.mixture:TypeMixture", kinds={"types": SPECS, "safe": SPEC},
          summary="Bayesian mixture over opponent types, learnt from revealed hands, for assume=, e.g. "
-                 "pomcp:assume=mixture",
-         not_a_seat="the type mixture models another seat's play (use it as assume=mixture, or lbr:policy=mixture); "
+                 "pomcp:assume=[mixture:types=[random,conservative]]",
+         not_a_seat="the type mixture models another seat's play (use it as assume=mixture, or lbr:mixture); "
                     "seated, it would model its own seat. Seat `robust`: it plays the best response to this model "
                     "of its opponent, within a stop-loss")
 register("nash", "ldpomdp.players.nash:NashPlayer",
          summary="exact per-round equilibrium, two players, small rounds: with 6 faces 1 die each in the full game, "
                  "up to 7 each in the sixes game (solved once, cached on disk)")
-register("cfr", "ldpomdp.players.cfr:CFRPlayer",
+register("cfr", "ldpomdp.players.cfr:CFRPlayer", kinds={"table": FILE},
          summary="approximate equilibrium of the whole two-player game (CFR+ on the last bids; shipped table for "
                  "the default rules up to its dice, other rules solved once and cached), e.g. cfr:table=PATH")
-register("robust", "ldpomdp.players.robust:RobustPlayer",
+register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS, "safe": SPEC},
          summary="recommended against unknown opponents (two players): the equilibrium (cfr), and the local best "
                  "response to a listed type once revealed hands identify it, within a stop-loss, e.g. "
                  "robust:confidence=0.9,stop_loss=0.5")
-register("best-response", "ldpomdp.players.best_response:BestResponsePlayer",
+register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", kinds={"assume": SPEC},
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "
                  "best-response:assume=bluff:0.3")
-register("lbr", "ldpomdp.players.lbr:LocalBestResponse", positional="policy",
+register("lbr", "ldpomdp.players.lbr:LocalBestResponse", positional="policy", kinds={"policy": SPEC},
          summary="local best response to a two-player policy (a lower bound on its exploitability), e.g. lbr:one-third "
-                 "or lbr:policy=mixture,lookahead=1")
+                 "or lbr:mixture,lookahead=1")
 register("expected-count", "ldpomdp.planners.expected_count:ExpectedCountPlanner",
-         aliases={"particles": "n_particles"},
-         summary="report 002's POMDP player: belief + expected count, e.g. expected-count:particles=1000,belief=exact")
-register("dqn", "ldpomdp.planners.dqn:DQNPlayer",
+         aliases={"particles": "n_particles"}, kinds={"assume": SPEC},
+         summary="report 002's POMDP player: belief + expected count, e.g. expected-count:belief=exact,particles=1000")
+register("dqn", "ldpomdp.planners.dqn:DQNPlayer", kinds={"weights": FILE, "assume": SPEC},
          summary="report 004's Deep Q-Network (numpy; shipped weights, or dqn:weights=PATH from `ldpomdp train dqn`)")
 register("pomcp", "ldpomdp.planners.pomcp:POMCPPlanner",
          aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
-         summary="POMCP (pomdp-py) over the belief, e.g. pomcp:sims=2000,depth=12")
+         kinds={"assume": SPEC},
+         summary="POMCP (pomdp-py) over the belief, e.g. pomcp:depth=12,sims=2000")
 register("openspiel", "ldpomdp.players.openspiel:OpenSpielPlayer", aliases={"particles": "n_particles"},
+         kinds={"policy": FILE, "assume": SPEC},
          summary="an OpenSpiel bot (extra openspiel): openspiel:bot=ismcts,sims=500 (ISMCTS over the belief) or "
                  "openspiel:policy=PATH (a saved tabular policy)")
 
 
+_KEY = re.compile(r"([A-Za-z_]\w*)\s*=(.*)", re.DOTALL)  # a ``key=value`` piece (a spec's name never has "=")
+_EXACT_INT = 2**53  # integral numbers below this are written as integers
+
+
 def _value(text: str) -> Any:
+    """A plain parameter's value: true/false (any case), a number (an integral one as an int), else the word."""
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return int(number) if number.is_integer() and abs(number) < _EXACT_INT else number
+
+
+def _pieces(text: str, where: str) -> list[str]:
+    """``text`` cut at the commas outside brackets, each piece stripped (empty ones dropped); a ValueError starting
+    with ``where`` for brackets that do not pair up."""
+    pieces, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"{where}: a ']' closes no '['")
+        elif char == "," and depth == 0:
+            pieces.append(text[start:i])
+            start = i + 1
+    if depth:
+        raise ValueError(f"{where}: a '[' is never closed")
+    pieces.append(text[start:])
+    return [p.strip() for p in pieces if p.strip()]
+
+
+def _group(pieces: list[str]) -> list[str]:
+    """Pieces of a list of specs grouped into specs: a ``key=value`` piece belongs to the spec before it."""
+    specs: list[str] = []
+    for piece in pieces:
+        if specs and _KEY.fullmatch(piece):
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def _inside(value: str) -> str | None:
+    """The text inside brackets that enclose all of ``value``, else None."""
+    if not value.startswith("["):
+        return None
+    depth = 0
+    for i, char in enumerate(value):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if depth == 0:
+            return value[1:-1].strip() if i == len(value) - 1 else None
+    return None
+
+
+def _written(kind: str | None, value: Any) -> str:
+    """A parameter's value as the canonical text writes it: brackets around a value holding a comma (or a bracket)
+    and around every list of specs."""
+    if kind == SPECS:
+        return "[" + ",".join(canonical_spec(s) for s in value) + "]"
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, float) and not (value.is_integer() and abs(value) < _EXACT_INT):
+        text = repr(value)
+    elif isinstance(value, (int, float)):
+        text = str(int(value))
+    else:
+        text = str(value)
+    return f"[{text}]" if any(c in text for c in ",[]") else text
 
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A parsed spec: what to build and with which keyword arguments."""
+    """A parsed spec: ``text`` as given, its registered ``name`` (or ``package.module:Class``), what to build
+    (``target``) with which keyword arguments, its ``canonical`` text, the files its own parameters name
+    (``files``: (parameter, path) pairs) and the specs nested in its parameters (``nested``)."""
 
     text: str
+    name: str
     target: str
     kwargs: dict[str, Any]
+    canonical: str
+    files: tuple[tuple[str, str], ...] = ()
+    nested: tuple[PlayerSpec, ...] = ()
+
+    def walk(self) -> Iterator[PlayerSpec]:
+        """This spec and every spec nested in it, depth first."""
+        yield self
+        for spec in self.nested:
+            yield from spec.walk()
+
+    def external(self) -> list[str]:
+        """What building this spec would import or read from outside the package, nested specs included: each
+        user module and each file a file parameter names, as a phrase naming it (empty: nothing)."""
+        found = []
+        for spec in self.walk():
+            if spec.name not in _REGISTRY:
+                found.append(f"the module {spec.target.partition(':')[0]}")
+            found += [f"the file {path!r} ({spec.name}'s {parameter})" for parameter, path in spec.files]
+        return found
 
     def build(self) -> Player:
         """The player, or a ValueError naming the spec and what went wrong: a module that is missing or fails to
-        import, a name that is not a class, parameters the class does not take, or its constructor raising."""
+        import, a name that is not a class, parameters the class does not take, or its constructor raising. The
+        first line of the message says what went wrong; user code's own traceback lines follow it."""
         module_name, _, attr = self.target.partition(":")
         try:
             module = importlib.import_module(module_name)
@@ -128,7 +239,8 @@ class PlayerSpec:
                 raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (no module named "
                                  f"{exc.name!r}: install it, or run from its folder with PYTHONPATH=.)") from exc
             # the module's own code raised (a missing import of its own included), or has a syntax error
-            raise ValueError(f"player spec {self.text!r}: importing {module_name} failed:\n{describe(exc)}") from exc
+            raise ValueError(f"player spec {self.text!r}: importing {module_name} failed: {_reason(exc)}\n"
+                             f"{describe(exc)}") from exc
         factory = getattr(module, attr, None)
         if factory is None:
             raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (module {module_name} has no "
@@ -154,59 +266,126 @@ class PlayerSpec:
             raise ValueError(f"player spec {self.text!r}: {exc}") from exc
         except Exception as exc:
             arguments = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
-            raise ValueError(f"player spec {self.text!r}: {attr}({arguments}) raised {type(exc).__name__}:\n"
+            raise ValueError(f"player spec {self.text!r}: {attr}({arguments}) raised {_reason(exc)}\n"
                              f"{describe(exc)}") from exc
         missing = [m for m in ("reset", "act", "observe") if not callable(getattr(player, m, None))]
         if missing:
             raise ValueError(f"player spec {self.text!r}: {self.target} lacks Player method(s) {missing}")
         if getattr(player, "name", None) in (None, ""):
             try:
-                player.name = self.text
+                player.name = self.canonical
             except AttributeError:
                 pass
         return player
 
 
+def _reason(exc: BaseException) -> str:
+    """``Type: message`` of an exception, on one line (a SyntaxError's names its file and line)."""
+    lines = str(exc).splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines and lines[0] else type(exc).__name__
+
+
 def parse_spec(text: str) -> PlayerSpec:
-    """Parse ``name[:value|:k=v,k=v]`` or ``package.module:Class[:k=v,...]``."""
-    text = text.strip()
+    """Parse ``name[:value][,k=v...]`` or ``package.module:Class[:k=v,...]`` (the grammar of docs/players.md):
+    nothing is imported or read; a ValueError names the spec and what is wrong with it."""
+    text = str(text).strip()
     head, sep, rest = text.partition(":")
+    head = head.strip()
     if head in _REGISTRY:
-        entry = _REGISTRY[head]
-        target, params = entry.target, rest
+        name, entry, params = head, _REGISTRY[head], rest
     elif "." in head and sep:
         attr, _, params = rest.partition(":")
-        if not attr.isidentifier():
+        attr = attr.strip()
+        if not (attr.isidentifier() and all(part.isidentifier() for part in head.split("."))):
             raise ValueError(f"player spec {text!r}: expected package.module:ClassName")
-        entry, target = _Entry(f"{head}:{attr}"), f"{head}:{attr}"
+        name = f"{head}:{attr}"
+        entry = _Entry(name)
     else:
         known = ", ".join(sorted(_REGISTRY))
         raise ValueError(f"unknown player {head!r} in spec {text!r}; known: {known}, or package.module:ClassName")
     kwargs: dict[str, Any] = {}
-    for item in filter(None, (p.strip() for p in params.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq:
-            if entry.positional is None or kwargs:
-                raise ValueError(f"player spec {text!r}: expected key=value, got {item!r}")
-            key, value = entry.positional, item
-        kwargs[entry.aliases.get(key.strip(), key.strip())] = _value(value.strip())
+    files: list[tuple[str, str]] = []
+    nested: list[PlayerSpec] = []
+    for piece in _pieces(params, f"player spec {text!r}"):
+        match = _KEY.fullmatch(piece)
+        if match:
+            key, value = entry.aliases.get(match[1], match[1]), match[2].strip()
+        elif entry.positional is not None and not kwargs:
+            key, value = entry.positional, piece
+        else:
+            raise ValueError(f"player spec {text!r}: expected key=value, got {piece!r}")
+        if key in kwargs:
+            raise ValueError(f"player spec {text!r}: gives {entry.shown(key)} twice")
+        kind = entry.kinds.get(key)
+        if kind in (SPEC, SPECS):
+            kwargs[key] = _nested_value(f"player spec {text!r}, parameter {entry.shown(key)}", kind, value, nested)
+            continue
+        inside = _inside(value)
+        if inside is None and ("[" in value or "]" in value):
+            raise ValueError(f"player spec {text!r}: brackets must enclose a whole value, got {value!r}")
+        value = value if inside is None else inside
+        if kind == FILE:
+            kwargs[key] = value
+            files.append((entry.shown(key), value))
+        else:
+            kwargs[key] = _value(value)
     if entry.positional and entry.positional not in kwargs:
         raise ValueError(f"player spec {text!r}: needs a value, e.g. {head}:0.3")
-    return PlayerSpec(text, target, kwargs)
+    parts = [_written(entry.kinds.get(entry.positional), kwargs[entry.positional])] if entry.positional else []
+    parts += [f"{shown}={_written(entry.kinds.get(key), kwargs[key])}"
+              for shown, key in sorted((entry.shown(k), k) for k in kwargs if k != entry.positional)]
+    canonical = name + (":" + ",".join(parts) if parts else "")
+    return PlayerSpec(text, name, entry.target, kwargs, canonical, tuple(files), tuple(nested))
+
+
+def _nested_value(where: str, kind: str, value: str, nested: list[PlayerSpec]) -> str | list[str]:
+    """The value of a parameter of kind SPEC (a canonical spec, or ``none``) or SPECS (a list of them: in brackets,
+    or, as written before brackets, joined by "+"); the specs parsed are added to ``nested``. Errors start with
+    ``where``."""
+    inside = _inside(value)
+    if kind == SPEC:
+        items = [value if inside is None else inside]
+    else:
+        items = _group(_pieces(inside, where)) if inside is not None else [v.strip() for v in value.split("+")]
+    if not items or not all(items):
+        raise ValueError(f"{where}: needs {'a player spec' if kind == SPEC else 'player specs'}, got {value!r}")
+    if kind == SPEC and items[0].lower() == "none":
+        return "none"
+    specs = []
+    for item in items:
+        try:
+            specs.append(parse_spec(item))
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    nested += specs
+    return specs[0].canonical if kind == SPEC else [s.canonical for s in specs]
+
+
+def spec_list(text: str) -> list[str]:
+    """The canonical specs of a list as a parameter of kind SPECS takes it: in brackets (``[one-third,oehm:0.2]``),
+    one spec, or specs joined by "+" (the spelling from before brackets)."""
+    return list(_nested_value(f"list of player specs {text!r}", SPECS, text.strip(), []))
+
+
+def canonical_spec(text: str) -> str:
+    """The canonical text of a spec: the same player always has the same text (it keys sweep cells and their
+    seeds). A ValueError names a spec that does not parse."""
+    return parse_spec(text).canonical
+
+
+def spec_text(name: str, kwargs: Mapping[str, Any]) -> str:
+    """The canonical spec of the registered player ``name`` built with the constructor arguments ``kwargs`` (the
+    ones that are None left out): ``spec_text("lbr", {"policy": "oehm:0.2"})`` is ``"lbr:oehm:0.2"``."""
+    entry = _REGISTRY[name]
+    parts = [f"{key}={_written(entry.kinds.get(key), value)}" for key, value in kwargs.items() if value is not None]
+    return canonical_spec(name + (":" + ",".join(parts) if parts else ""))
 
 
 def split_specs(text: str) -> list[str]:
-    """Split a comma-separated list of specs; ``k=v`` pieces belong to the spec before them, also when the
-    value is itself a spec with ":" (``pomcp:sims=200,assume=oehm:0.2``): a piece with "=" before its first
-    ":" is a parameter, since a spec's name never contains "="."""
-    specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            continue
-        if specs and "=" in piece.partition(":")[0]:
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
+    """Split a comma-separated list of specs (commas inside brackets stay in their spec); a ``k=v`` piece belongs
+    to the spec before it, also when a value is itself a spec with ":" (``pomcp:sims=200,assume=oehm:0.2``),
+    since a spec's name never contains "="."""
+    specs = _group(_pieces(text, f"player specs {text!r}"))
     if not specs:
         raise ValueError("no players given")
     return specs
@@ -219,8 +398,8 @@ def make_player(spec: str) -> Player:
 
 def make_seat(spec: str) -> Player:
     """Build a player to seat at a table: :func:`make_player`, refusing a spec that only models other seats."""
-    name = spec.strip().partition(":")[0]
-    entry = _REGISTRY.get(name)
+    parsed = parse_spec(spec)
+    entry = _REGISTRY.get(parsed.name)
     if entry is not None and entry.not_a_seat:
         raise ValueError(f"player spec {spec.strip()!r} cannot take a seat: {entry.not_a_seat}")
-    return make_player(spec)
+    return parsed.build()

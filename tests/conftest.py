@@ -32,6 +32,16 @@ def all_hands(num_dice: int, faces: int) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(-1, faces)
 
 
+class Planted:
+    """A pickle payload: unpickling it creates the file ``marker`` (what any code in a pickle could do)."""
+
+    def __init__(self, marker: Path):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return open, (self.marker, "w")
+
+
 # --- sweeps: a few small cells of the sixes game and a quiet run_sweep -------------------------------
 
 SMALL = [Cell.of(("one-third", "bluff:0.3"), d, bids="sixes") for d in (1, 2, 4)] + [

@@ -109,7 +109,7 @@ def test_a_person_in_a_sweep_is_refused_before_any_game(tmp_path, capsys):
 
 
 MIXTURE_REFUSED = ("cannot take a seat: the type mixture models another seat's play (use it as assume=mixture, or "
-                   "lbr:policy=mixture); seated, it would model its own seat. Seat `robust`: it plays the best "
+                   "lbr:mixture); seated, it would model its own seat. Seat `robust`: it plays the best "
                    "response to this model of its opponent, within a stop-loss")
 
 

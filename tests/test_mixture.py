@@ -110,7 +110,7 @@ def test_act_draws_only_from_the_given_rng():
 
 @pytest.mark.parametrize("kwargs, field", [
     ({"floor": 1.0}, "floor"), ({"floor": -0.1}, "floor"), ({"floor": "x"}, "floor"),
-    ({"types": "one-third+oehm:0.2"}, "types"), ({"types": []}, "types"), ({"types": ["nope"]}, "types"),
+    ({"types": "[one-third,nope]"}, "types"), ({"types": []}, "types"), ({"types": ["nope"]}, "types"),
     ({"types": ["random", "random"]}, "types"), ({"types": 3}, "types"), ({"types": ["human"]}, "types"),
 ])
 def test_validation_names_the_parameter(kwargs, field):
@@ -119,9 +119,11 @@ def test_validation_names_the_parameter(kwargs, field):
 
 
 def test_spec():
-    model = make_player("mixture:types=one-third+random+conservative,floor=0.05")
+    model = make_player("mixture:types=[one-third,random,burcsi-nagy:t=0.1,s=0.5],floor=0.05")
     assert isinstance(model, TypeMixture)
-    assert model.types == ("one-third", "random", "conservative") and model.floor == 0.05
+    assert model.types == ("one-third", "random", "burcsi-nagy:s=0.5,t=0.1") and model.floor == 0.05
+    assert model.name == "mixture:types=[one-third,random,burcsi-nagy:s=0.5,t=0.1]"
+    assert make_player("mixture:types=one-third+random+oehm:0.2").types == ("one-third", "random", "oehm:0.2")
     assert make_player("mixture").types == TypeMixture().types
     with pytest.raises(ValueError, match="floor"):
         make_player("mixture:floor=2")

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install -e '.[openspiel]')")
 
 import pyspiel
+from conftest import Planted
 from open_spiel.python.algorithms import cfr, expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
@@ -263,34 +264,56 @@ def test_parameters_map_onto_game_config_and_bad_ones_are_named():
         state.apply_action(2)
 
 
-def _cfr_policy(tmp_path, suffix):
+def _cfr_policy(tmp_path):
     game = load(dice=1, faces=3, wild=3, one_round=True)
     solver = cfr.CFRPlusSolver(game)
     for _ in range(20):
         solver.evaluate_and_update_policy()
     table = solver.average_policy().to_dict()
-    path = tmp_path / f"cfr{suffix}"
-    if suffix == ".json":
-        path.write_text(json.dumps(table))
-    else:
-        path.write_bytes(pickle.dumps(table))
+    path = tmp_path / "cfr.json"
+    path.write_text(json.dumps(table))
     return path, table
 
 
-def test_a_policy_saved_as_json_or_pickle_loads_as_the_same_table(tmp_path):
-    (json_path, table), (pickle_path, _) = _cfr_policy(tmp_path, ".json"), _cfr_policy(tmp_path, ".pkl")
-    assert load_policy_table(json_path) == load_policy_table(pickle_path) == {
-        k: [(int(a), float(p)) for a, p in v] for k, v in table.items()}
-    bad = tmp_path / "bad.pkl"
-    bad.write_bytes(pickle.dumps([1, 2]))
-    with pytest.raises(ValueError, match="holds no"):
-        load_policy_table(bad)
+def test_a_policy_saved_as_json_loads_as_the_same_table(tmp_path):
+    path, table = _cfr_policy(tmp_path)
+    assert load_policy_table(path) == {k: [(int(a), float(p)) for a, p in v] for k, v in table.items()}
+
+
+def test_a_pickled_policy_is_never_unpickled(tmp_path):
+    marker, path = tmp_path / "code-ran", tmp_path / "policy.pkl"
+    path.write_bytes(pickle.dumps({"state": Planted(marker)}))
+    with pytest.raises(ValueError, match=r"^player spec .*: openspiel policy file '.*policy\.pkl' is not JSON \(.*"
+                                         r"\): save the table with json\.dump.*pickles are not read"):
+        make_player(f"openspiel:policy={path}")
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("[1, 2]", "holds no {information state: [[action, probability], ...]} table"),
+    ("{}", "holds no"),
+    ('{"s": [1, 2, 3]}', "the entry of information state 's' is not a list of [action, probability] pairs"),
+    ('{"s": [[0, 0.5, 1]]}', "information state 's' is not a list"),
+    ('{"s": [[0, 1.5]]}', "information state 's' is not a list"),
+    ('{"s": [[-1, 1]]}', "information state 's' is not a list"),
+    ('{"s": []}', "information state 's' is not a list"),
+    ("{'s': 1}", "is not JSON (Expecting property name"),
+])
+def test_a_policy_file_that_is_not_a_policy_is_one_line_naming_the_file(tmp_path, content, problem):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(ValueError) as err:
+        make_player(f"openspiel:policy={path}")
+    text = str(err.value)
+    assert text.startswith(f"player spec 'openspiel:policy={path}': openspiel policy file '{path}'")
+    assert "\n" not in text
+    assert problem in text
 
 
 def test_a_saved_openspiel_policy_plays_at_the_packages_table(tmp_path):
     """Every decision of ``openspiel:policy=PATH`` has positive probability in the saved table at its information
     state, and its choices follow the table (frequencies within 4 sigma)."""
-    path, table = _cfr_policy(tmp_path, ".json")
+    path, table = _cfr_policy(tmp_path)
     game = load(dice=1, faces=3, wild=3, one_round=True)
     config = GameConfig(dice=1, faces=3, wild=3)
     seen: dict[str, list[int]] = {}  # the policy player's information states and the actions it took there
@@ -319,7 +342,7 @@ def test_a_saved_openspiel_policy_plays_at_the_packages_table(tmp_path):
 
 
 def test_a_policy_without_the_information_state_is_a_clear_error(tmp_path):
-    path, _ = _cfr_policy(tmp_path, ".json")
+    path, _ = _cfr_policy(tmp_path)
     with pytest.raises(Exception, match="no entry for information state"):
         play_game(GameConfig(dice=1, faces=4, wild=4), [make_player(f"openspiel:policy={path}"),
                                                         make_player("one-third")], np.random.default_rng(0))
@@ -604,7 +627,7 @@ def test_openspiel_bots_play_the_presets_at_the_packages_table(tmp_path):
     for _ in range(30):
         record = play_game(config, [make_player(f"openspiel:policy={path}"), make_player("random")], rng)
         assert all(bid.face != 1 for seat, bid in record.rounds[0].actions[:1])  # Perudo bids: no opening on ones
-    today, _ = _cfr_policy(tmp_path, ".json")  # one round of 1 die, 3 faces, threes wild: ones open there
+    today, _ = _cfr_policy(tmp_path)  # one round of 1 die, 3 faces, threes wild: ones open there
     with pytest.raises(Exception, match="saved for other rules"):
         play_game(config, [make_player(f"openspiel:policy={today}"), make_player("random")], np.random.default_rng(0))
     perudo = GameConfig.preset("perudo", dice=2)

@@ -85,3 +85,34 @@ def test_a_cell_is_read_back_from_its_id():
                  "players=a|b;dice=2;bids=full;faces=6;wild=1;opener=loser;extra=1"):
         with pytest.raises(ValueError, match="is not a cell id"):
             Cell.from_id(text)
+
+
+def test_the_cells_of_todays_sweeps_keep_their_ids_and_seeds():
+    """fig4, fig6 and a pomcp sweep name their players in canonical text: their ids (so every game's seed) are the
+    specs as written, exactly as before specs had a canonical text."""
+    cells = [*EXPERIMENTS["fig4"].cells(quick=True), *EXPERIMENTS["fig6"].cells(quick=True),
+             *(Cell.of(("pomcp:sims=200", "one-third"), d) for d in (1, 3, 35))]
+    for cell in cells:
+        assert cell.id == (f"players={'|'.join(cell.players)};dice={cell.dice};bids={cell.config.bids};faces=6;"
+                           f"wild=1;opener=after_challenger")
+        assert set(cell.players) <= {"expected-count:particles=10000", "one-third", "pomcp:sims=200"}
+
+
+def test_a_player_spelled_otherwise_is_the_same_cell_with_the_same_seeds():
+    canonical = Cell.of(("pomcp:sims=200,depth=4", "bluff:0.3"), 3)
+    for spelled in [("pomcp:num_sims=200,max_depth=4", "bluff:0.30"),
+                    (" pomcp : depth = 4 , sims = 200", "bluff:bluff=.3")]:
+        cell = Cell.of(spelled, 3)
+        assert cell == canonical and cell.id == canonical.id == (
+            "players=pomcp:depth=4,sims=200|bluff:0.3;dice=3;bids=full;faces=6;wild=1;opener=after_challenger")
+        assert game_seed(0, cell, 5).entropy == game_seed(0, canonical, 5).entropy
+
+
+def test_an_id_written_before_canonical_specs_keeps_its_games_seeds():
+    old = "players=pomcp:num_sims=200|bluff:0.30;dice=3;bids=full;faces=6;wild=1;opener=after_challenger"
+    cell = Cell.from_id(old)
+    assert cell.players == ("pomcp:sims=200", "bluff:0.3") and cell.legacy_id == old and cell.id == old
+    assert cell.canonical_id == Cell.of(("pomcp:sims=200", "bluff:0.3"), 3).id != old
+    assert game_seed(0, cell, 2).entropy != game_seed(0, Cell.of(cell.players, 3), 2).entropy
+    with pytest.raises(ValueError, match="is not a cell id"):  # a spec's spelling differs, not the rules' text
+        Cell.from_id(old.replace("wild=1", "wild=01"))

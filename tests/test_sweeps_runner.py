@@ -301,3 +301,27 @@ def test_workers_run_the_code_the_sweep_imported_even_beside_a_folder_named_ldpo
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert len(lines(tmp_path / "out")) == 4
+
+
+OLD_ID = "players=bluff:0.30|one-third;dice=2;bids=full;faces=6;wild=1;opener=after_challenger"  # before canonical
+
+
+def test_a_folder_written_before_canonical_specs_resumes_under_its_old_ids(tmp_path):
+    """A folder holding a cell's games under its players' old spelling: the same sweep, given in any spelling, plays
+    only the missing games, under the old id and its seeds, so the folder is what one uninterrupted run writes."""
+    with ThreadPoolExecutor(1) as pool:
+        sweep(tmp_path / "whole", cells=[Cell.from_id(OLD_ID)], games=6, executor=pool)
+        sweep(tmp_path / "resumed", cells=[Cell.from_id(OLD_ID)], games=4, executor=pool)  # as the old version
+        rows = sweep(tmp_path / "resumed", cells=[Cell.of(("bluff:0.3", "one-third"), 2)], games=6, executor=pool)
+    assert lines(tmp_path / "resumed") == lines(tmp_path / "whole")
+    assert {json.loads(line)["cell"] for line in lines(tmp_path / "resumed")} == {OLD_ID}
+    assert {row.cell for row in rows} == {OLD_ID} and all(row.games == 6 for row in rows)
+
+
+def test_a_folder_holding_one_cell_under_two_spellings_is_refused_naming_both(tmp_path):
+    with ThreadPoolExecutor(1) as pool:
+        sweep(tmp_path, cells=[Cell.from_id(OLD_ID)], games=2, executor=pool)
+        sweep(tmp_path, cells=[Cell.from_id(OLD_ID.replace("bluff:0.30", "bluff:bluff=0.3"))], games=2, executor=pool)
+        with pytest.raises(ValueError, match=r"holds games of one cell under two spellings, 'players=bluff:0\.30\|.*' "
+                                             r"and 'players=bluff:bluff=0\.3\|.*', seeded apart: move the lines"):
+            sweep(tmp_path, cells=[Cell.of(("bluff:0.3", "one-third"), 2)], games=3, executor=pool)

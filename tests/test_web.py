@@ -4,6 +4,7 @@ believed, the sweep's results and replays, and every bad input answered with one
 from __future__ import annotations
 
 import json
+import pickle
 import sys
 import types
 import warnings
@@ -19,8 +20,10 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 in its test cli
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from conftest import Planted
 from ldpomdp.planners._common import BeliefPlayer
 
+from ldpomdp import registry
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig, matching_count
 from ldpomdp.sweeps import Cell, run_sweep
@@ -156,7 +159,9 @@ def test_bad_input_is_refused_with_one_line_of_json_and_other_games_go_on(app):
     _refused(a.post("/api/game", json={"opponents": ["one-third"], "colour": "red"}), 400, "unknown field(s) colour")
     _refused(a.post("/api/game", json={"opponents": ["examples.my_opponent:MyOpponent"]}), 403, "--allow-plugins")
     _refused(a.post("/api/game", json={"opponents": ["pomcp:assume=examples.my_opponent:MyOpponent"]}), 403)
-    _refused(a.post("/api/game", json={"opponents": ["dqn:weights=/etc/passwd"]}), 403, "a file")
+    _refused(a.post("/api/game", json={"opponents": ["dqn:weights=/etc/passwd"]}), 403, "the file '/etc/passwd'")
+    _refused(a.post("/api/game", json={"opponents": ["lbr:human"]}), 400, "'human' is you")
+    _refused(a.post("/api/game", json={"opponents": ["expected-count:assume=[oehm:0.2"]}), 400, "never closed")
     state = a.post("/api/game", json={"opponents": ["one-third"], "dice": 2, "seed": 5}).json()
     assert state["phase"] == "your-turn" and state["bid"] is None  # seat 0 opens the first round
     version = state["version"]
@@ -197,6 +202,80 @@ def test_every_gameconfig_field_is_a_rule_of_the_form_a_variant_added_later_too(
     config = client.post("/api/game", json=body).json()["config"]
     assert config == {"num_players": 2, "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one",
                       **{k: v for k, v in body.items() if k != "opponents"}}
+
+
+def _file_parameters() -> list[tuple[str, str]]:
+    """(player, parameter) for every parameter of kind FILE of every registered player."""
+    return [(name, entry.shown(p)) for name, entry in registry._REGISTRY.items()
+            for p, kind in entry.kinds.items() if kind == registry.FILE]
+
+
+def _spec_parameters() -> list[tuple[str, str, str]]:
+    """(player, parameter, kind) for every parameter of every registered player that takes specs."""
+    return [(name, entry.shown(p), kind) for name, entry in registry._REGISTRY.items()
+            for p, kind in entry.kinds.items() if kind in (registry.SPEC, registry.SPECS)]
+
+
+def _naming(spec: str) -> list[str]:
+    """``spec`` as it is, and nested in every parameter of every player that takes specs."""
+    return [spec] + [f"{name}:{key}=[{'one-third,' if kind == registry.SPECS else ''}{spec}]"
+                     for name, key, kind in _spec_parameters()]
+
+
+@pytest.fixture
+def planted(tmp_path, monkeypatch):
+    """The server's working folder holds notes.txt and a pickle that, unpickled, creates ``code-ran``."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    (tmp_path / "evil.pkl").write_bytes(pickle.dumps(Planted(tmp_path / "code-ran")))
+    yield tmp_path
+    assert not (tmp_path / "code-ran").exists(), "a request got a file unpickled"
+
+
+def test_the_registry_declares_the_file_parameters_every_player_takes():
+    assert sorted(_file_parameters()) == [("cfr", "table"), ("dqn", "weights"), ("openspiel", "policy")]
+    assert {(name, key) for name, key, _ in _spec_parameters()} >= {
+        ("mixture", "types"), ("mixture", "safe"), ("robust", "types"), ("robust", "safe"),
+        ("best-response", "assume"), ("lbr", "policy"), ("expected-count", "assume"), ("pomcp", "assume")}
+
+
+@pytest.mark.parametrize("player, key", _file_parameters())
+@pytest.mark.parametrize("name", ["notes.txt", "evil.pkl", "[notes.txt]", "/etc/passwd"])
+def test_a_spec_naming_a_file_anywhere_is_refused_without_allow_plugins(planted, player, key, name):
+    """Every file parameter, by its kind and not by the look of its value (a bare name in the server's folder
+    included), as a player and nested in every parameter that takes specs: 403, the file neither read nor
+    unpickled."""
+    client = _client(create_app())
+    for spec in _naming(f"{player}:{key}={name}"):
+        _refused(client.post("/api/game", json={"opponents": [spec]}), 403, "--allow-plugins",
+                 f"the file '{name.strip('[]')}' ({player}'s {key})")
+    spaced = f" {player} : {key} = {name} "
+    _refused(client.post("/api/game", json={"opponents": [spaced]}), 403, "--allow-plugins")
+
+
+@pytest.mark.parametrize("player, key", _file_parameters())
+def test_with_allow_plugins_a_named_pickle_is_refused_unread(planted, player, key):
+    """The server's owner allowed files: each file parameter still reads only its own safe format (npz without
+    pickles, JSON), so the pickle is refused with one line and its code never runs."""
+    _refused(_client(create_app(allow_plugins=True)).post(
+        "/api/game", json={"opponents": [f"{player}:{key}=evil.pkl"], "dice": 1}), 400, "evil.pkl")
+
+
+def test_a_plugin_that_fails_to_import_reports_why_over_the_api(tmp_path, monkeypatch):
+    package = tmp_path / "webbroken"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "broken.py").write_text("class Bot:\n    def act(self, view rng):\n        pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    response = _client(create_app(allow_plugins=True)).post("/api/game", json={"opponents": ["webbroken.broken:Bot"]})
+    _refused(response, 400, "importing webbroken.broken failed: SyntaxError: invalid syntax", "broken.py, line 2")
+    for name in [m for m in sys.modules if m.startswith("webbroken")]:
+        monkeypatch.delitem(sys.modules, name)
+
+
+def test_a_spec_spelled_otherwise_plays_as_its_canonical_text(app):
+    state = _client(app).post("/api/game", json={"opponents": ["bluff:bluff=0.30"], "seed": 3}).json()
+    assert state["players"][1]["spec"] == "bluff:0.3"
 
 
 class _Crashing:
@@ -295,6 +374,9 @@ def test_a_replay_of_a_plugin_players_game_needs_allow_plugins(tmp_path):
     (tmp_path / "games.jsonl").write_text(json.dumps(record) + "\n")
     client = _client(create_app(results=tmp_path))
     _refused(client.get("/api/results/replay", params={"cell": cell.id, "game": 0}), 403, "--allow-plugins")
+    filed = Cell.of(["robust:safe=[cfr:table=notes.txt]", "one-third"], 1)
+    (tmp_path / "games.jsonl").write_text(json.dumps({**record, "cell": filed.id}) + "\n")
+    _refused(client.get("/api/results/replay", params={"cell": filed.id, "game": 0}), 403, "the file 'notes.txt'")
 
 
 def test_the_page_and_its_scripts_are_served_from_the_package(app):

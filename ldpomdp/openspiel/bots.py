@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import json
-import pickle
+import math
 from pathlib import Path
 from typing import cast
 
@@ -126,16 +126,34 @@ class PackagePolicy(os_policy.Policy):
 def load_policy_table(path: str | Path) -> dict[str, list[tuple[int, float]]]:
     """A tabular policy saved from OpenSpiel: ``policy.to_dict()`` of an OpenSpiel ``TabularPolicy`` (information
     state string -> [(action, probability), ...], the mapping ``pyspiel.TabularPolicy`` takes), written with
-    ``json.dump`` (``.json``) or ``pickle.dump`` (any other suffix; unpickle only files you trust)."""
+    ``json.dump``. Only JSON is read, never a pickle: unpickling a file runs whatever code it holds, and a spec
+    naming the file may come from a sweep folder or a web page. A ValueError names the file and what is wrong."""
+    name = f"openspiel policy file {str(path)!r}"
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"openspiel policy file {str(path)!r} does not exist")
-    if path.suffix == ".json":
-        table = json.loads(path.read_text())
-    else:
-        with path.open("rb") as f:
-            table = pickle.load(f)
+        raise ValueError(f"{name} does not exist")
+    try:
+        table = json.loads(path.read_bytes())
+    except ValueError as exc:  # not UTF-8 text, or not JSON
+        raise ValueError(f"{name} is not JSON ({exc}): save the table with json.dump(policy.to_dict(), "
+                         f"file) (pickles are not read: unpickling runs the file's code)") from None
     if not isinstance(table, dict) or not table:
-        raise ValueError(f"openspiel policy file {str(path)!r} holds no {{information state: [(action, p), ...]}} "
-                         f"table (save TabularPolicy.to_dict())")
-    return {str(k): [(int(a), float(p)) for a, p in v] for k, v in table.items()}
+        raise ValueError(f"{name} holds no {{information state: [[action, probability], ...]}} table (save "
+                         f"TabularPolicy.to_dict())")
+    for key, entry in table.items():
+        if not (isinstance(entry, list) and entry and all(_pair(item) for item in entry)):
+            shown = json.dumps(entry)
+            raise ValueError(f"{name}: the entry of information state {key!r} is not a list of [action, probability] "
+                             f"pairs (actions integers >= 0, probabilities in [0, 1]): "
+                             f"{shown if len(shown) <= 60 else shown[:57] + '...'}")
+    return {key: [(int(a), float(p)) for a, p in entry] for key, entry in table.items()}
+
+
+def _pair(item: object) -> bool:
+    """Whether ``item`` is an [action, probability] pair as ``TabularPolicy.to_dict()`` writes one."""
+    if not (isinstance(item, list) and len(item) == 2):
+        return False
+    action, p = item
+    return (isinstance(action, int) and not isinstance(action, bool) and action >= 0
+            and isinstance(p, (int, float)) and not isinstance(p, bool) and math.isfinite(p) and 0 <= p <= 1)
+

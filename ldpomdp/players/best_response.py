@@ -7,6 +7,7 @@ import numpy as np
 
 from ..exact.fixed_opponents import FixedOpponentsSolution, solved_for
 from ..game import PlayerView
+from ..registry import spec_text
 from ..rules import Action, GameConfig
 
 __all__ = ["BestResponsePlayer"]
@@ -23,7 +24,7 @@ class BestResponsePlayer:
                  name: str | None = None):
         self.solution, self.assume, self._from_spec = solution, assume, solution is None
         self.name = name or ("best-response" if solution is not None or assume == "one-third"
-                             else f"best-response:assume={assume}")
+                             else spec_text("best-response", {"assume": assume}))
 
     def reset(self, seat: int, config: GameConfig) -> None:
         """Solve for the table (built from ``assume``), or check that it is the one solved (ValueError otherwise)."""

@@ -41,7 +41,7 @@ from ..exact.tree import RoundTree
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundStart, player_name
 from ..hands import hand_support
 from ..opponent import BaseOpponent, OpponentModel, checked_probabilities
-from ..registry import make_player
+from ..registry import make_player, spec_text
 from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix, next_opener
 from ..validation import one_of
 
@@ -147,7 +147,7 @@ class LocalBestResponse(BaseOpponent):
             raise ValueError(f"LocalBestResponse.lookahead must be 1 or 2, got {lookahead!r}")
         self.lookahead, self.raises = int(lookahead), one_of("LocalBestResponse", "raises", raises, RAISES)
         self.model, self.spec = _policy(policy)
-        self.name = name or f"lbr:policy={self.spec or player_name(self.model)}"
+        self.name = name or (spec_text("lbr", {"policy": self.spec}) if self.spec else f"lbr:{player_name(self.model)}")
         self._outcomes: Outcomes = {}
         self._weights = np.ones(1)
 

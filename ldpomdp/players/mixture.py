@@ -33,19 +33,19 @@ DEFAULT_TREMBLE = 0.02  # chance that the safe type's move is a uniform slip, in
 
 
 def _type_specs(types: Sequence[str] | str) -> tuple[str, ...]:
-    """The component specs: a sequence of spec strings, or one string of specs joined by "+"."""
-    if isinstance(types, str):
-        specs = tuple(s.strip() for s in types.split("+"))
-        if any(":" in s for s in specs):
-            raise ValueError(f"TypeMixture.types: specs with ':' (e.g. 'oehm:0.2') cannot be joined with '+' "
-                             f"in a string, got {types!r}; pass a list of spec strings from Python instead")
-    elif isinstance(types, Sequence) and all(isinstance(s, str) for s in types):
-        specs = tuple(s.strip() for s in types)
-    else:
-        raise ValueError(f"TypeMixture.types must be a sequence of player specs or specs joined by '+', "
+    """The component specs, canonical: a sequence of spec strings, or one string listing them as a spec's
+    ``types=`` does (``[one-third,oehm:0.2]``)."""
+    from ..registry import canonical_spec, spec_list  # registry imports opponents lazily; avoid a cycle
+
+    if not isinstance(types, str) and not (isinstance(types, Sequence) and all(isinstance(s, str) for s in types)):
+        raise ValueError(f"TypeMixture.types must be a sequence of player specs or a list of them in brackets, "
                          f"got {types!r}")
-    if not specs or not all(specs):
+    if not types or (not isinstance(types, str) and not all(s.strip() for s in types)):
         raise ValueError(f"TypeMixture.types needs at least one non-empty player spec, got {types!r}")
+    try:
+        specs = tuple(spec_list(types) if isinstance(types, str) else map(canonical_spec, types))
+    except ValueError as exc:
+        raise ValueError(f"TypeMixture.types: {exc}") from None
     if len(set(specs)) != len(specs):
         raise ValueError(f"TypeMixture.types lists a spec twice: {specs}")
     return specs
@@ -55,9 +55,8 @@ class TypeMixture(BaseOpponent):
     """Posterior mixture of K opponent models (``types``, player specs with ``action_probabilities``) and a safe
     type.
 
-    ``types``: from Python a sequence of specs (default :data:`DEFAULT_TYPES`); from a spec string the
-    specs joined by "+", e.g. ``mixture:types=one-third+random+conservative`` (specs containing ":", such
-    as ``oehm:0.2``, cannot be given that way). ``floor`` in [0, 1): after each round
+    ``types``: from Python a sequence of specs (default :data:`DEFAULT_TYPES`); in a spec a list in brackets,
+    e.g. ``mixture:types=[one-third,oehm:0.2,conservative]``. ``floor`` in [0, 1): after each round
     w <- (1 - floor) w + floor / K, so a type that explained a few rounds badly can come back.
 
     ``safe`` (default :data:`DEFAULT_SAFE`, the equilibrium player; "none" turns it off): a type that joins the
@@ -81,12 +80,15 @@ class TypeMixture(BaseOpponent):
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, safe: str | None = DEFAULT_SAFE,
                  tremble: float = DEFAULT_TREMBLE, name: str | None = None):
-        from ..registry import make_player  # registry imports opponents lazily; avoid a cycle
+        from ..registry import canonical_spec, make_player, spec_text  # registry imports opponents lazily
 
         self.types = _type_specs(types)
         self.floor = number("TypeMixture", "floor", floor, 0.0, 1.0)
         self.tremble = number("TypeMixture", "tremble", tremble, 0.0, 1.0)
-        self.safe = None if safe in (None, "", "none") else str(safe).strip()
+        try:
+            self.safe = None if safe in (None, "", "none") else canonical_spec(str(safe))
+        except ValueError as exc:
+            raise ValueError(f"TypeMixture.safe: {exc}") from None
         if self.safe in self.types:
             raise ValueError(f"TypeMixture.safe: {self.safe!r} is also one of the types; name it once, as safe")
         self.components: list[OpponentModel] = []
@@ -98,10 +100,10 @@ class TypeMixture(BaseOpponent):
             if not callable(getattr(model, "action_probabilities", None)):
                 raise ValueError(f"TypeMixture.{field}: {spec!r} has no action_probabilities")
             self.components.append(cast(OpponentModel, model))  # its action_probabilities checked just above
-        parts = ([] if self.types == DEFAULT_TYPES else ["types=" + "+".join(self.types)]) + (
-            [] if self.safe == DEFAULT_SAFE else [f"safe={self.safe or 'none'}"]) + (
-            [] if self.tremble == DEFAULT_TREMBLE else [f"tremble={self.tremble:g}"])
-        self.name = name or ("mixture" + (":" + ",".join(parts) if parts else ""))
+        self.name = name or spec_text("mixture", {
+            "types": None if self.types == DEFAULT_TYPES else self.types,
+            "safe": None if self.safe == DEFAULT_SAFE else self.safe or "none",
+            "tremble": None if self.tremble == DEFAULT_TREMBLE else self.tremble})
         self.safe_active = False  # whether the safe type plays in this game (set by reset)
         self.posterior = np.full(len(self.types), 1.0 / len(self.types))
         self._pending: list[tuple[Action, PublicView]] = []

@@ -24,7 +24,7 @@ import numpy as np
 from ..exact.equilibrium import GameTable
 from ..game import Event, PlayerView, RoundEnd, RoundStart
 from ..opponent import BaseOpponent
-from ..registry import make_player
+from ..registry import make_player, spec_text
 from ..rules import Action, GameConfig
 from ..validation import number
 from .cfr import CFRPlayer
@@ -63,13 +63,11 @@ class RobustPlayer(BaseOpponent):
                              f"the stop-loss needs), e.g. safe=cfr")
         self.safe_player = safe_player
         self.exploiter = LocalBestResponse(self.model, lookahead=lookahead)
-        parts = [f"{key}={value}" for key, value, default in
-                 (("safe", safe, DEFAULT_SAFE), ("confidence", confidence, 0.95), ("floor", floor, 0.01),
-                  ("tremble", tremble, DEFAULT_TREMBLE), ("lookahead", lookahead, 2),
-                  ("stop_loss", stop_loss, DEFAULT_STOP_LOSS))
-                 if value != default]
-        types_part = [] if self.model.types == DEFAULT_TYPES else ["types=" + "+".join(self.model.types)]
-        self.name = name or ("robust" + (":" + ",".join(types_part + parts) if types_part or parts else ""))
+        self.name = name or spec_text("robust", {
+            key: None if value == default else value for key, value, default in
+            (("types", self.model.types, DEFAULT_TYPES), ("safe", self.model.safe, DEFAULT_SAFE),
+             ("confidence", confidence, 0.95), ("floor", floor, 0.01), ("tremble", tremble, DEFAULT_TREMBLE),
+             ("lookahead", lookahead, 2), ("stop_loss", stop_loss, DEFAULT_STOP_LOSS))})
         self.decisions = self.exploited = 0
         self.exploit_result, self.exploiting = 0.0, False
 

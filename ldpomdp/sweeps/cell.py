@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..registry import canonical_spec
 from ..rules import MAX_TABLE_DICE, VARIANT_DEFAULTS, GameConfig
 
 __all__ = ["Cell", "game_seed", "parse_dice_range"]
@@ -17,15 +18,21 @@ __all__ = ["Cell", "game_seed", "parse_dice_range"]
 @dataclass(frozen=True)
 class Cell:
     """One game setting of a sweep: the players (spec strings, seat-agnostic order) and the rules they play,
-    every player starting with the same dice. Player parameters (bluff, particles, injection) live in the specs.
-    :meth:`of` builds the config from the dice and the rules (defaults: :class:`GameConfig`'s, as on the command
-    line)."""
+    every player starting with the same dice. Player parameters (bluff, particles, injection) live in the specs,
+    kept in their canonical text (:func:`~ldpomdp.registry.canonical_spec`; a spec that does not parse is kept as
+    written, and building it names the problem). :meth:`of` builds the config from the dice and the rules
+    (defaults: :class:`GameConfig`'s, as on the command line).
+
+    ``legacy_id``: the id under which a version before canonical specs stored this cell's games, its players
+    spelled otherwise (:meth:`from_id` sets it); it then stays the cell's :attr:`id`, so those games keep their
+    seeds and a sweep into that folder resumes them."""
 
     players: tuple[str, ...]
     config: GameConfig
+    legacy_id: str | None = None
 
     def __post_init__(self) -> None:
-        players = tuple(str(p).strip() for p in self.players)
+        players = tuple(_canonical(str(p)) for p in self.players)
         object.__setattr__(self, "players", players)
         name, config = f"cell {_players(players)}", self.config
         if not isinstance(config, GameConfig):
@@ -56,12 +63,16 @@ class Cell:
 
     @property
     def id(self) -> str:
-        """A stable, readable key built from every parameter that changes the games (the variants only when they
-        differ from today's rules: a cell of today's rules keeps its id, so its games' seeds)."""
-        c = self.config
-        return (f"{_players(self.players)};dice={self.dice};bids={c.bids};faces={c.faces};wild={c.wild};"
-                f"opener={c.opener}" + variants_text(c))
+        """The key of the cell's games and of their seeds: :attr:`legacy_id` if set, else :attr:`canonical_id`."""
+        return self.legacy_id or self.canonical_id
 
+    @property
+    def canonical_id(self) -> str:
+        """A stable, readable key built from every parameter that changes the games: the players' canonical specs,
+        then the rules (the variants only when they differ from today's rules: a cell of today's rules keeps its
+        id, so its games' seeds). An id written before specs had a canonical text is the same where its specs
+        were already canonical."""
+        return _cell_id(self.players, self.config)
 
     @classmethod
     def from_id(cls, text: str) -> Cell:
@@ -83,16 +94,32 @@ class Cell:
             wild = None if fields["wild"] == "None" else int(fields["wild"])
         except ValueError:
             raise ValueError(f"{text!r} is not a cell id: dice, faces and wild must be integers") from None
-        cell = cls.of(fields["players"].split("|"), dice, bids=fields["bids"], faces=faces, wild=wild,
-                      opener=fields["opener"], **variants)
-        if cell.id != text:
-            raise ValueError(f"{text!r} is not a cell id (it reads as {cell.id!r})")
-        return cell
+        players = fields["players"].split("|")
+        cell = cls.of(players, dice, bids=fields["bids"], faces=faces, wild=wild, opener=fields["opener"], **variants)
+        if cell.id == text:
+            return cell
+        if _cell_id(players, cell.config) == text:  # written before canonical specs: its games keep this id
+            return replace(cell, legacy_id=text)
+        raise ValueError(f"{text!r} is not a cell id (it reads as {cell.id!r})")
 
 
 def variants_text(config: GameConfig) -> str:
     """``";wild_bids=perudo;exact_call=True"``: the config's variants as a cell id's tail (``""`` for today's rules)."""
     return "".join(f";{name}={value}" for name, value in config.variants.items())
+
+
+def _canonical(spec: str) -> str:
+    """The canonical text of ``spec``, or ``spec`` stripped if it does not parse (building it will say why)."""
+    try:
+        return canonical_spec(spec)
+    except ValueError:
+        return spec.strip()
+
+
+def _cell_id(players: Sequence[str], config: GameConfig) -> str:
+    """The id of a cell of ``players`` (spec texts, as they are) under ``config``."""
+    return (f"{_players(players)};dice={config.starting_dice[0]};bids={config.bids};faces={config.faces};"
+            f"wild={config.wild};opener={config.opener}" + variants_text(config))
 
 
 def _players(players: Sequence[str]) -> str:

@@ -251,6 +251,7 @@ def run_sweep(
     with _folder_lock(out):
         store = GameStore(out / GAMES_FILE)
         store.check_seed(seed)
+        cells = _as_stored(cells, store)
         todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
         todo = [(c, g) for c, g in todo if g]
         if log:
@@ -267,6 +268,29 @@ def run_sweep(
             rows = _with_exact_figures(cells, games, rows, log)
         write_summary(rows, out / SUMMARY_FILE)
     return rows
+
+
+def _as_stored(cells: Sequence[Cell], store: GameStore) -> list[Cell]:
+    """``cells``, each under the id its games are stored with: a folder written before specs had a canonical text
+    may hold a cell's games under its players' old spelling (e.g. ``pomcp:num_sims=200``); that cell goes on under
+    the old id (:attr:`Cell.legacy_id`), so its games keep their seeds and the folder resumes."""
+    wanted = {cell.id for cell in cells}
+    stored = {cell_id for cell_id, _ in store.records}
+    found: dict[str, Cell] = {}
+    for cell_id in sorted(stored - wanted):
+        try:
+            old = Cell.from_id(cell_id)
+        except ValueError:  # a cell this version cannot read: kept, and named by _folder_notes
+            continue
+        canonical = old.canonical_id
+        if canonical in wanted:
+            other = found[canonical].id if canonical in found else canonical if canonical in stored else None
+            if other is not None:
+                raise ValueError(f"{store.path} holds games of one cell under two spellings, {other!r} and "
+                                 f"{cell_id!r}, seeded apart: move the lines of one of them to another folder's "
+                                 f"{GAMES_FILE}, or give another --out")
+            found[canonical] = old
+    return [found.get(cell.id, cell) for cell in cells]
 
 
 def _with_exact_figures(cells: Sequence[Cell], games: int, rows: list[SummaryRow],

@@ -5,7 +5,6 @@ request is refused instead of playing a move twice."""
 from __future__ import annotations
 
 import dataclasses
-import re
 import secrets
 import threading
 import time
@@ -14,7 +13,7 @@ from typing import Any
 
 from ..errors import PlayerError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name, seeded_rng
-from ..registry import make_seat, registered_names
+from ..registry import make_seat, parse_spec, registered_names
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps.cell import Cell, game_seed
 from ..sweeps.games import game_line
@@ -30,7 +29,6 @@ LIMITS = {"players": 6, "faces": 12, "table_dice": 60}
 EXAMPLE_SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
                  "best-response": "best-response:assume=random", "pomcp": "pomcp:sims=300",
                  "lbr": "lbr:one-third"}
-_MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+:")  # package.module: in a spec, its value specs included
 
 
 class WebError(Exception):
@@ -42,17 +40,23 @@ class WebError(Exception):
 
 
 def check_spec(spec: object, allow_plugins: bool) -> str:
-    """``spec`` stripped, or a :class:`WebError`: not a string, ``human`` (that is the person), or, unless
-    ``allow_plugins``, naming a module (``package.module:Class``, anywhere in it) or a file path."""
+    """``spec``'s canonical text, or a :class:`WebError`: not a string, not a spec, ``human`` anywhere in it (that is
+    the person, at the server's terminal), or, unless ``allow_plugins``, naming a user module or a file anywhere in
+    it (any parameter of the kind FILE of :mod:`ldpomdp.registry`, whatever its value looks like). Parsing reads
+    and imports nothing."""
     if not isinstance(spec, str) or not spec.strip():
         raise WebError(400, f"a player spec must be a non-empty string, got {spec!r}")
-    spec = spec.strip()
-    if spec.partition(":")[0] == "human":
-        raise WebError(400, "'human' is you: choose agents for the other seats")
-    if not allow_plugins and (_MODULE.search(spec) or "/" in spec or "\\" in spec):
-        raise WebError(403, f"player spec {spec!r} names a module or a file: this server imports user code and "
-                            f"reads files only when started with --allow-plugins")
-    return spec
+    try:
+        parsed = parse_spec(spec)
+    except ValueError as exc:
+        raise WebError(400, str(exc)) from None
+    if any(s.name == "human" for s in parsed.walk()):
+        raise WebError(400, "'human' is you: choose agents for the other seats (and no agent can model you)")
+    outside = parsed.external()
+    if outside and not allow_plugins:
+        raise WebError(403, f"player spec {parsed.text!r} names {' and '.join(outside)}: this server imports user "
+                            f"code and reads files only when started with --allow-plugins")
+    return parsed.canonical
 
 
 class _You:
