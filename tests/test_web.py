@@ -384,6 +384,14 @@ def test_a_palifico_round_an_exact_call_and_the_games_end_are_sent_by_the_rounds
     assert final["winner"] == 0 and [p["dice"] for p in final["players"]] == [2, 0]
 
 
+def test_the_load_player_raises_with_bids_only_not_with_the_exact_call(app):
+    # seed 5: the person faces a bid with fewer than three raises left, where "exact" passed for a raise
+    run = play_over_http(_client(app), {"opponents": ["random"], "dice": 1, "wild_bids": "perudo", "exact_call": True},
+                         seed=5)
+    mine = [a["action"] for r in run.final["rounds"] for a in r["actions"] if a["seat"] == 0]
+    assert mine[-1] == "challenge" and "exact" not in mine
+
+
 def test_a_replay_of_perudo_and_dudo_games_shows_each_round_by_its_own_rules(tmp_path):
     cells = [Cell.of(["one-third", "expected-count"], 2, **PERUDO),
              Cell.of(["one-third", "expected-count"], 3, **GameConfig.preset("dudo", exact_call=True).variants)]
