@@ -418,3 +418,81 @@ def test_the_exact_call_is_offered_and_played_under_perudo_rules(app):
 
     with pytest.raises(WebError, match='"exact"'):
         parse_action("exactly")
+
+
+PERUDO = GameConfig.preset("perudo").variants  # Perudo bids, the exact call, palifico rounds
+
+
+def _raise_once(state: dict) -> str:
+    """The person's move: open with the lowest bid, raise by the lowest bid once a round, then challenge."""
+    bids = [a for a in state["legal"] if a not in ("challenge", "exact")]
+    mine = sum(h["seat"] == 0 for h in state["history"])
+    return bids[0] if bids and (state["bid"] is None or mine < 1) else "challenge"
+
+
+def _states(client, body: dict) -> list[dict]:
+    """Every state of a game played through the API with :func:`_raise_once`, in order."""
+    states = [client.post("/api/game", json=body).json()]
+    while (state := states[-1])["phase"] != "game-over":
+        if state["phase"] == "your-turn":
+            response = client.post("/api/game/act", json={"move": _raise_once(state), "version": state["version"]})
+        else:
+            path = "/api/game/step" if state["phase"] == "agent-turn" else "/api/game/next-round"
+            response = client.post(path, json={"version": state["version"]})
+        states.append(response.json())
+    return states
+
+
+def test_a_palifico_round_an_exact_call_and_the_games_end_are_sent_by_the_rounds_own_rules(app):
+    # seed 7: seat 1 drops to one die, plays its palifico round (you hold two ones) and ends the game by a wrong
+    # exact call
+    states = _states(_client(app), {"opponents": ["expected-count"], "dice": 2, "seed": 7, **PERUDO})
+    final, rounds = states[-1], states[-1]["rounds"]
+    assert [r["palifico"] for r in rounds] == [False, True] and rounds[1]["hands"][0] == [1, 1]
+    for state in states:  # the round's own wild face: none in a palifico round
+        palifico = rounds[state["round"]]["palifico"]
+        assert state["palifico"] == palifico and state["round_wild"] == (None if palifico else 1)
+        if state["phase"] in ("round-over", "game-over"):  # the dice after the round's loss
+            assert [p["dice"] for p in state["players"]] == rounds[state["round"]]["dice_after"]
+    for r in rounds:  # the faces that count for the bid, and each hand's count of them
+        face = int(r["bid"].split("x")[1])
+        assert r["matching_faces"] == ([face] if r["palifico"] or face == 1 else [1, face])
+        assert r["matching_by_seat"] == [sum(f in r["matching_faces"] for f in hand) for hand in r["hands"]]
+    assert rounds[1]["matching_by_seat"][0] == 0  # your ones match nothing in the palifico round
+    # the expected-count chart outlines the face of its move: the face it bid, or of the bid it called
+    decisions = [d for r in rounds for d in r["decisions"]]
+    assert "exact" in [d["action"] for d in decisions]
+    for d in decisions:
+        move = d["action"] if d["action"] not in ("challenge", "exact") else d["bid"]
+        assert d["reason"]["chosen"] == int(move.split("x")[1]) and str(d["reason"]["chosen"]) in d["reason"]["by_face"]
+    assert final["winner"] == 0 and [p["dice"] for p in final["players"]] == [2, 0]
+
+
+def test_the_load_player_raises_with_bids_only_not_with_the_exact_call(app):
+    # seed 5: the person faces a bid with fewer than three raises left, where "exact" passed for a raise
+    run = play_over_http(_client(app), {"opponents": ["random"], "dice": 1, "wild_bids": "perudo", "exact_call": True},
+                         seed=5)
+    mine = [a["action"] for r in run.final["rounds"] for a in r["actions"] if a["seat"] == 0]
+    assert mine[-1] == "challenge" and "exact" not in mine
+
+
+def test_a_replay_of_perudo_and_dudo_games_shows_each_round_by_its_own_rules(tmp_path):
+    cells = [Cell.of(["one-third", "expected-count"], 2, **PERUDO),
+             Cell.of(["one-third", "expected-count"], 3, **GameConfig.preset("dudo", exact_call=True).variants)]
+    run_sweep(cells, 4, tmp_path, seed=2, workers=1, progress=False, log=None, exact=False)
+    client = _client(create_app(results=tmp_path))
+    rounds = []
+    for record in client.get("/api/results/games").json()["games"]:
+        replay = client.get("/api/results/replay", params={"cell": record["cell"], "game": record["game"]}).json()
+        assert replay["matches_record"] and replay["winner"] == record["winner"]
+        for r, following in zip(replay["rounds"], replay["rounds"][1:] + [None], strict=True):
+            assert r["dice_after"] == (following["dice"] if following else [int(s == replay["winner"]) * d
+                                                                              for s, d in enumerate(r["dice_after"])])
+            assert r["actions"][-1]["action"] == ("exact" if r["exact"] else "challenge")
+            face = int(r["bid"].split("x")[1])
+            assert r["matching_faces"] == ([face] if r["palifico"] or face == 1 else [1, face])
+            assert sum(r["matching_by_seat"]) == r["matching"]
+        rounds += replay["rounds"]
+    assert any(r["palifico"] for r in rounds)
+    assert any(r["loser"] < 0 and sum(r["dice_after"]) > sum(r["dice"]) for r in rounds)  # an exact call's die back
+    assert any(r["loser"] >= 0 and r["dice"][r["loser"]] - r["dice_after"][r["loser"]] > 1 for r in rounds)

@@ -1,6 +1,7 @@
 """Why an agent moved, in numbers the page can chart: its belief about one player's hand and the reason of each
 kind of agent (the estimate against the bid, POMCP's searched actions, DQN's Q-values, or the probability of each
-action for any player with ``action_probabilities``). Read only: nothing here changes what a player does next."""
+action for any player with ``action_probabilities``), and how the page spells a move and a round's matching dice.
+Read only: nothing here changes what a player does next."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from ..game import PlayerView
 from ..planners.dqn import DQNPlayer
 from ..planners.expected_count import ExpectedCountPlanner
 from ..planners.pomcp import POMCPPlanner
-from ..rules import EXACT, Action, Bid
+from ..rules import EXACT, Action, Bid, GameConfig, match_matrix, matching_count
 
-__all__ = ["explain", "action_text"]
+__all__ = ["explain", "action_text", "matching_dice"]
 
 
 def action_text(action: Action) -> str:
@@ -23,6 +24,13 @@ def action_text(action: Action) -> str:
     if isinstance(action, Bid):
         return str(action)
     return "exact" if action is EXACT else "challenge"
+
+
+def matching_dice(config: GameConfig, hands: tuple[tuple[int, ...], ...], face: int) -> dict:
+    """What a round's end shows for a bid on ``face`` under ``config``, the round's own rules (a palifico round has
+    no wild face): ``matching_faces``, the faces whose dice count, and ``matching_by_seat``, each hand's count."""
+    return {"matching_faces": [int(g) + 1 for g in np.flatnonzero(match_matrix(config)[:, face - 1])],
+            "matching_by_seat": [int(matching_count(h, face, config)) for h in hands]}
 
 
 def explain(player: object, view: PlayerView, action: Action, about: int) -> dict:
@@ -35,15 +43,16 @@ def explain(player: object, view: PlayerView, action: Action, about: int) -> dic
     belief = getattr(player, "belief", None)
     if face is not None and isinstance(belief, TableBelief) and about in belief.beliefs:
         out["belief"] = _floats(belief.beliefs[about].count_distribution(face, view.config.wild))
-    out["reason"] = _reason(player, view, face)
+    out["reason"] = _reason(player, view, action, face)
     return out
 
 
-def _reason(player: object, view: PlayerView, face: int | None) -> dict | None:
+def _reason(player: object, view: PlayerView, action: Action, face: int | None) -> dict | None:
     if isinstance(player, ExpectedCountPlanner):
         estimates = player.estimate(view)
         return {"kind": "estimate", "bid": None if view.bid is None else view.bid.quantity,
                 "estimate": None if face is None else float(estimates[face - 1]),
+                "chosen": action.face if isinstance(action, Bid) else face,  # the face it bid, or of the bid it called
                 "by_face": {str(f): float(estimates[f - 1]) for f in rule_faces(view)}}
     if isinstance(player, POMCPPlanner):
         search = player.last_search

@@ -103,7 +103,7 @@ def play_over_http(client, settings: dict, seed: int, deadline: float = math.inf
         version = state["version"]
         if state["phase"] == "your-turn":
             legal = state["legal"]
-            raises = [a for a in legal if "x" in a]  # the bids (not challenge, not exact)
+            raises = [a for a in legal if a not in ("challenge", "exact")]  # the bids
             challenge = "challenge" in legal and (not raises or rng.random() < 0.3)
             move = "challenge" if challenge else raises[int(rng.integers(min(3, len(raises))))]
             sent.append((state["round"], move))

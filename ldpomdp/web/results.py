@@ -7,12 +7,15 @@ import csv
 import json
 from pathlib import Path
 
+import numpy as np
+
 from ..registry import make_player
+from ..rules import CHALLENGE, EXACT, settle_round
 from ..sweeps.cell import Cell
 from ..sweeps.games import play_one
 from ..sweeps.statistics import SUMMARY_FILE
 from ..sweeps.store import GAMES_FILE, RECORD_FIELDS
-from .explain import action_text
+from .explain import action_text, matching_dice
 from .session import WebError, check_spec
 
 __all__ = ["ResultsFolder"]
@@ -71,14 +74,18 @@ class ResultsFolder:
             played, line = play_one(cell, stored["seed"], game, players)
         except ValueError as exc:
             raise WebError(400, str(exc).splitlines()[0]) from None
-        dice, rounds = list(cell.config.starting_dice), []
+        dice, rounds = cell.config.starting_dice, []
         for r in played.rounds:
+            config, call = cell.config.round_rules(r.palifico), EXACT if r.exact else CHALLENGE  # the round's rules
             actions = [{"seat": seat, "action": action_text(a)} for seat, a in r.actions]
-            actions.append({"seat": r.challenger, "action": "challenge"})
+            actions.append({"seat": r.challenger, "action": action_text(call)})
+            after = settle_round(config, np.array(r.hands), dice, r.final_bid, r.actions[-1][0], r.challenger, call)[2]
             rounds.append({"dice": list(dice), "opener": r.opener, "actions": actions, "bid": str(r.final_bid),
                            "hands": [[f for f, n in enumerate(h, start=1) for _ in range(n)] for h in r.hands],
-                           "challenger": r.challenger, "loser": r.loser, "matching": r.matching})
-            dice[r.loser] -= 1
-        return {"cell": cell_id, "game": game, "rules": cell.config.describe(), "wild": cell.config.wild,
+                           "challenger": r.challenger, "loser": r.loser, "matching": r.matching, "exact": r.exact,
+                           "palifico": r.palifico, "dice_after": list(after),
+                           **matching_dice(config, r.hands, r.final_bid.face)})
+            dice = after
+        return {"cell": cell_id, "game": game, "rules": cell.config.describe(),
                 "seats": [specs[i] for i in line["seats"]], "rounds": rounds, "winner": played.winner,
                 "matches_record": all(line[k] == stored[k] for k in RECORD_FIELDS)}

@@ -17,7 +17,7 @@ from ..registry import make_seat, parse_spec, registered_names
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps.cell import Cell, game_seed
 from ..sweeps.games import game_line
-from .explain import action_text, explain
+from .explain import action_text, explain, matching_dice
 
 __all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "rule_fields", "spec_choices",
            "EXAMPLE_SPECS", "LIMITS"]
@@ -211,9 +211,11 @@ class WebGame:
                            **{name: getattr(config, name) for name in rule_fields()},
                            "dice": config.starting_dice[0]},
                 "rules": config.describe(), "seed": self.seed,
-                "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": rnd.dice[s]}
+                # dice now: after an ended round, its loss counted
+                "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": state.dice[s]}
                             for s, (spec, p) in enumerate(zip(self.specs, self.players, strict=True))],
                 "round": rnd.round_index, "opener": rnd.opener, "turn": None if ended else rnd.seat,
+                "palifico": rnd.palifico, "round_wild": rnd.config.wild,  # a palifico round has no wild face
                 "hand": _faces(rnd.hands[YOU]), "bid": None if not rnd.history else str(rnd.history[-1][1]),
                 "history": self._actions,
                 "legal": [action_text(a) for a in rnd.view().legal_actions()] if phase == "your-turn" else [],
@@ -286,7 +288,7 @@ class WebGame:
             "actions": self._actions, "hands": [_faces(h) for h in end.hands], "bid": str(end.bid),
             "bidder": end.bidder, "challenger": end.challenger, "loser": end.loser, "matching": end.matching,
             "exact": end.exact, "regained": end.regained, "palifico": end.palifico,
-            "matching_by_seat": [int(matching_count(h, end.bid.face, config)) for h in end.hands],
+            "dice_after": list(end.dice_after), **matching_dice(config, end.hands, end.bid.face),
             "decisions": self._decisions,
         })
 

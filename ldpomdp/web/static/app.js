@@ -34,8 +34,6 @@ function die(face, {size = 34, mark = false, wild = false} = {}) {
     `<rect x="1" y="1" width="32" height="32" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"/>${inner}</svg>`;
 }
 
-function matches(face, bidFace, wild) { return face === bidFace || (wild !== null && face === wild && bidFace !== wild); }
-
 // A bar chart in SVG: labels under the bars, values above; `mark` outlines bars; `line` draws a level across.
 function barChart({title, labels, values, mark = new Set(), line = null, lineLabel = "", fmt = (v) => v.toFixed(2)}) {
   const n = values.length, bw = 30, gap = 6, left = 8, top = 40, h = 100;
@@ -108,13 +106,15 @@ async function startGame(event) {
 function seatName(seat) { return seat === 0 ? "you" : `seat ${seat} (${game.players[seat].name})`; }
 function secondsText(s) { return s < 0.1 ? `${(s * 1000).toFixed(1)} ms` : `${s.toFixed(2)} s`; }
 function actionText(a) { return a === "challenge" ? "Liar!" : a === "exact" ? "Exact!" : a.replace("x", " × "); }
+const isBid = (a) => /^\d+x\d+$/.test(a);  // "3x5"; not "challenge" or "exact"
 
 function show(state) {
   game = state;
   $("game").hidden = false;
   renderTable();
-  $("hand").innerHTML = game.hand.length ? game.hand.map((f) => die(f, {size: 44, wild: f === game.config.wild})).join("") +
-    (game.config.wild === null ? "" : ` <span class="thought">${game.config.wild}s are wild (outlined)</span>`) : "(no dice)";
+  const wild = game.round_wild, note = game.palifico ? "palifico round: no die is wild" : wild === null ? "" : `${wild}s are wild (outlined)`;
+  $("hand").innerHTML = game.hand.length ? game.hand.map((f) => die(f, {size: 44, wild: f === wild})).join("") +
+    ` <span class="thought">${esc(note)}</span>` : "(no dice)";
   $("history").innerHTML = game.history.map((h) => `<li data-seat="${h.seat}">${esc(seatName(h.seat))}: <b>${esc(actionText(h.action))}</b>` +
     (h.seconds === null ? "" : ` <span class="thought">thought ${secondsText(h.seconds)}</span>`) + `</li>`).join("");
   renderMoves();
@@ -126,8 +126,10 @@ function show(state) {
 }
 
 function statusText() {
-  const p = game.phase, round = `Round ${game.round + 1} (${game.rules}). `;
-  if (p === "your-turn") return round + (game.bid ? `Your turn: raise ${actionText(game.bid)} or call liar.` : "Your turn: you open.");
+  const p = game.phase, round = `Round ${game.round + 1} (${game.rules}). ` +
+    (game.palifico ? "Palifico round: no die is wild, and every bid keeps the opening bid's face. " : "");
+  const calls = game.legal.includes("exact") ? ", call liar or call it exact" : " or call liar";
+  if (p === "your-turn") return round + (game.bid ? `Your turn: raise ${actionText(game.bid)}${calls}.` : "Your turn: you open.");
   if (p === "agent-turn") return round + `${seatName(game.turn)} is thinking…`;
   if (p === "round-over") return round + "The round is over: every hand is shown.";
   if (p === "game-over") return game.winner === 0 ? "You win the game!" : `${seatName(game.winner)} wins the game.`;
@@ -147,7 +149,7 @@ function renderMoves() {
   const box = $("moves");
   if (game.phase !== "your-turn") { box.innerHTML = ""; return; }
   const legal = new Set(game.legal), faces = game.config.bids === "sixes" ? [game.config.faces] : Array.from({length: game.config.faces}, (_, i) => i + 1);
-  const quantities = [...new Set(game.legal.filter((a) => a.includes("x")).map((a) => Number(a.split("x")[0])))].slice(0, 10);
+  const quantities = [...new Set(game.legal.filter(isBid).map((a) => Number(a.split("x")[0])))].slice(0, 10);
   let html = legal.has("challenge") ? `<button id="challenge" data-move="challenge">Liar! (challenge ${esc(actionText(game.bid))})</button>` : "";
   if (legal.has("exact")) html += ` <button id="exact" data-move="exact">Exact! (${esc(actionText(game.bid))} exactly)</button>`;
   html += `<table class="grid"><tr><th></th>${faces.map((f) => `<th>${die(f, {size: 24})}</th>`).join("")}</tr>`;
@@ -184,7 +186,7 @@ function renderReveal() {
   const last = game.rounds[game.rounds.length - 1];
   if (!last || !["round-over", "game-over"].includes(game.phase) || last.round !== game.round) { box.innerHTML = ""; return; }
   const names = game.players.map((p) => p.seat === 0 ? "You" : `Seat ${p.seat} (${p.name})`);
-  box.innerHTML = revealHtml(last, names, game.config.wild) +
+  box.innerHTML = revealHtml(last, names) +
     (game.phase === "round-over" ? `<button class="primary" id="next-round">Next round</button>` : "") +
     (last.decisions.length ? `<h3>What the agents believed</h3>` + last.decisions.map((d) => decisionHtml(last, d)).join("") : "");
   if (game.phase === "round-over") {
@@ -192,17 +194,28 @@ function renderReveal() {
   }
 }
 
-function revealHtml(r, names, wild) {
-  const face = Number(r.bid.split("x")[1]);
+// A round's end: every hand, its dice that count for the bid outlined (the server names the faces that count).
+function revealHtml(r, names) {
   let html = `<h3>Every hand</h3>`;
   r.hands.forEach((hand, seat) => {
     if (!r.dice[seat]) return;
     html += `<div class="reveal-seat${seat === r.loser ? " loser" : ""}" data-seat="${seat}" data-dice="${hand.join(",")}">` +
-      `${esc(names[seat])}: <span class="dice-row" style="display:inline-flex">${hand.map((f) => die(f, {size: 28, mark: matches(f, face, wild)})).join("")}</span>` +
-      `<span class="count" data-count="${r.matching_by_seat ? r.matching_by_seat[seat] : ""}">${r.matching_by_seat ? r.matching_by_seat[seat] + " matching" : ""}</span></div>`;
+      `${esc(names[seat])}: <span class="dice-row" style="display:inline-flex">${hand.map((f) => die(f, {size: 28, mark: r.matching_faces.includes(f)})).join("")}</span>` +
+      `<span class="count" data-count="${r.matching_by_seat[seat]}">${r.matching_by_seat[seat]} matching</span></div>`;
   });
-  return html + `<p class="verdict" data-matching="${r.matching}" data-loser="${r.loser}">${r.matching} ${r.matching === 1 ? "die matches" : "dice match"} ` +
-    `${esc(actionText(r.bid))}: ${esc(names[r.loser])} ${r.loser === 0 && names[0] === "You" ? "lose" : "loses"} a die.</p>`;
+  return html + `<p class="verdict" data-matching="${r.matching}" data-loser="${r.loser}">${esc(verdictText(r, names))}</p>`;
+}
+
+// "3 dice match 4 × 5: Seat 1 loses a die.": the loss (or an exact call's gain) read from the dice before and after.
+function verdictText(r, names) {
+  const says = (seat, verb) => `${names[seat]} ${seat === 0 && names[0] === "You" ? verb : verb + "s"}`;
+  const count = `${r.matching} ${r.matching === 1 ? "die matches" : "dice match"} ${actionText(r.bid)}`;
+  if (r.loser < 0) {  // a right exact call
+    const back = r.dice_after[r.challenger] > r.dice[r.challenger] ? "; the caller gets a die back" : "";
+    return `${count}: ${says(r.challenger, "call")} it exactly, nobody loses a die${back}.`;
+  }
+  const lost = r.dice[r.loser] - r.dice_after[r.loser];
+  return `${count}: ${says(r.loser, "lose")} ${lost === 1 ? "a die" : `${lost} dice`}.`;
 }
 
 function renderOver() {
@@ -234,9 +247,8 @@ function reasonChart(d) {
   if (!r) return "";
   if (r.kind === "estimate") {
     const faces = Object.keys(r.by_face);
-    const chosen = !d.action.includes("x") ? d.face : Number(d.action.split("x")[1]);  // outlined: the face it bid
     return barChart({title: r.bid === null ? "expected matching dice per face" : `expected matching dice per face vs the bid ${actionText(d.bid)}`,
-      labels: faces.map((f) => `${f}s`), values: faces.map((f) => r.by_face[f]), mark: new Set([faces.indexOf(String(chosen))]),
+      labels: faces.map((f) => `${f}s`), values: faces.map((f) => r.by_face[f]), mark: new Set([faces.indexOf(String(r.chosen))]),
       line: r.bid, lineLabel: r.bid === null ? "" : `bid ${r.bid}`});
   }
   if (r.kind === "search") {
@@ -286,11 +298,10 @@ function renderReplay() {
   let html = `<p>${esc(replay.rules)}; step ${replayStep + 1} of ${steps.length}` +
     (replay.matches_record ? "" : " — <b>the replay ends differently from the stored record</b> (a timed player, or changed code)") + `</p>` +
     `<button id="replay-prev">◀ previous</button> <button id="replay-next">next ▶</button>` +
-    `<h4>Round ${ri + 1}: dice ${r.dice.join(", ")}; seat ${r.opener} opens</h4><ol>` +
+    `<h4>Round ${ri + 1}: dice ${r.dice.join(", ")}; seat ${r.opener} opens${r.palifico ? "; a palifico round: no die is wild" : ""}</h4><ol>` +
     r.actions.slice(0, ai + 1).map((a) => `<li>${esc(names[a.seat])}: <b>${esc(actionText(a.action))}</b></li>`).join("") + `</ol>`;
   if (ended) {
-    const face = Number(r.bid.split("x")[1]), wild = replay.wild;
-    html += revealHtml({...r, matching_by_seat: r.hands.map((h) => h.filter((f) => matches(f, face, wild)).length)}, names, wild);
+    html += revealHtml(r, names);
   } else if ($("replay-hands").checked) {
     html += r.hands.map((h, seat) => r.dice[seat] ? `<div>${esc(names[seat])}: ${h.map((f) => die(f, {size: 24})).join("")}</div>` : "").join("");
   }
