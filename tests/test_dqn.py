@@ -115,7 +115,7 @@ def train(out, *extra):
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
-    pytest.importorskip("jax")
+    pytest.importorskip("jax", reason="the rl extra is not installed (pip install -e \".[test,rl]\")")
     out = tmp_path_factory.mktemp("dqn")
     run = train(out)
     _, err = run.communicate(timeout=600)
@@ -136,6 +136,7 @@ def wins(player, games=300):
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_short_training_beats_the_untrained_network(trained):
     frame = Frame(2, 2)
     untrained = DQNPlayer(network=QNetwork(initial_params(TrainSettings(seed=3, frame=frame)), frame))
@@ -146,6 +147,7 @@ def test_short_training_beats_the_untrained_network(trained):
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
     run = train(tmp_path)
     checkpoint = tmp_path / "checkpoint.npz"
@@ -165,6 +167,7 @@ def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_resuming_with_other_settings_is_refused(trained):
     run = train(trained, "--lr", "0.01")
     _, err = run.communicate(timeout=600)
