@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
+from ldpomdp.errors import install_hint
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.opponents.wildcard import ConservativePlayer
 from ldpomdp.registry import make_player
@@ -264,7 +265,7 @@ class _Learner:
             import jax.numpy as jnp
             import optax
         except ModuleNotFoundError as exc:
-            raise ValueError(f"ldpomdp train dqn needs {exc.name}: pip install 'ldpomdp[rl]'") from None
+            raise ValueError(f"ldpomdp train dqn needs {exc.name}: {install_hint('rl')}") from None
         self.jax, self.jnp = jax, jnp
         self.params = {k: jnp.asarray(v) for k, v in params.items()}
         self.target = self.params

@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import PlayerError
+from ..errors import PlayerError, install_hint
 from ..game import GameRecord, IllegalActionError, Player, play_game, rotate, seeded_rng
 from ..human import HumanPlayer
 from ..registry import make_player
@@ -181,7 +181,7 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
         try:
             from dask.distributed import Client
         except ImportError:
-            raise ValueError("--scheduler needs dask.distributed: pip install 'ldpomdp[dask]'") from None
+            raise ValueError(f"--scheduler needs dask.distributed: {install_hint('dask')}") from None
         try:
             client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
         except (OSError, ValueError) as exc:  # unreachable (OSError, TimeoutError) or not an address (ValueError)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import install_hint
+
 __all__ = ["serve"]
 
 
@@ -19,7 +21,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, results: str | Path | None 
 
         from .app import create_app
     except ImportError as exc:
-        raise ValueError(f"ldpomdp serve needs the web extra: pip install 'ldpomdp[web]' ({exc})") from None
+        raise ValueError(f"ldpomdp serve needs the web extra: {install_hint('web')} ({exc})") from None
     app = create_app(results, allow_plugins)
     print(f"ldpomdp: serving on http://{host}:{port}/ (Ctrl+C stops)", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
