@@ -101,6 +101,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     specs = split_specs(args.opponents)
     opponents = [make_player(s) for s in specs]
     config = config_from_args(args, 1 + len(opponents))
+    for warning in config.warnings:
+        print(f"ldpomdp: warning: {warning}", file=sys.stderr)
     for seat, (spec, opponent) in enumerate(zip(specs, opponents, strict=True), start=1):
         try:
             opponent.reset(seat, config)  # a player that cannot play these rules says so before the game starts

@@ -3,6 +3,8 @@ outputs, the same game as Python's."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from conftest import lines, sweep
 
@@ -104,6 +106,18 @@ def test_play_refuses_nash_above_its_sizes_in_one_line_before_the_game(capsys):
     assert err == ("ldpomdp: error: player 'nash': one round with dice (2, 2), 6 faces and 'full' bids has about "
                    "704,643,072 sequences (16,777,216 public bid sequences x 42 hands); the exact solver's limit is "
                    "MAX_SEQUENCES = 250,000\n")
+
+
+def test_play_and_sweep_say_when_palifico_cannot_happen_and_play_on(tmp_path, capsys, monkeypatch):
+    warning = f"warning: {GameConfig.preset('perudo', dice=1).warnings[0]}\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the person's input ends at the first move
+    for dice, warned in (("1", True), ("2", False)):
+        assert cli_main(["play", "--rules", "perudo", "--dice", dice]) == 2
+        out, err = capsys.readouterr()
+        assert "Game 1: " in out and (f"ldpomdp: {warning}" in err) == warned, err
+    assert cli_main(["sweep", "--players", "one-third,random", "--rules", "perudo", "--dice", "1-2", "--games", "2",
+                     "--out", str(tmp_path / "o"), "--workers", "1", "--no-progress", "--no-plot"]) == 0
+    assert capsys.readouterr().out.count(warning) == 1  # the cell with 1 die each; the other has palifico rounds
 
 
 @pytest.mark.slow

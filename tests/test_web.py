@@ -315,6 +315,16 @@ def test_serve_refuses_a_results_folder_that_is_not_a_sweeps(tmp_path, capsys):
     assert "not a sweep's folder" in capsys.readouterr().err
 
 
+def test_a_palifico_game_with_one_die_each_is_played_with_the_warning(app):
+    client = _client(app)
+    for dice in (1, 2):
+        state = client.post("/api/game", json={"opponents": ["one-third"], "dice": dice, "wild_bids": "perudo",
+                                               "exact_call": True, "palifico": True, "seed": 3}).json()
+        assert state["phase"] == "your-turn"
+        assert state["warnings"] == list(GameConfig.preset("perudo", dice=dice).warnings) == (
+            ["palifico: every player starts with 1 die, so no palifico round can happen"] if dice == 1 else [])
+
+
 def test_the_exact_call_is_offered_and_played_under_perudo_rules(app):
     client = _client(app)
     state = client.post("/api/game", json={"opponents": ["one-third"], "dice": 2, "wild_bids": "perudo",

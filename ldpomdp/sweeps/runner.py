@@ -295,6 +295,8 @@ def run_sweep(
         todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
         todo = [(c, g) for c, g in todo if g]
         if log:
+            for warning in dict.fromkeys(w for c in cells for w in c.config.warnings):  # each once, in order
+                log(f"warning: {warning}")
             for note in _folder_notes(cells, games, store):
                 log(note)
             log(f"{sum(len(g) for _, g in todo)} of {games * len(cells)} games to play ({len(cells)} cells) -> "
