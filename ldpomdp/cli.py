@@ -12,7 +12,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import __version__
+try:
+    from . import __version__
+except ImportError:
+    _found = sys.modules.get(__package__ or "")
+    if _found is None or _found.__file__ is not None:  # the package itself failed to import: its own error
+        raise
+    # an editable install's package shadowed by a folder of the same name (a checkout) on the import path
+    raise SystemExit(f"ldpomdp: error: the folder {', '.join(dict.fromkeys(_found.__path__))} is imported in place of "
+                     f"the package ldpomdp, since its parent is on the import path (PYTHONPATH, or the current "
+                     f"folder under python -m): take it off PYTHONPATH, or run from another folder") from None
 from .game import play_game, player_name
 from .human import HumanPlayer
 from .registry import make_player, registered_names, split_specs

@@ -4,6 +4,9 @@ outputs, the same game as Python's."""
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 
 import pytest
 from conftest import lines, sweep
@@ -159,3 +162,19 @@ def test_the_cli_and_python_default_to_the_same_game(tmp_path):
                      "--no-plot", "--no-progress", "--out", str(tmp_path / "cli")]) == 0
     sweep(tmp_path / "py", cells=[Cell.of(("one-third", "random"), 2)], games=6, seed=0, workers=1)
     assert lines(tmp_path / "cli") == lines(tmp_path / "py")
+
+
+def test_a_checkout_folder_shadowing_the_editable_install_is_named_in_one_line(tmp_path):
+    (tmp_path / "ldpomdp").mkdir()  # a checkout's folder (cloned as ldpomdp), its parent on PYTHONPATH
+    (tmp_path / "elsewhere").mkdir()
+    env, elsewhere = {**os.environ, "PYTHONPATH": str(tmp_path)}, tmp_path / "elsewhere"
+    probe = subprocess.run([sys.executable, "-c", "import ldpomdp; print(ldpomdp.__file__)"], cwd=elsewhere, env=env,
+                           capture_output=True, text=True)
+    if probe.stdout.strip() != "None":
+        pytest.skip("the package is a regular install, which a folder on the path does not shadow")
+    run = subprocess.run([sys.executable, "-m", "ldpomdp.cli", "--help"], cwd=elsewhere, env=env, capture_output=True,
+                         text=True)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr == (f"ldpomdp: error: the folder {tmp_path / 'ldpomdp'} is imported in place of the package "
+                          f"ldpomdp, since its parent is on the import path (PYTHONPATH, or the current folder under "
+                          f"python -m): take it off PYTHONPATH, or run from another folder\n")
