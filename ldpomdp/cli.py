@@ -14,7 +14,16 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+try:
+    from . import __version__
+except ImportError:
+    _found = sys.modules.get(__package__ or "")
+    if _found is None or _found.__file__ is not None:  # the package itself failed to import: its own error
+        raise
+    # an editable install's package shadowed by a folder of the same name (a checkout) on the import path
+    raise SystemExit(f"ldpomdp: error: the folder {', '.join(dict.fromkeys(_found.__path__))} is imported in place of "
+                     f"the package ldpomdp, since its parent is on the import path (PYTHONPATH, or the current "
+                     f"folder under python -m): take it off PYTHONPATH, or run from another folder") from None
 from .game import play_game, player_name
 from .players.human import HumanPlayer
 from .registry import make_seat, registered_names, split_specs
@@ -108,6 +117,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     specs = split_specs(args.opponents)
     opponents = [make_seat(s) for s in specs]
     config = config_from_args(args, 1 + len(opponents))
+    for warning in config.warnings:
+        print(f"ldpomdp: warning: {warning}", file=sys.stderr)
     for seat, (spec, opponent) in enumerate(zip(specs, opponents, strict=True), start=1):
         try:
             opponent.reset(seat, config)  # a player that cannot play these rules says so before the game starts

@@ -1,6 +1,6 @@
 """Errors raised inside code that a user wrote (a player class, a module named in a spec), reported as one clear
-message that keeps the user's own traceback lines and drops the package's; and the package's own error kinds that
-callers tell apart."""
+message that keeps the user's own traceback lines and drops the package's; the package's own error kinds that
+callers tell apart; and the install command that a missing extra's message names."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 import traceback
 from pathlib import Path
 
-__all__ = ["PlayerError", "TableError", "describe"]
+__all__ = ["PlayerError", "TableError", "describe", "install_hint"]
 
 _HERE = Path(__file__).resolve().parent
 _PACKAGE = tuple(os.path.join(p, "") for p in (_HERE, _HERE.parent / "planners"))  # ldpomdp; planners/ of a checkout
@@ -34,3 +34,12 @@ def describe(exc: BaseException) -> str:
             if not (f.filename.startswith("<frozen ") or path.startswith(_PACKAGE + (_IMPORTER,)))]
     shown = user or [f for f, path in zip(frames[-1:], paths[-1:], strict=True) if path.startswith(_PACKAGE)]
     return "".join(traceback.format_list(shown) + traceback.format_exception_only(type(exc), exc)).rstrip()
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs the extra ``extra``: from the checkout, since the package is not on PyPI (editable
+    when this copy runs from a checkout, so that the install stays editable)."""
+    checkout = _HERE.parent
+    if (checkout / "pyproject.toml").is_file():
+        return f'pip install -e "{checkout}[{extra}]"'
+    return f'pip install ".[{extra}]" in the ldpomdp checkout (the package is not on PyPI)'

@@ -244,6 +244,14 @@ class GameConfig:
         """Dice per player at the start of a game."""
         return self.dice if isinstance(self.dice, tuple) else (self.dice,) * self.num_players  # a tuple after init
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Rules given that can never take effect with these dice, one line each, naming why; the game is played
+        as given (``ldpomdp play``, sweeps and the web app report them)."""
+        if self.palifico and max(self.starting_dice) == 1:  # a player with 1 die who loses it is out: none drops to 1
+            return ("palifico: every player starts with 1 die, so no palifico round can happen",)
+        return ()
+
     def describe(self) -> str:
         """The rules in a few words, without players and dice: ``"full game, 6 faces, ones wild"`` (plus
         ``", the loser opens"`` under that opener rule)."""

@@ -33,6 +33,7 @@ import numpy as np
 
 from ldpomdp.datafiles import read_npz, write_npz
 from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
+from ldpomdp.errors import install_hint
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.registry import make_player
 from ldpomdp.rules import Action, Bid, GameConfig
@@ -263,7 +264,7 @@ class _Learner:
             import jax.numpy as jnp
             import optax
         except ModuleNotFoundError as exc:
-            raise ValueError(f"ldpomdp train dqn needs {exc.name}: pip install 'ldpomdp[rl]'") from None
+            raise ValueError(f"ldpomdp train dqn needs {exc.name}: {install_hint('rl')}") from None
         self.jax, self.jnp = jax, jnp
         self.params = {k: jnp.asarray(v) for k, v in params.items()}
         self.target = self.params

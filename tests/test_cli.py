@@ -3,6 +3,7 @@ outputs, the same game as Python's."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -139,6 +140,18 @@ def test_play_refuses_nash_above_its_sizes_in_one_line_before_the_game(capsys):
     assert err == ("ldpomdp: error: player 'nash': one round with dice (2, 2), 6 faces and 'full' bids has about "
                    "704,643,072 sequences (16,777,216 public bid sequences x 42 hands); the exact solver's limit is "
                    "MAX_SEQUENCES = 250,000\n")
+
+
+def test_play_and_sweep_say_when_palifico_cannot_happen_and_play_on(tmp_path, capsys, monkeypatch):
+    warning = f"warning: {GameConfig.preset('perudo', dice=1).warnings[0]}\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # the person's input ends at the first move
+    for dice, warned in (("1", True), ("2", False)):
+        assert cli_main(["play", "--rules", "perudo", "--dice", dice]) == 2
+        out, err = capsys.readouterr()
+        assert "Game 1: " in out and (f"ldpomdp: {warning}" in err) == warned, err
+    assert cli_main(["sweep", "--players", "one-third,random", "--rules", "perudo", "--dice", "1-2", "--games", "2",
+                     "--out", str(tmp_path / "o"), "--workers", "1", "--no-progress", "--no-plot"]) == 0
+    assert capsys.readouterr().out.count(warning) == 1  # the cell with 1 die each; the other has palifico rounds
 
 
 @pytest.mark.slow
@@ -329,3 +342,19 @@ def test_a_solve_stopped_by_a_signal_says_how_to_resume_and_leaves_no_temporary_
                                               f"the same command again to resume\n\ninterrupted\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cfr.npz.checkpoint.npz", "log"]
     read_npz(checkpoint, "checkpoint")
+
+
+def test_a_checkout_folder_shadowing_the_editable_install_is_named_in_one_line(tmp_path):
+    (tmp_path / "ldpomdp").mkdir()  # a checkout's folder (cloned as ldpomdp), its parent on PYTHONPATH
+    (tmp_path / "elsewhere").mkdir()
+    env, elsewhere = {**os.environ, "PYTHONPATH": str(tmp_path)}, tmp_path / "elsewhere"
+    probe = subprocess.run([sys.executable, "-c", "import ldpomdp; print(ldpomdp.__file__)"], cwd=elsewhere, env=env,
+                           capture_output=True, text=True)
+    if probe.stdout.strip() != "None":
+        pytest.skip("the package is a regular install, which a folder on the path does not shadow")
+    run = subprocess.run([sys.executable, "-m", "ldpomdp.cli", "--help"], cwd=elsewhere, env=env, capture_output=True,
+                         text=True)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr == (f"ldpomdp: error: the folder {tmp_path / 'ldpomdp'} is imported in place of the package "
+                          f"ldpomdp, since its parent is on the import path (PYTHONPATH, or the current folder under "
+                          f"python -m): take it off PYTHONPATH, or run from another folder\n")

@@ -145,7 +145,7 @@ def train(out, *extra):
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
-    pytest.importorskip("jax")
+    pytest.importorskip("jax", reason="the rl extra is not installed (pip install -e \".[test,rl]\")")
     out = tmp_path_factory.mktemp("dqn")
     run = train(out)
     _, err = run.communicate(timeout=600)
@@ -166,6 +166,7 @@ def wins(player, games=300):
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_short_training_beats_the_untrained_network(trained):
     frame = Frame(2, 2)
     untrained = DQNPlayer(network=QNetwork(initial_params(TrainSettings(seed=3, frame=frame)), frame))
@@ -176,6 +177,7 @@ def test_short_training_beats_the_untrained_network(trained):
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
     run = train(tmp_path)
     checkpoint = tmp_path / "checkpoint.npz"
@@ -195,6 +197,7 @@ def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.rl
 def test_resuming_with_other_settings_is_refused(trained):
     run = train(trained, "--lr", "0.01")
     _, err = run.communicate(timeout=600)

@@ -96,3 +96,13 @@ def test_the_player_spec_table_is_the_same_in_the_readme_and_the_players_page():
     readme = [line.replace("](docs/", "](") for line in _spec_table(ROOT / "README.md")]  # links from the root
     page = _spec_table(ROOT / "docs" / "players.md")
     assert len(readme) > 10 and readme == page
+
+
+def test_ci_runs_the_quick_starts_test_command_as_written_with_nothing_installed_before_it():
+    script = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    command = next(line for line in script if line.startswith("TESTS=")).removeprefix("TESTS='").removesuffix("'")
+    for page in (ROOT / "README.md", ROOT / "docs" / "index.md"):
+        assert command in page.read_text(encoding="utf-8").splitlines(), page.name
+    before = script[:script.index('eval "$TESTS"')]
+    installs = [line for line in before if "pip install" in line and not line.startswith(("#", "TESTS="))]
+    assert installs == ["python -m pip install --quiet --upgrade pip"]

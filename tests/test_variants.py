@@ -186,6 +186,17 @@ def test_presets_and_their_pass_through():
     assert "exact call" in perudo.describe() and "loss by the difference" in dudo.describe()
 
 
+def test_palifico_with_one_die_each_is_played_and_warned_about_since_no_palifico_round_can_happen():
+    one_each = GameConfig.preset("perudo", num_players=3, dice=1)
+    assert one_each.warnings == ("palifico: every player starts with 1 die, so no palifico round can happen",)
+    for config in (GameConfig.preset("perudo", num_players=3, dice=(1, 2, 1)), GameConfig.preset("perudo", dice=2),
+                   GameConfig(dice=1), GameConfig.preset("dudo", dice=1)):
+        assert config.warnings == ()
+    players = [make_player("random") for _ in range(3)]
+    rounds = [r for seed in range(40) for r in play_game(one_each, players, np.random.default_rng(seed)).rounds]
+    assert len(rounds) >= 80 and not any(r.palifico for r in rounds)
+
+
 def test_round_ends_list_every_end_settle_round_can_reach():
     config = GameConfig.preset("perudo", num_players=3, dice=3, loss="difference")
     dice = (3, 1, 2)

@@ -399,6 +399,39 @@ def test_serve_refuses_a_results_folder_that_is_not_a_sweeps(tmp_path, capsys):
     assert "not a sweep's folder" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("options, message", [
+    (["--port", "99999"], "--port must be between 1 and 65535, got 99999"),  # used to be an OverflowError traceback
+    (["--host", ""], "--host is empty: give an address"),
+    (["--host", "nonexistent.invalid"], "--host 'nonexistent.invalid' is no address this machine can listen on: "),
+    (["--host", "192.0.2.1"], "cannot listen on 192.0.2.1 port 8000: "),  # a documentation address, no machine's own
+    (["--port", "in use"], " (another program listens there: give another --port)"),
+])
+def test_serve_refuses_a_port_or_host_it_cannot_listen_on_in_one_line(options, message, capsys, monkeypatch):
+    import socket
+
+    import uvicorn
+
+    from ldpomdp.cli import main
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: pytest.fail("the server started"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert main(["serve", *(str(taken.getsockname()[1]) if o == "in use" else o for o in options)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ldpomdp: error: ") and message in err and err.count("\n") == 1, err
+
+
+def test_a_palifico_game_with_one_die_each_is_played_with_the_warning(app):
+    client = _client(app)
+    for dice in (1, 2):
+        state = client.post("/api/game", json={"opponents": ["one-third"], "dice": dice, "wild_bids": "perudo",
+                                               "exact_call": True, "palifico": True, "seed": 3}).json()
+        assert state["phase"] == "your-turn"
+        assert state["warnings"] == list(GameConfig.preset("perudo", dice=dice).warnings) == (
+            ["palifico: every player starts with 1 die, so no palifico round can happen"] if dice == 1 else [])
+
+
 def test_the_exact_call_is_offered_and_played_under_perudo_rules(app):
     client = _client(app)
     state = client.post("/api/game", json={"opponents": ["one-third"], "dice": 2, "wild_bids": "perudo",

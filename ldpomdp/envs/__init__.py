@@ -1,4 +1,4 @@
-"""Reinforcement-learning environments (extra ``rl``: ``pip install 'ldpomdp[rl]'``).
+"""Reinforcement-learning environments (extra ``rl``: ``pip install ".[rl]"`` in the checkout).
 
 ``liars_dice_env(config=GameConfig(...))``: a PettingZoo AEC environment, every seat an agent
 (:class:`~ldpomdp.envs.aec.LiarsDiceEnv`). ``LiarsDiceGymEnv(["aggressive", "conservative"], config)``: a
@@ -9,6 +9,8 @@ the actions and builds the observations and rewards that both use.
 from __future__ import annotations
 
 from typing import Any
+
+from ..errors import install_hint
 
 __all__ = ["liars_dice_env", "LiarsDiceEnv", "LiarsDiceGymEnv"]
 
@@ -25,7 +27,7 @@ def __getattr__(name: str) -> Any:
         module = importlib.import_module(f".{_HOMES[name]}", __name__)
     except ModuleNotFoundError as exc:
         if exc.name in ("pettingzoo", "gymnasium"):
-            raise ModuleNotFoundError(f"ldpomdp.envs.{name} needs {exc.name}: pip install 'ldpomdp[rl]'",
+            raise ModuleNotFoundError(f"ldpomdp.envs.{name} needs {exc.name}: {install_hint('rl')}",
                                       name=exc.name) from exc
         raise
     return getattr(module, name)

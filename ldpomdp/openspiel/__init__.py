@@ -1,13 +1,15 @@
 """The OpenSpiel bridge (extra ``openspiel``): the package's game registered with pyspiel, package players as
 ``pyspiel.Bot`` and OpenSpiel policies, and OpenSpiel's bots at the package's table (player spec ``openspiel``).
 
-Not imported by ``import ldpomdp``; importing it needs ``pip install "ldpomdp[openspiel]"``.
+Not imported by ``import ldpomdp``; importing it needs ``pip install ".[openspiel]"`` in the checkout.
 """
+
+from ..errors import install_hint
 
 try:
     import pyspiel  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the message is the point
-    raise ImportError('ldpomdp.openspiel needs OpenSpiel: pip install "ldpomdp[openspiel]"') from exc
+    raise ImportError(f"ldpomdp.openspiel needs OpenSpiel: {install_hint('openspiel')}") from exc
 
 from .bots import PackageBot, PackagePolicy, bot, load_policy_table, roll_outcome
 from .game import (

@@ -1,4 +1,4 @@
-"""Plots of a sweep summary (matplotlib is optional: ``pip install 'ldpomdp[plot]'``).
+"""Plots of a sweep summary (matplotlib is optional: ``pip install ".[plot]"`` in the checkout).
 
 Several cells: win rate against the cell's x value (dice by default) with the 95% Wilson interval as a
 band, one line per player (only the first of two: the other is its mirror), with the exact best response's win

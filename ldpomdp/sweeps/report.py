@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..errors import install_hint
 from .cell import Cell
 from .experiments import Experiment
 from .runner import run_sweep
@@ -37,7 +38,7 @@ def report(
     written = plot_summary(rows, cells, out, **plot_options)
     if log:
         log(f"wrote {', '.join(str(p) for p in written)}" if written else
-            "plots need matplotlib: pip install 'ldpomdp[plot]'")
+            f"plots need matplotlib: {install_hint('plot')}")
     return written
 
 

@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import PlayerError
+from ..errors import PlayerError, install_hint
 from ..game import IllegalActionError
 from ..interrupts import sigterm_as_interrupt
 from ..registry import make_seat
@@ -159,7 +159,7 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
         try:
             from dask.distributed import Client
         except ImportError:
-            raise ValueError("--scheduler needs dask.distributed: pip install 'ldpomdp[dask]'") from None
+            raise ValueError(f"--scheduler needs dask.distributed: {install_hint('dask')}") from None
         try:
             client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
         except (OSError, ValueError) as exc:  # unreachable (OSError, TimeoutError) or not an address (ValueError)
@@ -255,6 +255,8 @@ def run_sweep(
         todo = [(c, [g for g in range(games) if (c.id, g) not in store.records]) for c in cells]
         todo = [(c, g) for c, g in todo if g]
         if log:
+            for warning in dict.fromkeys(w for c in cells for w in c.config.warnings):  # each once, in order
+                log(f"warning: {warning}")
             for note in _folder_notes(cells, games, store):
                 log(note)
             log(f"{sum(len(g) for _, g in todo)} of {games * len(cells)} games to play ({len(cells)} cells) -> "

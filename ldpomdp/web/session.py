@@ -210,7 +210,7 @@ class WebGame:
                 "config": {"num_players": config.num_players,
                            **{name: getattr(config, name) for name in rule_fields()},
                            "dice": config.starting_dice[0]},
-                "rules": config.describe(), "seed": self.seed,
+                "rules": config.describe(), "warnings": list(config.warnings), "seed": self.seed,
                 # dice now: after an ended round, its loss counted
                 "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": state.dice[s]}
                             for s, (spec, p) in enumerate(zip(self.specs, self.players, strict=True))],

@@ -122,6 +122,7 @@ function show(state) {
   renderOver();
   renderBeliefs();
   $("status").textContent = statusText();
+  $("warnings").textContent = game.warnings.map((w) => `Warning: ${w}.`).join(" ");
   if (game.phase === "agent-turn") scheduleStep();
 }
 
