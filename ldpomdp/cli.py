@@ -398,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, EOFError) as exc:
         print(f"ldpomdp: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # the machine's fault, not the user's input: a full disk, a file that vanished
+        print(f"ldpomdp: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

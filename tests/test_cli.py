@@ -358,3 +358,18 @@ def test_a_checkout_folder_shadowing_the_editable_install_is_named_in_one_line(t
     assert run.stderr == (f"ldpomdp: error: the folder {tmp_path / 'ldpomdp'} is imported in place of the package "
                           f"ldpomdp, since its parent is on the import path (PYTHONPATH, or the current folder under "
                           f"python -m): take it off PYTHONPATH, or run from another folder\n")
+
+
+def test_a_disk_that_fills_during_a_solve_is_one_line_and_leaves_no_temporary_file(tmp_path, capsys, monkeypatch):
+    # used to end in an OSError traceback
+    import errno
+
+    def full_disk(file, **arrays):
+        Path(file).write_bytes(b"partial")
+        raise OSError(errno.ENOSPC, "No space left on device", str(file))
+
+    monkeypatch.setattr(np, "savez_compressed", full_disk)
+    assert cli_main([*SOLVE, "--checkpoint-every", "1", "--out", str(tmp_path / "cfr.npz")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ldpomdp: error: [Errno 28] No space left on device: ") and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
