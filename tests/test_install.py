@@ -70,7 +70,7 @@ def test_the_environments_and_the_openspiel_bridge_missing_their_extra_name_the_
     import importlib
 
     _without(monkeypatch, "gymnasium", "pyspiel")
-    for name in [m for m in sys.modules if m.startswith("ldpomdp.openspiel")]:
+    for name in [m for m in sys.modules if m.startswith(("ldpomdp.openspiel", "ldpomdp.envs"))]:  # imported earlier
         monkeypatch.delitem(sys.modules, name)
     with pytest.raises(ModuleNotFoundError, match=re.escape(errors.install_hint("rl"))):
         from ldpomdp.envs import LiarsDiceGymEnv  # noqa: F401
