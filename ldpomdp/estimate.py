@@ -1,13 +1,10 @@
 """The estimate rule: report 002's decision rule, shared by the one-third player, the expected-count planner and
 POMCP (its transition model's tabulated opponents and its rollout policy).
 
-A player's estimate of the dice on the table matching a face is its own matching dice plus what it expects of
-the others' dice: the belief's expectation (expected-count planner), or, with nothing known of them, the unseen
-dice times P(a die matches) (:func:`unseen_matches`, the one-third rule). The rule challenges iff the standing
-bid's face is estimated below the bid's quantity (a challenge kept with probability 1 - ``bluff``), else raises
-to the smallest legal bid on the face with the highest estimate (ties: the higher face).
-
-Only numpy and :mod:`ldpomdp.rules` are imported here.
+Estimate of the dice matching a face = own matching dice + the others' expected matching dice (the belief's, or the
+unseen dice times P(a die matches): :func:`unseen_matches`). Challenge iff the bid's face is estimated below its
+quantity (kept with probability 1 - ``bluff``), else raise to the smallest legal bid on the face with the highest
+estimate (ties: the higher face). Only numpy and :mod:`ldpomdp.rules` are imported here.
 """
 
 from __future__ import annotations

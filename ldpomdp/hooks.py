@@ -1,13 +1,9 @@
-"""Dispatch of the opponent protocol's optional hooks (documented on
-:class:`~ldpomdp.opponent.OpponentModel`), and the check that a model's
-probabilities sum to one.
+"""Dispatch of the opponent protocol's optional hooks (:class:`~ldpomdp.opponent.OpponentModel`), and the check
+that a model's probabilities sum to one.
 
-A hook is trusted only where it speaks for the methods it stands in for: the class that defines it must be the
-class that defines each of those methods or a subclass of it. So a user class that overrides, say, only
-``action_probabilities`` of a model with a shortcut does not inherit the shortcut silently: it is asked hand
-by hand.
-
-Only the standard library and numpy are imported here, so beliefs can use it without the game runner.
+A hook is trusted only where it speaks for the methods it stands in for: the class defining it must be the class
+defining each of those methods or a subclass of it, so a class overriding only ``action_probabilities`` of a model
+with a shortcut is asked hand by hand. Only the standard library and numpy are imported here.
 """
 
 from __future__ import annotations

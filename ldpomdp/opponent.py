@@ -18,26 +18,13 @@ __all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_
 
 @runtime_checkable
 class OpponentModel(Player, Protocol):
-    """A player whose policy is known in closed form.
+    """A player whose policy is known in closed form: ``action_probabilities(hands, view, action) -> (N,)``.
 
-    ``action_probabilities(hands, view, action)`` returns P(action | hand_i) for each row of ``hands``
-    (an N x faces array of face counts for the acting player, ``view.seat``), given the public view the
-    player acted on. Deterministic models return 0/1.
-
-    Optional shortcuts, so that a belief can skip the per-hand work (:class:`BaseOpponent` says None to both):
-    ``shared_probability(view, action)`` returns P(action) as one float when every hand gives the same answer
-    (else None); ``deciding_face(view)`` returns a face when a hand's count of dice matching it (wild dice
-    count) alone decides every action's probability on ``view`` (else None): the belief then asks
-    ``action_probabilities`` about one hand per count instead of one per particle.
-    ``estimate_rule()`` returns the ``bluff`` b when the player's move on every view is the estimate rule
-    :func:`~ldpomdp.estimate.estimate_policy` of :func:`~ldpomdp.estimate.expected_matches` of its hand with
-    bluff b (the one-third rule), else None: POMCP's transition model then tabulates the move over the root
-    particles' hands instead of calling ``act``.
-
-    Beliefs, solvers and planners ask the hooks through :func:`shared_probability_of`, :func:`deciding_face_of`
-    and :func:`estimate_rule_of` (defined in :mod:`ldpomdp.hooks`), which trust a hook only where it speaks for
-    the methods it stands in for: a subclass overriding ``action_probabilities`` (or, for ``estimate_rule``,
-    ``act``) does not inherit its parent's hooks silently.
+    P(action | hand_i) for each row of ``hands`` (N x faces face counts of the acting seat, ``view.seat``), given the
+    public view the player acted on; deterministic models return 0/1. Optional hooks, asked only through
+    :mod:`ldpomdp.hooks` (see the Players page): ``shared_probability(view, action)`` (P(action) when every hand
+    agrees), ``deciding_face(view)`` (the face whose matching count alone decides) and ``estimate_rule()`` (the bluff
+    when it plays the estimate rule), each None where it does not apply.
     """
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray: ...

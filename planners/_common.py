@@ -17,19 +17,10 @@ __all__ = ["BeliefPlayer"]
 class BeliefPlayer:
     """A player that keeps a :class:`~ldpomdp.belief.TableBelief` over the other hands of the current round.
 
-    The belief restarts at every ``RoundStart`` and is updated with every bid of another player (a challenge ends
-    the round); the assumed models see every event, like real players.
-
-    Args:
-        belief: "particles" (:class:`~ldpomdp.belief.RejectionParticleBelief`) or "exact"
-            (:class:`~ldpomdp.belief.ExactBelief`).
-        n_particles: particles per opponent (belief "particles"), an integer >= 1.
-        injection: in [0, 1], the probability that a rejected hand survives an update anyway.
-        refresh: in [0, 1], the share of each belief drawn fresh from the prior after each update.
-        assume: player spec of the model assumed for every opponent (default the one-third rule); it must offer
-            ``action_probabilities``.
-        seed: seeds the beliefs' generator (the ``reseed`` hook replaces it in games); None: fresh entropy.
-        name: the player's name in reports; default the class's.
+    The belief restarts at every ``RoundStart`` and is updated with every bid of another player through the model
+    ``assume`` (a player spec with ``action_probabilities``); the assumed models see every event, like real players.
+    ``belief`` is "particles" or "exact"; the parameters (``n_particles``, ``injection``, ``refresh``, ``seed``,
+    ``name``) are listed on the Planners page.
     """
 
     BELIEFS = TableBelief.KINDS

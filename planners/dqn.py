@@ -1,12 +1,9 @@
 """Report 004's Deep Q-Network player (WiLDCARD), played with numpy alone.
 
-The network (:func:`q_values`) maps :func:`dqn_features` (own hand, dice per seat, the standing bid, and the
-opponents' dice estimate from a :class:`~ldpomdp.belief.TableBelief`, with the probability of every bid being true)
-to one Q-value per action of its *frame*: the largest table it was trained for (players, dice per player, faces,
-wild face, bid mode). It plays any game that fits the frame: at most that many players and dice each, the same
-faces, wild face and bid mode; seats and actions outside the game are zeros and masked. Trained by ``ldpomdp train
-dqn`` (:mod:`ldpomdp.planners.dqn_train`, extra ``rl``); the weights ship as ``planners/data/dqn_wildcard.npz`` and load
-with numpy.
+The network (:func:`q_values`) maps :func:`dqn_features` (own hand, dice per seat, the standing bid, and the odds of
+every bid from a :class:`~ldpomdp.belief.TableBelief`) to one Q-value per action of its :class:`Frame`, and plays any
+game that fits the frame (seats and actions outside the game are zeros and masked). Trained by ``ldpomdp train dqn``
+(:mod:`ldpomdp.planners.dqn_train`, extra ``rl``); the shipped weights are ``planners/data/dqn_wildcard.npz``.
 """
 
 from __future__ import annotations
@@ -36,21 +33,14 @@ ASSUME = "mixture"  # the opponent model behind the belief: the type mixture of 
 
 @dataclass(frozen=True)
 class Frame:
-    """The largest table a network plays, and the rules it knows.
+    """The largest table a network plays, and the rules it knows (as in :class:`~ldpomdp.rules.GameConfig`): a game
+    fits with at most that many players and dice each, the same faces, wild face and bid mode."""
 
-    Args:
-        players: seats, an integer >= 2.
-        dice: the most dice a seat starts with, an integer >= 1.
-        faces: faces of a die, an integer >= 2.
-        wild: the wild face (1 or ``faces``) or None, as in :class:`~ldpomdp.rules.GameConfig`.
-        bids: "full" or "sixes", as in GameConfig.
-    """
-
-    players: int = 3
-    dice: int = 5
-    faces: int = 6
-    wild: int | None = 1
-    bids: str = "full"
+    players: int = 3  # seats, >= 2
+    dice: int = 5  # the most dice a seat starts with, >= 1
+    faces: int = 6  # faces of a die, >= 2
+    wild: int | None = 1  # the wild face (1 or faces) or None
+    bids: str = "full"  # "full" or "sixes"
 
     @property
     def config(self) -> GameConfig:

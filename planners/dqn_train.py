@@ -1,23 +1,9 @@
 """Training of report 004's DQN (``ldpomdp train dqn``; extra ``rl``: JAX and optax).
 
-Report 004, section 4, with the choices it leaves open (see ``docs/learning.md``):
-
-- Q-network (:func:`~ldpomdp.planners.dqn.q_values`): 3 hidden ReLU layers of 128, the last one taking each action's
-  descriptor and odds; a target network copied every ``target_every`` training sessions;
-  loss Huber on ``r + 0.9 Q_target(s', a*) - Q(s, a)`` with ``a*`` the legal action of highest ``Q(s', .)`` (double
-  DQN), Adam with its rate falling linearly from ``learning_rate`` to ``final_learning_rate`` over the run, gradient
-  norm clipped at 10.
-- A training session after every 10 games: ``updates`` (the report's 50 "epochs") minibatches from the replay
-  buffer.
-- Curriculum: stage ``agent1``: 2-player games against each dummy in turn, following the Conservative dummy with
-  probability alpha = 1.0, 0.9, ... (ten iterations); stage ``agent2``: 3-player games against the six pairs of
-  dummies, seat order shuffled, with the intermediate stage's reward shaping (bigger penalties for big bids,
-  a bonus for small raises); stage ``final``: epsilon = 0.2, against frozen copies of Agent 1 and Agent 2 in 2- and
-  3-player games, half of the games against the dummies again so that what was learnt against them is kept.
-- Every random draw follows from ``seed``: the initial weights the stream (seed, 2), game ``k`` the streams
-  (seed, 0, k) (dice, seats, opponents) and (seed, 3, k) (the learner's exploration), training session ``j`` the
-  stream (seed, 4, j) (its minibatches); a checkpoint (every ``checkpoint_every`` games, written atomically) holds the
-  networks, the optimizer, the buffer and the counters, so a killed run resumes to the same weights.
+Report 004, section 4: the network, the three-stage curriculum and the choices the report leaves open are on the
+Learning agents page. Every random draw follows from the run's seed (:func:`_stream`), and a checkpoint (written
+atomically) holds the networks, the optimizer, the buffer and the counters, so a killed run resumes to the same
+weights.
 """
 
 from __future__ import annotations
@@ -53,25 +39,15 @@ FROZEN = ("agent1", "agent2")  # opponent names that mean the network as it was 
 @dataclass(frozen=True)
 class Stage:
     """One stage of training: games against opponent groups taken in turn, the learner following the Conservative
-    dummy with probability alpha (falling through the stage), else exploring with probability ``epsilon``.
+    dummy with probability alpha (falling through the stage), else exploring with probability ``epsilon``."""
 
-    Args:
-        name: the stage's name (``agent1``, ``agent2``: later stages may play the network frozen at its end).
-        games: training games, an integer >= 0.
-        groups: the opponent groups, each a tuple of opponent specs or frozen agent names.
-        epsilon: in [0, 1], the probability of a random legal action when not following the dummy.
-        shaping: the per-round rewards.
-        alpha: in [0, 1], the probability of following the Conservative dummy at the stage's start.
-        alpha_step: >= 0, what alpha loses per tenth of the stage (never below 0).
-    """
-
-    name: str
-    games: int
-    groups: tuple[tuple[str, ...], ...]
-    epsilon: float
-    shaping: Shaping
-    alpha: float = 0.0
-    alpha_step: float = 0.0
+    name: str  # agent1, agent2: later stages may play the network frozen at the end of the stage of that name
+    games: int  # training games, >= 0
+    groups: tuple[tuple[str, ...], ...]  # the opponent groups, each a tuple of opponent specs or frozen agent names
+    epsilon: float  # in [0, 1], the probability of a random legal action when not following the dummy
+    shaping: Shaping  # the per-round rewards
+    alpha: float = 0.0  # in [0, 1], the probability of following the Conservative dummy at the stage's start
+    alpha_step: float = 0.0  # >= 0, what alpha loses per tenth of the stage (never below 0)
 
     def alpha_at(self, game: int) -> float:
         """alpha in game ``game`` of the stage."""
@@ -100,42 +76,24 @@ def report_curriculum(games: Sequence[int], frame: Frame) -> list[Stage]:
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """Everything a run depends on (stored in its checkpoint; resuming needs the same).
+    """Everything a run depends on (stored in its checkpoint; resuming needs the same). Counts are integers >= 1,
+    the seed >= 0."""
 
-    Args:
-        seed: the run's seed, an integer >= 0.
-        learning_rate: Adam's rate at the start, > 0; it falls linearly to ``final_learning_rate`` at the last
-            update.
-        final_learning_rate: the rate at the last update, in [0, learning_rate].
-        gamma: the discount, in [0, 1].
-        batch: transitions per minibatch, an integer >= 1.
-        buffer: the replay buffer's capacity in transitions, an integer >= 1.
-        frame: the largest table the network plays.
-        train_every: games between two training sessions, an integer >= 1.
-        updates: minibatches per training session, an integer >= 1.
-        target_every: training sessions between two copies into the target network, an integer >= 1.
-        eval_every: games between two evaluations, an integer >= 1.
-        games: training games of the three stages of :func:`report_curriculum`.
-        eval_games: games per evaluation, an integer >= 1.
-        checkpoint_every: games between two checkpoints, an integer >= 1.
-        hidden: the hidden layer sizes, integers >= 1 (the last one is the action layer).
-    """
-
-    seed: int = 0
-    learning_rate: float = 1e-3
-    final_learning_rate: float = 1e-4
-    gamma: float = 0.9
-    batch: int = 128
-    buffer: int = 100_000
-    frame: Frame = field(default_factory=Frame)
-    train_every: int = 10
-    updates: int = 50
-    target_every: int = 10
-    eval_every: int = 5_000
-    games: tuple[int, int, int] = (20_000, 20_000, 20_000)
-    eval_games: int = 200
-    checkpoint_every: int = 1_000
-    hidden: tuple[int, ...] = (128, 128, 128)
+    seed: int = 0  # >= 0
+    learning_rate: float = 1e-3  # Adam's rate at the start, > 0, falling linearly to final_learning_rate
+    final_learning_rate: float = 1e-4  # the rate at the last update, in [0, learning_rate]
+    gamma: float = 0.9  # the discount, in [0, 1]
+    batch: int = 128  # transitions per minibatch
+    buffer: int = 100_000  # the replay buffer's capacity in transitions
+    frame: Frame = field(default_factory=Frame)  # the largest table the network plays
+    train_every: int = 10  # games between two training sessions
+    updates: int = 50  # minibatches per training session
+    target_every: int = 10  # training sessions between two copies into the target network
+    eval_every: int = 5_000  # games between two evaluations
+    games: tuple[int, int, int] = (20_000, 20_000, 20_000)  # training games of report_curriculum's three stages
+    eval_games: int = 200  # games per evaluation
+    checkpoint_every: int = 1_000  # games between two checkpoints
+    hidden: tuple[int, ...] = (128, 128, 128)  # the hidden layer sizes (the last one is the action layer)
 
     def __post_init__(self) -> None:
         int_at_least("TrainSettings", "seed", self.seed, 0)
@@ -235,6 +193,8 @@ class LearningPlayer(DQNPlayer):
 
 
 def _stream(seed: int, *key: int) -> np.random.Generator:
+    """The run's stream ``key``: (2) the initial weights, (0, k) game k's dice, seats and opponents, (3, k) its
+    exploration, (4, j) training session j's minibatches, (1, g, k) evaluation game k against group g."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 

@@ -39,38 +39,13 @@ def _centred(outcomes: dict[tuple[int, int], float]) -> dict[tuple[int, int], fl
 
 
 class POMCPPlanner(BeliefPlayer):
-    """POMCP player. Search budget: ``num_sims`` simulations per searched decision, or ``planning_time`` seconds.
+    """POMCP player: ``num_sims`` simulations (or ``planning_time`` seconds) per searched decision, for the game.
 
-    ``reward``: "game" (default), the round ends with the planner's P(win the game) from the dice state it leads
-    to (:func:`~ldpomdp.exact.game_values.seat_values` for the assumed models: exact where the game can be solved, else
-    the fair-rounds estimate; ``value_kind`` says which), or "die", -1 / +1 for losing / taking the die. Where
-    the game is solved in the sixes game the search runs on one hand per matching count (the assumed models act on
-    nothing else). A decision is not searched when only one move is legal or when the belief makes the move
-    certain (see :meth:`_unsearched`).
-    Between two of its decisions in a round it keeps the search tree below what happened
-    (:meth:`RoundPOMCP.update`); if that observation was never simulated (particle deprivation) it starts a new
-    tree. Either way the root particles are redrawn from the belief. ``deprivations`` counts those rebuilds,
-    ``decisions`` the searched decisions and ``skipped`` the others. ``last_search`` is what the last decision's
-    search found at the root, ``{action: (visits, value)}`` over the searched actions, or None when that decision
-    was not searched (read only: for showing why it moved, e.g. by ``ldpomdp serve``).
-
-    Args:
-        num_sims: simulations per searched decision, an integer >= 1 (used when ``planning_time`` is None).
-        planning_time: seconds per searched decision (> 0), or None to count simulations instead.
-        max_depth: planner steps simulated per search, the round's end included, an integer >= 1.
-        exploration_const: UCB1's exploration constant, >= 0 (a round's rewards span [-1, 1]: game values are
-            mapped onto it affinely).
-        rollout: the rollout policy, "expected-count" or "one-third".
-        n_root: root particles drawn jointly from the belief, an integer >= 1 (default ``num_sims`` within
-            [200, 2000]).
-        belief: as in :class:`~ldpomdp.planners._common.BeliefPlayer`: "particles" or "exact".
-        n_particles: as in BeliefPlayer: particles per opponent, an integer >= 1.
-        injection: as in BeliefPlayer: in [0, 1].
-        refresh: as in BeliefPlayer: in [0, 1].
-        assume: as in BeliefPlayer: the player spec assumed for every opponent (also the game values' models).
-        seed: as in BeliefPlayer: seeds the beliefs' generator; None: fresh entropy.
-        name: the player's name in reports; default "pomcp".
-        reward: "game" or "die", the round's end reward described above.
+    ``reward="game"``: a round ends with the planner's P(win the game) from the dice state it leads to
+    (:func:`~ldpomdp.exact.game_values.seat_values`; ``value_kind`` says which kind); ``"die"``: -1 / +1 for losing /
+    taking the die. Parameters on the Planners page; the belief's as in :class:`~ldpomdp.planners._common.BeliefPlayer`.
+    Counters: ``decisions`` searched, ``skipped`` not, ``deprivations`` trees rebuilt; ``last_search`` (read only) is
+    the last search's root, ``{action: (visits, value)}``, or None when that decision was not searched.
     """
 
     name = "pomcp"

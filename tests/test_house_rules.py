@@ -1,9 +1,10 @@
 """The house rules hold (docs/design.md, "House rules"): ruff finds nothing in the repository, mypy nothing in the
-package ldpomdp (planners included), with the rl extra (JAX) installed or not. Each check is skipped, saying why, only
-where its tool is not installed."""
+package ldpomdp (planners included), with the rl extra (JAX) installed or not, and the package's docstrings are
+short. Each check is skipped, saying why, only where its tool is not installed."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import subprocess
 import sys
@@ -57,3 +58,21 @@ def test_mypy_checks_jax_against_its_own_types_where_it_is_installed(tmp_path):
     result = _mypy_on(RL_IMPORTS + "\nnot_an_array: str = jnp.zeros(3)\n", tmp_path)
     assert result.returncode == 1 and "snippet.py:5: error: Incompatible types in assignment" in result.stdout, \
         result.stdout + result.stderr
+
+
+MAX_DOCSTRING_LINES = 8  # a one-line summary and at most a short paragraph, the quotes included
+
+
+def test_docstrings_are_a_summary_and_at_most_a_short_paragraph():
+    too_long = []
+    for path in sorted([*(ROOT / "ldpomdp").rglob("*.py"), *(ROOT / "planners").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+                first = node.body[0]
+                if isinstance(first, ast.Expr) and ast.get_docstring(node, clean=False) is not None:
+                    lines = first.end_lineno - first.lineno + 1
+                    if lines > MAX_DOCSTRING_LINES:
+                        where = f"{path.relative_to(ROOT)}:{first.lineno} {getattr(node, 'name', '<module>')}"
+                        too_long.append(f"{where} ({lines} lines)")
+    assert not too_long, (f"docstrings longer than {MAX_DOCSTRING_LINES} lines (reasoning goes to docs/design.md, "
+                          "parameter lists to the user docs):\n" + "\n".join(too_long))

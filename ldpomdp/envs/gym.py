@@ -21,20 +21,13 @@ __all__ = ["LiarsDiceGymEnv"]
 
 
 class LiarsDiceGymEnv(gymnasium.Env):
-    """One learner against seated players.
+    """One learner against seated players: ``opponents``, player specs or players, one per other seat.
 
-    Args:
-        opponents: player specs (or players), one per other seat: the game has ``1 + len(opponents)`` players.
-        config: the rules (default ``GameConfig()``); its ``dice``, ``bids``, ``wild`` and ``opener`` are used, and
-            its ``num_players`` must match (or stay at the default 2, with dice the same for every player).
-        seat: the learner's seat in 0 .. players - 1, or None to rotate it game by game (the opener of the first
-            round rotates too, so over ``n`` games every seat opens as often).
-        shaping: the per-round rewards added to +1 / -1 for a win / loss (default none).
-
-    Observation: the AEC environment's float32 vector; ``info["action_mask"]`` (also :meth:`action_masks`, the name
-    MaskablePPO looks for) marks the legal actions; an illegal action raises
-    :class:`~ldpomdp.game.IllegalActionError`. Reward: the learner's AEC reward summed over the other seats' moves
-    (+1 win, -1 loss, plus the shaping). ``reset(seed=s)`` seeds the dice and the seated players' draws.
+    ``config`` (default ``GameConfig()``) has ``1 + len(opponents)`` players, or 2 and the same dice for every seat
+    (widened to the table); ``seat``: the learner's, or None to rotate it and the first opener game by game;
+    ``shaping``: per-round rewards. Observation and ``info["action_mask"]`` (also :meth:`action_masks`, MaskablePPO's
+    name) as in the AEC environment; reward: the learner's +1 / -1 plus the shaping, summed over the other seats' moves.
+    An illegal action raises :class:`~ldpomdp.game.IllegalActionError`.
     """
 
     metadata = {"render_modes": []}

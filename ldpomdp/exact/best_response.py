@@ -100,20 +100,13 @@ def best_response_value(tree: RoundTree, role: int, behaviour: np.ndarray) -> fl
 
 
 class ReplayPolicy:
-    """``action_probabilities`` for any player, read off its ``act``: for each hand and sample, a fresh
-    player from ``factory()`` is reset, sees the round's public events up to the view, and acts once
-    (with ``numpy.random.default_rng((seed, sample))``).
+    """``action_probabilities`` for any player, read off its ``act``: per hand and sample, a fresh player from
+    ``factory()`` (no arguments) is reset, sees the round's public events up to the view and acts once, drawing from
+    ``numpy.random.default_rng((seed, sample))``.
 
-    Exact for players that are deterministic given what they observed (``samples=1``, e.g. the
-    expected-count planner); for a randomised player (POMCP) the frequencies over ``samples`` fresh
-    players estimate its action distribution, and the factory should seed each new player differently.
-    Sampling noise is exploitable too, so such estimates err upwards.
-
-    Args:
-        factory: a callable without arguments returning a fresh player.
-        samples: fresh players asked per hand and view, an integer >= 1 (1 for a deterministic player).
-        seed: the seed of the samples' generators ``default_rng((seed, sample))``.
-        name: the name shown in reports; default ``replay(<the player's name>)``.
+    Exact for players deterministic given what they observed (``samples=1``); for a randomised player the frequencies
+    over ``samples`` (>= 1) fresh players, each seeded differently by the factory, estimate its distribution, and their
+    noise is exploitable too (estimates err upwards). ``name`` defaults to ``replay(<the player's name>)``.
     """
 
     def __init__(self, factory, samples: int = 1, seed: int = 0, name: str | None = None):

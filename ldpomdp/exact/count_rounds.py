@@ -1,13 +1,10 @@
 """Exact rounds of the sixes game against opponents that act on at most one count of their hand.
 
-In the sixes game every bid is on the highest face F and adds one, so a round's public history is fixed by its
-opener and the standing quantity q. An opponent whose move depends on its hand only through c, its count of dice
-matching F (the ``deciding_face`` hook, e.g. the one-third rule), or not at all (``shared_probability``), leaves
-the responder a posterior over each opponent's c: the binomial prior times that opponent's probabilities of the
-raises it made. The posteriors stay independent (each opponent acts on its own dice), so their sum, which decides a
-challenge together with the responder's own count c0, is their convolution. Backward induction over q, vectorised
-over c0, then gives the responder's best reply (or a given policy's value) in units unnormalised by the
-probability of reaching q, which every action at q shares.
+A round's public history is fixed by its opener and the standing quantity q. Against opponents acting on their count
+c of the bid face (``deciding_face``) or on nothing (``shared_probability``), each opponent's c has a posterior
+(binomial prior times its probabilities of the raises it made), independent of the others', so their sum is a
+convolution; backward induction over q, vectorised over the responder's own count, gives its best reply (or a
+policy's value) in units unnormalised by the probability of reaching q, which every action at q shares.
 """
 
 from __future__ import annotations

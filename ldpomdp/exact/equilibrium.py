@@ -1,19 +1,10 @@
 """Approximate equilibrium of the whole two-player full-bid game by CFR+ on an imperfect-recall abstraction.
 
-A player's information set is its own hand plus the last ``k`` bids of the round (and its role: 0 opened the
-round, 1 responds). Bids strictly rise, so the abstract states (actor, last k bids) form a DAG whose
-topological order is the order of their last bid; the continuation below a state depends only on that state and
-the hands, so a value per (state, hand pair) is well defined and CFR+ (regret matching+, alternating updates,
-linear averaging) runs full width over it (fixed-strategy iteration CFR, Neller & Hnath 2011): counterfactual
-reaches per (state, own hand), values per (state, updater's hand, opponent hand). The states that differ only in
-the oldest bid they recall share their children (a *block*), so the backward pass is one batched matrix product
-per block (BLAS, float32 values): a Python loop over blocks, none over hands or states. When the hand pairs do not
-fit (:data:`MAX_FULL_WIDTH_CELLS`), each update uses ``opponent_samples`` opponent hands drawn from the prior
-(seeded) instead of all of them.
-
-A challenge ends the round; its value to the opener comes from ``outcome[loser, challenger]`` (roles), so the
-same solver plays the one-round +1/-1 game and each round of the chained whole game (:func:`solve_game`), where
-the outcome is the game value of the dice state the round leads to.
+An information set is a player's own hand and role plus the round's last ``k`` bids. :class:`RoundCFR` runs CFR+
+full width over the abstract states (one batched matrix product per block of states sharing their children), or
+with ``opponent_samples`` opponent hands per update above :data:`MAX_FULL_WIDTH_CELLS`. A challenge is valued by
+``outcome[loser, challenger]``, so :func:`solve_game` chains the rounds by the game values of the dice states they
+lead to. The algorithm and its measurements: the Exact solvers page.
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """The exact game-level best response of one seat against fixed opponent models, and the exact value of a policy.
 
-Full game: opponents whose actions ignore their hands. Their moves tell the responder nothing about their dice,
-and the responder's moves tell them nothing either: they react to its bids only through the standing bid. So for
-each responder hand a round is a Markov decision process over (standing bid, its bidder) whose only uncertainty is
-whether a challenged bid is true, a binomial over the other players' unseen dice; rounds are solved backward over
-the bids, vectorised over the responder's hands.
-
-Sixes game: opponents may also act on their count of dice matching the bid face (the ``deciding_face`` hook, e.g.
-the one-third rule with or without bluff); see :mod:`~ldpomdp.exact.count_rounds`.
-
-Either way rounds are solved smallest dice states first, and their outcomes feed the game over (dice per seat,
-opener), which only loses dice; the responder maximises P(win the game). The solution is exact for models whose
-distribution depends on nothing but the config, their seat, the dice per seat and the round's public history
-(full game: the standing bid and its bidder only), with no memory of earlier rounds or games (through
-``observe``, which the solver never calls). Random, Aggressive, the one-third rule and its bluffing variants are
-such models.
+Full game: opponents whose moves ignore their hands; per responder hand a round is then an MDP over (standing bid,
+its bidder), solved backward over the bids. Sixes game: also opponents acting on their count of the bid face
+(:mod:`~ldpomdp.exact.count_rounds`). Rounds are solved fewest dice first and feed the game over (dice per seat,
+opener). Exact for models that depend only on the config, their seat, the dice and the round's public history (full
+game: the standing bid and its bidder), with no memory of earlier rounds (the solver never calls ``observe``).
 """
 
 from __future__ import annotations
@@ -229,24 +219,12 @@ class ResponderRound:
 
 
 class FixedOpponentsSolution:
-    """The responder's maximal P(win the game) against ``models`` (seat -> model, every other seat), or with
-    ``policy`` (a player) the exact P(win) of that player at the responder's seat; solved per dice state on first
-    use and cached. :meth:`action` plays the solution at any view.
+    """The responder's maximal P(win the game) against ``models`` (seat -> model, every seat but ``seat``), or with
+    ``policy`` (a player; sixes game only) that player's exact P(win) at ``seat``; solved per dice state on first use.
 
-    Full game: models must ignore their hands and depend only on the config, their seat, the dice per seat, the
-    standing bid and its bidder. Sixes game: models may also decide by their count of dice matching the bid face
-    (see :mod:`~ldpomdp.exact.count_rounds`), and ``policy`` is allowed (exact for players that act on their hand
-    only through that count, deterministically or as a model, with no memory across rounds). No model may remember
-    anything across rounds or games through ``observe``. A model acting on more of its hand raises
-    :class:`HandDependentModelError`. Raises ValueError naming the limit if the game's work (:func:`solve_work`)
-    exceeds MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS.
-
-    Args:
-        config: the rules.
-        models: seat -> model, one for every seat but ``seat``.
-        seat: the responder's seat, in 0 .. num_players - 1.
-        policy: None to solve the best response, or a player whose exact P(win) at ``seat`` is computed instead
-            (sixes game only).
+    :meth:`action` plays the solution at any view. What the models may depend on: the module's docstring. A model
+    acting on more of its hand raises :class:`HandDependentModelError`; a game whose work (:func:`solve_work`) exceeds
+    MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS raises ValueError naming the limit.
     """
 
     def __init__(self, config: GameConfig, models: Mapping[int, Player], seat: int = 0, policy: object = None):

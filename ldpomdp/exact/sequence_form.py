@@ -1,13 +1,9 @@
 """Sequence-form linear program (Koller, Megiddo & von Stengel 1996) for one two-player round.
 
-Player r's sequences are the empty sequence plus one per (own hand, own action in the public tree);
-a realization plan x satisfies E x = e (flow conservation at each information set = own hand + public
-bid sequence). With payoff matrix A (chance-weighted, to the opener) the opener's maximin is the LP
-
-    max_{x, q}  q_0   s.t.  F^T q <= A^T x,  E x = e,  x >= 0,
-
-whose dual multipliers on ``F^T q <= A^T x`` are the responder's equilibrium plan y. Every matrix is
-scipy.sparse; the LP is solved by HiGHS through ``scipy.optimize.linprog``.
+A realization plan x satisfies E x = e (an information set: own hand + public bid sequence). With the opener's
+chance-weighted payoff matrix A, its maximin is max q_0 s.t. F^T q <= A^T x, E x = e, x >= 0, and the dual
+multipliers of F^T q <= A^T x are the responder's equilibrium plan y. The matrices are scipy.sparse; HiGHS solves
+the LP through ``scipy.optimize.linprog``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
-"""Every seated player that is not a planner, one module per family (the planners live in
-:mod:`ldpomdp.planners`; the :class:`~ldpomdp.opponent.OpponentModel` protocol in :mod:`ldpomdp.opponent`).
+"""Every seated player that is not a planner (those are in :mod:`ldpomdp.planners`), one module per family.
 
-Opponent models, exported here: :mod:`.one_third` (``one-third``, ``bluff``), :mod:`.random_player`, :mod:`.oehm`,
-:mod:`.burcsi_nagy`, :mod:`.wildcard` (``aggressive``, ``conservative``), :mod:`.mixture`, and :func:`check_opponent`
-for your own. The players of solved tables and the rest, imported from their modules (they load the solvers):
-:mod:`.nash`, :mod:`.cfr`, :mod:`.best_response`, :mod:`.robust`, :mod:`.lbr`, :mod:`.human` (you, in the terminal)
-and :mod:`.openspiel` (extra ``openspiel``).
+Exported here: the opponent models (:mod:`.one_third`, :mod:`.random_player`, :mod:`.oehm`, :mod:`.burcsi_nagy`,
+:mod:`.wildcard`, :mod:`.mixture`) and :func:`check_opponent`. The players of solved tables and the rest load the
+solvers, so they are imported from their modules: :mod:`.nash`, :mod:`.cfr`, :mod:`.best_response`, :mod:`.robust`,
+:mod:`.lbr`, :mod:`.human` and :mod:`.openspiel` (extra ``openspiel``).
 """
 
 from .burcsi_nagy import BurcsiNagyPlayer

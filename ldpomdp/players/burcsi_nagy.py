@@ -1,11 +1,9 @@
 """Report 001's mixed heuristic strategy with parameters (s, t) (Burcsi & Nagy, section 3).
 
-p1 = P(standing bid is false | own hand); p2 = P(best legal raise is true | own hand), the best raise being
-the most likely true one (the smallest bid on some face; ties: the higher face). c_s ~ U[0, s] if our last
-challenge against the previous player (the standing bid's author) succeeded, else 0; c_t ~ U[0, t] if the
-next player's last challenge failed, else 0. Raise iff p2 - p1 + c_s - c_t > 0, as the report writes it.
-The opener always raises; with no legal raise it challenges. Challenge outcomes are kept from ``observe``
-for every seat, so one instance can model any seat.
+p1 = P(standing bid false | own hand), p2 = P(best raise true | own hand) (the most likely true raise; ties: the
+higher face); c_s ~ U[0, s] if our last challenge of the previous player succeeded, c_t ~ U[0, t] if the next
+player's last challenge failed, else 0. Raise iff p2 - p1 + c_s - c_t > 0, as the report writes it; the opener
+always raises, and with no legal raise it challenges. Challenge outcomes are kept from ``observe`` for every seat.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """``check_opponent``: test your own opponent model the way ldpomdp relies on it.
 
-It seats the model in real games (rotating its seat, against random and one-third players, so it sees
-every kind of event) and, on each of its turns, checks that ``act`` returns a legal action and that
-``action_probabilities`` over random hands has the right shape, lies in [0, 1], gives illegal actions
-probability 0, sums to one over the legal actions for every hand, gives the action ``act`` chose a
-positive probability for the hand it was dealt, and, where the optional shortcuts answer, that they agree
-with ``action_probabilities`` for every hand (beliefs and exact solvers trust them instead):
-``shared_probability`` equals it, and under ``deciding_face`` each hand gets what its matching count's hand
-gets.
+It seats the model in real games (its seat rotating, against random and one-third players) and on each of its
+turns checks ``act`` and ``action_probabilities`` against each other and the rules, and the optional shortcuts
+against ``action_probabilities``; the list of checks is on the Players page ("What the package checks").
 """
 
 from __future__ import annotations

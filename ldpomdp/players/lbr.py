@@ -1,30 +1,10 @@
-"""Local best response (LBR; Lisý & Bowling, "Equilibrium Approximation Quality of Current No-Limit Poker Bots",
-2017): a lower bound on the exploitability of a two-player policy in the whole game, where no exact best response
-can be computed.
+"""Local best response (LBR; Lisý & Bowling 2017): a lower bound on the exploitability of a two-player policy in
+the whole game, where no exact best response can be computed.
 
-:class:`LocalBestResponse` is a player. It keeps the exact range of the opponent's hand (Bayes over every hand,
-:func:`~ldpomdp.hands.hand_support`, with the policy's ``action_probabilities``) and at each decision takes the
-action of highest lookahead value against that range, vectorized over the range:
-
-- challenge the standing bid: the exact P(the bid holds) under the range;
-- raise to b: per hand of the range, the policy's P(challenge b) (the round ends, b is checked); if it raises
-  to b' instead, with ``lookahead=2`` LBR takes the better (under the range given b') of challenging b' and an
-  *even-odds continuation*, with ``lookahead=1`` the even-odds continuation at once. The even-odds
-  continuation is the stated assumption where the lookahead stops: the round goes on and each of the two
-  outcomes of a challenge by LBR is equally likely.
-
-Round outcomes are worth the game value of the dice state they lead to, for LBR's seat
-(:func:`~ldpomdp.exact.game_values.seat_values` against the policy's spec: exact for hand-independent policies within
-the solver's budget, else the fair-rounds estimate); at one die each that is the round's own +1/-1. LBR is a real
-player, so its win rate against the policy (seats rotated) bounds the policy's exploitability from below whatever
-its heuristics. :func:`local_best_response` is the one-round version, exact on the round's tree, to check
-LBR <= :func:`~ldpomdp.exact.exploitability` where the latter exists.
-
-Which policies: any with ``action_probabilities``; a player with only ``act`` (the planners) is asked through
-:class:`~ldpomdp.exact.ReplayPolicy` (one fresh player per hand of the range and view: exact for players that
-are deterministic given what they saw, such as ``expected-count``; one sampled action per hand for a randomised
-one such as ``pomcp``), at a cost of (hands of the range) x (candidate raises + 1) of its decisions per LBR
-decision, affordable at 1-2 dice each only.
+:class:`LocalBestResponse` keeps the exact range of the opponent's hand and takes the action of highest lookahead
+value against it, round outcomes valued by :func:`~ldpomdp.exact.game_values.seat_values`, so its win rate against
+the policy bounds the policy's exploitability from below. :func:`local_best_response` is the one-round version,
+exact on the round's tree. The lookahead, the policies it reads and its cost: the Robustness page.
 """
 
 from __future__ import annotations

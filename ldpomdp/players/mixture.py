@@ -1,15 +1,8 @@
 """A Bayesian opponent-type model: the seat plays like one of K known models, or like the safe (equilibrium) type
 when none of them fits, and which one is learnt from the hands it shows at the end of each round.
 
-Why: a planner that assumes one model for every opponent is wrong about someone at a mixed table. Here
-the posterior w over the types is updated at every ``RoundEnd`` with the likelihood of the seat's
-actions in that round given its revealed hand, P_k(a | h, view), and mixed with ``floor`` so no type
-dies (the floor goes to the safe type while it plays). Within a round the hand is unknown and w does not move, so
-the predictive model is
-
-    P(a | h, view) = sum_k w_k P_k(a | h, view),
-
-which is exactly what a belief over the hidden hand needs (``action_probabilities``).
+Within a round the posterior w does not move, so ``action_probabilities`` = sum_k w_k P_k(a | h, view), exactly
+what a belief over the hidden hand needs. Why a safe type, and its slip: the Robustness page.
 """
 
 from __future__ import annotations
@@ -52,30 +45,12 @@ def _type_specs(types: Sequence[str] | str) -> tuple[str, ...]:
 
 
 class TypeMixture(BaseOpponent):
-    """Posterior mixture of K opponent models (``types``, player specs with ``action_probabilities``) and a safe
-    type.
+    """Posterior mixture of K opponent models (``types``, specs with ``action_probabilities``) and a ``safe`` type.
 
-    ``types``: from Python a sequence of specs (default :data:`DEFAULT_TYPES`); in a spec a list in brackets,
-    e.g. ``mixture:types=[one-third,oehm:0.2,conservative]``. ``floor`` in [0, 1): after each round
-    w <- (1 - floor) w + floor / K, so a type that explained a few rounds badly can come back.
-
-    ``safe`` (default :data:`DEFAULT_SAFE`, the equilibrium player; "none" turns it off): a type that joins the
-    Bayes step as the account of an opponent the list does not model, and that takes the whole floor:
-    w <- (1 - floor) w + floor e_safe. So the weight moves to the safe type when it explains the revealed rounds
-    better than every listed type, and comes back to it after any run of rounds that favoured a wrong type. A
-    safe type that cannot play the game (its ``reset`` raises ValueError: ``cfr`` beyond its table's dice, in the
-    sixes game or at three players) sits the game out, and the mixture is then exactly the plain one above; an
-    unreadable table (:class:`~ldpomdp.errors.TableError`) is raised.
-
-    ``tremble`` in [0, 1) (default :data:`DEFAULT_TREMBLE`): in the Bayes step the safe type's move is a uniform slip
-    over the legal actions with this chance, (1 - tremble) P_safe(a | h, view) + tremble / #legal. The safe type
-    stands for a competent player the list does not model, not for one exact table, so a move its table never
-    makes weakens it instead of ruling it out; a listed type is ruled out by a move it never makes, and comes back
-    through the floor. The predictive ``action_probabilities`` are the types' own.
-
-    Every event is forwarded to every component that plays. Likelihoods are computed at ``RoundEnd`` before the
-    components see it, so a stateful component is asked in the state it had during the round (as the
-    beliefs ask it: after it observed the round's actions).
+    At each ``RoundEnd`` (before the components see it) w takes the Bayes step on the revealed hand, the safe type's
+    move slipping to a uniform legal one with probability ``tremble``; then w <- (1 - floor) w + floor e_safe, or
+    floor / K on every type while no safe type plays. ``safe="none"`` drops it; a safe type whose ``reset`` raises
+    ValueError sits the game out, and an unreadable table raises :class:`~ldpomdp.errors.TableError`.
     """
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, safe: str | None = DEFAULT_SAFE,

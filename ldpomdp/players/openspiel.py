@@ -18,15 +18,12 @@ __all__ = ["OpenSpielPlayer"]
 
 
 class OpenSpielPlayer(BeliefPlayer):
-    """An OpenSpiel bot at the package's table (player spec ``openspiel:bot=ismcts[,sims=...]`` or
-    ``openspiel:policy=PATH``).
+    """An OpenSpiel bot at the package's table (spec ``openspiel:bot=ismcts[,sims=...]`` or ``openspiel:policy=PATH``).
 
-    It keeps the bridged game's state of the finished rounds (their hands are shown) and, for a decision, completes
-    it with its own hand and the round's bids. ``ismcts``: OpenSpiel's :class:`ISMCTSBot` with ``sims``
-    simulations, ``uct_c``, and ``rollouts`` random rollouts per leaf, whose resampler draws the other hands from the
-    package's belief (:class:`~ldpomdp.belief.TableBelief` under the assumed model ``assume``; ``belief``,
-    ``n_particles``, ``seed`` as for the planners). ``policy``: samples the saved table's probabilities at its
-    information state (:func:`load_policy_table`).
+    It completes the bridged game's state of the finished rounds with its own hand and the round's bids. ``ismcts``:
+    OpenSpiel's :class:`ISMCTSBot` (``sims``, ``uct_c``, ``rollouts`` random rollouts per leaf), resampling the other
+    hands from the package's belief (``assume``, ``belief``, ``n_particles``, ``seed`` as for the planners).
+    ``policy``: samples the saved table's probabilities at its information state (:func:`load_policy_table`).
     """
 
     BOTS = ("ismcts", "policy")

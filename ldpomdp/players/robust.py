@@ -1,18 +1,9 @@
-"""The ``robust`` player, the package's recommended agent against an opponent it does not know: it plays the whole
-game's approximate equilibrium (``cfr``) and exploits the opponent only once it has named it as one of the listed
-(exploitable) types.
+"""The ``robust`` player, the package's recommended agent against an opponent it does not know: the whole game's
+approximate equilibrium (``cfr``), exploiting the opponent only once it has named it as a listed type.
 
-Each round, at its start, it chooses between the equilibrium and the local best response
-(:class:`~ldpomdp.players.lbr.LocalBestResponse`) to its opponent model:
-
-- *identification*: after at least one round has ended, a :class:`~ldpomdp.players.mixture.TypeMixture` over the
-  opponent's type (the listed types and the equilibrium as the safe type, learnt from the hands shown at each
-  round's end) puts at least ``confidence`` on the listed types. An opponent that no listed type explains better
-  than the equilibrium does (a competent one, or any the list does not model) keeps meeting the equilibrium;
-- *stop-loss*: the rounds it exploited have together lost at most ``stop_loss`` of its game value (the table's
-  value of the dice state for its seat, which the equilibrium keeps in expectation). Once they lose more, it plays
-  the equilibrium for the rest of the game, so a wrong identification (or an opponent that baits it) costs at most
-  ``stop_loss`` plus one round's loss.
+Each round it plays the local best response to its :class:`~ldpomdp.players.mixture.TypeMixture` only when both
+gates agree: *identification* (after at least one round, at least ``confidence`` on the listed types) and
+*stop-loss* (the exploited rounds have lost at most ``stop_loss`` of its game value); see the Robustness page.
 """
 
 from __future__ import annotations

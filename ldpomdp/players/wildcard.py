@@ -1,17 +1,5 @@
 """Report 004's dummy agents (WiLDCARD, section 4.1): Aggressive and Conservative (Random is
-:class:`~ldpomdp.players.random_player.RandomPlayer`).
-
-Readings of the report's one-line descriptions:
-
-- Aggressive: on half of its turns it challenges; otherwise it raises by one, half the time in quantity
-  (same face) and half the time in face (same quantity, next face). A face raise from the highest face, or
-  in the "sixes" game, falls back to the quantity raise; a quantity raise over the table falls back to the
-  face raise; with neither it challenges. The opener bids one die of a uniformly drawn face. It ignores
-  its hand.
-- Conservative: makes the smallest legal bid (in bid order) that its own hand alone makes true, i.e.
-  quantity <= its matching dice on that face; it challenges when no such bid exists. An opener without a
-  true bid (possible only in the "sixes" game) makes the smallest legal bid.
-"""
+:class:`~ldpomdp.players.random_player.RandomPlayer`), our readings of the report's one-line descriptions."""
 
 from __future__ import annotations
 
@@ -25,7 +13,12 @@ __all__ = ["AggressivePlayer", "ConservativePlayer"]
 
 
 class AggressivePlayer(HandIndependentOpponent):
-    """Challenges half the time, otherwise raises by one quantity or one face; ignores its hand."""
+    """Challenges half the time, otherwise raises by one quantity or one face; ignores its hand.
+
+    The two raises are equally likely; a face raise from the highest face or in the sixes game falls back to the
+    quantity raise, a quantity raise over the table to the face raise, and with neither it challenges. The opener
+    bids one die of a uniformly drawn face.
+    """
 
     name = "aggressive"
 
@@ -55,7 +48,11 @@ class AggressivePlayer(HandIndependentOpponent):
 
 
 class ConservativePlayer(BaseOpponent):
-    """Bids only what its own hand makes true (the smallest such bid), else challenges."""
+    """Bids only what its own hand makes true (the smallest such bid), else challenges.
+
+    That is the smallest legal bid, in bid order, whose quantity is at most its own matching dice on its face. An
+    opener without such a bid (possible only in the sixes game) makes the smallest legal bid.
+    """
 
     name = "conservative"
 

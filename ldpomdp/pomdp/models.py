@@ -1,12 +1,9 @@
 """The round's POMDP as seen by one player: transition (the opponents play by their models), observation,
 reward and the pruned-action / rollout policy, as pomdp-py model classes.
 
-Speed: POMCP calls these models millions of times. Public histories are interned in a trie
-(:class:`PublicNode`). An opponent that plays the estimate rule (its ``estimate_rule`` hook answers, see
-:func:`~ldpomdp.hooks.estimate_rule_of`; its decision depends on the public view only through the dice
-and the standing bid) has its policy tabulated once per standing bid over every distinct hand of the root
-particles (one vectorized ``estimate_policy`` call), so a simulated move is two dict look-ups; any other model
-is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
+POMCP calls these models millions of times, so public histories are interned in a trie (:class:`PublicNode`) and
+an opponent playing the estimate rule has its moves tabulated over the root particles' hands (the design notes,
+"POMCP on pomdp-py"); any other model is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
 """
 
 from __future__ import annotations
@@ -89,17 +86,10 @@ class TransitionModel(pomdp_py.TransitionModel):
     """Applies the planner's action, then plays every other player with its opponent model on the hands in
     the state, until it is the planner's turn again or a challenge ends the round. Round over: absorbing.
 
-    Models are only read (``act``, ``policy``), never told about simulated events. The states it makes are
-    interned per public history and hands, and a transition that drew no random number is remembered on its state
-    (``LDState.after``): searches revisit the same few states many times. Under the rules settled by the count
-    (:func:`~ldpomdp.rules.settled_by_count`) an ended state's ``loser`` is the index of its end in
-    :func:`~ldpomdp.rules.round_ends` (the keys of :func:`end_outcomes`).
-
-    Args:
-        config: the rules.
-        seat: the planner's seat.
-        models: every other seat with dice -> its :class:`~ldpomdp.opponent.OpponentModel`.
-        rng: the generator of the opponents' simulated moves.
+    ``models``: every other seat with dice -> its :class:`~ldpomdp.opponent.OpponentModel`, only read, never told
+    about simulated events; ``rng`` draws their simulated moves. States are interned per public history and hands.
+    Under the rules settled by the count (:func:`~ldpomdp.rules.settled_by_count`) an ended state's ``loser`` is the
+    index of its end in :func:`~ldpomdp.rules.round_ends` (the keys of :func:`end_outcomes`).
     """
 
     def __init__(self, config: GameConfig, seat: int, models: Mapping[int, OpponentModel], rng: np.random.Generator):
@@ -307,18 +297,12 @@ def end_outcomes(config: GameConfig, seat: int, dice: tuple[int, ...],
 
 class PolicyModel(pomdp_py.RolloutPolicy):
     """Pruned actions (the smallest raise on each face, then CHALLENGE; END once the round is over) and the
-    estimate-rule rollout: estimate = own matching dice + ``others_expected`` (per face), through the same
-    :func:`~ldpomdp.estimate.estimate_policy` as the one-third player and the expected-count planner.
+    estimate-rule rollout: estimate = own matching dice + ``others_expected`` (per face, the expected matching dice of
+    the other hands), through the same :func:`~ldpomdp.estimate.estimate_policy` as the one-third player.
 
-    Args:
-        config: the rules.
-        seat: the planner's seat.
-        dice: dice per seat this round.
-        hand: the planner's hand, a face-count vector.
-        root_bid: the bid standing when the agent's history starts (None: the planner opens), so actions can be
-            listed from a history alone (pomdp-py expands some tree nodes without a state).
-        others_expected: per face, the expected matching dice in the other hands (see
-            :meth:`set_others_expected`).
+    ``dice``: per seat this round; ``hand``: the planner's face counts; ``root_bid``: the bid standing when the agent's
+    history starts (None: the planner opens), so actions can be listed from a history alone (pomdp-py expands some
+    tree nodes without a state).
     """
 
     def __init__(

@@ -17,15 +17,10 @@ __all__ = ["LDState"]
 class LDState(pomdp_py.State):
     """One state of the round; immutable.
 
-    Args:
-        hands: one face-count tuple per seat.
-        dice: dice per seat.
-        history: this round's bids as ``(seat, bid)`` pairs.
-        turn: the seat to act (once the round is over: its challenger).
-        loser: the seat that lost a die, -1 while the round goes on.
-        seen: the other players' actions since the planner's last action, ``(seat, action)``: what it observes
-            next.
-        round_index: the round's number in its game, from 0.
+    ``hands``: one face-count tuple per seat; ``dice``: per seat; ``history``: this round's ``(seat, bid)`` pairs;
+    ``turn``: the seat to act (once the round is over: its challenger); ``loser``: the seat that lost a die, -1 while
+    the round goes on; ``seen``: the other players' ``(seat, action)`` since the planner's last action, what it observes
+    next; ``round_index``: the round's number in its game, from 0.
     """
 
     def __init__(

@@ -1,15 +1,8 @@
 """Benchmark sweeps: many games per cell (players x dice x rules), resumable, summarised with Wilson intervals.
 
-- :mod:`.cell`: :class:`Cell`, one game setting (the players and a :class:`~ldpomdp.rules.GameConfig`), and
-  :func:`game_seed`, each game's seed;
-- :mod:`.store`: :class:`GameStore`, the resumable ``games.jsonl``;
-- :mod:`.statistics`: :class:`SummaryRow`, :func:`summarize`, :func:`wilson_interval`, the CSV and the table;
-- :mod:`.games`: :func:`play_one`, one game of a cell, and its ``games.jsonl`` record;
-- :mod:`.runner`: :func:`run_sweep` on a process pool, a dask cluster or any executor;
-- :mod:`.exploitability`: :func:`exploitability_lower_bound`, LBR's games against a policy as a bound;
-- :mod:`.experiments`: named sweeps (:class:`Experiment`), report 002's among them;
-- :mod:`.plots`: :func:`plot_summary` (matplotlib, optional);
-- :mod:`.report`: :func:`report`, used by the CLI and :func:`run_experiment` alike.
+A :class:`Cell` is one game setting; :func:`run_sweep` plays cells' games on a process pool, a dask cluster or any
+executor into a resumable ``games.jsonl`` (:class:`GameStore`) and :func:`report` summarises and plots them;
+:class:`Experiment` names a sweep (report 002's among them), :func:`exploitability_lower_bound` plays LBR's games.
 """
 
 from .cell import Cell, game_seed, parse_dice_range

@@ -1,11 +1,9 @@
 """The best possible play beside a sweep: per cell and player, the exact win rate of the best response to the
 other players' models (the ceiling) and the player's own exact win rate, where they can be computed.
 
-A cell's games seat its players in rotation (``game.rotate``) with seat 0 opening, and the rules are the same
-under a turn of the table, so player i's figure is one solution with i at seat 0 and the others in their cyclic
-order after it, averaged over the openers with the weights of the cell's game schedule. One solution at the
-largest dice of a group of cells that differ only in their dice serves every smaller cell (it solves their
-states on the way).
+Player i's figure is one solution with i at seat 0 and the others in their cyclic order after it, averaged over
+the openers with the weights of the cell's game schedule; one solution at the largest dice of a group of cells
+that differ only in their dice serves every smaller cell (the design notes, "Sweeps", say why).
 """
 
 from __future__ import annotations

@@ -18,14 +18,11 @@ __all__ = ["Cell", "game_seed", "parse_dice_range"]
 @dataclass(frozen=True)
 class Cell:
     """One game setting of a sweep: the players (spec strings, seat-agnostic order) and the rules they play,
-    every player starting with the same dice. Player parameters (bluff, particles, injection) live in the specs,
-    kept in their canonical text (:func:`~ldpomdp.registry.canonical_spec`; a spec that does not parse is kept as
-    written, and building it names the problem). :meth:`of` builds the config from the dice and the rules
-    (defaults: :class:`GameConfig`'s, as on the command line).
+    every player starting with the same dice; :meth:`of` builds the config from the dice and ``GameConfig``'s keywords.
 
-    ``legacy_id``: the id under which a version before canonical specs stored this cell's games, its players
-    spelled otherwise (:meth:`from_id` sets it); it then stays the cell's :attr:`id`, so those games keep their
-    seeds and a sweep into that folder resumes them."""
+    The specs are kept in their canonical text (:func:`~ldpomdp.registry.canonical_spec`; one that does not parse is
+    kept as written, and building it names the problem). ``legacy_id``: the id under which an older version stored this
+    cell's games (:meth:`from_id` sets it); it stays the cell's :attr:`id`, so those games keep their seeds."""
 
     players: tuple[str, ...]
     config: GameConfig

@@ -19,18 +19,12 @@ __all__ = ["Experiment", "EXPERIMENTS", "get_experiment", "POMDP", "MDP"]
 
 @dataclass(frozen=True)
 class Experiment:
-    """A named sweep: how to build its cells (full or quick), how many games, and how to plot it.
+    """A named sweep (``name``, as ``ldpomdp sweep --experiment`` takes it): how to build its cells, how many games,
+    and how to plot it.
 
-    Args:
-        name: the name ``ldpomdp sweep --experiment`` takes.
-        title: the plot's and the report's title.
-        build: quick (a bool) -> the cells to play.
-        games: games per cell, an integer >= 1.
-        quick_games: games per cell with ``--quick``, an integer >= 1.
-        x_label: the plot's x axis.
-        x_of: a cell's x value on the plot (default its dice per player).
-        roles: legend names per player index; default: the first cell's specs.
-        reference: what report 002 found, for comparison (free text).
+    ``build(quick)`` returns the cells; ``games`` and ``quick_games`` (with ``--quick``) are games per cell, integers
+    >= 1; ``title``, ``x_label``, ``x_of`` (a cell's x value, default its dice) and ``roles`` (legend names per player
+    index, default the first cell's specs) shape the plot and the report; ``reference``: report 002's finding (text).
     """
 
     name: str

@@ -1,11 +1,7 @@
 """The web app (Starlette): the page, its JSON API, and the answer to every refusal as one line of JSON.
 
-API (the game of the session named by the ``ldpomdp_game`` cookie): ``GET /api/options``; ``GET /api/status``
-(games held); ``POST /api/game`` (a new game from the form); ``GET /api/game``; ``POST /api/game/act``
-``{"move": "3x5" | "challenge", "version": n}``; ``POST /api/game/step`` and ``POST /api/game/next-round``
-``{"version": n}``; ``GET /api/game/record``; ``DELETE /api/game``. With a results folder: ``GET /api/results``,
-``/api/results/plot/NAME``, ``/api/results/games``, ``/api/results/replay?cell=ID&game=G``. Agents' moves and
-replays run in the thread pool.
+The routes are listed in :func:`create_app` and on the In the browser page ("The API"); the game of a request is
+the one of the session named by the ``ldpomdp_game`` cookie. Agents' moves and replays run in the thread pool.
 """
 
 from __future__ import annotations

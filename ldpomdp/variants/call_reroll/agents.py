@@ -23,13 +23,11 @@ __all__ = ["TreeAgent", "MatrixAgent"]
 class TreeAgent:
     """The report's tree agent (section 3.3.1, pseudocode of section 4.1), a pure strategy.
 
-    Backward induction over stages with the report's opponent model: a call ``c`` is challenged with
-    probability P(C) = q / (q + W[c]) where q = 1 - 1/c (the call is a lie if the roll is uniform on
-    1..c, equation 2 and the pseudocode's ``(1-1/call)``) and W[c] the tree's own value of the stage
-    after accepting ``c``. The caller picks, among calls at least its roll, the one maximising equation 1,
-    P(C) [c = roll] + (1 - P(C)) (1 - W[c]); W[x] averages the best calls over the rolls (equation 3).
-    It challenges a call ``c`` iff (faces - 1)/faces * 1/faces (P(call is a lie) x P(roll = call),
-    section 3.3.1.1.2) exceeds W[c] (faces - c)/faces (win after accepting x P(rolling higher)).
+    Backward induction with the report's opponent model: a call ``c`` is challenged with probability
+    P(C) = q / (q + W[c]), q = 1 - 1/c (equation 2), W[c] the tree's own value of the stage after accepting ``c``. The
+    caller picks, among calls at least its roll, the one maximising P(C) [c = roll] + (1 - P(C)) (1 - W[c]) (equation
+    1), and W[x] averages the best calls over the rolls (equation 3). It challenges ``c`` iff (faces - 1)/faces *
+    1/faces exceeds W[c] (faces - c)/faces (section 3.3.1.1.2).
     """
 
     name = "tree"

@@ -1,13 +1,10 @@
 """Report 000's game: two players, one die, "call and re-roll" Liar's Dice (its chapter 1.2).
 
-The roller rolls one die in secret and calls a value higher than the call accepted before (any value
-at the start). The other player challenges or accepts. A challenge ends the game: the caller wins iff
-the call equals the roll. After an accept the acceptor becomes the roller, re-rolls and must call
-higher; whoever accepts the top face cannot call higher and loses (the report's "accept six" sub-game).
-
-A stage is the last accepted call ``x`` (0 at the start); its roller wins with probability ``V(x)``
-under optimal play. Stages are independent (the die is re-rolled), so the game is solved by backward
-induction over ``x`` with one small LP per stage.
+The roller rolls one die in secret and calls a value above the last accepted call (any at the start); the other
+challenges (the game ends: the caller wins iff the call equals the roll) or accepts, re-rolls and must call higher,
+so whoever accepts the top face loses. A stage is the last accepted call ``x`` (0 at the start), its roller winning
+with probability ``V(x)`` under optimal play; stages are independent (the die is re-rolled), so backward induction
+over ``x``, one small LP per stage, solves the game.
 """
 
 from __future__ import annotations
