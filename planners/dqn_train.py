@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
+from ldpomdp.envs.coding import REPORT_SHAPING, Shaping, round_reward
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.opponents.wildcard import ConservativePlayer
 from ldpomdp.registry import make_player
-from ldpomdp.rules import Action, Bid, GameConfig
+from ldpomdp.rules import Action, ActionCoding, Bid, GameConfig
 from ldpomdp.sweeps.statistics import wilson_interval
 from ldpomdp.validation import int_at_least, number, probability
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..game import PlayerView, PublicView
 from ..opponents.base import BaseOpponent, sample_action
-from ..rules import CHALLENGE, Action, Bid, GameConfig
+from ..rules import CHALLENGE, Action, GameConfig
 from .equilibrium import GameTable, solve_game
 from .nash import cache_dir
 
@@ -107,11 +107,10 @@ class CFRPlayer(BaseOpponent):
         if not table.covers(dice):
             raise ValueError(f"cfr: the table does not cover a round with dice {dice} (opener's, responder's)")
         role = int(view.seat != opener)
-        faces = config.faces  # full bids: every face may be named
-        indices = tuple((b.quantity - 1) * faces + b.face - 1 for _, b in view.history if isinstance(b, Bid))
+        r = table.round(dice)
         try:
-            state = table.round(dice).state_of(role, indices)
-        except KeyError:
+            state = r.state_of(role, tuple(r.coding.index(b) for _, b in view.history))
+        except (KeyError, ValueError):  # no such state, or a bid beyond the round's dice
             raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence") from None
         return table, dice, role, state
 
