@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..caches import BoundedCache, bounded_cache
 from ..game import PlayerView, PublicView
 from ..opponents.base import BaseOpponent, sample_action
 from ..rules import CHALLENGE, Action, GameConfig
@@ -24,7 +25,8 @@ SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 # equilibrium`'s defaults) and of the tables solved on demand for other rules
 SHIPPED = (5, "3@4,2", 150)
 ON_DEMAND = (3, "3@4,2", 150)
-_MEMORY: dict[str, GameTable] = {}
+CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
+_MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
 
 
 def _rules_key(config: GameConfig) -> str:
@@ -44,7 +46,8 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
         key, path = "shipped", SHIPPED_TABLE
     else:
         key = _rules_key(config)
-    if key not in _MEMORY:
+    table = _MEMORY.lookup(key)
+    if table is None:
         if path is None and max(config.starting_dice) > ON_DEMAND[0]:  # refuse before solving
             raise ValueError(f"cfr: tables solved on demand cover up to {ON_DEMAND[0]} dice each; the game starts "
                              f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
@@ -60,7 +63,6 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
         else:
             table = GameTable.load(path)
         _MEMORY[key] = table
-    table = _MEMORY[key]
     if _rules_key(table.config) != _rules_key(config):
         raise ValueError(f"cfr table {path} is for {table.config.describe()}, the game is {config.describe()}")
     return table

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..caches import BoundedCache, bounded_cache
 from ..game import PlayerView, PublicView
 from ..opponents.base import BaseOpponent, sample_action
 from ..rules import Action, GameConfig
@@ -25,7 +26,8 @@ from .tree import build_tree, check_size, round_dice
 __all__ = ["NashPlayer", "cached_solution", "cache_dir"]
 
 _FORMAT = 1
-_MEMORY: dict[str, RoundSolution] = {}
+CACHED_SOLUTIONS = 256  # solved rounds kept in memory (every dice split of a few rule sets)
+_MEMORY: BoundedCache[str, RoundSolution] = bounded_cache(f"{__name__}._MEMORY", CACHED_SOLUTIONS)
 
 
 def cache_dir() -> Path:
@@ -46,8 +48,9 @@ def cached_solution(config: GameConfig, dice: tuple[int, int] | None = None, use
     """The round's equilibrium, from memory, from the disk cache, or solved now (and then stored)."""
     dice = check_size(config, dice)
     key = _key(config, dice)
-    if key in _MEMORY:
-        return _MEMORY[key]
+    found = _MEMORY.lookup(key)
+    if found is not None:
+        return found
     path = cache_dir() / "nash" / f"round-{key}.npz"
     solution = _load(path, config, dice) if use_disk else None
     if solution is None:
