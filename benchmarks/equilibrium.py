@@ -112,7 +112,7 @@ def main() -> None:
     record("equilibrium_table", "The shipped table (default rules): each round's recall, abstract states, game "
            "value to the opener and solve cost", ["round (opener vs responder dice)", "recall k", "states",
                                                   "game value", "CPU s"], shipped,
-           command=f"ldpomdp solve equilibrium --dice {table.max_dice} --k {table.recall} --iterations "
+           command=f"ldpomdp solve equilibrium --dice {table.max_dice} --recall {table.recall} --iterations "
                    f"{table.iterations} --seed {table.seed}",
            notes=f"{table.iterations} CFR+ iterations per round; total {sum(table.seconds.values()):.0f} CPU s; file "
                  f"{size:.2f} MB; `cfr` plays in {per_decision:.2f} CPU ms per decision (mean over 2000 random "

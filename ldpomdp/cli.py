@@ -287,14 +287,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .exact.cfr_player import SHIPPED, CFRPlayer
     from .exact.equilibrium import game_rounds, solve_game
 
-    for name, shipped in zip(("dice", "k", "iterations"), SHIPPED, strict=True):
-        if getattr(args, name) is None:
-            setattr(args, name, shipped)
-    config = config_from_args(args, 2)
+    dice = SHIPPED.dice if args.dice is None else args.dice
+    recall = SHIPPED.recall if args.recall is None else args.recall
+    iterations = SHIPPED.iterations if args.iterations is None else args.iterations
+    config = config_from_args(args, 2, dice)
     out = Path(args.out)
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
-    bar = tqdm(total=len(game_rounds(args.dice)) * args.iterations, unit="it", disable=args.no_progress)
-    table = solve_game(config, args.dice, args.k, args.iterations, seed=args.seed, checkpoint=checkpoint,
+    bar = tqdm(total=len(game_rounds(dice)) * iterations, unit="it", disable=args.no_progress)
+    table = solve_game(config, dice, recall, iterations, seed=args.seed, checkpoint=checkpoint,
                        checkpoint_every=args.checkpoint_every, progress=bar.update)
     bar.close()
     table.save(out)
@@ -320,8 +320,8 @@ def _solve_parser(sub) -> None:
     eq.add_argument("--dice", type=_option_int(1), default=None,
                     help="solve every round up to this many dice each (default: the shipped table's)")
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
-    eq.add_argument("--k", default=None,
-                    help="recall: last k bids, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "
+    eq.add_argument("--recall", default=None,
+                    help="the last k bids recalled, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "
                          "default: the shipped table's)")
     eq.add_argument("--iterations", type=_option_int(1), default=None,
                     help="CFR+ iterations per round (default: the shipped table's)")

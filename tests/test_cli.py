@@ -145,3 +145,20 @@ def test_the_cli_and_python_default_to_the_same_game(tmp_path):
                      "--no-plot", "--no-progress", "--out", str(tmp_path / "cli")]) == 0
     sweep(tmp_path / "py", cells=[Cell.of(("one-third", "random"), 2)], games=6, seed=0, workers=1)
     assert lines(tmp_path / "cli") == lines(tmp_path / "py")
+
+
+def test_solve_equilibrium_takes_the_recall_as_recall_and_fills_in_the_shipped_settings(tmp_path, capsys):
+    """``--recall`` (formerly ``--k``) sets the table's recall; what is not given comes from ``SHIPPED``."""
+    from ldpomdp.exact.cfr_player import SHIPPED
+    from ldpomdp.exact.equilibrium import GameTable
+
+    out = tmp_path / "t.npz"
+    assert cli_main(["solve", "equilibrium", "--dice", "1", "--faces", "3", "--recall", "2", "--out", str(out),
+                     "--no-progress"]) == 0
+    table = GameTable.load(out)
+    assert (table.max_dice, table.recall, table.iterations) == (1, "2", SHIPPED.iterations)
+    assert table.config == GameConfig(dice=1, faces=3)
+    assert "exploitability with 1 die each" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        cli_main(["solve", "equilibrium", "--k", "2"])
+    assert exit_.value.code == 2 and "unrecognized arguments: --k" in capsys.readouterr().err

@@ -116,7 +116,8 @@ def test_interrupted_solve_resumes_to_the_same_table(tmp_path):
 def test_shipped_table_plays_legal_whole_games():
     table = GameTable.load(SHIPPED_TABLE)
     assert table.config.describe() == GameConfig().describe()
-    assert (table.max_dice, table.recall, table.iterations, table.seed) == (*SHIPPED, 0)  # the solve's defaults
+    assert (table.max_dice, table.recall, table.iterations, table.seed) == (SHIPPED.dice, SHIPPED.recall,
+                                                                            SHIPPED.iterations, 0)  # the defaults
     rng = np.random.default_rng(3)
     for dice in range(1, table.max_dice + 1):
         config = GameConfig(dice=dice)
@@ -143,7 +144,7 @@ def test_refuses_unsupported_games_clearly(tmp_path):
     with pytest.raises(ValueError, match="no table"):
         make_player(f"cfr:table={tmp_path / 'missing.npz'}")
     with pytest.raises(ValueError, match="on demand cover up to"):  # refused before any solving
-        player.reset(0, GameConfig(dice=ON_DEMAND[0] + 1, wild=None))
+        player.reset(0, GameConfig(dice=ON_DEMAND.dice + 1, wild=None))
     config = GameConfig(dice=1, faces=3, wild=None)
     solver = RoundCFR(config, (1, 1), 2, one_round_outcome())
     with pytest.raises(ValueError, match="the table is for"):

@@ -7,6 +7,7 @@ other rules are solved on first use and cached on disk (``cache_dir()/cfr``), li
 from __future__ import annotations
 
 import hashlib
+from dataclasses import astuple, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -18,13 +19,23 @@ from ..rules import CHALLENGE, Action, GameConfig
 from .equilibrium import GameTable, solve_game
 from .nash import cache_dir
 
-__all__ = ["CFRPlayer", "SHIPPED_TABLE", "SHIPPED", "ON_DEMAND", "table_for"]
+__all__ = ["CFRPlayer", "SHIPPED_TABLE", "SolveSettings", "SHIPPED", "ON_DEMAND", "table_for"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
-# settings (largest dice each, recall schedule, CFR+ iterations per round) of the shipped table (`ldpomdp solve
-# equilibrium`'s defaults) and of the tables solved on demand for other rules
-SHIPPED = (5, "3@4,2", 150)
-ON_DEMAND = (3, "3@4,2", 150)
+
+
+@dataclass(frozen=True)
+class SolveSettings:
+    """How a table is solved (:func:`~ldpomdp.exact.equilibrium.solve_game`): every round up to ``dice`` each, the
+    ``recall`` (k, or a schedule like ``"3@4,2"``), CFR+ ``iterations`` per round."""
+
+    dice: int
+    recall: str
+    iterations: int
+
+
+SHIPPED = SolveSettings(dice=5, recall="3@4,2", iterations=150)  # the shipped table's (`ldpomdp solve equilibrium`)
+ON_DEMAND = SolveSettings(dice=3, recall="3@4,2", iterations=150)  # the tables solved on demand for other rules
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
 
@@ -48,17 +59,17 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
         key = _rules_key(config)
     table = _MEMORY.lookup(key)
     if table is None:
-        if path is None and max(config.starting_dice) > ON_DEMAND[0]:  # refuse before solving
-            raise ValueError(f"cfr: tables solved on demand cover up to {ON_DEMAND[0]} dice each; the game starts "
+        if path is None and max(config.starting_dice) > ON_DEMAND.dice:  # refuse before solving
+            raise ValueError(f"cfr: tables solved on demand cover up to {ON_DEMAND.dice} dice each; the game starts "
                              f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
         if path is None:
-            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{ON_DEMAND}".encode()).hexdigest()[:20]
+            # the settings as the tuple they were: the digests of tables already cached on disk stay the same
+            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(ON_DEMAND)}".encode()).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"table-{digest}.npz"
             if cached.exists():
                 table = GameTable.load(cached)
             else:
-                dice, recall, iterations = ON_DEMAND
-                table = solve_game(config, dice, recall, iterations)
+                table = solve_game(config, ON_DEMAND.dice, ON_DEMAND.recall, ON_DEMAND.iterations)
                 table.save(cached)
         else:
             table = GameTable.load(path)
