@@ -172,7 +172,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise ValueError(f"the default dice range {SWEEP_DICE} is too large for {len(players)} players: give "
                          f"--dice ({exc})") from None
     config = config_from_args(args, len(players), dice=dice[0])
-    cells = [Cell(tuple(players), replace(config, dice=d)) for d in dice]
+    cells = [Cell(tuple(players), replace(config, dice=(d,) * len(players))) for d in dice]
     out = args.out or "results/sweep"
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
     report(rows, cells, out, title=" vs ".join(players), plot=not args.no_plot)
@@ -303,7 +303,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for (a, b), seconds in table.seconds.items():
         print(f"round {a} vs {b} dice: game value to the opener {table.values[a, b]:+.4f}, {seconds:.1f} CPU s")
     # the round with one die each is the one-round +1/-1 game: its exploitability is exact
-    e = exploitability(CFRPlayer(table), replace(config, dice=1), (1, 1))
+    e = exploitability(CFRPlayer(table), replace(config, dice=(1, 1)), (1, 1))
     print(f"exploitability with 1 die each: as opener {e.as_opener:.4f}, as responder {e.as_responder:.4f}, "
           f"average {e.average:.4f} (payoff units; the LP's value {e.value:+.4f})")
     return 0

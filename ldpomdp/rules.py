@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
@@ -129,7 +129,8 @@ class GameConfig:
 
     Args:
         num_players: players at the table, an integer >= 2.
-        dice: the starting dice per player, an integer >= 1 for everyone or one per player (stored as a tuple).
+        dice: the starting dice per player, an integer >= 1 for everyone or one per player; stored as the tuple of
+            every player's (also :attr:`starting_dice`).
         faces: faces of a die, an integer >= 2.
         wild: the wild face, 1 or the highest face, or None for no wild dice.
         bids: "full" (a bid names any face) or "sixes" (report 002: every bid on the highest face, each raise
@@ -149,7 +150,7 @@ class GameConfig:
     """
 
     num_players: int = 2
-    dice: int | tuple[int, ...] = 5
+    dice: tuple[int, ...] = 5  # type: ignore[assignment]  # 5 for every player: __post_init__ makes the tuple
     faces: int = 6
     wild: int | None = 1
     bids: str = "full"
@@ -161,17 +162,25 @@ class GameConfig:
     palifico_round: bool = False
     bid_faces: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
+    if TYPE_CHECKING:  # the dataclass's __init__ as it takes dice: an integer or a sequence (tests/test_rules.py
+        # checks that it lists the fields and their defaults)
+        def __init__(self, num_players: int = 2, dice: int | Sequence[int] | np.ndarray = 5, faces: int = 6,
+                     wild: int | None = 1, bids: str = "full", opener: str = "after_challenger",
+                     wild_bids: str = "plain", exact_call: bool = False, palifico: bool = False, loss: str = "one",
+                     palifico_round: bool = False) -> None: ...
+
     def __post_init__(self) -> None:
         num_players = int_at_least("GameConfig", "num_players", self.num_players, 2)
         faces = int_at_least("GameConfig", "faces", self.faces, 2)
-        if isinstance(self.dice, (list, tuple, np.ndarray)):
-            dice = tuple(int_at_least("GameConfig", "dice", d, 1) for d in self.dice)
+        given: int | Sequence[int] | np.ndarray = self.dice  # as __init__ took it, made a tuple below
+        if isinstance(given, (list, tuple, np.ndarray)):
+            dice = tuple(int_at_least("GameConfig", "dice", d, 1) for d in given)
             if len(dice) != num_players:
                 raise ValueError(
                     f"GameConfig.dice lists {len(dice)} players but num_players is {num_players}"
                 )
         else:
-            dice = (int_at_least("GameConfig", "dice", self.dice, 1),) * num_players
+            dice = (int_at_least("GameConfig", "dice", given, 1),) * num_players
         if sum(dice) > MAX_TABLE_DICE:
             each = f"x {dice[0]} dice" if len(set(dice)) == 1 else f"with dice {dice}"
             raise ValueError(f"GameConfig.dice: {num_players} players {each} put {sum(dice)} dice on the table, above "
@@ -245,8 +254,8 @@ class GameConfig:
 
     @property
     def starting_dice(self) -> tuple[int, ...]:
-        """Dice per player at the start of a game."""
-        return self.dice if isinstance(self.dice, tuple) else (self.dice,) * self.num_players  # a tuple after init
+        """Dice per player at the start of a game (:attr:`dice`)."""
+        return self.dice
 
     def describe(self) -> str:
         """The rules in a few words, without players and dice: ``"full game, 6 faces, ones wild"`` (plus

@@ -235,3 +235,21 @@ def test_describe_names_the_game_and_dice_text_counts():
     assert GameConfig(bids="sixes", wild=6).describe() == "sixes game, 6 faces, sixes wild"
     assert GameConfig(faces=3, wild=None, opener="loser").describe() == "full game, 3 faces, no wild, the loser opens"
     assert (dice_text(0), dice_text(1), dice_text(5)) == ("0 dice", "1 die", "5 dice")
+
+
+def test_the_init_that_type_checkers_see_lists_every_field_with_its_default():
+    """GameConfig's ``__init__`` for type checkers (``dice`` an integer or a sequence, stored as a tuple) is written
+    out in rules.py under TYPE_CHECKING; it must take the dataclass's fields, in order, with their defaults."""
+    import ast
+    import dataclasses
+    from pathlib import Path
+
+    import ldpomdp.rules
+
+    tree = ast.parse(Path(ldpomdp.rules.__file__).read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "GameConfig")
+    stub = next(f for n in cls.body if isinstance(n, ast.If) for f in n.body
+                if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+    declared = [(a.arg, ast.literal_eval(d)) for a, d in zip(stub.args.args[1:], stub.args.defaults, strict=True)]
+    assert declared == [(f.name, f.default) for f in dataclasses.fields(GameConfig) if f.init]
+    assert GameConfig(dice=3).dice == (3, 3) and GameConfig(num_players=3, dice=[1, 2, 3]).dice == (1, 2, 3)
