@@ -13,12 +13,11 @@ starting table dice); a game stopped by the cap is a draw (every return 0).
 
 Actions: a bid of ``q`` dice on face ``f`` is ``(q - 1) * faces + f - 1`` (OpenSpiel's ``liars_dice`` numbering,
 :class:`~ldpomdp.rules.ActionCoding` with ``every_face``), the challenge is ``starting table dice * faces`` and, under
-``exact_call``, the exact call the next number. Each
-round starts with one chance node per seat with dice (seat order), whose outcome is the row of the seat's hand in
-:func:`~ldpomdp.hands.hand_support` (face counts, multinomial probabilities), so a seeded
-:func:`~ldpomdp.game.roll_hand` draw maps onto an outcome. Legal actions, the settling of a call and the next round
-(its opener, a palifico round) come from :mod:`ldpomdp.rules` (:func:`~ldpomdp.rules.settle_round`,
-:func:`~ldpomdp.rules.next_round`), as in the game runner.
+``exact_call``, the exact call the next number. Each round starts with one chance node per seat with dice (seat
+order), whose outcome is the row of the seat's hand in :func:`~ldpomdp.hands.hand_support` (face counts, multinomial
+probabilities), so a seeded :func:`~ldpomdp.game.roll_hand` draw maps onto an outcome. Legal actions, the settling
+of a call and the next round (its opener, a palifico round) come from :mod:`ldpomdp.rules`
+(:func:`~ldpomdp.rules.settle_round`, :func:`~ldpomdp.rules.next_round`), as in the game runner.
 """
 
 from __future__ import annotations
