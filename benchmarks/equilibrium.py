@@ -19,9 +19,10 @@ from _record import record
 
 from ldpomdp.exact import exploitability
 from ldpomdp.exact.equilibrium import GameTable, RoundCFR, one_round_outcome, quantize
+from ldpomdp.exact.tables import SHIPPED_TABLE
 from ldpomdp.game import PlayerView
 from ldpomdp.hands import hand_support
-from ldpomdp.players.cfr import SHIPPED_TABLE, CFRPlayer
+from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.rules import GameConfig
 
 SIZES = [("1 die each, 6 faces, ones wild", GameConfig(dice=1, faces=6, wild=1)),
@@ -112,7 +113,7 @@ def main() -> None:
     record("equilibrium_table", "The shipped table (default rules): each round's recall, abstract states, game "
            "value to the opener and solve cost", ["round (opener vs responder dice)", "recall k", "states",
                                                   "game value", "CPU s"], shipped,
-           command=f"ldpomdp solve equilibrium --dice {table.max_dice} --k {table.recall} --iterations "
+           command=f"ldpomdp solve equilibrium --dice {table.max_dice} --recall {table.recall} --iterations "
                    f"{table.iterations} --seed {table.seed}",
            notes=f"{table.iterations} CFR+ iterations per round; total {sum(table.seconds.values()):.0f} CPU s; file "
                  f"{size:.2f} MB; `cfr` plays in {per_decision:.2f} CPU ms per decision (mean over 2000 random "

@@ -28,9 +28,7 @@ from .validation import probability as _probability
 
 __all__ = ["RejectionParticleBelief", "ExactBelief", "TableBelief"]
 
-SUM_CHECKS = 3  # updates per model class and process whose model is asked whether its probabilities sum to one
-SUM_CHECK_HANDS = 8  # rows asked in each of those checks
-_sum_checks: dict[type, int] = {}  # checks done so far, per model class
+SUM_CHECK_HANDS = 8  # rows asked whether a model's probabilities sum to one (see _Belief.update_from)
 
 
 @memo(maxsize=64)
@@ -73,6 +71,7 @@ class _Belief:
         self.injection = _probability(owner, "injection", injection)
         self.refresh = _probability(owner, "refresh", refresh)
         self.depleted = False
+        self._checked_models: list[Any] = []  # the models whose probabilities were checked to sum to one
         self._expected: dict[tuple[int, int | None], float] = {}  # expected_count's answers until the next change
         self._matches: dict[tuple[int, int | None], np.ndarray] = {}  # matching counts per row, until the next change
 
@@ -159,13 +158,14 @@ class _Belief:
                 self._apply(np.ones(len(self.particles)))  # every hand kept: only the refresh share changes
             else:
                 self.depleted = False
-        if _sum_checks.get(type(model), 0) < SUM_CHECKS:
+        if view.round_index == 0 and not any(m is model for m in self._checked_models):
+            self._checked_models.append(model)
             self._check_sums(model, view)
 
     def _check_sums(self, model: Any, view: Any) -> None:
-        """The cheap guard of a process's first updates with each model class: on a few hands, the model's
-        probabilities over the legal actions must sum to one (``check_opponent`` checks a model in depth)."""
-        _sum_checks[type(model)] = _sum_checks.get(type(model), 0) + 1
+        """The cheap guard of a game's first round, on a belief's first update with each model: on a few hands, the
+        model's probabilities over the legal actions must sum to one (``check_opponent`` checks a model in depth).
+        It asks the model once per legal action, 5-50 times an update's cost, so later rounds are not checked."""
         hands = np.asarray(self.particles[:SUM_CHECK_HANDS])
         try:
             asked = {a: model.action_probabilities(hands, view, a) for a in view.legal_actions()}

@@ -1,7 +1,7 @@
 """The process-wide memo caches, one mechanism: every module-level cache of the package is a
-:func:`functools.lru_cache` made with :func:`memo`, or a dict registered with :func:`register_cache` (for a cache that
-keeps its own keys or eviction). :func:`cache_sizes` lists them, :func:`clear_caches` empties them all (e.g. to
-free memory, or between timings).
+:func:`functools.lru_cache` made with :func:`memo`, a :class:`BoundedCache` made with :func:`bounded_cache` (for a
+cache that keeps its own keys), or a dict registered with :func:`register_cache` (that keeps its own eviction).
+:func:`cache_sizes` lists them, :func:`clear_caches` empties them all (e.g. to free memory, or between timings).
 
 A cached value is shared by every caller of the process: arrays in caches are read-only, and no caller may
 change what it gets. Caches hold derived data only (what a function of its arguments returns), so clearing them
@@ -13,12 +13,17 @@ Only the standard library is imported here.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar, cast
 
-__all__ = ["memo", "register_cache", "clear_caches", "cache_sizes"]
+__all__ = ["memo", "BoundedCache", "bounded_cache", "register_cache", "clear_caches", "cache_sizes"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+D = TypeVar("D", bound=dict)
 _CACHES: dict[str, Any] = {}  # qualified name -> lru_cache wrapper or registered dict
 
 
@@ -31,7 +36,37 @@ def memo(maxsize: int | None = 128) -> Callable[[F], F]:
     return wrap
 
 
-def register_cache(name: str, cache: dict) -> dict:
+class BoundedCache(OrderedDict[K, V]):
+    """A dict of at most ``maxsize`` entries, safe to share between threads: storing a new key when full drops the
+    least recently used entry (read with :meth:`lookup`, which counts as a use)."""
+
+    def __init__(self, maxsize: int):
+        super().__init__()
+        self.maxsize = maxsize
+        self._lock = threading.Lock()
+
+    def lookup(self, key: K) -> V | None:
+        """The value stored under ``key`` (None if none), now the most recently used."""
+        with self._lock:
+            if key not in self:
+                return None
+            self.move_to_end(key)
+            return super().__getitem__(key)
+
+    def __setitem__(self, key: K, value: V) -> None:
+        with self._lock:
+            super().__setitem__(key, value)
+            self.move_to_end(key)
+            while len(self) > self.maxsize:
+                self.popitem(last=False)
+
+
+def bounded_cache(name: str, maxsize: int) -> BoundedCache[Any, Any]:
+    """A :class:`BoundedCache` of ``maxsize`` entries, registered under ``name`` (e.g. ``"module.variable"``)."""
+    return register_cache(name, BoundedCache(maxsize))
+
+
+def register_cache(name: str, cache: D) -> D:
     """Record the dict ``cache`` under ``name`` (e.g. ``"module.variable"``) and return it."""
     _CACHES[name] = cache
     return cache

@@ -190,7 +190,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise ValueError(f"the default dice range {SWEEP_DICE} is too large for {len(players)} players: give "
                          f"--dice ({exc})") from None
     config = config_from_args(args, len(players), dice=dice[0])
-    cells = [Cell(tuple(players), replace(config, dice=d)) for d in dice]
+    cells = [Cell(tuple(players), replace(config, dice=(d,) * len(players))) for d in dice]
     out = args.out or "results/sweep"
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
     report(rows, cells, out, title=" vs ".join(players), plot=not args.no_plot)
@@ -299,22 +299,23 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     from .exact import exploitability
     from .exact.equilibrium import game_rounds, solve_game
+    from .exact.tables import SHIPPED
     from .interrupts import sigterm_as_interrupt
-    from .players.cfr import SHIPPED, CFRPlayer
+    from .players.cfr import CFRPlayer
 
     if variant_flags(args):
         raise ValueError(f"the equilibrium solver takes today's rules only: drop {', '.join(variant_flags(args))}")
-    for name, shipped in zip(("dice", "k", "iterations"), SHIPPED, strict=True):
-        if getattr(args, name) is None:
-            setattr(args, name, shipped)
-    config = config_from_args(args, 2)
+    dice = SHIPPED.dice if args.dice is None else args.dice
+    recall = SHIPPED.recall if args.recall is None else args.recall
+    iterations = SHIPPED.iterations if args.iterations is None else args.iterations
+    config = config_from_args(args, 2, dice)
     out = Path(args.out)
     _check_out_file(out, "--out")
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
     try:
         with sigterm_as_interrupt():  # `kill` stops it as Ctrl-C does: no temporary file is left behind
-            with tqdm(total=len(game_rounds(args.dice)) * args.iterations, unit="it", disable=args.no_progress) as bar:
-                table = solve_game(config, args.dice, args.k, args.iterations, seed=args.seed, checkpoint=checkpoint,
+            with tqdm(total=len(game_rounds(dice)) * iterations, unit="it", disable=args.no_progress) as bar:
+                table = solve_game(config, dice, recall, iterations, seed=args.seed, checkpoint=checkpoint,
                                    checkpoint_every=args.checkpoint_every, progress=bar.update)
             table.save(out)
             checkpoint.unlink(missing_ok=True)
@@ -327,7 +328,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for (a, b), seconds in table.seconds.items():
         print(f"round {a} vs {b} dice: game value to the opener {table.values[a, b]:+.4f}, {seconds:.1f} CPU s")
     # the round with one die each is the one-round +1/-1 game: its exploitability is exact
-    e = exploitability(CFRPlayer(table), replace(config, dice=1), (1, 1))
+    e = exploitability(CFRPlayer(table), replace(config, dice=(1, 1)), (1, 1))
     print(f"exploitability with 1 die each: as opener {e.as_opener:.4f}, as responder {e.as_responder:.4f}, "
           f"average {e.average:.4f} (payoff units; the LP's value {e.value:+.4f})")
     return 0
@@ -356,13 +357,13 @@ def _solve_parser(sub) -> None:
     eq = kinds.add_parser("equilibrium", help="the whole game's rounds up to --dice each, smallest first",
                           conflict_handler="resolve")
     _config_args(eq)
-    # defaults None: cmd_solve fills in the shipped table's settings (players.cfr.SHIPPED; importing them here would
+    # defaults None: cmd_solve fills in the shipped table's settings (exact.tables.SHIPPED; importing them here would
     # load the solvers at every command's start)
     eq.add_argument("--dice", type=_option_int(1), default=None,
                     help="solve every round up to this many dice each (default: the shipped table's)")
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
-    eq.add_argument("--k", default=None,
-                    help="recall: last k bids, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "
+    eq.add_argument("--recall", default=None,
+                    help="the last k bids recalled, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "
                          "default: the shipped table's)")
     eq.add_argument("--iterations", type=_option_int(1), default=None,
                     help="CFR+ iterations per round (default: the shipped table's)")

@@ -24,8 +24,7 @@ from .rules import (
     is_legal,
     legal_actions,
     next_active_seat,
-    next_opener,
-    palifico_follows,
+    next_round,
     settle_round,
 )
 
@@ -328,7 +327,7 @@ class GameState:
         self.record = GameRecord(self.config)
         self.round: RoundState | None = None
         self.palifico_next = False  # the next round is a palifico round
-        self._had_palifico: set[int] = set()  # seats whose palifico round has been played (once per game)
+        self._had_palifico: frozenset[int] = frozenset()  # seats whose palifico round has been played (once per game)
 
     @property
     def over(self) -> bool:
@@ -355,20 +354,13 @@ class GameState:
         if end is not None:
             self.record.rounds.append(self.round.record())
             self.dice = end.dice_after
-            if self.over:
+            following = next_round(self.config, self.dice, end.challenger, end.loser, self._had_palifico)
+            if following is None:
                 self.record.winner = next(i for i, d in enumerate(self.dice) if d > 0)
             else:
-                self.opener = next_opener(self.config, self.dice, end.challenger, end.loser)
-                self.palifico_next = self._palifico_follows(end)
+                self.opener, self.palifico_next = following.opener, following.palifico
+                self._had_palifico = following.had_palifico
         return events
-
-    def _palifico_follows(self, end: RoundEnd) -> bool:
-        """Whether the round after ``end`` is a palifico round (:func:`~ldpomdp.rules.palifico_follows`), noting
-        its seat's palifico round as played."""
-        follows = palifico_follows(self.config, end.loser, end.dice_after, self._had_palifico)
-        if follows:
-            self._had_palifico.add(end.loser)
-        return follows
 
 
 def _drive(players: Sequence[Player], rnd: RoundState, rng: np.random.Generator,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
-from typing import overload
+from functools import cached_property
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
@@ -24,6 +25,7 @@ __all__ = [
     "ExactCall",
     "EXACT",
     "Action",
+    "ActionCoding",
     "is_raise",
     "legal_actions",
     "is_legal",
@@ -39,6 +41,8 @@ __all__ = [
     "next_opener",
     "next_active_seat",
     "palifico_follows",
+    "NextRound",
+    "next_round",
     "MAX_TABLE_DICE",
 ]
 
@@ -125,7 +129,8 @@ class GameConfig:
 
     Args:
         num_players: players at the table, an integer >= 2.
-        dice: the starting dice per player, an integer >= 1 for everyone or one per player (stored as a tuple).
+        dice: the starting dice per player, an integer >= 1 for everyone or one per player; stored as the tuple of
+            every player's (also :attr:`starting_dice`).
         faces: faces of a die, an integer >= 2.
         wild: the wild face, 1 or the highest face, or None for no wild dice.
         bids: "full" (a bid names any face) or "sixes" (report 002: every bid on the highest face, each raise
@@ -145,7 +150,7 @@ class GameConfig:
     """
 
     num_players: int = 2
-    dice: int | tuple[int, ...] = 5
+    dice: tuple[int, ...] = 5  # type: ignore[assignment]  # 5 for every player: __post_init__ makes the tuple
     faces: int = 6
     wild: int | None = 1
     bids: str = "full"
@@ -157,17 +162,25 @@ class GameConfig:
     palifico_round: bool = False
     bid_faces: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
+    if TYPE_CHECKING:  # the dataclass's __init__ as it takes dice: an integer or a sequence (tests/test_rules.py
+        # checks that it lists the fields and their defaults)
+        def __init__(self, num_players: int = 2, dice: int | Sequence[int] | np.ndarray = 5, faces: int = 6,
+                     wild: int | None = 1, bids: str = "full", opener: str = "after_challenger",
+                     wild_bids: str = "plain", exact_call: bool = False, palifico: bool = False, loss: str = "one",
+                     palifico_round: bool = False) -> None: ...
+
     def __post_init__(self) -> None:
         num_players = int_at_least("GameConfig", "num_players", self.num_players, 2)
         faces = int_at_least("GameConfig", "faces", self.faces, 2)
-        if isinstance(self.dice, (list, tuple, np.ndarray)):
-            dice = tuple(int_at_least("GameConfig", "dice", d, 1) for d in self.dice)
+        given: int | Sequence[int] | np.ndarray = self.dice  # as __init__ took it, made a tuple below
+        if isinstance(given, (list, tuple, np.ndarray)):
+            dice = tuple(int_at_least("GameConfig", "dice", d, 1) for d in given)
             if len(dice) != num_players:
                 raise ValueError(
                     f"GameConfig.dice lists {len(dice)} players but num_players is {num_players}"
                 )
         else:
-            dice = (int_at_least("GameConfig", "dice", self.dice, 1),) * num_players
+            dice = (int_at_least("GameConfig", "dice", given, 1),) * num_players
         if sum(dice) > MAX_TABLE_DICE:
             each = f"x {dice[0]} dice" if len(set(dice)) == 1 else f"with dice {dice}"
             raise ValueError(f"GameConfig.dice: {num_players} players {each} put {sum(dice)} dice on the table, above "
@@ -241,8 +254,8 @@ class GameConfig:
 
     @property
     def starting_dice(self) -> tuple[int, ...]:
-        """Dice per player at the start of a game."""
-        return self.dice if isinstance(self.dice, tuple) else (self.dice,) * self.num_players  # a tuple after init
+        """Dice per player at the start of a game (:attr:`dice`)."""
+        return self.dice
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -362,6 +375,65 @@ def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple
         if config.exact_call:
             actions.append(EXACT)
     return tuple(actions)
+
+
+class ActionCoding:
+    """The package's one numbering of a config's actions, ``0 .. size - 1``: bid ``(q, f)`` is ``(q - 1) *
+    len(faces) + the index of f in faces`` for every quantity up to the dice on the table at the start of a game,
+    then CHALLENGE, then (under ``exact_call``) EXACT. ``faces`` are the faces a bid may name (``config.bid_faces``),
+    or with ``every_face`` all of them: OpenSpiel's ``liars_dice`` numbering, the same but in the sixes game, where
+    the other faces' numbers go unused."""
+
+    def __init__(self, config: GameConfig, every_face: bool = False):
+        if not isinstance(config, GameConfig):
+            raise ValueError(f"ActionCoding.config must be a GameConfig, got {type(config).__name__}")
+        self.config = config
+        self.faces = tuple(range(1, config.faces + 1)) if every_face else config.bid_faces
+        self.max_quantity = sum(config.starting_dice)
+        self.num_bids = self.max_quantity * len(self.faces)
+        self.size = self.num_bids + 1 + config.exact_call
+        self.challenge = self.num_bids
+        self.exact = self.num_bids + 1 if config.exact_call else None  # EXACT's number, under exact_call
+        self._face_index = {f: i for i, f in enumerate(self.faces)}
+        self._masks: dict[tuple[GameConfig, int, Bid | None], np.ndarray] = {}
+
+    @cached_property
+    def bids(self) -> tuple[Bid, ...]:
+        """Every numbered bid, bid ``i`` numbered ``i``."""
+        return tuple(_bid(q, f) for q in range(1, self.max_quantity + 1) for f in self.faces)
+
+    def index(self, action: Action) -> int:
+        """The number of ``action``; a ValueError for anything that is not an action of this config."""
+        if action is CHALLENGE:
+            return self.challenge
+        if action is EXACT and self.exact is not None:
+            return self.exact
+        if isinstance(action, Bid) and action.face in self._face_index and 1 <= action.quantity <= self.max_quantity:
+            return (action.quantity - 1) * len(self.faces) + self._face_index[action.face]
+        raise ValueError(f"{action!r} is not an action of this game ({self.config.describe()}, "
+                         f"{self.max_quantity} dice)")
+
+    def action(self, index: int) -> Action:
+        """The action numbered ``index``; a ValueError outside ``0 .. size - 1``."""
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.size:
+            raise ValueError(f"action must be an integer in 0..{self.size - 1}, got {index!r}")
+        if index == self.challenge:
+            return CHALLENGE
+        if index == self.exact:
+            return EXACT
+        return self.bids[index]
+
+    def mask(self, config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
+        """(size,) int8, read-only: 1 for the actions :func:`legal_actions` lists (``config``: the round's rules,
+        a palifico round's in one), remembered per call."""
+        key = (config, table_dice, bid)
+        out = self._masks.get(key)
+        if out is None:
+            out = np.zeros(self.size, dtype=np.int8)
+            out[[self.index(a) for a in legal_actions(*key)]] = 1
+            out.flags.writeable = False
+            self._masks[key] = out
+        return out
 
 
 def faces_for(config: GameConfig, bid: Bid | None, quantity: int) -> tuple[int, ...]:
@@ -499,3 +571,26 @@ def palifico_follows(config: GameConfig, loser: int, dice_after: tuple[int, ...]
     the loser has just dropped to one die (``dice_after``) and is not among ``had_palifico``, the seats whose
     palifico round has been played (once per player per game)."""
     return config.palifico and loser >= 0 and dice_after[loser] == 1 and loser not in had_palifico
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """The round after a call: its opener, whether it is a palifico round, and the seats whose palifico round has
+    been played (this one's included)."""
+
+    opener: int
+    palifico: bool
+    had_palifico: frozenset[int]
+
+
+def next_round(config: GameConfig, dice_after: tuple[int, ...], caller: int, loser: int,
+               had_palifico: frozenset[int] = frozenset()) -> NextRound | None:
+    """What follows a round that ``caller``'s call ended, ``loser`` losing (-1: nobody), with ``dice_after`` left:
+    None when one player alone has dice (the game is over), else the next round (:func:`next_opener`,
+    :func:`palifico_follows`). ``had_palifico``: the seats whose palifico round has been played. The one end of a
+    round that the game runner and the OpenSpiel game share."""
+    if sum(d > 0 for d in dice_after) <= 1:
+        return None
+    palifico = palifico_follows(config, loser, dice_after, had_palifico)
+    return NextRound(next_opener(config, dice_after, caller, loser), palifico,
+                     had_palifico | {loser} if palifico else had_palifico)

@@ -18,9 +18,8 @@ from typing import Any
 import numpy as np
 
 from ldpomdp.datafiles import load_npz
-from ldpomdp.envs.coding import ActionCoding
 from ldpomdp.game import PlayerView
-from ldpomdp.rules import Action, Bid, GameConfig, match_matrix, matching_count
+from ldpomdp.rules import Action, ActionCoding, Bid, GameConfig, match_matrix, matching_count
 
 from ._common import BeliefPlayer
 
@@ -242,7 +241,7 @@ class DQNPlayer(BeliefPlayer):
 
     def legal_mask(self, view: PlayerView) -> np.ndarray:
         """(actions,) bool: the legal actions on ``view`` in the frame's numbering."""
-        return self.coding.mask(view).astype(bool)
+        return self.coding.mask(view.config, view.table_dice, view.bid).astype(bool)
 
     def greedy(self, features: np.ndarray, mask: np.ndarray) -> int:
         """The legal action number of highest Q-value."""

@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 
 from ldpomdp.datafiles import read_npz, write_npz
-from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
+from ldpomdp.envs.coding import REPORT_SHAPING, Shaping, round_reward
 from ldpomdp.errors import install_hint
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.registry import make_player
-from ldpomdp.rules import Action, Bid, GameConfig
+from ldpomdp.rules import Action, ActionCoding, Bid, GameConfig
 from ldpomdp.sweeps.statistics import wilson_interval
 from ldpomdp.validation import int_at_least, number, probability
 

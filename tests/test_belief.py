@@ -53,7 +53,7 @@ def test_belief_module_imports_only_numpy_and_rules():
     assert _imports(package / "hands.py") <= stdlib_and_numpy | {".rules", ".validation", ".caches"}
     assert _imports(package / "hooks.py") <= stdlib_and_numpy | {".validation", ".caches"}
     assert _imports(package / "validation.py") <= stdlib_and_numpy
-    assert _imports(package / "caches.py") <= stdlib_and_numpy
+    assert _imports(package / "caches.py") <= stdlib_and_numpy | {"collections", "threading"}  # the standard library
     code = "import sys; sys.modules['pomdp_py'] = None; import ldpomdp.belief"  # pomdp-py import would fail
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -370,6 +370,23 @@ def test_an_error_in_a_models_own_code_names_its_class(tmp_path, monkeypatch, mo
     assert str(err.value).startswith("player expected-count (seat 0) raised ")
     assert str(err.value).endswith(note)
     assert f'{tmp_path / "brokenpkg" / "bots.py"}' in str(err.value)  # the user's own line is shown
+
+
+class _Leaky(OneThirdRule):
+    """The one-third rule's probabilities times 0.9: they sum to 0.9 over the legal actions."""
+
+    def action_probabilities(self, hands, view, action):
+        return 0.9 * super().action_probabilities(hands, view, action)
+
+
+def test_every_games_first_round_checks_that_a_models_probabilities_sum_to_one_whatever_ran_before():
+    """The check does not depend on what the process did before: every belief's first update with a model in a
+    game's first round asks the model (it used to ask only the first 3 updates per model class and process)."""
+    view = PublicView(GameConfig(dice=3), 1, (3, 3), ((0, Bid(1, 3)),))
+    for kind in (RejectionParticleBelief(3, n_particles=100, rng=0), ExactBelief(3), RejectionParticleBelief(3),
+                 ExactBelief(3), RejectionParticleBelief(3, n_particles=50, rng=1)):
+        with pytest.raises(ValueError, match=r"_Leaky\.action_probabilities sums to 0\.9 \(not 1\)"):
+            kind.update_from(_Leaky(), Bid(2, 3), view)
 
 
 def test_update_from_equals_update_with_model_likelihoods():

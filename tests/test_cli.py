@@ -16,12 +16,12 @@ import pytest
 from conftest import DAMAGE, damage, lines, small_table, sweep
 
 from ldpomdp import GameConfig
+from ldpomdp.caches import BoundedCache
 from ldpomdp.cli import build_parser, config_from_args
 from ldpomdp.cli import main as cli_main
 from ldpomdp.datafiles import read_npz
-from ldpomdp.exact import equilibrium
+from ldpomdp.exact import equilibrium, tables
 from ldpomdp.exact.equilibrium import GameTable
-from ldpomdp.players import cfr as cfr_player
 from ldpomdp.sweeps import Cell
 
 
@@ -206,7 +206,7 @@ SOLVE = ["solve", "equilibrium", "--dice", "1", "--iterations", "5", "--no-progr
 def test_a_damaged_table_is_one_line_naming_the_spec_the_file_and_its_fault(tmp_path, capsys, monkeypatch, kind,
                                                                             command, spec):
     # used to end in a BadZipFile or zlib.error traceback, or "No data left in file" naming neither file nor spec
-    monkeypatch.setattr(cfr_player, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
     path = small_table(tmp_path / "t.npz")
     fault = damage(path, kind)
     spec = spec.format(path)
@@ -373,3 +373,20 @@ def test_a_disk_that_fills_during_a_solve_is_one_line_and_leaves_no_temporary_fi
     err = capsys.readouterr().err
     assert err.startswith("ldpomdp: error: [Errno 28] No space left on device: ") and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_solve_equilibrium_takes_the_recall_as_recall_and_fills_in_the_shipped_settings(tmp_path, capsys):
+    """``--recall`` (formerly ``--k``) sets the table's recall; what is not given comes from ``SHIPPED``."""
+    from ldpomdp.exact.equilibrium import GameTable
+    from ldpomdp.exact.tables import SHIPPED
+
+    out = tmp_path / "t.npz"
+    assert cli_main(["solve", "equilibrium", "--dice", "1", "--faces", "3", "--recall", "2", "--out", str(out),
+                     "--no-progress"]) == 0
+    table = GameTable.load(out)
+    assert (table.max_dice, table.recall, table.iterations) == (1, "2", SHIPPED.iterations)
+    assert table.config == GameConfig(dice=1, faces=3)
+    assert "exploitability with 1 die each" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        cli_main(["solve", "equilibrium", "--k", "2"])
+    assert exit_.value.code == 2 and "unrecognized arguments: --k" in capsys.readouterr().err

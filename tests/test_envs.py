@@ -11,9 +11,9 @@ from pettingzoo.test import api_test
 
 from ldpomdp import CHALLENGE, Bid, GameConfig, IllegalActionError, PlayerError
 from ldpomdp.envs import LiarsDiceGymEnv, liars_dice_env
-from ldpomdp.envs.coding import REPORT_SHAPING, ActionCoding, Shaping, round_reward
+from ldpomdp.envs.coding import REPORT_SHAPING, Shaping, round_reward
 from ldpomdp.game import RoundEnd
-from ldpomdp.rules import legal_actions
+from ldpomdp.rules import ActionCoding, legal_actions
 
 CONFIGS = [GameConfig(), GameConfig(3, (1, 2, 3)), GameConfig(4, 2, bids="sixes", wild=None, opener="loser"),
            GameConfig(2, 1, faces=2, wild=2)]

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from conftest import DAMAGE, damage, small_table
 
+from ldpomdp.caches import BoundedCache
 from ldpomdp.datafiles import write_npz
 from ldpomdp.errors import TableError
-from ldpomdp.exact import equilibrium, exploitability, solve_round
+from ldpomdp.exact import equilibrium, exploitability, solve_round, tables
 from ldpomdp.exact.equilibrium import (
     GameTable,
     RoundCFR,
@@ -18,9 +19,9 @@ from ldpomdp.exact.equilibrium import (
     recall_for,
     solve_game,
 )
+from ldpomdp.exact.tables import ON_DEMAND, SHIPPED, SHIPPED_TABLE, table_for
 from ldpomdp.game import play_game
-from ldpomdp.players import cfr as cfr_player
-from ldpomdp.players.cfr import ON_DEMAND, SHIPPED, SHIPPED_TABLE, CFRPlayer, table_for
+from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
 
@@ -120,7 +121,8 @@ def test_interrupted_solve_resumes_to_the_same_table(tmp_path):
 def test_shipped_table_plays_legal_whole_games():
     table = GameTable.load(SHIPPED_TABLE)
     assert table.config.describe() == GameConfig().describe()
-    assert (table.max_dice, table.recall, table.iterations, table.seed) == (*SHIPPED, 0)  # the solve's defaults
+    assert (table.max_dice, table.recall, table.iterations, table.seed) == (SHIPPED.dice, SHIPPED.recall,
+                                                                            SHIPPED.iterations, 0)  # the defaults
     rng = np.random.default_rng(3)
     for dice in range(1, table.max_dice + 1):
         config = GameConfig(dice=dice)
@@ -147,7 +149,7 @@ def test_refuses_unsupported_games_clearly(tmp_path):
     with pytest.raises(ValueError, match="no table"):
         make_player(f"cfr:table={tmp_path / 'missing.npz'}")
     with pytest.raises(ValueError, match="on demand cover up to"):  # refused before any solving
-        player.reset(0, GameConfig(dice=ON_DEMAND[0] + 1, wild=None))
+        player.reset(0, GameConfig(dice=ON_DEMAND.dice + 1, wild=None))
     config = GameConfig(dice=1, faces=3, wild=None)
     solver = RoundCFR(config, (1, 1), 2, one_round_outcome())
     with pytest.raises(ValueError, match="the table is for"):
@@ -198,7 +200,7 @@ def test_sampled_opponents_are_seeded_and_close_to_full_width(monkeypatch):
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_a_damaged_table_is_one_error_naming_the_file_and_its_fault(tmp_path, monkeypatch, kind):
     # used to raise BadZipFile, zlib.error or "EOFError: No data left in file" (naming neither file nor spec)
-    monkeypatch.setattr(cfr_player, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
     path = small_table(tmp_path / "t.npz")
     GameTable.load(path)  # whole, it reads
     fault = damage(path, kind)
@@ -233,13 +235,13 @@ def test_a_damaged_checkpoint_is_named_with_the_advice_to_delete_it(tmp_path, ki
 
 def test_a_damaged_cached_table_is_solved_again(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPOMDP_CACHE", str(tmp_path))
-    monkeypatch.setattr(cfr_player, "ON_DEMAND", (1, "2", 5))
-    monkeypatch.setattr(cfr_player, "_MEMORY", {})
+    monkeypatch.setattr(tables, "ON_DEMAND", tables.SolveSettings(1, "2", 5))
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
     config = GameConfig(dice=1, faces=3, wild=None)
     first = table_for(config)
     (cached,) = (tmp_path / "cfr").glob("table-*.npz")
     damage(cached, "truncated")
-    monkeypatch.setattr(cfr_player, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
     again = table_for(config)
     np.testing.assert_array_equal(again.strategies[(1, 1)][0], first.strategies[(1, 1)][0])
     GameTable.load(cached)  # stored again, whole

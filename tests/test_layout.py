@@ -101,6 +101,22 @@ def test_every_module_cache_is_one_mechanism_and_clear_caches_empties_them():
     assert set(cache_sizes().values()) == {0}
 
 
+def test_the_solvers_memories_are_registered_bounded_caches():
+    """nash's solved rounds and cfr's tables in memory are registered (clear_caches reaches them) and bounded,
+    dropping the least recently used entry."""
+    from ldpomdp.caches import BoundedCache, cache_sizes
+    from ldpomdp.exact import nash, tables
+
+    sizes = cache_sizes()
+    assert "ldpomdp.exact.nash._MEMORY" in sizes and "ldpomdp.exact.tables._MEMORY" in sizes
+    assert nash._MEMORY.maxsize == nash.CACHED_SOLUTIONS and tables._MEMORY.maxsize == tables.CACHED_TABLES
+    cache: BoundedCache[str, int] = BoundedCache(2)
+    cache["a"], cache["b"] = 1, 2
+    assert cache.lookup("a") == 1 and cache.lookup("z") is None  # "a" is now the most recently used
+    cache["c"] = 3
+    assert dict(cache) == {"a": 1, "c": 3}
+
+
 def test_nothing_outside_the_variants_imports_them():
     graph = _graph()
     users = {m: sorted(d for d in deps if d.startswith("ldpomdp.variants")) for m, deps in graph.items()

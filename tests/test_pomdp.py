@@ -16,8 +16,11 @@ from ldpomdp import CHALLENGE, Bid, GameConfig, OneThirdRule, PlayerView, Random
 from ldpomdp.belief import TableBelief
 from ldpomdp.pomdp import END, LDAction, LDObservation, LDState, RoundPOMCP, make_agent
 from ldpomdp.rules import (
+    EXACT,
     is_legal,
     resolve_challenge,
+    round_ends,
+    settle_round,
 )
 
 
@@ -71,6 +74,30 @@ def _check_legal(config: GameConfig, seat: int, before: LDState, action: LDActio
         assert all(s != seat for s, _ in after.seen) and len(after.seen) == config.num_players - 1
 
 
+@pytest.mark.parametrize("config,dice,bidder", [(GameConfig(num_players=3, dice=2, exact_call=True), (2, 0, 2), 2),
+                                                (GameConfig(dice=2, loss="difference"), (2, 2), 1)], ids=str)
+def test_an_ended_state_names_its_loser_as_a_seat_and_its_end_as_an_index_into_round_ends(config, dice, bidder):
+    """Under the rules settled by the count, ``loser`` is the seat that lost dice (-1: nobody, a right exact call)
+    and ``end`` the index of the round's end in round_ends; the reward is read under ``end`` (it used to be stored
+    in ``loser``, a seat under the other rules)."""
+    models = {s: RandomPlayer() for s, d in enumerate(dice) if d > 0 and s != 0}
+    rng = np.random.default_rng(5)
+    hand = tuple(int(c) for c in rng.multinomial(dice[0], [1 / config.faces] * config.faces))
+    belief = TableBelief(config, 0, dice, models, n_particles=500, rng=5)
+    view = PlayerView(config, 0, dice, ((bidder, Bid(2, 3)),), 0, hand=hand)
+    agent = make_agent(config, 0, models, belief, view, n_root=50, rng=5)
+    T, R = agent.transition_model, agent.reward_model
+    seen = Counter()
+    for state in agent.belief.particles[:50]:
+        for call in [CHALLENGE] + [EXACT] * config.exact_call:
+            after = T.sample(state, LDAction(call))
+            loser, _, left = settle_round(config, np.array(after.hands), dice, Bid(2, 3), bidder, 0, call)
+            assert after.terminal and (after.loser, after.end) == (loser, round_ends(config, dice).index((loser, left)))
+            assert R.sample(state, LDAction(call), after) == R.outcomes[(after.end, 0)]
+            seen[loser] += 1
+    assert len(seen) >= 2  # both seats lost in some particle (and nobody, under the exact call)
+
+
 @pytest.mark.parametrize("bids", ["sixes", "full"])
 @pytest.mark.parametrize("players", [2, 3])
 def test_transition_never_produces_an_illegal_state(bids, players):
@@ -90,7 +117,7 @@ def test_transition_never_produces_an_illegal_state(bids, players):
             after = T.sample(state, action)
             _check_legal(config, 0, state, action, after)
             obs = Z.sample(after, action)
-            assert obs == LDObservation(after.seen, after.loser) and Z.probability(obs, after, action) == 1.0
+            assert obs == LDObservation(after.seen, after.loser, after.end) and Z.probability(obs, after, action) == 1.0
             reward = R.sample(state, action, after)
             assert reward == (0.0 if not after.terminal else (-1.0 if after.loser == 0 else 1.0))
             assert T.probability(after, state, action) > 0.0

@@ -14,9 +14,12 @@ from hypothesis import strategies as st
 
 from ldpomdp.rules import (
     CHALLENGE,
+    EXACT,
     MAX_TABLE_DICE,
+    ActionCoding,
     Bid,
     GameConfig,
+    NextRound,
     dice_text,
     is_legal,
     legal_actions,
@@ -25,6 +28,7 @@ from ldpomdp.rules import (
     matching_count,
     minimal_raises,
     next_opener,
+    next_round,
     resolve_challenge,
 )
 
@@ -168,6 +172,45 @@ def test_next_opener_rules():
     assert next_opener(loser, (2, 0, 2), challenger=0, loser=1) == 2
 
 
+def test_next_round_ends_the_game_or_names_the_opener_and_a_palifico_round_once_per_seat():
+    config = GameConfig(num_players=3, dice=2)
+    assert next_round(config, (0, 1, 0), caller=1, loser=0) is None  # one seat alone has dice
+    assert next_round(config, (2, 0, 2), caller=0, loser=1) == NextRound(2, False, frozenset())
+    loser_opens = GameConfig(num_players=3, dice=2, opener="loser")
+    assert next_round(loser_opens, (2, 1, 2), caller=0, loser=1) == NextRound(1, False, frozenset())
+    assert next_round(loser_opens, (2, 2, 2), caller=0, loser=-1).opener == 0  # nobody lost: the caller opens
+    palifico = GameConfig(num_players=3, dice=2, palifico=True)
+    assert next_round(palifico, (2, 1, 2), caller=0, loser=1) == NextRound(1, True, frozenset({1}))
+    assert next_round(palifico, (2, 1, 2), caller=0, loser=1, had_palifico=frozenset({1})) == NextRound(
+        1, False, frozenset({1}))  # a seat's palifico round is played once per game
+    assert next_round(palifico, (2, 1, 2), caller=1, loser=0, had_palifico=frozenset({1})) == NextRound(
+        2, False, frozenset({1}))  # the loser did not drop to one die
+
+
+@pytest.mark.parametrize("config", [GameConfig(dice=2), GameConfig(num_players=3, dice=(1, 2, 1), bids="sixes"),
+                                    GameConfig.preset("perudo", dice=2)], ids=str)
+def test_action_coding_numbers_the_bid_faces_or_every_face_as_openspiel_does(config):
+    """The default numbers the faces a bid may name; ``every_face`` every face, bid (q, f) at (q - 1) * faces + f - 1
+    (OpenSpiel's liars_dice); the two differ in the sixes game only. Both round-trip and put the calls last."""
+    table = sum(config.starting_dice)
+    compact, every = ActionCoding(config), ActionCoding(config, every_face=True)
+    bids = list(legal_actions(config, table, None))
+    assert [every.index(b) for b in bids] == [(b.quantity - 1) * config.faces + b.face - 1 for b in bids]
+    assert [compact.index(b) for b in bids] == ([b.quantity - 1 for b in bids] if config.bids == "sixes"
+                                                 else [every.index(b) for b in bids])
+    for coding in (compact, every):
+        assert coding.size == coding.num_bids + 1 + config.exact_call
+        assert coding.num_bids == table * len(coding.faces) == len(coding.bids)
+        assert all(coding.index(coding.action(i)) == i for i in range(coding.size))
+        assert coding.action(coding.challenge) is CHALLENGE and coding.index(CHALLENGE) == coding.num_bids
+        assert coding.exact is None if not config.exact_call else coding.action(coding.exact) is EXACT
+        mask = coding.mask(config, table, Bid(1, config.faces))
+        assert np.flatnonzero(mask).tolist() == sorted(coding.index(a) for a in
+                                                       legal_actions(config, table, Bid(1, config.faces)))
+    with pytest.raises(ValueError, match="not an action"):
+        every.index(Bid(table + 1, 1))
+
+
 def test_config_hash_is_cached_but_not_pickled_across_processes():
     """The hash is remembered per object (configs key every cached rule lookup) and left out of pickles:
     a config sent to a worker with another string-hash seed must still find equal configs in dicts."""
@@ -192,3 +235,21 @@ def test_describe_names_the_game_and_dice_text_counts():
     assert GameConfig(bids="sixes", wild=6).describe() == "sixes game, 6 faces, sixes wild"
     assert GameConfig(faces=3, wild=None, opener="loser").describe() == "full game, 3 faces, no wild, the loser opens"
     assert (dice_text(0), dice_text(1), dice_text(5)) == ("0 dice", "1 die", "5 dice")
+
+
+def test_the_init_that_type_checkers_see_lists_every_field_with_its_default():
+    """GameConfig's ``__init__`` for type checkers (``dice`` an integer or a sequence, stored as a tuple) is written
+    out in rules.py under TYPE_CHECKING; it must take the dataclass's fields, in order, with their defaults."""
+    import ast
+    import dataclasses
+    from pathlib import Path
+
+    import ldpomdp.rules
+
+    tree = ast.parse(Path(ldpomdp.rules.__file__).read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "GameConfig")
+    stub = next(f for n in cls.body if isinstance(n, ast.If) for f in n.body
+                if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+    declared = [(a.arg, ast.literal_eval(d)) for a, d in zip(stub.args.args[1:], stub.args.defaults, strict=True)]
+    assert declared == [(f.name, f.default) for f in dataclasses.fields(GameConfig) if f.init]
+    assert GameConfig(dice=3).dice == (3, 3) and GameConfig(num_players=3, dice=[1, 2, 3]).dice == (1, 2, 3)

@@ -277,7 +277,8 @@ def test_pettingzoo_api_under_the_presets(config):
 def test_env_action_space_and_mask_include_the_exact_call_and_show_palifico():
     pytest.importorskip("pettingzoo")
     from ldpomdp.envs import liars_dice_env
-    from ldpomdp.envs.coding import ActionCoding, observation_size
+    from ldpomdp.envs.coding import observation_size
+    from ldpomdp.rules import ActionCoding
 
     config = GameConfig.preset("perudo", dice=2)
     coding = ActionCoding(config)

@@ -2,8 +2,8 @@
 
 ``liars_dice_env(config=GameConfig(...))``: a PettingZoo AEC environment, every seat an agent
 (:class:`~ldpomdp.envs.aec.LiarsDiceEnv`). ``LiarsDiceGymEnv(["aggressive", "conservative"], config)``: a
-Gymnasium environment for one learner against seated players. :mod:`ldpomdp.envs.coding` (numpy alone) numbers
-the actions and builds the observations and rewards that both use.
+Gymnasium environment for one learner against seated players. :mod:`ldpomdp.envs.coding` (numpy alone) builds
+the observations and rewards that both use; :class:`~ldpomdp.rules.ActionCoding` numbers the actions.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..game import Event, GameState, PublicView, RoundEnd, RoundState
-from ..rules import GameConfig
-from .coding import NO_SHAPING, ActionCoding, Shaping, observation_size, observation_vector, round_reward
+from ..rules import ActionCoding, GameConfig
+from .coding import NO_SHAPING, Shaping, observation_size, observation_vector, round_reward
 
 __all__ = ["LiarsDiceEnv", "liars_dice_env"]
 
@@ -23,7 +23,7 @@ class LiarsDiceEnv(AECEnv):
     Observation of an agent: ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is
     :func:`~ldpomdp.envs.coding.observation_vector` (own hand, dice per seat, this round's bids); the mask is all
     zeros for an agent that is not to act. Actions: ``Discrete(n)`` numbered by
-    :class:`~ldpomdp.envs.coding.ActionCoding` (bids, then CHALLENGE); an illegal one raises
+    :class:`~ldpomdp.rules.ActionCoding` (bids, then CHALLENGE); an illegal one raises
     :class:`~ldpomdp.game.IllegalActionError`.
 
     Rewards: +1 to the winner at the end, -1 to an agent when it loses its last die (its termination); with
@@ -102,15 +102,17 @@ class LiarsDiceEnv(AECEnv):
     def _select(self) -> None:
         """Point ``agent_selection`` at the seat to act and refresh the masks in ``infos``."""
         self.agent_selection = self.possible_agents[self.current_round().seat]
-        mask = self.coding.mask(self._view())
+        view = self._view()
+        mask = self.coding.mask(view.config, view.table_dice, view.bid)
         for agent in self.agents:
             self.infos[agent]["action_mask"] = mask if agent == self.agent_selection else np.zeros_like(mask)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.seat_of(agent)
         view = self._view()
-        mask = self.coding.mask(view) if seat == view.seat and not self.current_game().over else np.zeros(
-            self.coding.size, dtype=np.int8)
+        acts = seat == view.seat and not self.current_game().over
+        mask = self.coding.mask(view.config, view.table_dice, view.bid) if acts else np.zeros(self.coding.size,
+                                                                                              dtype=np.int8)
         return {"observation": observation_vector(view, self.current_round().hands[seat], seat, self.coding),
                 "action_mask": mask}
 

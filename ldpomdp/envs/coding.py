@@ -1,9 +1,6 @@
-"""What the environments and the learning agents share, with numpy alone: the numbering of actions, the legal
--action mask, the observation vector, and the game's rewards with report 004's per-round shaping.
-
-Actions are numbered ``0 .. n - 1``: bid ``(q, f)`` is ``(q - 1) * len(bid_faces) + index of f in bid_faces``
-for every quantity up to the dice on the table at the start of a game, then CHALLENGE (and, under ``exact_call``,
-EXACT last). Seats in observations are relative: position 0 is the observer, 1 the next seat, and so on.
+"""What the environments and the learning agents share, with numpy alone: the observation vector, and the game's
+rewards with report 004's per-round shaping. Actions are numbered by :class:`~ldpomdp.rules.ActionCoding`. Seats in
+observations are relative: position 0 is the observer, 1 the next seat, and so on.
 """
 
 from __future__ import annotations
@@ -13,61 +10,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game import PublicView, RoundEnd
-from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions
+from ..rules import ActionCoding, Bid, GameConfig
 from ..validation import number
 
-__all__ = ["ActionCoding", "Shaping", "REPORT_SHAPING", "NO_SHAPING", "observation_vector", "observation_size",
+__all__ = ["Shaping", "REPORT_SHAPING", "NO_SHAPING", "observation_vector", "observation_size",
            "round_reward"]
-
-
-class ActionCoding:
-    """The numbering of a config's actions (see the module doc): :meth:`index`, :meth:`action`, :meth:`mask`."""
-
-    def __init__(self, config: GameConfig):
-        if not isinstance(config, GameConfig):
-            raise ValueError(f"ActionCoding.config must be a GameConfig, got {type(config).__name__}")
-        self.config = config
-        self.faces = config.bid_faces
-        self.max_quantity = sum(config.starting_dice)
-        self.num_bids = self.max_quantity * len(self.faces)
-        self.size = self.num_bids + 1 + config.exact_call
-        self.challenge = self.num_bids
-        self.exact = self.num_bids + 1 if config.exact_call else None  # EXACT's number, under exact_call
-        self._face_index = {f: i for i, f in enumerate(self.faces)}
-        self._masks: dict[tuple[GameConfig, int, Bid | None], np.ndarray] = {}
-
-    def index(self, action: Action) -> int:
-        """The number of ``action``; a ValueError for anything that is not an action of this config."""
-        if action is CHALLENGE:
-            return self.challenge
-        if action is EXACT and self.exact is not None:
-            return self.exact
-        if isinstance(action, Bid) and action.face in self._face_index and 1 <= action.quantity <= self.max_quantity:
-            return (action.quantity - 1) * len(self.faces) + self._face_index[action.face]
-        raise ValueError(f"{action!r} is not an action of this game ({self.config.describe()}, "
-                         f"{self.max_quantity} dice)")
-
-    def action(self, index: int) -> Action:
-        """The action numbered ``index``; a ValueError outside ``0 .. size - 1``."""
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.size:
-            raise ValueError(f"action must be an integer in 0..{self.size - 1}, got {index!r}")
-        if index == self.challenge:
-            return CHALLENGE
-        if index == self.exact:
-            return EXACT
-        q, i = divmod(int(index), len(self.faces))
-        return Bid(q + 1, self.faces[i])
-
-    def mask(self, view: PublicView) -> np.ndarray:
-        """(size,) int8, read-only: 1 for the actions legal on ``view`` (remembered per table size and bid)."""
-        key = (view.config, view.table_dice, view.bid)
-        out = self._masks.get(key)
-        if out is None:
-            out = np.zeros(self.size, dtype=np.int8)
-            out[[self.index(a) for a in legal_actions(*key)]] = 1
-            out.flags.writeable = False
-            self._masks[key] = out
-        return out
 
 
 def observation_size(config: GameConfig) -> int:

@@ -49,7 +49,7 @@ class LiarsDiceGymEnv(gymnasium.Env):
             dice = base.starting_dice[0] if len(set(base.starting_dice)) == 1 else None
             if dice is None:
                 raise ValueError("LiarsDiceGymEnv: config lists dice per player for another number of players")
-            base = replace(base, num_players=n, dice=dice)  # the same rules (variants too) for n players
+            base = replace(base, num_players=n, dice=(dice,) * n)  # the same rules (variants too) for n players
         if seat is not None and (isinstance(seat, bool) or seat not in range(n)):
             raise ValueError(f"LiarsDiceGymEnv.seat must be None or a seat in 0..{n - 1}, got {seat!r}")
         self.aec = LiarsDiceEnv(base, shaping)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -20,7 +20,7 @@ import numpy as np
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
 from ..hands import hand_rows, hand_support
-from ..rules import Bid, GameConfig, match_matrix, next_opener
+from ..rules import ActionCoding, Bid, GameConfig, match_matrix, next_opener
 
 __all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "round_outcome", "solve_game",
            "GameTable", "quantize", "QUANTUM", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS", "VALUE_DTYPE"]
@@ -43,10 +43,15 @@ class AbstractRound:
     config: GameConfig
     dice: tuple[int, int]
     k: int
-    bids: tuple[Bid, ...]
+    coding: ActionCoding  # numbers the round's bids
     actor: np.ndarray
     last: np.ndarray
     index: dict  # (actor, tuple of bid indices, at most k) -> state
+
+    @property
+    def bids(self) -> tuple[Bid, ...]:
+        """Every bid of the round, ascending: bid ``i`` is numbered ``i`` (:attr:`coding`)."""
+        return self.coding.bids
 
     @property
     def num_states(self) -> int:
@@ -138,9 +143,8 @@ def abstract_round(config: GameConfig, dice: tuple[int, int], k: int) -> Abstrac
                          f"bids={config.bids!r}")
     if k < 1:
         raise ValueError(f"recall k must be >= 1 bid, got {k!r}")
-    table = sum(dice)
-    bids = tuple(Bid(q, f) for q in range(1, table + 1) for f in range(1, config.faces + 1))  # full bids
-    n = len(bids)
+    coding = ActionCoding(replace(config, dice=(int(dice[0]), int(dice[1]))))  # the bids within the round's dice
+    n = len(coding.bids)
     keys: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     seen = {keys[0]}
     pos = 0
@@ -157,7 +161,7 @@ def abstract_round(config: GameConfig, dice: tuple[int, int], k: int) -> Abstrac
     # are contiguous (the blocks)
     keys.sort(key=lambda key: (key[1][-1] if key[1] else -1, key[0], key[1][len(key[1]) - k + 1:], key[1]))
     return AbstractRound(
-        config=config, dice=(int(dice[0]), int(dice[1])), k=int(k), bids=bids,
+        config=config, dice=(int(dice[0]), int(dice[1])), k=int(k), coding=coding,
         actor=np.array([a for a, _ in keys], dtype=np.int64),
         last=np.array([w[-1] if w else -1 for _, w in keys], dtype=np.int64),
         index={key: s for s, key in enumerate(keys)},

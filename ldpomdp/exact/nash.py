@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..caches import BoundedCache, bounded_cache
 from ..datafiles import read_npz, write_npz
 from ..rules import GameConfig
 from .sequence_form import RoundSolution, behaviour_from_plan, solve_round
@@ -23,7 +24,8 @@ from .tree import build_tree, check_size
 __all__ = ["cached_solution", "cache_dir"]
 
 _FORMAT = 1
-_MEMORY: dict[str, RoundSolution] = {}
+CACHED_SOLUTIONS = 256  # solved rounds kept in memory (every dice split of a few rule sets)
+_MEMORY: BoundedCache[str, RoundSolution] = bounded_cache(f"{__name__}._MEMORY", CACHED_SOLUTIONS)
 
 
 def cache_dir() -> Path:
@@ -44,8 +46,9 @@ def cached_solution(config: GameConfig, dice: tuple[int, int] | None = None, use
     """The round's equilibrium, from memory, from the disk cache, or solved now (and then stored)."""
     dice = check_size(config, dice)
     key = _key(config, dice)
-    if key in _MEMORY:
-        return _MEMORY[key]
+    found = _MEMORY.lookup(key)
+    if found is not None:
+        return found
     path = cache_dir() / "nash" / f"round-{key}.npz"
     solution = _load(path, config, dice) if use_disk else None
     if solution is None:

@@ -11,12 +11,13 @@ player has dice (the winner +1, the others -1/(N-1)); ``first_opener``, the seat
 rules', except under ``exact_call``, whose right calls give dice back: :data:`EXACT_CALL_ROUNDS_PER_DIE` x the
 starting table dice); a game stopped by the cap is a draw (every return 0).
 
-Actions: a bid of ``q`` dice on face ``f`` is ``(q - 1) * faces + f - 1`` (OpenSpiel's ``liars_dice`` numbering),
-the challenge is ``starting table dice * faces`` and, under ``exact_call``, the exact call the next number. Each
-round starts with one chance node per seat with dice (seat order), whose outcome is the row of the seat's hand in
-:func:`~ldpomdp.hands.hand_support` (face counts, multinomial probabilities), so a seeded
-:func:`~ldpomdp.game.roll_hand` draw maps onto an outcome. Legal actions, the settling of a call, the next opener
-and palifico rounds come from :mod:`ldpomdp.rules`.
+Actions: a bid of ``q`` dice on face ``f`` is ``(q - 1) * faces + f - 1`` (OpenSpiel's ``liars_dice`` numbering,
+:class:`~ldpomdp.rules.ActionCoding` with ``every_face``), the challenge is ``starting table dice * faces`` and, under
+``exact_call``, the exact call the next number. Each round starts with one chance node per seat with dice (seat
+order), whose outcome is the row of the seat's hand in :func:`~ldpomdp.hands.hand_support` (face counts, multinomial
+probabilities), so a seeded :func:`~ldpomdp.game.roll_hand` draw maps onto an outcome. Legal actions, the settling
+of a call and the next round (its opener, a palifico round) come from :mod:`ldpomdp.rules`
+(:func:`~ldpomdp.rules.settle_round`, :func:`~ldpomdp.rules.next_round`), as in the game runner.
 """
 
 from __future__ import annotations
@@ -41,12 +42,12 @@ from ..rules import (
     EXACT,
     VARIANT_DEFAULTS,
     Action,
+    ActionCoding,
     Bid,
     GameConfig,
     legal_actions,
     next_active_seat,
-    next_opener,
-    palifico_follows,
+    next_round,
     settle_round,
 )
 
@@ -121,10 +122,11 @@ class _Rules:
         self.config, self.one_round, self.faces = config, one_round, config.faces
         self.max_rounds = max_rounds_of(config, one_round, max_rounds)
         self.table = sum(config.starting_dice)
-        self.challenge = self.table * config.faces
-        self.exact = self.challenge + 1 if config.exact_call else -1  # -1: no exact call in these rules
-        self.num_actions = self.challenge + 1 + config.exact_call
-        self.bids = [Bid(q, f) for q in range(1, self.table + 1) for f in range(1, config.faces + 1)]
+        self.coding = ActionCoding(config, every_face=True)  # OpenSpiel's liars_dice numbering
+        self.challenge = self.coding.challenge
+        self.exact = -1 if self.coding.exact is None else self.coding.exact  # -1: no exact call in these rules
+        self.num_actions = self.coding.size
+        self.bids = self.coding.bids
         self._legal: dict[tuple[int, int, bool], tuple[list[int], frozenset[int]]] = {}
         self._chance: dict[int, list[tuple[int, float]]] = {}
         self._hands: dict[int, list[tuple[int, ...]]] = {}
@@ -133,18 +135,14 @@ class _Rules:
         return self
 
     def encode(self, action: Action) -> int:
-        if isinstance(action, Bid):
-            return (action.quantity - 1) * self.faces + action.face - 1
-        if action is CHALLENGE:
-            return self.challenge
-        if action is EXACT and self.exact >= 0:
-            return self.exact
-        raise ValueError(f"{GAME_NAME} has no action {action!r} under its rules ({self.config.describe()})")
+        try:
+            return self.coding.index(action)
+        except ValueError:
+            raise ValueError(f"{GAME_NAME} has no action {action!r} under its rules ({self.config.describe()}, "
+                             f"{self.table} dice)") from None
 
     def decode(self, action: int) -> Action:
-        if action == self.challenge:
-            return CHALLENGE
-        return EXACT if action == self.exact else self.bids[action]
+        return self.coding.action(action)
 
     def call(self, exact: bool) -> int:
         """The id of the call that ended a round: the exact call or the challenge."""
@@ -305,14 +303,14 @@ class LiarsDiceState(pyspiel.State):
                              call is EXACT, self.palifico)
         self.rounds = _Shared(self.rounds + ((self.dice, record),))
         self.dice = _Shared(after)
-        if rules.one_round or sum(d > 0 for d in after) <= 1 or len(self.rounds) >= rules.max_rounds:
+        capped = rules.one_round or len(self.rounds) >= rules.max_rounds
+        following = None if capped else next_round(config, after, self.seat, loser, self.had_palifico)
+        if following is None:
             self.over = True
             self.to_roll = -1
             return
-        palifico = palifico_follows(config, loser, after, self.had_palifico)
-        if palifico:
-            self.had_palifico = self.had_palifico | {loser}
-        self._start_round(next_opener(config, after, self.seat, loser), palifico)
+        self.had_palifico = following.had_palifico
+        self._start_round(following.opener, following.palifico)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

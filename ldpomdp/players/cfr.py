@@ -1,70 +1,19 @@
-"""The ``cfr`` player: plays a solved :class:`~ldpomdp.exact.equilibrium.GameTable` (numpy alone).
-
-The default rules' table (2 players, 6 faces, ones wild, ``after_challenger``, full bids) ships with the package;
-other rules are solved on first use and cached on disk (``cache_dir()/cfr``), like ``nash``'s rounds.
-"""
+"""The ``cfr`` player: plays a solved :class:`~ldpomdp.exact.equilibrium.GameTable` (numpy alone), by default
+the table for the game's rules (:func:`~ldpomdp.exact.tables.table_for`)."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import TableError
-from ..exact.equilibrium import GameTable, solve_game
-from ..exact.nash import cache_dir
+from ..exact.equilibrium import GameTable
+from ..exact.tables import rules_key, table_for
 from ..game import PlayerView, PublicView
 from ..opponent import BaseOpponent, sample_action
-from ..rules import CHALLENGE, Action, Bid, GameConfig
+from ..rules import CHALLENGE, Action, GameConfig
 
-__all__ = ["CFRPlayer", "SHIPPED_TABLE", "SHIPPED", "ON_DEMAND", "table_for"]
-
-SHIPPED_TABLE = Path(__file__).parents[1] / "exact" / "data" / "cfr_default.npz"
-# settings (largest dice each, recall schedule, CFR+ iterations per round) of the shipped table (`ldpomdp solve
-# equilibrium`'s defaults) and of the tables solved on demand for other rules
-SHIPPED = (5, "3@4,2", 150)
-ON_DEMAND = (3, "3@4,2", 150)
-_MEMORY: dict[str, GameTable] = {}
-
-
-def _rules_key(config: GameConfig) -> str:
-    return f"faces={config.faces}|wild={config.wild}|bids={config.bids}|opener={config.opener}"
-
-
-def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
-    """The table for ``config``'s rules: ``path`` if given, else the shipped one (default rules), else one solved
-    now with :data:`ON_DEMAND` settings and cached on disk."""
-    if config.num_players != 2:
-        raise ValueError(f"cfr plays two-player games only (no equilibrium table for {config.num_players} players)")
-    if config.bids != "full":
-        raise ValueError(f"cfr plays the full-bid game only, got bids={config.bids!r}")
-    if path is not None:
-        key = f"path={Path(path).resolve()}"
-    elif _rules_key(config) == _rules_key(GameConfig()):
-        key, path = "shipped", SHIPPED_TABLE
-    else:
-        key = _rules_key(config)
-    if key not in _MEMORY:
-        if path is None and max(config.starting_dice) > ON_DEMAND[0]:  # refuse before solving
-            raise ValueError(f"cfr: tables solved on demand cover up to {ON_DEMAND[0]} dice each; the game starts "
-                             f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
-        if path is None:
-            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{ON_DEMAND}".encode()).hexdigest()[:20]
-            cached = cache_dir() / "cfr" / f"table-{digest}.npz"
-            try:
-                table = GameTable.load(cached)
-            except TableError:  # none cached yet, or a damaged file: solve (again)
-                dice, recall, iterations = ON_DEMAND
-                table = solve_game(config, dice, recall, iterations)
-                table.save(cached)
-        else:
-            table = GameTable.load(path)
-        _MEMORY[key] = table
-    table = _MEMORY[key]
-    if _rules_key(table.config) != _rules_key(config):
-        raise ValueError(f"cfr table {path} is for {table.config.describe()}, the game is {config.describe()}")
-    return table
+__all__ = ["CFRPlayer"]
 
 
 class CFRPlayer(BaseOpponent):
@@ -84,7 +33,7 @@ class CFRPlayer(BaseOpponent):
         """The table this player plays ``config`` with (ValueError when it cannot)."""
         if self._table is None:
             return table_for(config, self.table_path)
-        if config.num_players != 2 or _rules_key(self._table.config) != _rules_key(config):
+        if config.num_players != 2 or rules_key(self._table.config) != rules_key(config):
             raise ValueError(f"cfr: the table is for 2 players, {self._table.config.describe()}; the game has "
                              f"{config.num_players} players, {config.describe()}")
         return self._table
@@ -108,11 +57,10 @@ class CFRPlayer(BaseOpponent):
         if not table.covers(dice):
             raise ValueError(f"cfr: the table does not cover a round with dice {dice} (opener's, responder's)")
         role = int(view.seat != opener)
-        faces = config.faces  # full bids: every face may be named
-        indices = tuple((b.quantity - 1) * faces + b.face - 1 for _, b in view.history if isinstance(b, Bid))
+        r = table.round(dice)
         try:
-            state = table.round(dice).state_of(role, indices)
-        except KeyError:
+            state = r.state_of(role, tuple(r.coding.index(b) for _, b in view.history))
+        except (KeyError, ValueError):  # no such state, or a bid beyond the round's dice
             raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence") from None
         return table, dice, role, state
 

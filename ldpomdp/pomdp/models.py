@@ -51,26 +51,29 @@ class PublicNode:
     def __init__(self, history: tuple[tuple[int, Bid], ...] = ()):
         self.history = history
         self.children: dict[tuple[int, Bid], PublicNode] = {}
-        self.observations: dict[tuple[int, int] | None, LDObservation] = {}  # interned, see TransitionModel
-        self.states: dict[tuple, LDState] = {}  # interned states here, by (hands, challenger or -1 mid-round)
+        self.observations: dict[tuple[int, int, int] | None, LDObservation] = {}  # interned, see TransitionModel
+        self.states: dict[tuple, LDState] = {}  # interned states here, by (hands, caller or -1 mid-round, ...)
 
-    def observation(self, key: tuple[int, int] | None, seen: tuple, loser: int) -> LDObservation:
-        """The one observation object for arriving here (key None) or ending here (key (challenger, loser))."""
+    def observation(self, key: tuple[int, int, int] | None, seen: tuple, loser: int, end: int) -> LDObservation:
+        """The one observation object for arriving here (key None) or ending here (key (caller, loser, end))."""
         obs = self.observations.get(key)
         if obs is None:
-            obs = self.observations[key] = LDObservation(seen, loser)
+            obs = self.observations[key] = LDObservation(seen, loser, end)
         return obs
 
-    def state(self, like: LDState, turn: int, loser: int, seen: Sequence[tuple[int, Action]]) -> LDState:
-        """The one state here with ``like``'s hands, dice and round: mid-round (``loser`` -1, ``turn`` the planner)
-        or ended by ``turn``'s challenge; ``seen`` is only read when the state is new."""
-        key = (like.hands, turn if loser >= 0 else -1, loser)
+    def state(self, like: LDState, turn: int, loser: int, seen: Sequence[tuple[int, Action]], end: int = -1
+              ) -> LDState:
+        """The one state here with ``like``'s hands, dice and round: mid-round (``loser`` and ``end`` -1, ``turn``
+        the planner) or ended by ``turn``'s call (see :class:`~ldpomdp.pomdp.state.LDState` for ``loser`` and
+        ``end``); ``seen`` is only read when the state is new."""
+        over = loser >= 0 or end >= 0
+        key = (like.hands, turn if over else -1, loser, end)
         state = self.states.get(key)
         if state is None:
             seen = tuple(seen)
-            state = LDState(like.hands, like.dice, self.history, turn, loser, seen, like.round_index)
+            state = LDState(like.hands, like.dice, self.history, turn, loser, seen, like.round_index, end)
             state.public = self
-            state.observation = self.observation(None if loser < 0 else (turn, loser), seen, loser)
+            state.observation = self.observation((turn, loser, end) if over else None, seen, loser, end)
             self.states[key] = state
         return state
 
@@ -86,10 +89,17 @@ class TransitionModel(pomdp_py.TransitionModel):
     """Applies the planner's action, then plays every other player with its opponent model on the hands in
     the state, until it is the planner's turn again or a challenge ends the round. Round over: absorbing.
 
-    ``models``: every other seat with dice -> its :class:`~ldpomdp.opponent.OpponentModel`, only read, never told
-    about simulated events; ``rng`` draws their simulated moves. States are interned per public history and hands.
-    Under the rules settled by the count (:func:`~ldpomdp.rules.settled_by_count`) an ended state's ``loser`` is the
-    index of its end in :func:`~ldpomdp.rules.round_ends` (the keys of :func:`end_outcomes`).
+    Models are only read (``act``, ``policy``), never told about simulated events. The states it makes are
+    interned per public history and hands, and a transition that drew no random number is remembered on its state
+    (``LDState.after``): searches revisit the same few states many times. Under the rules settled by the count
+    (:func:`~ldpomdp.rules.settled_by_count`) an ended state also carries ``end``, the index of its end in
+    :func:`~ldpomdp.rules.round_ends` (the keys of :func:`end_outcomes`).
+
+    Args:
+        config: the rules.
+        seat: the planner's seat.
+        models: every other seat with dice -> its :class:`~ldpomdp.opponent.OpponentModel`.
+        rng: the generator of the opponents' simulated moves.
     """
 
     def __init__(self, config: GameConfig, seat: int, models: Mapping[int, OpponentModel], rng: np.random.Generator):
@@ -168,7 +178,7 @@ class TransitionModel(pomdp_py.TransitionModel):
         if settled_by_count(self.config):  # the end's index among the round's ends
             loser, _, after = settle_round(self.config, np.array(state.hands), state.dice, bid, bidder, challenger,
                                            call)
-            return node.state(state, challenger, _end_codes(self.config, state.dice)[(loser, after)], seen)
+            return node.state(state, challenger, loser, seen, _end_codes(self.config, state.dice)[(loser, after)])
         totals = self._totals.get(state.hands)
         if totals is None:
             loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, challenger)
@@ -179,7 +189,7 @@ class TransitionModel(pomdp_py.TransitionModel):
     def _play(self, state: LDState, action: LDAction, reply) -> LDState:
         """The state after ``action`` when ``reply(state, node, actor)`` gives each opponent's move. The planner's
         moves come from :class:`PolicyModel`, which lists only legal ones for the history."""
-        if state.loser >= 0:
+        if state.terminal:
             return state
         if state.turn != self.seat:
             raise ValueError(f"TransitionModel: action {action!r} is not the planner's to play in {state!r}")
@@ -236,12 +246,13 @@ class TransitionModel(pomdp_py.TransitionModel):
 
 
 class ObservationModel(pomdp_py.ObservationModel):
-    """Deterministic: the planner sees the other players' actions since its own, and the loser at the end."""
+    """Deterministic: the planner sees the other players' actions since its own, and the loser (and the end) at
+    the end."""
 
     def sample(self, next_state: LDState, action: LDAction) -> LDObservation:
         obs = next_state.observation
         if obs is None:
-            obs = next_state.observation = LDObservation(next_state.seen, next_state.loser)
+            obs = next_state.observation = LDObservation(next_state.seen, next_state.loser, next_state.end)
         return obs
 
     def probability(self, observation: LDObservation, next_state: LDState, action: LDAction) -> float:
@@ -250,15 +261,16 @@ class ObservationModel(pomdp_py.ObservationModel):
 
 class RewardModel(pomdp_py.RewardModel):
     """At the round's end ``outcomes[(loser, challenger)]`` (e.g. the planner's game value of the dice state it
-    leads to, or -1 / +1 for losing / taking a die: :func:`die_outcomes`), 0 before and after it."""
+    leads to, or -1 / +1 for losing / taking a die: :func:`die_outcomes`), under the rules settled by the count
+    ``outcomes[(end, caller)]`` (:func:`end_outcomes`; see :attr:`LDState.outcome`), 0 before and after it."""
 
     def __init__(self, outcomes: Mapping[tuple[int, int], float]):
         self.outcomes = dict(outcomes)
 
     def sample(self, state: LDState, action: LDAction, next_state: LDState) -> float:
-        if state.loser >= 0 or next_state.loser < 0:
+        if state.terminal or not next_state.terminal:
             return 0.0
-        return self.outcomes[(next_state.loser, next_state.turn)]  # a finished round's turn is its challenger
+        return self.outcomes[(next_state.outcome, next_state.turn)]  # a finished round's turn is its caller
 
     def probability(self, reward: float, state: LDState, action: LDAction, next_state: LDState) -> float:
         return float(reward == self.sample(state, action, next_state))
@@ -335,16 +347,16 @@ class PolicyModel(pomdp_py.RolloutPolicy):
         if not history:
             return False, self.root_bid
         action, obs = history[-1]
-        if obs.loser >= 0:
+        if obs.over:
             return True, None
         return False, obs.seen[-1][1] if obs.seen else action.move
 
     def get_all_actions(self, state: LDState | None = None, history: tuple | None = None) -> list[LDAction]:
-        over, bid = (state.loser >= 0, state.bid) if state is not None else self._situation(history)
+        over, bid = (state.terminal, state.bid) if state is not None else self._situation(history)
         return [END] if over else self.pruned_actions(bid)
 
     def rollout(self, state: LDState, history: tuple | None = None) -> LDAction:
-        if state.loser >= 0:
+        if state.terminal:
             return END
         bid = state.bid
         action = self._rollout.get(bid)

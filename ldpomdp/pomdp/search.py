@@ -22,7 +22,7 @@ class RoundPOMCP(pomdp_py.POMCP):
         self.ld_agent = agent
 
     def _simulate(self, state, history, root, parent, observation, depth):
-        if state.loser >= 0:
+        if state.terminal:
             return 0.0
         return super()._simulate(state, history, root, parent, observation, depth)
 
@@ -33,7 +33,7 @@ class RoundPOMCP(pomdp_py.POMCP):
         rollout, sample, reward = self.rollout_policy.rollout, self.ld_agent.transition_model.sample, \
             self.ld_agent.reward_model.sample
         gamma, discount, total = self.discount_factor, 1.0, 0.0
-        while depth <= self.max_depth and state.loser < 0:
+        while depth <= self.max_depth and not state.terminal:
             action = rollout(state, None)
             nxt = sample(state, action)
             total += discount * reward(state, action, nxt)

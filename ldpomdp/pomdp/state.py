@@ -1,5 +1,5 @@
 """The hidden state of one round as seen by the planning player: every hand, the public bidding so far,
-whose turn it is, and (once a challenge ended the round) who lost the die."""
+whose turn it is, and (once a call ended the round) who lost and how it ended."""
 
 from __future__ import annotations
 
@@ -17,10 +17,17 @@ __all__ = ["LDState"]
 class LDState(pomdp_py.State):
     """One state of the round; immutable.
 
-    ``hands``: one face-count tuple per seat; ``dice``: per seat; ``history``: this round's ``(seat, bid)`` pairs;
-    ``turn``: the seat to act (once the round is over: its challenger); ``loser``: the seat that lost a die, -1 while
-    the round goes on; ``seen``: the other players' ``(seat, action)`` since the planner's last action, what it observes
-    next; ``round_index``: the round's number in its game, from 0.
+    Args:
+        hands: one face-count tuple per seat.
+        dice: dice per seat.
+        history: this round's bids as ``(seat, bid)`` pairs.
+        turn: the seat to act (once the round is over: its caller).
+        loser: the seat that lost dice, -1 while the round goes on or when nobody lost (a right exact call).
+        seen: the other players' actions since the planner's last action, ``(seat, action)``: what it observes
+            next.
+        round_index: the round's number in its game, from 0.
+        end: under the rules settled by the count (:func:`~ldpomdp.rules.settled_by_count`), the index of the
+            round's end in :func:`~ldpomdp.rules.round_ends` once a call ended it; -1 otherwise.
     """
 
     def __init__(
@@ -32,6 +39,7 @@ class LDState(pomdp_py.State):
         loser: int = -1,
         seen: tuple[tuple[int, Action], ...] = (),
         round_index: int = 0,
+        end: int = -1,
     ):
         self.hands = hands
         self.dice = dice
@@ -40,6 +48,7 @@ class LDState(pomdp_py.State):
         self.loser = loser
         self.seen = seen
         self.round_index = round_index
+        self.end = end
         self._hash: int | None = None
         # cache: the interned PublicNode of ``history``, set by the transition model (typed Any: models.py, which
         # defines PublicNode, imports this module)
@@ -54,16 +63,22 @@ class LDState(pomdp_py.State):
         return self.history[-1][1] if self.history else None
 
     @property
+    def outcome(self) -> int:
+        """The round's end as the reward model's outcomes key it (-1 while the round goes on): :attr:`end` under the
+        rules settled by the count, else :attr:`loser`."""
+        return self.end if self.end >= 0 else self.loser
+
+    @property
     def terminal(self) -> bool:
         """True once the round is over (absorbing)."""
-        return self.loser >= 0
+        return self.outcome >= 0
 
     def _key(self) -> tuple:
-        return (self.hands, self.dice, self.history, self.turn, self.loser, self.seen, self.round_index)
+        return (self.hands, self.dice, self.history, self.turn, self.loser, self.end, self.seen, self.round_index)
 
     def __hash__(self) -> int:  # cheap (particle sets hash every state); equality compares everything
         if self._hash is None:
-            self._hash = hash((self.hands, len(self.history), self.turn, self.loser))
+            self._hash = hash((self.hands, len(self.history), self.turn, self.outcome))
         return self._hash
 
     def __eq__(self, other: object) -> bool:
@@ -74,5 +89,6 @@ class LDState(pomdp_py.State):
 
     def __repr__(self) -> str:
         bids = " ".join(f"{s}:{a}" for s, a in self.history) or "-"
-        end = f", loser {self.loser}" if self.loser >= 0 else f", seat {self.turn} to act"
+        end = f", seat {self.turn} to act" if not self.terminal else f", loser {self.loser}" + (
+            f", end {self.end}" if self.end >= 0 else "")
         return f"LDState(hands={self.hands}, bids [{bids}]{end})"

@@ -51,7 +51,7 @@ def _largest(config: GameConfig, dice: Iterable[int], budget: int) -> int | None
 
 def _config(config: GameConfig, dice: int) -> GameConfig:
     """``config`` with ``dice`` for every player."""
-    return replace(config, dice=dice)
+    return replace(config, dice=(dice,) * config.num_players)
 
 
 def _averaged(solution: FixedOpponentsSolution, dice: int, n: int, i: int, schedule: Sequence[float]) -> float:
