@@ -1,13 +1,9 @@
 """Beliefs over opponents' hidden dice: a vectorized rejection particle filter and its exact reference.
 
-A belief is over one opponent's hand, stored as face counts (``hand[f - 1]`` = dice showing ``f``).
-Both classes share one interface: ``update(likelihoods)`` with P(observed action | hand) for every
-particle (or support row), ``update_from(model, action, view)``, and the queries ``expected_count``,
-``count_distribution`` and ``sample``. :class:`TableBelief` keeps one belief per opponent for a round.
-
-Only numpy and the numpy-only modules :mod:`ldpomdp.rules`, :mod:`ldpomdp.validation`, :mod:`ldpomdp.hands`
-(the hand space) and :mod:`ldpomdp.hooks` (the opponent protocol's optional hooks) are imported here, so the
-module can be used on its own.
+A belief is over one opponent's hand as face counts (``hand[f - 1]`` dice show ``f``). Both classes take
+``update(likelihoods)`` (P(observed action | hand) per particle or support row) and ``update_from(model, action,
+view)``, and answer ``expected_count``, ``count_distribution`` and ``sample``; :class:`TableBelief` keeps one per
+opponent for a round. Only numpy and numpy-only modules of the package are imported, so it can be used on its own.
 """
 
 from __future__ import annotations
@@ -126,15 +122,10 @@ class _Belief:
         return likelihoods + (1.0 - likelihoods) * self.injection
 
     def update_from(self, model: Any, action: Any, view: Any) -> None:
-        """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting),
-        with likelihoods from the opponent model's ``action_probabilities``.
-
-        When the model's optional ``deciding_face`` names a face whose matching count alone decides its move,
-        the model is asked about one hand per count (:func:`~ldpomdp.hands.count_hands`) and each row looks its
-        count up. When its optional ``shared_probability`` says every hand gives the same probability, the
-        posterior is the prior: no particle is rejected (thinning them at random would only lose distinct hands)
-        and only the ``refresh`` share is renewed; a probability that keeps no hand (0, without injection)
-        depletes the belief as usual."""
+        """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting), with likelihoods
+        from the model's ``action_probabilities``, or its optional hooks: under ``deciding_face`` it is asked about
+        one hand per matching count (:func:`~ldpomdp.hands.count_hands`); a ``shared_probability`` rejects no hand
+        (only the ``refresh`` share is renewed) unless it keeps none (0, without injection): then it depletes."""
         try:
             p = shared_probability_of(model, view, action)
             face = deciding_face_of(model, view) if p is None else None
@@ -231,22 +222,12 @@ class _Belief:
 
 
 class RejectionParticleBelief(_Belief):
-    """Report 002's rejection particle filter, vectorized.
+    """Report 002's rejection particle filter, vectorized (parameters and the update: docs/beliefs.md).
 
-    ``particles`` (N, faces) are hands drawn from Multinomial(num_dice, 1/faces), a view of rows padded with
-    zero columns (see :func:`~ldpomdp.hands.row_width`) so that resampling moves whole rows fast. ``update`` keeps
-    particle i with its likelihood (or ``injection``, see :meth:`_keep_probability`), keeps every
-    survivor once and fills the other slots with survivors drawn uniformly (so weights stay uniform),
-    then replaces a ``refresh`` share by fresh prior draws (rejected slots first, so a survivor only
-    makes way when the survivors outnumber the other slots). No survivor: back to the prior, ``depleted``.
-
-    Args:
-        num_dice: dice in the hidden hand, an integer >= 0.
-        faces: faces of a die, an integer >= 2.
-        n_particles: particles N, an integer >= 1.
-        injection: in [0, 1], the probability that a hand the observation rejects survives anyway.
-        refresh: in [0, 1], the share of the particles drawn fresh from the prior after each update.
-        rng: the generator (or seed) of every draw; None: fresh entropy.
+    ``particles`` (N, faces) are hands drawn from the prior, a view of rows padded with zero columns
+    (:func:`~ldpomdp.hands.row_width`). ``update`` keeps particle i with its likelihood (or ``injection``, see
+    :meth:`_keep_probability`), fills the other slots with uniform copies of survivors, then renews a ``refresh``
+    share from the prior; no survivor: back to the prior, ``depleted``. ``rng`` (or a seed) makes every draw.
     """
 
     def __init__(
@@ -395,16 +376,9 @@ class RejectionParticleBelief(_Belief):
 class ExactBelief(_Belief):
     """Every possible hand (``support``, see :func:`~ldpomdp.hands.hand_support`) with its exact posterior ``weights``.
 
-    ``update`` multiplies the weights by P(keep) (the same injection rule as the particle filter) and
-    mixes in a ``refresh`` share of the prior; an observation that no hand explains (all weights zero)
-    resets to the prior and sets ``depleted``. The reference for tests and a planner option.
-
-    Args:
-        num_dice: dice in the hidden hand, an integer >= 0.
-        faces: faces of a die, an integer >= 2.
-        injection: in [0, 1], the probability that a hand the observation rejects keeps its weight anyway.
-        refresh: in [0, 1], the share of the prior mixed into the weights after each update.
-        rng: the generator (or seed) of :meth:`sample`'s draws; None: fresh entropy.
+    ``update`` multiplies the weights by P(keep) (the particle filter's injection rule) and mixes in a ``refresh``
+    share of the prior; an observation that no hand explains resets to the prior and sets ``depleted``. ``rng``
+    draws :meth:`sample`'s hands. The reference for tests and a planner option (parameters: docs/beliefs.md).
     """
 
     def __init__(
@@ -450,21 +424,11 @@ class ExactBelief(_Belief):
 
 
 class TableBelief:
-    """One belief per opponent for the current round, seen from ``seat``.
+    """One belief per opponent for the current round, seen from ``seat`` (parameters: docs/beliefs.md).
 
-    Create it at the start of every round from the dice counts; feed it every action with
-    :meth:`observe_action`; each opponent's belief is updated through that opponent's model.
-
-    Args:
-        config: the rules.
-        seat: the seat whose view this is, in 0 .. num_players - 1.
-        dice: dice per seat this round, integers >= 0, one per player.
-        models: seat -> opponent model (with ``action_probabilities``), for every other seat with dice.
-        kind: "particles" (:class:`RejectionParticleBelief`) or "exact" (:class:`ExactBelief`).
-        n_particles: particles per opponent (kind "particles"), an integer >= 1.
-        injection: in [0, 1], passed to every opponent's belief.
-        refresh: in [0, 1], passed to every opponent's belief.
-        rng: the generator (or seed) of the table: one stream for every opponent's belief; None: fresh entropy.
+    Create it at the start of every round from the dice per seat and ``models`` (seat -> opponent model, for every
+    other seat with dice); feed it every action with :meth:`observe_action`, which updates that opponent's belief
+    through its model. ``kind`` is "particles" or "exact"; ``rng`` is one stream for every opponent's belief.
     """
 
     KINDS = ("particles", "exact")

@@ -1,13 +1,9 @@
-"""The process-wide memo caches, one mechanism: every module-level cache of the package is a
-:func:`functools.lru_cache` made with :func:`memo`, a :class:`BoundedCache` made with :func:`bounded_cache` (for a
-cache that keeps its own keys), or a dict registered with :func:`register_cache` (that keeps its own eviction).
-:func:`cache_sizes` lists them, :func:`clear_caches` empties them all (e.g. to free memory, or between timings).
+"""The process-wide memo caches, one mechanism (docs/design.md, "Caches"): :func:`memo` (an ``lru_cache``),
+:func:`bounded_cache` (a :class:`BoundedCache`, for a cache that keeps its own keys) and :func:`register_cache` (a
+dict that keeps its own eviction); :func:`cache_sizes` lists them, :func:`clear_caches` empties them all.
 
-A cached value is shared by every caller of the process: arrays in caches are read-only, and no caller may
-change what it gets. Caches hold derived data only (what a function of its arguments returns), so clearing them
-never changes a result. Solved rounds cached on disk are :mod:`ldpomdp.exact.nash`'s (``LDPOMDP_CACHE``).
-
-Only the standard library is imported here.
+A cached value is shared by every caller of the process: arrays in caches are read-only, no caller may change
+what it gets, and caches hold derived data only, so clearing them never changes a result. Standard library only.
 """
 
 from __future__ import annotations

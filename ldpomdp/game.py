@@ -138,16 +138,12 @@ Event = RoundStart | ActionTaken | RoundEnd
 
 @runtime_checkable
 class Player(Protocol):
-    """Anything that can sit at the table.
+    """Anything that can sit at the table (docs/players.md, "The player protocol").
 
     ``reset`` is called before every game, ``act`` when it is the player's turn (return a legal action),
-    ``observe`` with every public event, the player's own actions included.
-
-    Optional: ``reseed(seq: numpy.random.SeedSequence)``, for a player that draws from randomness of its own
-    (not the ``rng`` passed to ``act``): the sweep runner calls it before every game with a seed sequence of the
-    player's own, and the player must draw from it alone from then on, so that a game never depends on the
-    games played before it (e.g. the planners' beliefs; POMCP also reseeds Python's ``random``, which
-    pomdp-py draws from).
+    ``observe`` with every public event, the player's own actions included. Optional:
+    ``reseed(seq: numpy.random.SeedSequence)``, for a player with randomness of its own (not ``act``'s ``rng``): the
+    sweep runner calls it before every game, and the player then draws from ``seq`` alone.
     """
 
     def reset(self, seat: int, config: GameConfig) -> None: ...
@@ -245,16 +241,10 @@ class RoundState:
     """One round in progress, one action at a time: the stepping core that :func:`play_round` drives with players
     and the reinforcement-learning environments (:mod:`ldpomdp.envs`) drive with agents' actions.
 
-    Creating it rolls every hand from ``rng`` and makes :attr:`start`, the round's :class:`RoundStart`.
-    :meth:`view` is what the player to act sees; :meth:`play` checks and applies its action and returns the
-    events it makes; :attr:`end` is the :class:`RoundEnd` once a challenge ended the round (else None).
-
-    Args:
-        config: the rules.
-        dice: dice per seat this round, integers >= 0 (at least two seats with dice).
-        opener: the seat that opens, one with dice.
-        rng: the generator that rolls the hands.
-        round_index: the round's number in its game, from 0.
+    Creating it rolls every hand from ``rng`` (``dice`` per seat, at least two seats with dice; ``opener`` has dice;
+    ``palifico``: the round's views carry a palifico round's rules) and makes :attr:`start`, its :class:`RoundStart`.
+    :meth:`view` is what the player to act sees; :meth:`play` checks and applies its action and returns the events
+    it makes; :attr:`end` is the :class:`RoundEnd` once a call ended the round (else None).
     """
 
     def __init__(self, config: GameConfig, dice: tuple[int, ...], opener: int, rng: np.random.Generator,

@@ -125,41 +125,25 @@ def dice_text(n: int) -> str:
 
 @dataclass(frozen=True)
 class GameConfig:
-    """A validated rule set (a ValueError names any bad value).
+    """A validated rule set: a bad value raises a ValueError naming it (the rules and variants: docs/rules.md).
 
-    Args:
-        num_players: players at the table, an integer >= 2.
-        dice: the starting dice per player, an integer >= 1 for everyone or one per player; stored as the tuple of
-            every player's (also :attr:`starting_dice`).
-        faces: faces of a die, an integer >= 2.
-        wild: the wild face, 1 or the highest face, or None for no wild dice.
-        bids: "full" (a bid names any face) or "sixes" (report 002: every bid on the highest face, each raise
-            adds one).
-        opener: who opens the next round, "after_challenger" (the next seat with dice after the challenger) or
-            "loser" (the loser if still in, else the next seat).
-
-        wild_bids: "plain", or "perudo" (bids on the wild ones count double; needs ``wild=1``).
-        exact_call: whether the action :data:`EXACT` (the exact call) is open when a bid stands.
-        palifico: whether the round after a player first drops to one die is a palifico round.
-        loss: "one" (a challenge's loser loses one die) or "difference" (as many as the bid missed by).
-        palifico_round: the rules *of* a palifico round (ones not wild, the opening face fixed), which the game
-            runner derives with :meth:`round_rules`; a user never sets it.
-
-    :meth:`preset` names the common sets of variants (docs/rules.md). Derived on creation: ``bid_faces``, the faces a
-    bid may name (all of them in the full game, only the highest in "sixes").
+    ``dice`` takes one count (>= 1) for everyone or one per player, stored as the tuple of every player's (also
+    :attr:`starting_dice`); :meth:`preset` names the common sets of variants. Derived on creation: ``bid_faces``,
+    the faces a bid may name (all of them in the full game, only the highest in "sixes").
     """
 
-    num_players: int = 2
+    num_players: int = 2  # players at the table, >= 2
     dice: tuple[int, ...] = 5  # type: ignore[assignment]  # 5 for every player: __post_init__ makes the tuple
-    faces: int = 6
-    wild: int | None = 1
-    bids: str = "full"
-    opener: str = "after_challenger"
-    wild_bids: str = "plain"
-    exact_call: bool = False
-    palifico: bool = False
-    loss: str = "one"
-    palifico_round: bool = False
+    faces: int = 6  # faces of a die, >= 2
+    wild: int | None = 1  # the wild face: 1, the highest face, or None for no wild dice
+    bids: str = "full"  # "full" (a bid names any face) or "sixes" (report 002: the highest face, each raise adds one)
+    opener: str = "after_challenger"  # next opener: the seat with dice after the challenger, or "loser" (if out,
+    # the next seat)
+    wild_bids: str = "plain"  # or "perudo" (Perudo's order for bids on the wild ones; needs wild=1)
+    exact_call: bool = False  # whether the exact call (EXACT) is open when a bid stands
+    palifico: bool = False  # whether the round after a player first drops to one die is a palifico round
+    loss: str = "one"  # "one" (a challenge's loser loses one die) or "difference" (as many as the bid missed by)
+    palifico_round: bool = False  # the rules *of* a palifico round, derived by round_rules; a user never sets it
     bid_faces: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     if TYPE_CHECKING:  # the dataclass's __init__ as it takes dice: an integer or a sequence (tests/test_rules.py

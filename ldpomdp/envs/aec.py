@@ -17,20 +17,13 @@ __all__ = ["LiarsDiceEnv", "liars_dice_env"]
 
 
 class LiarsDiceEnv(AECEnv):
-    """Every seat is an agent, ``"player_0" .. "player_{n-1}"``; seat 0 opens the first round unless
-    ``reset(options={"first_opener": k})`` says otherwise.
+    """PettingZoo AEC environment: every seat is an agent, ``"player_0" .. "player_{n-1}"`` (docs/learning.md).
 
-    Observation of an agent: ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is
-    :func:`~ldpomdp.envs.coding.observation_vector` (own hand, dice per seat, this round's bids); the mask is all
-    zeros for an agent that is not to act. Actions: ``Discrete(n)`` numbered by
-    :class:`~ldpomdp.rules.ActionCoding` (bids, then CHALLENGE); an illegal one raises
-    :class:`~ldpomdp.game.IllegalActionError`.
-
-    Rewards: +1 to the winner at the end, -1 to an agent when it loses its last die (its termination); with
-    ``shaping`` (e.g. :data:`~ldpomdp.envs.coding.REPORT_SHAPING`) every agent also gets its
-    :func:`~ldpomdp.envs.coding.round_reward` at the end of each round. ``infos[agent]`` holds the agent's
-    ``"action_mask"`` too, and after every step :attr:`events` holds the public events that step made (the
-    Gymnasium wrapper shows them to its seated players).
+    Observations are ``{"observation": float32 vector, "action_mask": int8 vector}`` (the vector of
+    :func:`~ldpomdp.envs.coding.observation_vector`; the mask, also in ``infos[agent]``, all zeros for an agent not to
+    act); actions are :class:`~ldpomdp.rules.ActionCoding` numbers, an illegal one raising
+    :class:`~ldpomdp.game.IllegalActionError`; rewards +1 to the winner, -1 to an agent losing its last die, and
+    ``shaping``'s :func:`~ldpomdp.envs.coding.round_reward` each round; :attr:`events`: the last step's public events.
     """
 
     metadata = {"render_modes": ["human"], "name": "liars_dice_v0", "is_parallelizable": False}

@@ -43,24 +43,16 @@ def observation_vector(view: PublicView, hand: tuple[int, ...], seat: int, codin
 @dataclass(frozen=True)
 class Shaping:
     """Per-round rewards (report 004, section 3.1, divided by its 5000 for a game, so that winning is +1); each
-    reward is a float in [-1e6, 1e6], 0 for none, penalties negative.
-
-    Args:
-        bid_held: for each of one's bids that did not cost a die (raised over, or challenged and true).
-        bluff_called: for one's bid challenged and false.
-        wrong_call: for one's false challenge.
-        right_call: for one's successful challenge.
-        risk: >= 0; above 0 (report 004's intermediate stage, section 4.3) it multiplies the two penalties by
-            ``1 + risk * quantity / dice on the table`` (the bigger the bid, the heavier the punishment).
-        small_raise: for each raise of at most 2 in quantity over the standing bid (an opening bid of at most 2).
+    reward is a float in [-1e6, 1e6], 0 for none, penalties negative. ``risk`` (>= 0, report 004's intermediate
+    stage, section 4.3) multiplies ``bluff_called`` and ``wrong_call`` by ``1 + risk * quantity / dice on the table``.
     """
 
-    bid_held: float = 0.0
-    bluff_called: float = 0.0
-    wrong_call: float = 0.0
-    right_call: float = 0.0
+    bid_held: float = 0.0  # for each of one's bids that did not cost a die (raised over, or challenged and true)
+    bluff_called: float = 0.0  # for one's bid challenged and false
+    wrong_call: float = 0.0  # for one's false challenge
+    right_call: float = 0.0  # for one's successful challenge
     risk: float = 0.0
-    small_raise: float = 0.0
+    small_raise: float = 0.0  # for each raise of at most 2 in quantity over the standing bid (or opening at most 2)
 
     def __post_init__(self) -> None:
         for name in ("bid_held", "bluff_called", "wrong_call", "right_call", "small_raise"):

@@ -1,23 +1,9 @@
-"""The package's Liar's Dice as an OpenSpiel game: ``python_ldpomdp_liars_dice``.
+"""The package's Liar's Dice as an OpenSpiel game: ``python_ldpomdp_liars_dice`` (parameters: docs/openspiel.md).
 
-Parameters map one to one onto :class:`~ldpomdp.rules.GameConfig`: ``players``, ``dice``, ``faces``, ``wild``
-(0 = no wild face), ``bids``, ``opener``, and the variants with the package's defaults and types: ``wild_bids``
-(str), ``exact_call`` (bool), ``palifico`` (bool), ``loss`` (str), ``palifico_round`` (bool: every round plays a
-palifico round's rules). The game's own: ``one_round``: True ends the game at the first call (challenge or exact
-call), each seat getting its dice change minus the others' mean change (the loser of one die -1, the others
-+1/(N-1): OpenSpiel's ``liars_dice`` with two players and the highest face wild); False plays rounds until one
-player has dice (the winner +1, the others -1/(N-1)); ``first_opener``, the seat that opens the first round
-(:func:`~ldpomdp.game.play_game`'s argument, default 0); ``max_rounds``, a cap on the rounds (0: none beyond the
-rules', except under ``exact_call``, whose right calls give dice back: :data:`EXACT_CALL_ROUNDS_PER_DIE` x the
-starting table dice); a game stopped by the cap is a draw (every return 0).
-
-Actions: a bid of ``q`` dice on face ``f`` is ``(q - 1) * faces + f - 1`` (OpenSpiel's ``liars_dice`` numbering,
-:class:`~ldpomdp.rules.ActionCoding` with ``every_face``), the challenge is ``starting table dice * faces`` and, under
-``exact_call``, the exact call the next number. Each round starts with one chance node per seat with dice (seat
-order), whose outcome is the row of the seat's hand in :func:`~ldpomdp.hands.hand_support` (face counts, multinomial
-probabilities), so a seeded :func:`~ldpomdp.game.roll_hand` draw maps onto an outcome. Legal actions, the settling
-of a call and the next round (its opener, a palifico round) come from :mod:`ldpomdp.rules`
-(:func:`~ldpomdp.rules.settle_round`, :func:`~ldpomdp.rules.next_round`), as in the game runner.
+Parameters map one to one onto :class:`~ldpomdp.rules.GameConfig`, plus ``one_round``, ``first_opener`` and
+``max_rounds``. Actions are OpenSpiel's ``liars_dice`` numbers (:class:`~ldpomdp.rules.ActionCoding` with
+``every_face``). Each round starts with one chance node per seat with dice, whose outcome is the row of the seat's
+hand in :func:`~ldpomdp.hands.hand_support`; legal actions, calls and the next round come from :mod:`ldpomdp.rules`.
 """
 
 from __future__ import annotations
@@ -393,13 +379,9 @@ class LiarsDiceState(pyspiel.State):
 class LiarsDiceObserver:
     """OpenSpiel's observer (the PyObserver interface): a flat float tensor with named views, and a string.
 
-    Pieces: ``player`` (one-hot); the private part by ``iig_obs_type.private_info``: ``hand`` (own face counts) or
-    ``hands`` (every seat's); ``dice`` (per seat), ``opener`` (one-hot), ``bids`` (the round's action ids taken,
-    its call included) and, under ``palifico``, ``palifico`` (1 in a palifico round) when public information is
-    observed; then, with perfect recall, ``past_rounds`` (per finished round: opener one-hot, dice per seat, the
-    revealed hands, the action ids taken; which rounds were palifico rounds follows from the dice), else
-    ``revealed`` (the last finished round's hands). The string shows the same, a palifico round marked
-    ``palifico``.
+    The views (docs/openspiel.md): ``player``; ``hand`` or ``hands`` by ``iig_obs_type.private_info``; with public
+    information ``dice``, ``opener``, ``bids`` and, under ``palifico``, ``palifico``; then ``past_rounds`` with
+    perfect recall, else ``revealed``. The string shows the same, a palifico round marked ``palifico``.
     """
 
     def __init__(self, game: LiarsDiceGame, iig_obs_type, params):

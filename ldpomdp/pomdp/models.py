@@ -87,19 +87,12 @@ class PublicNode:
 
 class TransitionModel(pomdp_py.TransitionModel):
     """Applies the planner's action, then plays every other player with its opponent model on the hands in
-    the state, until it is the planner's turn again or a challenge ends the round. Round over: absorbing.
+    the state, until it is the planner's turn again or a call ends the round. Round over: absorbing.
 
-    Models are only read (``act``, ``policy``), never told about simulated events. The states it makes are
-    interned per public history and hands, and a transition that drew no random number is remembered on its state
-    (``LDState.after``): searches revisit the same few states many times. Under the rules settled by the count
-    (:func:`~ldpomdp.rules.settled_by_count`) an ended state also carries ``end``, the index of its end in
-    :func:`~ldpomdp.rules.round_ends` (the keys of :func:`end_outcomes`).
-
-    Args:
-        config: the rules.
-        seat: the planner's seat.
-        models: every other seat with dice -> its :class:`~ldpomdp.opponent.OpponentModel`.
-        rng: the generator of the opponents' simulated moves.
+    ``models`` (every other seat with dice -> its :class:`~ldpomdp.opponent.OpponentModel`) are only read, never
+    told about simulated events; ``rng`` draws their simulated moves. Under the rules settled by the count an ended
+    state also carries ``end``, its end's index in :func:`~ldpomdp.rules.round_ends` (the keys of
+    :func:`end_outcomes`). Its caches: docs/design.md, "POMCP on pomdp-py".
     """
 
     def __init__(self, config: GameConfig, seat: int, models: Mapping[int, OpponentModel], rng: np.random.Generator):

@@ -15,19 +15,10 @@ __all__ = ["LDState"]
 
 
 class LDState(pomdp_py.State):
-    """One state of the round; immutable.
+    """One state of the round; immutable (its fields are commented in ``__init__``).
 
-    Args:
-        hands: one face-count tuple per seat.
-        dice: dice per seat.
-        history: this round's bids as ``(seat, bid)`` pairs.
-        turn: the seat to act (once the round is over: its caller).
-        loser: the seat that lost dice, -1 while the round goes on or when nobody lost (a right exact call).
-        seen: the other players' actions since the planner's last action, ``(seat, action)``: what it observes
-            next.
-        round_index: the round's number in its game, from 0.
-        end: under the rules settled by the count (:func:`~ldpomdp.rules.settled_by_count`), the index of the
-            round's end in :func:`~ldpomdp.rules.round_ends` once a call ended it; -1 otherwise.
+    The round is over once it has a ``loser`` or, under the rules settled by the count
+    (:func:`~ldpomdp.rules.settled_by_count`), an ``end``: see :attr:`outcome`.
     """
 
     def __init__(
@@ -41,14 +32,14 @@ class LDState(pomdp_py.State):
         round_index: int = 0,
         end: int = -1,
     ):
-        self.hands = hands
-        self.dice = dice
-        self.history = history
-        self.turn = turn
-        self.loser = loser
-        self.seen = seen
-        self.round_index = round_index
-        self.end = end
+        self.hands = hands  # one face-count tuple per seat
+        self.dice = dice  # dice per seat
+        self.history = history  # this round's bids, (seat, bid) pairs
+        self.turn = turn  # the seat to act (once the round is over: its caller)
+        self.loser = loser  # the seat that lost dice, -1 while the round goes on or nobody lost (a right exact call)
+        self.seen = seen  # the others' (seat, action) since the planner's last action: what it observes next
+        self.round_index = round_index  # the round's number in its game, from 0
+        self.end = end  # under the rules settled by the count, the index of the round's end in round_ends; else -1
         self._hash: int | None = None
         # cache: the interned PublicNode of ``history``, set by the transition model (typed Any: models.py, which
         # defines PublicNode, imports this module)
