@@ -14,6 +14,7 @@ pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip
 
 import pyspiel
 from conftest import Planted
+from ldpomdp.planners.openspiel import OpenSpielPlayer
 from open_spiel.python.algorithms import cfr, expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
@@ -24,7 +25,6 @@ from ldpomdp.hands import hand_support
 from ldpomdp.openspiel import GAME_NAME, config_of, load, params_of, register
 from ldpomdp.openspiel.bots import PackagePolicy, bot, load_policy_table, roll_outcome
 from ldpomdp.openspiel.game import DEFAULTS, EXACT_CALL_ROUNDS_PER_DIE
-from ldpomdp.players.openspiel import OpenSpielPlayer
 from ldpomdp.rules import VARIANT_DEFAULTS
 
 

@@ -3,7 +3,7 @@
 Exported here: the opponent models (:mod:`.one_third`, :mod:`.random_player`, :mod:`.oehm`, :mod:`.burcsi_nagy`,
 :mod:`.wildcard`, :mod:`.mixture`) and :func:`check_opponent`. The players of solved tables and the rest load the
 solvers, so they are imported from their modules: :mod:`.nash`, :mod:`.cfr`, :mod:`.best_response`, :mod:`.robust`,
-:mod:`.lbr`, :mod:`.human` and :mod:`.openspiel` (extra ``openspiel``).
+:mod:`.lbr` and :mod:`.human`.
 """
 
 from .burcsi_nagy import BurcsiNagyPlayer

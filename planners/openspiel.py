@@ -7,12 +7,13 @@ import pyspiel
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
 from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
 
-from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
-from ..openspiel.bots import load_policy_table
-from ..openspiel.game import LiarsDiceGame, LiarsDiceState, load, params_of
-from ..planners._common import BeliefPlayer
-from ..rules import Action, Bid, GameConfig
-from ..validation import int_at_least, number, one_of
+from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
+from ldpomdp.openspiel.bots import load_policy_table
+from ldpomdp.openspiel.game import LiarsDiceGame, LiarsDiceState, load, params_of
+from ldpomdp.rules import Action, Bid, GameConfig
+from ldpomdp.validation import int_at_least, number, one_of
+
+from ._common import BeliefPlayer
 
 __all__ = ["OpenSpielPlayer"]
 
