@@ -30,7 +30,7 @@ from _record import record
 
 from ldpomdp.exact import ReplayPolicy, exploitability
 from ldpomdp.players.lbr import local_best_response
-from ldpomdp.registry import make_player, split_specs
+from ldpomdp.registry import make_player, make_seat, split_specs
 from ldpomdp.rules import GameConfig
 from ldpomdp.sweeps import Cell, LowerBound, SummaryRow, parse_dice_range, run_sweep
 
@@ -86,6 +86,11 @@ def main() -> None:
     args = parser.parse_args()
     dice_counts, out = parse_dice_range(args.dice), Path(args.out)
     agents, opponents = split_specs(args.agents), split_specs(args.opponents)
+    for spec in agents + opponents:  # every one takes a seat (a model such as mixture does not): say so before any game
+        try:
+            make_seat(spec)
+        except ValueError as exc:
+            parser.error(str(exc))
     lbr_games = args.games if args.lbr_games is None else args.lbr_games
     print(f"agents {', '.join(agents)}; opponents {', '.join(opponents)}; {args.games} games per cell, "
           f"{lbr_games} per LBR cell")

@@ -19,7 +19,7 @@ from .game import (
 from .opponent import OpponentModel
 from .players import OneThirdRule, RandomPlayer
 from .players.human import HumanPlayer
-from .registry import make_player, parse_spec, register, split_specs
+from .registry import make_player, make_seat, parse_spec, register, split_specs
 from .rules import (
     CHALLENGE,
     EXACT,
@@ -41,6 +41,6 @@ __all__ = [
     "Player", "PlayerView", "PublicView", "RoundStart", "ActionTaken", "RoundEnd", "RoundRecord", "GameRecord",
     "IllegalActionError", "PlayerError", "play_game", "play_round", "rotate",
     "OpponentModel", "OneThirdRule", "RandomPlayer", "HumanPlayer",
-    "make_player", "parse_spec", "register", "split_specs",
+    "make_player", "make_seat", "parse_spec", "register", "split_specs",
     "RejectionParticleBelief", "ExactBelief", "TableBelief",
 ]

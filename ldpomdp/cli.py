@@ -50,19 +50,20 @@ VARIANT_OPTIONS = {"rules": "--rules", "wild_bids": "--wild-bids", "exact_call":
                    "palifico": "--palifico", "loss": "--loss"}
 
 
-def _config_args(parser: argparse.ArgumentParser) -> None:
+def _config_args(parser: argparse.ArgumentParser, variants: str = "default: none, today's rules") -> None:
     parser.add_argument("--dice", type=int, help="starting dice per player (default 5)")
     parser.add_argument("--faces", type=int, help="faces per die (default 6)")
     parser.add_argument("--wild", help="wild face: 1, high (the highest face) or none (default 1)")
     parser.add_argument("--bids", choices=BID_MODES, help="bid mode (default full)")
     parser.add_argument("--opener", choices=OPENER_RULES, help="who opens the next round (default after_challenger)")
     parser.add_argument("--seed", type=_option_int(0), default=None, help="random seed (default: fresh)")
-    _variant_args(parser)
+    _variant_args(parser, variants)
 
 
-def _variant_args(parser: argparse.ArgumentParser) -> None:
-    """The rule variants' options (docs/rules.md): a preset and single rules, which override the preset's."""
-    rules = parser.add_argument_group("rule variants (default: none, today's rules)")
+def _variant_args(parser: argparse.ArgumentParser, note: str = "default: none, today's rules") -> None:
+    """The rule variants' options (docs/rules.md): a preset and single rules, which override the preset's; ``note``
+    follows the group's title in ``--help``."""
+    rules = parser.add_argument_group(f"rule variants ({note})")
     rules.add_argument("--rules", choices=tuple(PRESETS), default=None,
                        help="a named rule set: perudo (Perudo bids, exact call, palifico), dudo (Perudo bids, loss "
                             "by the difference)")
@@ -271,7 +272,7 @@ def _train_parser(sub) -> None:
     dqn.add_argument("--eval-games", type=_option_int(1), default=200, help="games per evaluation opponent")
     dqn.add_argument("--checkpoint-every", type=_option_int(1), default=1_000, help="games between checkpoints")
     dqn.add_argument("--no-progress", action="store_true", help="no progress bar")
-    _variant_args(dqn)
+    _variant_args(dqn, "refused for now: the training takes today's rules only")
     dqn.set_defaults(func=cmd_train)
 
 
@@ -324,7 +325,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: the rounds solved so far are saved "
                   f"in {checkpoint}; run the same command again to resume", file=sys.stderr)
         raise
-    print(f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it with --players cfr:table={out})")
+    print(f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out}, e.g. ldpomdp play "
+          f"--opponents cfr:table={out}, under the rule flags it was solved with)")
     for (a, b), seconds in table.seconds.items():
         print(f"round {a} vs {b} dice: game value to the opener {table.values[a, b]:+.4f}, {seconds:.1f} CPU s")
     # the round with one die each is the one-round +1/-1 game: its exploitability is exact
@@ -356,7 +358,7 @@ def _solve_parser(sub) -> None:
     kinds = solve.add_subparsers(dest="kind", required=True)
     eq = kinds.add_parser("equilibrium", help="the whole game's rounds up to --dice each, smallest first",
                           conflict_handler="resolve")
-    _config_args(eq)
+    _config_args(eq, "refused for now: the solver takes today's rules only")
     # defaults None: cmd_solve fills in the shipped table's settings (exact.tables.SHIPPED; importing them here would
     # load the solvers at every command's start)
     eq.add_argument("--dice", type=_option_int(1), default=None,

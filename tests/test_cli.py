@@ -151,7 +151,8 @@ def test_play_and_sweep_say_when_palifico_cannot_happen_and_play_on(tmp_path, ca
         assert "Game 1: " in out and (f"ldpomdp: {warning}" in err) == warned, err
     assert cli_main(["sweep", "--players", "one-third,random", "--rules", "perudo", "--dice", "1-2", "--games", "2",
                      "--out", str(tmp_path / "o"), "--workers", "1", "--no-progress", "--no-plot"]) == 0
-    assert capsys.readouterr().out.count(warning) == 1  # the cell with 1 die each; the other has palifico rounds
+    # the cell with 1 die each, said as `play` says it; the other has palifico rounds
+    assert capsys.readouterr().out.count(f"ldpomdp: {warning}") == 1
 
 
 @pytest.mark.slow
@@ -390,3 +391,11 @@ def test_solve_equilibrium_takes_the_recall_as_recall_and_fills_in_the_shipped_s
     with pytest.raises(SystemExit) as exit_:
         cli_main(["solve", "equilibrium", "--k", "2"])
     assert exit_.value.code == 2 and "unrecognized arguments: --k" in capsys.readouterr().err
+
+
+def test_solve_and_train_help_say_their_rule_variant_flags_are_refused(capsys):
+    # --help offered --rules and the single rules without a word that every one of them is refused
+    for argv in (["solve", "equilibrium", "--help"], ["train", "dqn", "--help"]):
+        with pytest.raises(SystemExit):
+            cli_main(argv)
+        assert "rule variants (refused for now: the " in capsys.readouterr().out

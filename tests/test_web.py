@@ -529,3 +529,19 @@ def test_a_replay_of_perudo_and_dudo_games_shows_each_round_by_its_own_rules(tmp
     assert any(r["palifico"] for r in rounds)
     assert any(r["loser"] < 0 and sum(r["dice_after"]) > sum(r["dice"]) for r in rounds)  # an exact call's die back
     assert any(r["loser"] >= 0 and r["dice"][r["loser"]] - r["dice_after"][r["loser"]] > 1 for r in rounds)
+
+
+def test_a_damaged_table_over_the_api_is_named_as_the_cli_names_it(tmp_path, monkeypatch):
+    # used to read "cfr:table=... cannot play these rules: cannot read ..."
+    from conftest import damage, small_table
+
+    from ldpomdp.caches import BoundedCache
+    from ldpomdp.exact import tables
+
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
+    path = small_table(tmp_path / "t.npz")
+    fault = damage(path, "truncated")
+    spec = f"cfr:table={path}"
+    error = _refused(_client(create_app(allow_plugins=True)).post("/api/game", json={"opponents": [spec], "dice": 1}),
+                     400)
+    assert error.startswith(f"player {spec!r}: cannot read the equilibrium table {path}: {fault}")

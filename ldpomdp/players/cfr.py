@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..datafiles import read_npz
 from ..exact.equilibrium import GameTable
 from ..exact.tables import rules_key, table_for
 from ..game import PlayerView, PublicView
@@ -26,8 +27,8 @@ class CFRPlayer(BaseOpponent):
         self.name = name or "cfr"
         self._table = table if isinstance(table, GameTable) else None
         self.table_path = None if isinstance(table, GameTable) else table
-        if self.table_path is not None and not Path(self.table_path).exists():
-            raise ValueError(f"cfr: no table at {table}")
+        if self.table_path is not None and not Path(self.table_path).is_file():
+            read_npz(self.table_path, "equilibrium table")  # raises TableError naming the file and its fault
 
     def table(self, config: GameConfig) -> GameTable:
         """The table this player plays ``config`` with (ValueError when it cannot)."""

@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import TableError
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
 from ..opponent import BaseOpponent, OpponentModel
+from ..registry import canonical_spec, make_player, spec_list, spec_text
 from ..rules import Action, GameConfig
 from ..validation import number
 
@@ -28,8 +29,6 @@ DEFAULT_TREMBLE = 0.02  # chance that the safe type's move is a uniform slip, in
 def _type_specs(types: Sequence[str] | str) -> tuple[str, ...]:
     """The component specs, canonical: a sequence of spec strings, or one string listing them as a spec's
     ``types=`` does (``[one-third,oehm:0.2]``)."""
-    from ..registry import canonical_spec, spec_list  # registry imports opponents lazily; avoid a cycle
-
     if not isinstance(types, str) and not (isinstance(types, Sequence) and all(isinstance(s, str) for s in types)):
         raise ValueError(f"TypeMixture.types must be a sequence of player specs or a list of them in brackets, "
                          f"got {types!r}")
@@ -55,8 +54,6 @@ class TypeMixture(BaseOpponent):
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, safe: str | None = DEFAULT_SAFE,
                  tremble: float = DEFAULT_TREMBLE, name: str | None = None):
-        from ..registry import canonical_spec, make_player, spec_text  # registry imports opponents lazily
-
         self.types = _type_specs(types)
         self.floor = number("TypeMixture", "floor", floor, 0.0, 1.0)
         self.tremble = number("TypeMixture", "tremble", tremble, 0.0, 1.0)

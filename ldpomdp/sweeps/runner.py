@@ -256,7 +256,7 @@ def run_sweep(
         todo = [(c, g) for c, g in todo if g]
         if log:
             for warning in dict.fromkeys(w for c in cells for w in c.config.warnings):  # each once, in order
-                log(f"warning: {warning}")
+                log(f"ldpomdp: warning: {warning}")
             for note in _folder_notes(cells, games, store):
                 log(note)
             log(f"{sum(len(g) for _, g in todo)} of {games * len(cells)} games to play ({len(cells)} cells) -> "

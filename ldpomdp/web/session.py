@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..errors import PlayerError
+from ..errors import PlayerError, TableError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name, seeded_rng
 from ..registry import make_seat, parse_spec, registered_names
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
@@ -150,6 +150,8 @@ class WebGame:
         for seat, player in enumerate(players):
             try:
                 player.reset(seat, self.state.config)
+            except TableError as exc:  # a file it cannot read: named as the CLI names it
+                raise WebError(400, f"player {self.specs[seat]!r}: {exc}") from None
             except Exception as exc:  # the player refuses these rules (e.g. a round too large to solve)
                 raise WebError(400, f"{self.specs[seat]} cannot play these rules: {_first_line(exc)}") from None
         self.lock = threading.Lock()
