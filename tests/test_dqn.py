@@ -111,9 +111,10 @@ def test_damaged_weights_are_one_error_naming_the_file_and_its_fault(tmp_path, k
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.rl
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_training_names_a_damaged_checkpoint_and_says_to_delete_it(tmp_path, capsys, kind):
-    pytest.importorskip("jax")
+    pytest.importorskip("jax", reason="the rl extra is not installed (pip install -e \".[test,rl]\")")
     checkpoint = tmp_path / "checkpoint.npz"
     checkpoint.write_bytes(SHIPPED_WEIGHTS.read_bytes())  # an .npz as long as a checkpoint would be, damaged below
     fault = damage(checkpoint, kind)
