@@ -70,6 +70,15 @@ def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True
     try:
         (np.savez_compressed if compress else np.savez)(tmp, **arrays)
         os.replace(tmp, path)
+    except Exception as exc:
+        # Ctrl-C (or SIGTERM as Ctrl-C) inside the zip writer surfaces as the writer's own error on closing
+        # ("Can't close the ZIP file while there is an open writing handle"): it is the interrupt, not a fault
+        cause: BaseException | None = exc
+        while cause is not None and not isinstance(cause, KeyboardInterrupt):
+            cause = cause.__context__
+        if cause is not None:
+            raise cause from None
+        raise
     finally:
         tmp.unlink(missing_ok=True)
     return path

@@ -399,3 +399,26 @@ def test_solve_and_train_help_say_their_rule_variant_flags_are_refused(capsys):
         with pytest.raises(SystemExit):
             cli_main(argv)
         assert "rule variants (refused for now: the " in capsys.readouterr().out
+
+
+def test_an_interrupt_inside_the_zip_writer_is_an_interrupt_not_an_error(tmp_path, capsys, monkeypatch):
+    # SIGTERM inside np.savez used to surface as zipfile's "Can't close the ZIP file ..." ValueError: exit 2, with
+    # that as the error line, and no resume hint
+    save, writes = np.savez_compressed, []
+
+    def interrupted_inside(file, **arrays):
+        writes.append(file)
+        if len(writes) < 2:
+            return save(file, **arrays)
+        Path(file).write_bytes(b"PK\x03\x04partial")
+        try:
+            raise KeyboardInterrupt("SIGTERM")
+        except KeyboardInterrupt:  # what zipfile's __exit__ does when the interrupt comes mid-write
+            raise ValueError("Can't close the ZIP file while there is an open writing handle on it.") from None
+
+    monkeypatch.setattr(np, "savez_compressed", interrupted_inside)
+    checkpoint = tmp_path / "cfr.npz.checkpoint.npz"
+    assert cli_main([*SOLVE, "--checkpoint-every", "1", "--out", str(tmp_path / "cfr.npz")]) == 130
+    assert capsys.readouterr().err == (f"stopped by SIGTERM: the rounds solved so far are saved in {checkpoint}; run "
+                                       f"the same command again to resume\n\ninterrupted\n")
+    assert [p.name for p in tmp_path.iterdir()] == [checkpoint.name]
