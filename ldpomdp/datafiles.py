@@ -42,6 +42,7 @@ def read_npz(path: str | Path, what: str, hint: str = "") -> dict[str, np.ndarra
             # a damaged archive fails in zipfile, zlib or numpy's header parser with many exception types, and this
             # block runs nothing else: whatever it raises says the file is damaged
             except Exception as exc:
+                _raise_interrupt_behind(exc)
                 fault = f"the file is damaged (truncated or corrupted: {' '.join(str(exc).split())})"
     raise _unreadable(path, what, fault, hint)
 
@@ -55,6 +56,17 @@ def load_npz(path: str | Path, what: str, parse: Callable[[dict[str, np.ndarray]
     except (KeyError, ValueError, TypeError) as exc:
         fault = f"no array {exc} in it" if isinstance(exc, KeyError) else str(exc)
         raise _unreadable(path, what, fault, hint) from exc
+
+
+def _raise_interrupt_behind(exc: Exception) -> None:
+    """Raise the KeyboardInterrupt (Ctrl-C, or SIGTERM as Ctrl-C) that ``exc`` was raised while handling, if any: an
+    interrupt inside zipfile surfaces as its own error on closing ("Can't close the ZIP file while there is an open
+    writing handle"), which is the interrupt, not a fault of the file."""
+    cause: BaseException | None = exc.__context__
+    while cause is not None and not isinstance(cause, KeyboardInterrupt):
+        cause = cause.__context__
+    if cause is not None:
+        raise cause from None
 
 
 def _unreadable(path: str | Path, what: str, fault: str, hint: str) -> TableError:
@@ -71,13 +83,7 @@ def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True
         (np.savez_compressed if compress else np.savez)(tmp, **arrays)
         os.replace(tmp, path)
     except Exception as exc:
-        # Ctrl-C (or SIGTERM as Ctrl-C) inside the zip writer surfaces as the writer's own error on closing
-        # ("Can't close the ZIP file while there is an open writing handle"): it is the interrupt, not a fault
-        cause: BaseException | None = exc
-        while cause is not None and not isinstance(cause, KeyboardInterrupt):
-            cause = cause.__context__
-        if cause is not None:
-            raise cause from None
+        _raise_interrupt_behind(exc)
         raise
     finally:
         tmp.unlink(missing_ok=True)

@@ -268,3 +268,20 @@ def test_an_interrupted_or_failed_write_leaves_no_temporary_file(tmp_path, monke
         write_npz(path, {"x": np.zeros(3)})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.npz"]
     assert path.read_bytes() == before
+
+
+def test_an_interrupt_inside_reading_an_npz_is_the_interrupt_not_a_damaged_file(tmp_path, monkeypatch):
+    # zipfile's error on closing, raised while Ctrl-C unwinds, would have read as "the file is damaged"
+    from ldpomdp.datafiles import read_npz
+
+    path = write_npz(tmp_path / "t.npz", {"x": np.arange(3)})
+
+    def interrupted(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise ValueError("Can't close the ZIP file while there is an open writing handle on it.") from None
+
+    monkeypatch.setattr(np, "load", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        read_npz(path, "table")
