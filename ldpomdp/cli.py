@@ -299,13 +299,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from .exact import exploitability
-    from .exact.equilibrium import game_rounds, solve_game
+    from .exact.equilibrium import game_config, game_iterations, solve_game
     from .exact.tables import SHIPPED
     from .interrupts import sigterm_as_interrupt
     from .players.cfr import CFRPlayer
 
-    if variant_flags(args):
-        raise ValueError(f"the equilibrium solver takes today's rules only: drop {', '.join(variant_flags(args))}")
     dice = SHIPPED.dice if args.dice is None else args.dice
     recall = SHIPPED.recall if args.recall is None else args.recall
     iterations = SHIPPED.iterations if args.iterations is None else args.iterations
@@ -315,9 +313,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
     try:
         with sigterm_as_interrupt():  # `kill` stops it as Ctrl-C does: no temporary file is left behind
-            with tqdm(total=len(game_rounds(dice)) * iterations, unit="it", disable=args.no_progress) as bar:
+            with tqdm(total=game_iterations(game_config(config, dice), iterations, args.sweeps), unit="it",
+                      disable=args.no_progress) as bar:
                 table = solve_game(config, dice, recall, iterations, seed=args.seed, checkpoint=checkpoint,
-                                   checkpoint_every=args.checkpoint_every, progress=bar.update)
+                                   checkpoint_every=args.checkpoint_every, progress=bar.update, sweeps=args.sweeps)
             table.save(out)
             checkpoint.unlink(missing_ok=True)
     except KeyboardInterrupt as exc:
@@ -327,8 +326,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise
     print(f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out}, e.g. ldpomdp play "
           f"--opponents cfr:table={out}, under the rule flags it was solved with)")
-    for (a, b), seconds in table.seconds.items():
-        print(f"round {a} vs {b} dice: game value to the opener {table.values[a, b]:+.4f}, {seconds:.1f} CPU s")
+    print(f"rules: {table.config.describe()}" + (f"; games starting with {dice} dice each, fixed point residual "
+                                                 f"{table.residual:.2g}" if table.config.exact_call else ""))
+    for key, seconds in table.seconds.items():
+        kind = " (palifico)" if len(key) > 2 else ""
+        print(f"round {key[0]} vs {key[1]} dice{kind}: game value to the opener "
+              f"{table.value(key[:2], len(key) > 2):+.4f}, {seconds:.1f} CPU s")
+    if config.exact_call:  # a right exact call repeats the round with one die each: not a one-round game
+        return 0
     # the round with one die each is the one-round +1/-1 game: its exploitability is exact
     e = exploitability(CFRPlayer(table), replace(config, dice=(1, 1)), (1, 1))
     print(f"exploitability with 1 die each: as opener {e.as_opener:.4f}, as responder {e.as_responder:.4f}, "
@@ -358,11 +363,15 @@ def _solve_parser(sub) -> None:
     kinds = solve.add_subparsers(dest="kind", required=True)
     eq = kinds.add_parser("equilibrium", help="the whole game's rounds up to --dice each, smallest first",
                           conflict_handler="resolve")
-    _config_args(eq, "refused for now: the solver takes today's rules only")
+    _config_args(eq)
     # defaults None: cmd_solve fills in the shipped table's settings (exact.tables.SHIPPED; importing them here would
     # load the solvers at every command's start)
     eq.add_argument("--dice", type=_option_int(1), default=None,
-                    help="solve every round up to this many dice each (default: the shipped table's)")
+                    help="solve every round up to this many dice each (under the exact call: for games starting with "
+                         "this many; default: the shipped table's)")
+    eq.add_argument("--sweeps", type=_option_int(1), default=1,
+                    help="under the exact call, full sweeps of the rounds at most, each valued by the last one's fixed "
+                         "point (default 1)")
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
     eq.add_argument("--recall", default=None,
                     help="the last k bids recalled, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "

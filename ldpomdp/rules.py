@@ -36,6 +36,7 @@ __all__ = [
     "match_probability",
     "resolve_challenge",
     "settle_round",
+    "settle_count",
     "settled_by_count",
     "round_ends",
     "next_opener",
@@ -491,20 +492,27 @@ def settle_round(
     config: GameConfig, hands: np.ndarray, dice: tuple[int, ...], bid: Bid, bidder: int, caller: int, call: Action
 ) -> tuple[int, int, tuple[int, ...]]:
     """Settle a round ended by ``call`` (:data:`CHALLENGE` or :data:`EXACT`) of ``caller`` over ``bidder``'s ``bid``:
-    ``(loser, matching, dice after)``, loser -1 when nobody loses (a right exact call: the caller gets a die back,
-    never above its starting dice). A challenge's loser loses one die, or under ``loss="difference"`` what the bid
-    missed by (the bidder: quantity - matching; the challenger: matching - quantity + 1); a wrong exact call costs
-    the caller one die."""
+    ``(loser, matching, dice after)`` (:func:`settle_count`)."""
     matching = int(np.sum(matching_count(np.asarray(hands), bid.face, config)))
+    loser, after = settle_count(config, dice, bid.quantity - matching, bidder, caller, call)
+    return loser, matching, after
+
+
+def settle_count(config: GameConfig, dice: tuple[int, ...], missing: int, bidder: int, caller: int, call: Action
+                 ) -> tuple[int, tuple[int, ...]]:
+    """``(loser, dice after)`` of a round that ``caller``'s ``call`` ends when the bid's quantity exceeds the matching
+    dice by ``missing`` (<= 0: the bid holds). Loser -1 when nobody loses (a right exact call: the caller gets a die
+    back, never above its starting dice). A challenge's loser loses one die, or under ``loss="difference"`` what the
+    bid missed by (the bidder: ``missing``; the challenger: ``1 - missing``); a wrong exact call costs one die."""
     if call is EXACT:
-        if matching == bid.quantity:
+        if missing == 0:
             regained = int(dice[caller] < config.starting_dice[caller])
-            return -1, matching, tuple(d + regained * (i == caller) for i, d in enumerate(dice))
+            return -1, tuple(d + regained * (i == caller) for i, d in enumerate(dice))
         loser, lost = caller, 1
     else:
-        loser = caller if matching >= bid.quantity else bidder
-        lost = 1 if config.loss == "one" else abs(matching - bid.quantity) + (loser == caller)
-    return loser, matching, tuple(max(d - lost, 0) if i == loser else d for i, d in enumerate(dice))
+        loser = caller if missing <= 0 else bidder
+        lost = 1 if config.loss == "one" else abs(missing) + (loser == caller)
+    return loser, tuple(max(d - lost, 0) if i == loser else d for i, d in enumerate(dice))
 
 
 def settled_by_count(config: GameConfig) -> bool:

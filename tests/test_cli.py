@@ -240,17 +240,33 @@ def no_solving(monkeypatch):
     monkeypatch.setattr(equilibrium, "solve_game", lambda *a, **k: pytest.fail("it started solving"))
 
 
-@pytest.mark.parametrize("flags,named", [
-    (["--rules", "perudo"], "--rules"),  # used to solve today's rules, write their table, then exit 2
-    (["--exact-call"], "--exact-call"),
-    (["--loss", "difference", "--palifico"], "--palifico, --loss"),
-    (["--rules", "dudo", "--wild-bids", "perudo"], "--rules, --wild-bids"),
+@pytest.mark.parametrize("flags,variants", [
+    (["--rules", "perudo"], {"wild_bids": "perudo", "exact_call": True, "palifico": True}),
+    (["--exact-call"], {"exact_call": True}),
+    (["--loss", "difference", "--palifico"], {"palifico": True, "loss": "difference"}),
+    (["--rules", "dudo", "--exact-call"], {"wild_bids": "perudo", "exact_call": True, "loss": "difference"}),
 ])
-def test_solve_refuses_the_rule_variants_naming_them_before_solving(tmp_path, capsys, no_solving, flags, named):
-    assert cli_main([*SOLVE, *flags, "--out", str(tmp_path / "cfr.npz")]) == 2
-    assert capsys.readouterr().err == (f"ldpomdp: error: the equilibrium solver takes today's rules only: drop "
-                                       f"{named}\n")
-    assert list(tmp_path.iterdir()) == []
+def test_solve_solves_exactly_the_rules_its_flags_give(tmp_path, capsys, monkeypatch, flags, variants):
+    # used to solve today's rules, write them as the variant's table, then exit 2
+    solved = []
+
+    def record(config, *args, **kwargs):
+        solved.append(config)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(equilibrium, "solve_game", record)
+    with pytest.raises(KeyboardInterrupt):
+        cli_main([*SOLVE, *flags, "--out", str(tmp_path / "cfr.npz")])
+    assert solved[0].variants == variants
+
+
+def test_solve_names_the_variant_rules_in_the_table_and_its_lines(tmp_path, capsys):
+    out = tmp_path / "dudo.npz"
+    assert cli_main(["solve", "equilibrium", "--rules", "dudo", "--dice", "1", "--iterations", "20", "--no-progress",
+                     "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "rules: full game, 6 faces, ones wild, Perudo bids on ones, loss by the difference" in printed
+    assert GameTable.load(out).config == GameConfig.preset("dudo", dice=1, num_players=2)
 
 
 def _read_only_folder(tmp_path) -> tuple[Path, str]:
@@ -393,12 +409,11 @@ def test_solve_equilibrium_takes_the_recall_as_recall_and_fills_in_the_shipped_s
     assert exit_.value.code == 2 and "unrecognized arguments: --k" in capsys.readouterr().err
 
 
-def test_solve_and_train_help_say_their_rule_variant_flags_are_refused(capsys):
+def test_train_help_says_its_rule_variant_flags_are_refused(capsys):
     # --help offered --rules and the single rules without a word that every one of them is refused
-    for argv in (["solve", "equilibrium", "--help"], ["train", "dqn", "--help"]):
-        with pytest.raises(SystemExit):
-            cli_main(argv)
-        assert "rule variants (refused for now: the " in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli_main(["train", "dqn", "--help"])
+    assert "rule variants (refused for now: the " in capsys.readouterr().out
 
 
 def test_an_interrupt_inside_the_zip_writer_is_an_interrupt_not_an_error(tmp_path, capsys, monkeypatch):

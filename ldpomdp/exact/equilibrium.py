@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -20,10 +20,22 @@ import numpy as np
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
 from ..hands import hand_rows, hand_support
-from ..rules import ActionCoding, Bid, GameConfig, match_matrix, next_opener
+from ..rules import CHALLENGE, EXACT, Action, ActionCoding, Bid, GameConfig, legal_actions, match_matrix
+from .chain import (
+    DiceState,
+    RoundOutcome,
+    canonical_state,
+    chain_values,
+    game_states,
+    round_key,
+    round_outcome,
+    round_slots,
+    successor,
+)
 
-__all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "round_outcome", "solve_game",
-           "GameTable", "quantize", "QUANTUM", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS", "VALUE_DTYPE"]
+__all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "solve_game", "game_config",
+           "game_iterations", "GameTable", "quantize", "QUANTUM", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS",
+           "VALUE_DTYPE"]
 
 VALUE_DTYPE = np.float32  # the backward pass's values (regrets and strategy sums stay float64)
 MAX_FULL_WIDTH_CELLS = 300_000_000  # states x hand pairs kept as values (1.2 GB); above it, sample opponents
@@ -31,36 +43,46 @@ MAX_FULL_WIDTH_CELLS = 300_000_000  # states x hand pairs kept as values (1.2 GB
 
 @dataclass(frozen=True)
 class AbstractRound:
-    """The abstract states of one round with ``dice`` = (opener's, responder's) and recall ``k``.
+    """The abstract states of one round with ``dice`` = (opener's, responder's) and recall ``k``, under the round's
+    rules ``config`` (a palifico round's: :meth:`~ldpomdp.rules.GameConfig.round_rules`).
 
-    States are numbered in topological order (by last bid, then actor, then the bids their children keep, so that
-    states sharing children are contiguous: :attr:`blocks`; the root, with no bid, first). State s
-    belongs to ``actor[s]``; its actions are the raises to every bid above ``last[s]`` (ascending), then a
-    challenge when a bid stands: :attr:`groups` gives the raises' states, ``edge_start`` the offsets of each
-    state's actions among its actor's actions (``role_states[r]`` in order).
+    Bids are numbered so that every raise goes to a higher number (:attr:`bids`). States are numbered in topological
+    order (by last bid, then actor, then the bids their children keep, so that states sharing children are
+    contiguous: :attr:`blocks`; the root, with no bid, first). State s belongs to ``actor[s]``; its actions are the
+    legal raises over ``last[s]`` (:attr:`raises`, ascending), then the calls (:attr:`calls`) when a bid stands.
     """
 
     config: GameConfig
     dice: tuple[int, int]
     k: int
-    coding: ActionCoding  # numbers the round's bids
+    bids: tuple[Bid, ...]  # every bid of the round; each legal raise of bid i is a bid j > i
+    raises: tuple[np.ndarray, ...]  # raises[last + 1]: the bid numbers legal over bid ``last`` (-1: the opening bids)
     actor: np.ndarray
     last: np.ndarray
     index: dict  # (actor, tuple of bid indices, at most k) -> state
 
+    @cached_property
+    def bid_index(self) -> dict[Bid, int]:
+        return {b: i for i, b in enumerate(self.bids)}
+
     @property
-    def bids(self) -> tuple[Bid, ...]:
-        """Every bid of the round, ascending: bid ``i`` is numbered ``i`` (:attr:`coding`)."""
-        return self.coding.bids
+    def calls(self) -> tuple[Action, ...]:
+        """The calls open when a bid stands: CHALLENGE, then EXACT under ``exact_call``."""
+        return (CHALLENGE, EXACT) if self.config.exact_call else (CHALLENGE,)
 
     @property
     def num_states(self) -> int:
         return len(self.actor)
 
     def num_actions(self, state: int) -> int:
-        """Raises above the state's last bid, plus a challenge when a bid stands."""
+        """Raises over the state's last bid, plus the calls when a bid stands."""
         last = int(self.last[state])
-        return len(self.bids) - 1 - last + (last >= 0)
+        return len(self.raises[last + 1]) + len(self.calls) * (last >= 0)
+
+    def actions(self, state: int) -> list[Action]:
+        """The state's actions in column order."""
+        last = int(self.last[state])
+        return [self.bids[j] for j in self.raises[last + 1]] + list(self.calls if last >= 0 else ())
 
     @cached_property
     def keys(self) -> list[tuple[int, tuple[int, ...]]]:
@@ -72,14 +94,14 @@ class AbstractRound:
     @cached_property
     def groups(self) -> list[tuple[int, int, int, int, np.ndarray]]:
         """The states by (last bid, actor), each a contiguous range: ``(lo, hi, actor, last, children)`` with
-        ``children[i, j]`` the state that raise j (ascending bid) of state lo + i leads to."""
-        n = len(self.bids)
+        ``children[i, j]`` the state that raise j (:attr:`raises`) of state lo + i leads to."""
         bounds = np.flatnonzero(np.diff(self.last * 2 + self.actor)) + 1
         out = []
         for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, self.num_states], strict=True):
             actor, last = int(self.actor[lo]), int(self.last[lo])
-            children = np.array([[self.index[(1 - actor, (window + (j,))[-self.k:])] for j in range(last + 1, n)]
-                                 for _, window in self.keys[lo:hi]], dtype=np.int64).reshape(hi - lo, n - 1 - last)
+            raises = self.raises[last + 1]
+            children = np.array([[self.index[(1 - actor, (window + (int(j),))[-self.k:])] for j in raises]
+                                 for _, window in self.keys[lo:hi]], dtype=np.int64).reshape(hi - lo, len(raises))
             out.append((int(lo), int(hi), actor, last, children))
         return out
 
@@ -135,25 +157,43 @@ class AbstractRound:
         return hand_rows(self.hands[role], hands, self.dice[role])
 
 
+def _numbered_bids(config: GameConfig, dice: tuple[int, int]) -> tuple[tuple[Bid, ...], tuple[np.ndarray, ...]]:
+    """The round's bids numbered so that raises go up (fewest raises over a bid first; plain order among equals:
+    today's rules keep :class:`~ldpomdp.rules.ActionCoding`'s order), and the raises over each (``raises[i + 1]``
+    over bid i, ``raises[0]`` the opening bids)."""
+    table_dice = sum(dice)
+    over = {bid: [a for a in legal_actions(config, table_dice, bid) if isinstance(a, Bid)]
+            for bid in ActionCoding(replace(config, dice=dice)).bids}
+    bids = tuple(sorted(over, key=lambda b: (-len(over[b]), b.quantity, b.face)))
+    number = {b: i for i, b in enumerate(bids)}
+    raises = [np.array(sorted(number[a] for a in legal_actions(config, table_dice, None) if isinstance(a, Bid)),
+                       dtype=np.int64)]
+    for i, bid in enumerate(bids):
+        after = np.array(sorted(number[a] for a in over[bid]), dtype=np.int64)
+        if len(after) and after[0] <= i:
+            raise AssertionError(f"the bids of {config.describe()} have no order where raises go up ({bid})")
+        raises.append(after)
+    return bids, tuple(raises)
+
+
 @memo(maxsize=64)
 def abstract_round(config: GameConfig, dice: tuple[int, int], k: int) -> AbstractRound:
-    """Every abstract state reachable in a round with ``dice`` = (opener's, responder's) and recall ``k`` >= 1."""
+    """Every abstract state reachable in a round with ``dice`` = (opener's, responder's) and recall ``k`` >= 1, under
+    the round's rules ``config`` (variants included)."""
     if config.num_players != 2 or config.bids != "full":
         raise ValueError(f"the CFR solver handles two players and full bids; got {config.num_players} players, "
                          f"bids={config.bids!r}")
     if k < 1:
         raise ValueError(f"recall k must be >= 1 bid, got {k!r}")
-    coding = ActionCoding(replace(config, dice=(int(dice[0]), int(dice[1]))))  # the bids within the round's dice
-    n = len(coding.bids)
+    bids, raises = _numbered_bids(config, (int(dice[0]), int(dice[1])))
     keys: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     seen = {keys[0]}
     pos = 0
     while pos < len(keys):  # breadth first over the DAG
         actor, window = keys[pos]
         pos += 1
-        first = window[-1] + 1 if window else 0
-        for j in range(first, n):
-            child = (1 - actor, (window + (j,))[-k:])
+        for j in raises[window[-1] + 1 if window else 0]:
+            child = (1 - actor, (window + (int(j),))[-k:])
             if child not in seen:
                 seen.add(child)
                 keys.append(child)
@@ -161,7 +201,7 @@ def abstract_round(config: GameConfig, dice: tuple[int, int], k: int) -> Abstrac
     # are contiguous (the blocks)
     keys.sort(key=lambda key: (key[1][-1] if key[1] else -1, key[0], key[1][len(key[1]) - k + 1:], key[1]))
     return AbstractRound(
-        config=config, dice=(int(dice[0]), int(dice[1])), k=int(k), coding=coding,
+        config=config, dice=(int(dice[0]), int(dice[1])), k=int(k), bids=bids, raises=raises,
         actor=np.array([a for a, _ in keys], dtype=np.int64),
         last=np.array([w[-1] if w else -1 for _, w in keys], dtype=np.int64),
         index={key: s for s, key in enumerate(keys)},
@@ -209,20 +249,23 @@ def _merge(children: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class RoundCFR:
-    """CFR+ on one abstract round. ``outcome[loser, challenger]`` is the opener's value after a challenge.
+    """CFR+ on one abstract round: ``outcome`` (a :class:`RoundOutcome`, or today's rules' ``outcome[loser,
+    challenger]``) values the calls that end it.
 
     ``regrets[r]`` and ``strategy_sums[r]`` are (H_r, role r's actions) arrays; ``iteration`` counts completed
     iterations. Full width over hand pairs when ``states x H_0 x H_1 <= MAX_FULL_WIDTH_CELLS``, else each update
     draws ``opponent_samples`` (default 16) opponent hands from the prior, seeded by ``seed``, dice and iteration.
     """
 
-    def __init__(self, config: GameConfig, dice: tuple[int, int], k: int, outcome: np.ndarray,
+    def __init__(self, config: GameConfig, dice: tuple[int, int], k: int, outcome: RoundOutcome | np.ndarray,
                  opponent_samples: int | None = None, seed: int = 0):
         self.round = abstract_round(config, (int(dice[0]), int(dice[1])), k)
-        self.outcome = np.asarray(outcome, dtype=np.float64)
-        if self.outcome.shape != (2, 2) or np.abs(self.outcome).max() > 1.0 + 1e-12:
-            raise ValueError(f"outcome must be a 2x2 array of values in [-1, 1], got {outcome!r}")
         r = self.round
+        self.outcome = RoundOutcome.of(outcome, sum(r.dice))
+        if self.outcome.table_dice != sum(r.dice) or (self.outcome.exact is None) == r.config.exact_call:
+            raise ValueError(f"the outcome is for {self.outcome.table_dice} dice "
+                             f"{'with' if self.outcome.exact is not None else 'without'} the exact call; the round has "
+                             f"{sum(r.dice)} dice {'with' if r.config.exact_call else 'without'} it")
         cells = r.num_states * len(r.hands[0]) * len(r.hands[1])
         self.opponent_samples = None if cells <= MAX_FULL_WIDTH_CELLS else opponent_samples or 16
         self.regrets = [np.zeros((len(r.hands[p]), r.role_edges[p])) for p in (0, 1)]
@@ -249,21 +292,24 @@ class RoundCFR:
             if not children.size:
                 continue
             e, g, raises = r.edge_start[lo], hi - lo, children.shape[1]
-            sigma = strategy[a][:, e:e + g * (raises + (last >= 0))].reshape(-1, g, raises + (last >= 0))
+            width = raises + len(r.calls) * (last >= 0)
+            sigma = strategy[a][:, e:e + g * width].reshape(-1, g, width)
             own = (reach[a][lo:hi].T[:, :, None] * sigma[:, :, :raises]).reshape(-1, g * raises).T
             other = np.repeat(reach[1 - a][lo:hi], raises, axis=0)
             reach[a][targets] += np.add.reduceat(own[order], starts, axis=0)
             reach[1 - a][targets] += np.add.reduceat(other[order], starts, axis=0)
         return reach
 
-    def _terminal(self, last: int, challenger: int, updater: int, opp: np.ndarray) -> np.ndarray:
-        """(H_updater, len(opp)) updater's value of a challenge of bid ``last`` by role ``challenger``."""
+    def _terminals(self, last: int, caller: int, updater: int, opp: np.ndarray) -> list[np.ndarray]:
+        """Per call (:attr:`AbstractRound.calls`), (H_updater, len(opp)) updater's value of that call of bid ``last``
+        by role ``caller``."""
         r = self.round
         bid = r.bids[last]
         total = r.matches[updater][:, bid.face - 1][:, None] + r.matches[1 - updater][opp, bid.face - 1][None, :]
-        value = np.where(total >= bid.quantity, self.outcome[challenger, challenger],
-                         self.outcome[1 - challenger, challenger]).astype(VALUE_DTYPE)
-        return value if updater == 0 else -value
+        values = [self.outcome.challenge[caller][bid.quantity - total + self.outcome.table_dice]]
+        if self.outcome.exact is not None:
+            values.append(self.outcome.exact[caller][(total == bid.quantity).astype(np.int64)])
+        return [(v if updater == 0 else -v).astype(VALUE_DTYPE) for v in values]
 
     def _values(self, strategy: list[np.ndarray], updater: int, opp: np.ndarray, opp_weight: np.ndarray,
                 reach_opp: np.ndarray | None, regrets: np.ndarray | None) -> np.ndarray:
@@ -278,28 +324,28 @@ class RoundCFR:
         hands = len(r.hands[updater])
         values = self._buffer((hands, r.num_states, len(opp)))
         for lo, hi, actor, last, children in reversed(r.blocks):
-            raises, width, e = len(children), len(children) + (last >= 0), r.edge_start[lo]
+            raises, width, e = len(children), len(children) + len(r.calls) * (last >= 0), r.edge_start[lo]
             sigma64 = strategy[actor][:, e:e + (hi - lo) * width].reshape(-1, hi - lo, width)  # (H_a, states, actions)
-            terminal = self._terminal(last, actor, updater, opp) if last >= 0 else None
+            terminals = self._terminals(last, actor, updater, opp) if last >= 0 else []
             below = values[:, children, :]  # (H_u, raises, opp)
             if actor != updater:
                 sigma = sigma64[opp].astype(VALUE_DTYPE)
                 out = np.matmul(sigma[:, :, :raises], np.ascontiguousarray(below.transpose(2, 1, 0)))  # (opp, g, H_u)
-                if terminal is not None:
-                    out += sigma[:, :, raises][:, :, None] * terminal.T[:, None, :]
+                for i, terminal in enumerate(terminals):
+                    out += sigma[:, :, raises + i][:, :, None] * terminal.T[:, None, :]
                 values[:, lo:hi, :] = out.transpose(2, 1, 0)
                 continue
             sigma = sigma64.astype(VALUE_DTYPE)
             block = values[:, lo:hi, :]
             np.matmul(sigma[:, :, :raises], below, out=block)
-            if terminal is not None:
-                block += sigma[:, :, raises][:, :, None] * terminal[:, None, :]
+            for i, terminal in enumerate(terminals):
+                block += sigma[:, :, raises + i][:, :, None] * terminal[:, None, :]
             if regrets is None or reach_opp is None:
                 continue
             w = (reach_opp[lo:hi][:, opp] * opp_weight[None, :]).astype(VALUE_DTYPE)  # (states, opp)
             q = (below.reshape(-1, len(opp)) @ w.T).reshape(hands, raises, hi - lo).transpose(0, 2, 1)
-            if terminal is not None:
-                q = np.concatenate([q, (terminal @ w.T)[:, :, None]], axis=2)
+            if terminals:
+                q = np.concatenate([q] + [(terminal @ w.T)[:, :, None] for terminal in terminals], axis=2)
             q = q.astype(np.float64)
             regrets[:, e:e + (hi - lo) * width] += (q - (sigma64 * q).sum(axis=2, keepdims=True)).reshape(hands, -1)
         return values
@@ -337,10 +383,17 @@ class RoundCFR:
                 strategy[updater] = _regret_matching(self.regrets[updater], self._widths[updater])
             self.iteration = t
 
-    def value(self, strategy: list[np.ndarray] | None = None) -> float:
-        """The opener's expected value under ``strategy`` (default the average strategies), full width (in chunks
-        of responder hands when the pairs do not fit)."""
+    def value(self, strategy: list[np.ndarray] | None = None, outcome: RoundOutcome | None = None) -> float:
+        """The opener's expected value under ``strategy`` (default the average strategies) with the round's ends
+        valued by ``outcome`` (default the solver's), full width (in chunks of responder hands when the pairs do not
+        fit)."""
         strategy = self.average_strategy() if strategy is None else strategy
+        if outcome is not None:
+            solved, self.outcome = self.outcome, outcome
+            try:
+                return self.value(strategy)
+            finally:
+                self.outcome = solved
         r = self.round
         chunk = max(1, MAX_FULL_WIDTH_CELLS // (r.num_states * len(r.hands[0])))  # responder hands per pass
         total = 0.0
@@ -360,23 +413,6 @@ class RoundCFR:
         self.iteration = int(data["iteration"])
 
 
-def round_outcome(config: GameConfig, dice: tuple[int, int], values: np.ndarray) -> np.ndarray:
-    """``outcome[loser, challenger]`` of the round with ``dice`` = (opener's, responder's) in the whole game:
-    +1/-1 when the loser is out, else the game value ``values[opener's dice, responder's dice]`` of the next
-    round seen from this round's opener (``next_opener`` decides who opens it)."""
-    out = np.empty((2, 2))
-    for loser in (0, 1):
-        after = (dice[0] - (loser == 0), dice[1] - (loser == 1))
-        for challenger in (0, 1):
-            if min(after) == 0:
-                out[loser, challenger] = 1.0 if after[0] > 0 else -1.0
-                continue
-            opens = next_opener(config, after, challenger, loser)
-            value = values[after[opens], after[1 - opens]]
-            out[loser, challenger] = value if opens == 0 else -value
-    return out
-
-
 QUANTUM = 63  # stored probabilities are multiples of 1/63 (6 bits; 255 levels made the 1-5 dice table 24 MB)
 
 
@@ -388,72 +424,103 @@ def quantize(strategy: np.ndarray) -> np.ndarray:
 
 @dataclass
 class GameTable:
-    """Solved rounds of the whole game: ``strategies[(a, b)]`` = per role the average strategy (float, or uint8
-    as stored, see :func:`quantize`) of the round where the opener holds a dice and the responder b, and
-    ``values[a, b]`` that round's game value to its opener (in [-1, 1]). ``recall``, ``iterations``, ``seed``
-    and the rules say how it was solved."""
+    """Solved rounds of the whole game: ``strategies[key]`` = per role the average strategy (float, or uint8 as
+    stored, see :func:`quantize`) of the round ``key`` (:func:`~ldpomdp.exact.chain.round_key`: the opener's dice,
+    the responder's, and a 1 for a palifico round), and ``values[a, b]`` (``palifico_values``) the ordinary (palifico)
+    round's game value to its opener in its usual state (:func:`~ldpomdp.exact.chain.canonical_state`). ``recall``,
+    ``iterations``, ``seed`` and the rules say how it was solved; under the exact call, ``ends`` holds each round's
+    end probabilities and ``residual`` the fixed point's (:func:`solve_game`)."""
 
-    config: GameConfig  # rules; its dice are the largest dice per player covered
+    config: GameConfig  # rules; its dice are the largest dice per player covered (under exact_call: the start)
     recall: str  # k per round, see recall_for
     iterations: int
     seed: int
     values: np.ndarray
-    strategies: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]
-    seconds: dict[tuple[int, int], float]
+    strategies: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]
+    seconds: dict[tuple[int, ...], float]
+    palifico_values: np.ndarray | None = None
+    ends: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
+    residual: float = 0.0
 
     FORMAT = 2  # 2: states sharing children are contiguous, probabilities in 1/63 (format 1: other order, 1/255)
+    VARIANT_FORMAT = 3  # format 2 plus the variant rules, palifico rounds, the ends and the residual
+
+    def __post_init__(self) -> None:
+        if self.palifico_values is None:
+            self.palifico_values = np.zeros_like(self.values)
 
     @property
     def max_dice(self) -> int:
         return int(self.config.starting_dice[0])
 
-    def covers(self, dice: tuple[int, int]) -> bool:
-        return tuple(dice) in self.strategies
+    def covers(self, dice: tuple[int, int], palifico: bool = False) -> bool:
+        return round_key(dice, palifico) in self.strategies
 
-    def round(self, dice: tuple[int, int]) -> AbstractRound:
+    def round(self, dice: tuple[int, int], palifico: bool = False) -> AbstractRound:
         """The abstraction the round with ``dice`` = (opener's, responder's) was solved on."""
-        return abstract_round(self.config, (int(dice[0]), int(dice[1])), recall_for(self.recall, dice))
+        return abstract_round(self.config.round_rules(palifico), (int(dice[0]), int(dice[1])),
+                              recall_for(self.recall, dice))
 
-    def probabilities(self, dice: tuple[int, int], role: int, state: int, rows: np.ndarray) -> np.ndarray:
+    def value(self, dice: tuple[int, int], palifico: bool = False) -> float:
+        """The round's game value to its opener (:attr:`values`, :attr:`palifico_values`)."""
+        return float((self.palifico_values if palifico else self.values)[dice[0], dice[1]])  # type: ignore[index]
+
+    def probabilities(self, dice: tuple[int, int], role: int, state: int, rows: np.ndarray,
+                      palifico: bool = False) -> np.ndarray:
         """(len(rows), actions of ``state``) probabilities of ``role``'s hand ``rows`` at abstract ``state``."""
-        r = self.round(dice)
+        r = self.round(dice, palifico)
         e = r.edge_start[state]
         columns = np.arange(e, e + r.num_actions(state))
-        block = self.strategies[(int(dice[0]), int(dice[1]))][role][np.asarray(rows)[:, None], columns]
+        block = self.strategies[round_key(dice, palifico)][role][np.asarray(rows)[:, None], columns]
         block = block.astype(np.float64)
         total = block.sum(axis=1, keepdims=True)
         return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
 
     def arrays(self) -> dict[str, np.ndarray]:
         cfg = self.config
-        out = {"format": np.array(self.FORMAT), "faces": np.array(cfg.faces),
+        variants = bool(cfg.variants)
+        out = {"format": np.array(self.VARIANT_FORMAT if variants else self.FORMAT), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
                "max_dice": np.array(self.max_dice), "recall": np.array(self.recall),
                "iterations": np.array(self.iterations),
                "seed": np.array(self.seed),
                "values": self.values}
-        for (a, b), pair in self.strategies.items():
-            out[f"round_{a}_{b}_opener"], out[f"round_{a}_{b}_responder"] = (
+        if variants:
+            out.update({name: np.array(getattr(cfg, name)) for name in _VARIANT_FIELDS})
+            out.update(palifico_values=self.palifico_values, residual=np.array(self.residual))
+        for key, pair in self.strategies.items():
+            name = _round_name(key)
+            out[f"round_{name}_opener"], out[f"round_{name}_responder"] = (
                 p if p.dtype == np.uint8 else quantize(p) for p in pair)
-            out[f"seconds_{a}_{b}"] = np.array(self.seconds[(a, b)])
+            out[f"seconds_{name}"] = np.array(self.seconds[key])
+            if key in self.ends:
+                out[f"ends_{name}"] = self.ends[key]
         return out
 
     @classmethod
     def from_arrays(cls, data: Mapping[str, np.ndarray]) -> GameTable:
-        if int(data["format"]) != cls.FORMAT:
-            raise ValueError(f"equilibrium table format {int(data['format'])}, expected {cls.FORMAT}")
+        if int(data["format"]) not in (cls.FORMAT, cls.VARIANT_FORMAT):
+            raise ValueError(f"equilibrium table format {int(data['format'])}, expected {cls.FORMAT} or "
+                             f"{cls.VARIANT_FORMAT}")
         wild = int(data["wild"])
         dice = int(data["max_dice"])
+        variants = {name: data[name].item() for name in _VARIANT_FIELDS if name in data}
         config = GameConfig(num_players=2, dice=dice, faces=int(data["faces"]), wild=None if wild < 0 else wild,
-                            opener=str(data["opener"]))
-        strategies, seconds = {}, {}
+                            opener=str(data["opener"]), **{k: v if isinstance(v, bool) else str(v)  # type: ignore
+                                                            for k, v in variants.items()})
+        strategies, seconds, ends = {}, {}, {}
         for name in data:
             if name.startswith("round_") and name.endswith("_opener"):
-                a, b = (int(x) for x in name.split("_")[1:3])
-                strategies[(a, b)] = (data[name], data[f"round_{a}_{b}_responder"])
-                seconds[(a, b)] = float(data[f"seconds_{a}_{b}"])
+                label = name[len("round_"):-len("_opener")]
+                parts = label.split("_")
+                key = round_key((int(parts[0]), int(parts[1])), parts[2:] == ["palifico"])
+                strategies[key] = (data[name], data[f"round_{label}_responder"])
+                seconds[key] = float(data[f"seconds_{label}"])
+                if f"ends_{label}" in data:
+                    ends[key] = np.array(data[f"ends_{label}"])
+        palifico_values = np.array(data["palifico_values"]) if "palifico_values" in data else None
         return cls(config, str(data["recall"]), int(data["iterations"]), int(data["seed"]), np.array(data["values"]),
-                   strategies, seconds)
+                   strategies, seconds, palifico_values, ends, float(data["residual"]) if "residual" in data else 0.0)
 
     def save(self, path: str | Path) -> Path:
         """Write the table atomically (compressed .npz)."""
@@ -465,39 +532,120 @@ class GameTable:
         return load_npz(path, "equilibrium table", cls.from_arrays)
 
 
-def game_rounds(max_dice: int) -> list[tuple[int, int]]:
-    """Every round (opener's dice, responder's dice) up to ``max_dice`` each, fewest dice first."""
-    return sorted(((a, b) for a in range(1, max_dice + 1) for b in range(1, max_dice + 1)), key=lambda d: (sum(d), d))
+_VARIANT_FIELDS = ("wild_bids", "exact_call", "palifico", "loss")  # the rules a format-3 table stores beyond format 2
+
+
+def _round_name(key: tuple[int, ...]) -> str:
+    """``"a_b"``, or ``"a_b_palifico"``: a round's name in a table's arrays."""
+    return f"{key[0]}_{key[1]}" + ("_palifico" if len(key) > 2 else "")
+
+
+def game_config(config: GameConfig, max_dice: int) -> GameConfig:
+    """The two-player rules of a table of ``config``'s rules up to ``max_dice`` each (its variants included)."""
+    if config.palifico_round:
+        raise ValueError("give the game's rules, not a palifico round's (GameConfig.round_rules)")
+    return GameConfig(num_players=2, dice=max_dice, faces=config.faces, wild=config.wild, bids=config.bids,
+                      opener=config.opener, **config.variants)  # type: ignore[arg-type]
+
+
+def game_rounds(config: GameConfig) -> list[tuple[int, ...]]:
+    """The keys of every round a table of the two-player ``config`` solves (its dice: the largest covered, or under
+    the exact call the start), in the order they are solved: fewest dice first, ordinary rounds before palifico
+    ones."""
+    states = game_states(config, _starts(config))
+    return list(dict.fromkeys(s.key for s in states))
+
+
+def game_iterations(config: GameConfig, iterations: int, sweeps: int = 1) -> int:
+    """The most CFR+ iterations :func:`solve_game` runs for the two-player ``config`` (coarse sweeps included), as
+    its ``progress`` counts them."""
+    if not config.exact_call:
+        return len(game_rounds(config)) * iterations
+    return len(game_rounds(config)) * (COARSE_SWEEPS * COARSE_ITERATIONS + sweeps * iterations)
+
+
+def _starts(config: GameConfig) -> list[DiceState]:
+    """The states a table's games start at: every dice pair up to the largest (under the exact call, which can win
+    a die back up to the starting dice, only the start)."""
+    top = config.starting_dice[0]
+    pairs = [(top, top)] if config.exact_call else [(a, b) for a in range(1, top + 1) for b in range(1, top + 1)]
+    return [canonical_state(config, pair) for pair in pairs]
 
 
 def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations: int, seed: int = 0,
                checkpoint: str | Path | None = None, checkpoint_every: int = 50,
-               progress: Callable[[int], None] | None = None) -> GameTable:
-    """Solve every round up to ``max_dice`` each, fewest dice first, each with ``iterations`` CFR+ iterations, the
-    recall k that ``recall`` gives it (:func:`recall_for`), and its challenges valued by the game values of the
-    smaller rounds (:func:`round_outcome`).
+               progress: Callable[[int], None] | None = None, sweeps: int = 1) -> GameTable:
+    """Solve every round of ``config``'s rules up to ``max_dice`` each (:func:`game_rounds`), each with
+    ``iterations`` CFR+ iterations, the recall that ``recall`` gives it (:func:`recall_for`), and its ends valued by
+    the game values of the states they lead to (:func:`~ldpomdp.exact.chain.round_outcome`).
 
-    With ``checkpoint``, the solved rounds and the running round's regrets are written there (atomically) every
-    ``checkpoint_every`` iterations and after each round, and a run finding that file continues from it: the
-    result is the same as an uninterrupted run's. ``progress(n)`` is told of every n iterations done. Today's rules
-    only: ``config`` with rule variants is refused."""
-    if config.variants:
-        raise ValueError(f"the equilibrium solver takes today's rules only, not the variants {config.variants}")
-    cfg = GameConfig(num_players=2, dice=max_dice, faces=config.faces, wild=config.wild, bids=config.bids,
-                     opener=config.opener)
+    Under the exact call (a right one wins a die back, so a round can lead to a state not yet solved), coarse
+    sweeps first estimate every state's value, then up to ``sweeps`` full sweeps each value the rounds by the last
+    one's fixed point, until the :attr:`GameTable.residual` is below :data:`SWEEP_TOLERANCE`. With ``checkpoint``,
+    progress is written there every ``checkpoint_every`` iterations and a run finding that file continues from it,
+    to the same result. ``progress(n)``: n iterations done."""
+    cfg = game_config(config, max_dice)
+    if cfg.exact_call and len(set(config.starting_dice)) != 1:
+        raise ValueError(f"under the exact call the solver takes equal starting dice (a right call wins a die back up "
+                         f"to them); got {config.starting_dice}")
     recall_for(recall, (max_dice, max_dice))  # a bad schedule fails now, not after the small rounds
     table = GameTable(cfg, str(recall), int(iterations), int(seed), np.zeros((max_dice + 1, max_dice + 1)), {}, {})
+    states = game_states(cfg, _starts(cfg))
+    keys = list(dict.fromkeys(s.key for s in states))
     state: dict | None = None
+    estimate, sweep, spent = np.zeros(len(states)), 0, {}
     if checkpoint is not None and Path(checkpoint).exists():
         table, state = _resume(Path(checkpoint), table)
-    for dice in game_rounds(max_dice):
-        if table.covers(dice):
+        if state is not None and "estimate" in state:
+            estimate, sweep = np.array(state["estimate"]), int(state["sweep"])
+            spent = dict(zip(keys, np.array(state["spent"]).tolist(), strict=True))
+            if progress and cfg.exact_call:
+                progress(len(keys) * (COARSE_SWEEPS * COARSE_ITERATIONS + sweep * iterations))
+    elif cfg.exact_call:
+        estimate = _coarse_estimate(cfg, table, states, keys, progress)
+    while True:
+        extra = {"estimate": estimate, "sweep": np.array(sweep), "spent": np.array([spent.get(k, 0.0) for k in keys])}
+        guess = dict(zip(states, estimate.tolist(), strict=True))
+        _sweep(table, states, keys, guess, state, extra, checkpoint, checkpoint_every, progress)
+        state = None
+        for key in keys:
+            table.seconds[key] += spent.get(key, 0.0)
+        if not cfg.exact_call:
+            return table
+        values = _fix_values(table, states, keys, guess)
+        sweep += 1
+        if table.residual <= SWEEP_TOLERANCE or sweep >= sweeps:
+            return table
+        estimate, spent = np.array([values[s] for s in states]), dict(table.seconds)
+        table.strategies.clear()
+        table.ends.clear()
+        table.seconds.clear()
+        if checkpoint is not None:
+            write_npz(checkpoint, {**table.arrays(), "estimate": estimate, "sweep": np.array(sweep),
+                                   "spent": np.array([spent[k] for k in keys])})
+
+
+SWEEP_TOLERANCE = 1e-3  # solve_game stops its sweeps when the residual is below it
+
+
+def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]], guess: dict[DiceState, float],
+           state: dict | None, extra: dict[str, np.ndarray], checkpoint: str | Path | None, checkpoint_every: int,
+           progress: Callable[[int], None] | None) -> None:
+    """Solve the rounds ``keys`` the table does not cover yet, in order, each valued by the rounds solved before it
+    and ``guess`` for the states not solved yet (:func:`solve_game`); ``state``: the running round to resume."""
+    cfg, iterations = table.config, table.iterations
+    solved = {canonical_state(cfg, k): table.value(k[:2], len(k) > 2) for k in table.strategies}
+    for key in keys:
+        if table.covers(key[:2], len(key) > 2):
             if progress:
                 progress(iterations)
             continue
-        solver = RoundCFR(cfg, dice, recall_for(recall, dice), round_outcome(cfg, dice, table.values), seed=seed)
+        usual = canonical_state(cfg, key)
+        outcome = round_outcome(cfg, usual, lambda s: solved[s] if s in solved else guess[s])
+        solver = RoundCFR(cfg.round_rules(len(key) > 2), key[:2], recall_for(table.recall, key[:2]), outcome,
+                          seed=table.seed)
         spent = 0.0
-        if state is not None and tuple(state["dice"]) == dice:
+        if state is not None and "dice" in state and tuple(int(x) for x in state["dice"]) == key:
             solver.load_state(state)
             spent = float(state["seconds"])
             if progress:
@@ -509,18 +657,86 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
             solver.run(step)
             spent += time.process_time() - start
             if checkpoint is not None and solver.iteration < iterations:
-                write_npz(checkpoint, {**table.arrays(), **solver.state_dict(), "dice": np.array(dice),
-                                       "running_seconds": np.array(spent)})
+                write_npz(checkpoint, {**table.arrays(), **solver.state_dict(), "dice": np.array(key),
+                                       "running_seconds": np.array(spent), **extra})
             if progress:
                 progress(step)
         start = time.process_time()
         average = solver.average_strategy()
-        table.values[dice] = solver.value(average)
-        table.strategies[dice] = (average[0], average[1])
-        table.seconds[dice] = spent + time.process_time() - start
+        solved[usual] = solver.value(average)
+        (table.palifico_values if len(key) > 2 else table.values)[key[:2]] = solved[usual]  # type: ignore[index]
+        table.strategies[key] = (average[0], average[1])
+        if cfg.exact_call:
+            table.ends[key] = _end_probabilities(solver, average, cfg, [s for s in states if s.key == key])
+        table.seconds[key] = spent + time.process_time() - start
         if checkpoint is not None:
-            table.save(checkpoint)
-    return table
+            write_npz(checkpoint, {**table.arrays(), **extra})
+
+
+def _coarse_estimate(config: GameConfig, table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]],
+                     progress: Callable[[int], None] | None) -> np.ndarray:
+    """Every state's value from :data:`COARSE_SWEEPS` sweeps of :data:`COARSE_ITERATIONS` CFR+ iterations per round,
+    each round valued by the previous sweep's chain values (zero at first)."""
+    values = dict.fromkeys(states, 0.0)
+    for _ in range(COARSE_SWEEPS):
+        ends = {}
+        for key in keys:
+            outcome = round_outcome(config, canonical_state(config, key), values.__getitem__)
+            solver = RoundCFR(config.round_rules(len(key) > 2), key[:2], recall_for(table.recall, key[:2]), outcome,
+                              seed=table.seed)
+            solver.run(COARSE_ITERATIONS)
+            if progress:
+                progress(COARSE_ITERATIONS)
+            ends[key] = _end_probabilities(solver, solver.average_strategy(), config,
+                                           [s for s in states if s.key == key])
+        values = chain_values(config, states, ends)
+    return np.array([values[s] for s in states])
+
+
+COARSE_SWEEPS = 2  # the exact call's coarse sweeps (solve_game)
+COARSE_ITERATIONS = 15
+
+
+def _end_probabilities(solver: RoundCFR, strategy: list[np.ndarray], config: GameConfig,
+                       states: list[DiceState]) -> np.ndarray:
+    """P(the round ends by each slot, :func:`~ldpomdp.exact.chain.round_slots`) under ``strategy``; slots leading
+    to the same place from every state in ``states`` share their mass (it sits on the first of them)."""
+    slots = round_slots(config, solver.round.dice)
+    classes: dict[tuple, list[int]] = {}
+    for i, slot in enumerate(slots):
+        classes.setdefault(tuple(successor(config, s, slot) for s in states), []).append(i)
+    out = np.zeros(len(slots))
+    table = sum(solver.round.dice)
+    for members in classes.values():
+        indicator = np.zeros(len(slots))
+        indicator[members] = 1.0
+        exact = indicator[2 * (2 * table + 1):].reshape(2, 2) if config.exact_call else None
+        out[members[0]] = solver.value(strategy, RoundOutcome(indicator[:2 * (2 * table + 1)].reshape(2, -1), exact,
+                                                              table))
+    return out
+
+
+def _fix_values(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]],
+                guess: dict[DiceState, float]) -> dict[DiceState, float]:
+    """Set the table's values to the chain's fixed point under its strategies (returned, for every state), and its
+    residual: the largest gap between a next state's value there and the one its round was solved against (solved
+    before it in the sweep, else ``guess``)."""
+    config = table.config
+    values = chain_values(config, states, table.ends)
+    solved: dict[DiceState, float] = {}
+    residual = 0.0
+    for key in keys:  # the values each round was solved against, as solve_game gave them
+        usual = canonical_state(config, key)
+        for slot in round_slots(config, usual.dice):
+            following = successor(config, usual, slot)[1]
+            if following is not None:
+                used = solved[following] if following in solved else guess[following]
+                residual = max(residual, abs(values[following] - used))
+        solved[usual] = table.value(key[:2], len(key) > 2)
+    for key in keys:
+        (table.palifico_values if len(key) > 2 else table.values)[key[:2]] = values[canonical_state(config, key)]  # type: ignore[index]
+    table.residual = residual
+    return values
 
 
 def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
@@ -537,9 +753,12 @@ def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
 
 
 def _checkpoint(data: Mapping[str, np.ndarray]) -> tuple[GameTable, dict | None]:
-    """The solved rounds and the running round's state (None between rounds) of a checkpoint's arrays."""
-    state = None
+    """The solved rounds and the running round's state (None between rounds) of a checkpoint's arrays, and the
+    coarse estimate under the exact call."""
+    state: dict | None = None
     if "dice" in data:
         state = {name: data[name] for name in ("regrets0", "regrets1", "sums0", "sums1", "iteration", "dice")}
         state["seconds"] = data["running_seconds"]
+    if "estimate" in data:
+        state = {**(state or {}), **{name: data[name] for name in ("estimate", "sweep", "spent")}}
     return GameTable.from_arrays(data), state

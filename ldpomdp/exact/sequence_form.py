@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from ..rules import GameConfig
+from .chain import RoundOutcome
 from .tree import RoundTree, build_tree
 
 __all__ = ["RoundSolution", "solve_round", "sequence_form", "behaviour_from_plan"]
@@ -47,9 +48,10 @@ def _constraints(tree: RoundTree, role: int) -> sp.csr_matrix:
     return sp.csr_matrix((vals, (rows, cols)), shape=shape)
 
 
-def _payoff(tree: RoundTree, outcome: np.ndarray | None = None) -> sp.csr_matrix:
-    """A: chance-weighted payoff to the opener for each pair of sequences ending in a terminal (with ``outcome``,
-    the opener's value ``outcome[loser, challenger]`` (roles) in place of +1 / -1)."""
+def _payoff(tree: RoundTree, outcome: RoundOutcome | np.ndarray | None = None) -> sp.csr_matrix:
+    """A: chance-weighted payoff to the opener for each pair of sequences ending in a terminal (with ``outcome``, a
+    :class:`~ldpomdp.exact.chain.RoundOutcome` or today's rules' ``outcome[loser, challenger]``, the opener's value of
+    each end in place of :attr:`~ldpomdp.exact.tree.RoundTree.opener_payoff`)."""
     term = tree.terminal_edges
     bid_edge = tree.node_parent_edge[tree.edge_node[term]]  # the challenged bid, made by the other role
     by_opener = tree.edge_actor[term] == 0
@@ -59,17 +61,14 @@ def _payoff(tree: RoundTree, outcome: np.ndarray | None = None) -> sp.csr_matrix
     rows = _sequence(tree, 0, h0, last[0][None, None, :])
     cols = _sequence(tree, 1, h1, last[1][None, None, :])
     chance = tree.hand_probs[0][:, None, None] * tree.hand_probs[1][None, :, None]
-    payoff = tree.opener_payoff
-    if outcome is not None:  # opener_payoff is +1 exactly when the responder (role 1) loses
-        loser = (payoff > 0).astype(np.int64)
-        payoff = np.asarray(outcome, dtype=np.float64)[loser, tree.edge_actor[term][None, None, :]]
+    payoff = tree.opener_payoff if outcome is None else tree.outcome_payoff(RoundOutcome.of(outcome, sum(tree.dice)))
     vals = chance * payoff
     shape = (1 + len(tree.hands[0]) * len(tree.role_edges[0]), 1 + len(tree.hands[1]) * len(tree.role_edges[1]))
     rows, cols = np.broadcast_arrays(rows, cols)
     return sp.csr_matrix((vals.ravel(), (rows.ravel(), cols.ravel())), shape=shape)
 
 
-def sequence_form(tree: RoundTree, outcome: np.ndarray | None = None
+def sequence_form(tree: RoundTree, outcome: RoundOutcome | np.ndarray | None = None
                   ) -> tuple[sp.csr_matrix, sp.csr_matrix, sp.csr_matrix]:
     """(E, F, A) of the round: the opener's and responder's constraints and the opener's payoff (``outcome``:
     see :func:`solve_round`)."""
@@ -123,11 +122,12 @@ class RoundSolution:
         return self.behaviour[role][np.asarray(hand_rows)[:, None], local[None, :]]
 
 
-def solve_round(config: GameConfig, dice: tuple[int, int] | None = None, outcome: np.ndarray | None = None
-                ) -> RoundSolution:
+def solve_round(config: GameConfig, dice: tuple[int, int] | None = None,
+                outcome: RoundOutcome | np.ndarray | None = None) -> RoundSolution:
     """Solve one round exactly; ``dice`` = (opener's dice, responder's dice), default the starting dice.
-    ``outcome[loser, challenger]`` (roles, 0 = opener), when given, is the opener's value of each way a challenge
-    ends (e.g. game values of the next dice state) in place of +1 when the responder loses and -1 otherwise."""
+    ``outcome`` (a :class:`~ldpomdp.exact.chain.RoundOutcome`, or ``outcome[loser, challenger]`` under today's
+    rules, roles 0 = opener), when given, is the opener's value of each way the round ends (e.g. game values of the
+    next dice state) in place of the dice it wins or loses."""
     start = time.perf_counter()
     tree = build_tree(config, dice)
     E, F, A = sequence_form(tree, outcome)

@@ -1,19 +1,20 @@
-"""The equilibrium tables of the whole two-player game: the shipped one (default rules), and the others solved on
-first use and cached on disk (``cache_dir()/cfr``), like ``nash``'s rounds."""
+"""The equilibrium tables of the whole two-player game: the shipped ones (today's rules, and the Perudo and Dudo
+presets), and the others solved on first use and cached on disk (``cache_dir()/cfr``), like ``nash``'s rounds."""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 
 from ..caches import BoundedCache, bounded_cache
 from ..errors import TableError
-from ..rules import GameConfig
+from ..rules import PRESETS, GameConfig
 from .equilibrium import GameTable, solve_game
 from .nash import cache_dir
 
-__all__ = ["SHIPPED_TABLE", "SolveSettings", "SHIPPED", "ON_DEMAND", "rules_key", "table_for"]
+__all__ = ["SHIPPED_TABLE", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES", "shipped_path", "rules_key",
+           "table_for"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 
@@ -30,45 +31,76 @@ class SolveSettings:
 
 SHIPPED = SolveSettings(dice=5, recall="3@4,2", iterations=150)  # the shipped table's (`ldpomdp solve equilibrium`)
 ON_DEMAND = SolveSettings(dice=3, recall="3@4,2", iterations=150)  # the tables solved on demand for other rules
+PRESET_TABLES = {name: GameConfig.preset(name) for name in PRESETS}  # the shipped preset tables' rules (and dice)
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
 
 
+def shipped_path(config: GameConfig) -> Path | None:
+    """The shipped table for ``config``'s rules (today's or a preset's; under the exact call, for its starting dice),
+    or None; a ValueError when the rules have shipped tables but not for this many dice."""
+    if rules_key(config) == rules_key(GameConfig()):
+        return SHIPPED_TABLE
+    for name, preset in PRESET_TABLES.items():
+        if rules_key(replace(config, dice=preset.starting_dice)) == rules_key(preset):
+            if not config.exact_call:
+                return SHIPPED_TABLE.with_name(f"cfr_{name}.npz")
+            if config.starting_dice[0] > SHIPPED.dice:
+                raise ValueError(f"cfr: the table covers up to {SHIPPED.dice} dice each; the game starts with "
+                                 f"{config.starting_dice}")
+            return SHIPPED_TABLE.with_name(f"cfr_{name}_{config.starting_dice[0]}.npz")
+    return None
+
+
 def rules_key(config: GameConfig) -> str:
-    """The rules a table is solved for, as text: two configs with the same key share a table."""
-    return f"faces={config.faces}|wild={config.wild}|bids={config.bids}|opener={config.opener}"
+    """The rules a table is solved for, as text: two configs with the same key share a table (under the exact call,
+    which wins dice back up to the start, the starting dice too)."""
+    key = f"faces={config.faces}|wild={config.wild}|bids={config.bids}|opener={config.opener}"
+    variants = {k: v for k, v in config.variants.items() if k != "palifico_round"}
+    key += "".join(f"|{name}={value}" for name, value in variants.items())
+    return key + (f"|start={config.starting_dice}" if config.exact_call else "")
 
 
 def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
-    """The table for ``config``'s rules: ``path`` if given, else the shipped one (default rules), else one solved
-    now with :data:`ON_DEMAND` settings and cached on disk."""
+    """The table for ``config``'s rules: ``path`` if given, else the shipped one (today's rules and the presets),
+    else one solved now with :data:`ON_DEMAND` settings (under the exact call: from the game's starting dice) and
+    cached on disk."""
     if config.num_players != 2:
         raise ValueError(f"cfr plays two-player games only (no equilibrium table for {config.num_players} players)")
     if config.bids != "full":
         raise ValueError(f"cfr plays the full-bid game only, got bids={config.bids!r}")
+    if config.exact_call and len(set(config.starting_dice)) != 1:
+        raise ValueError(f"cfr: under the exact call the tables are for equal starting dice; the game starts with "
+                         f"{config.starting_dice}")
     if path is not None:
         key = f"path={Path(path).resolve()}"
-    elif rules_key(config) == rules_key(GameConfig()):
-        key, path = "shipped", SHIPPED_TABLE
     else:
-        key = rules_key(config)
+        path = shipped_path(config)
+        key = "shipped:" + rules_key(config) if path is not None else rules_key(config)
     table = _MEMORY.lookup(key)
     if table is None:
         if path is None and max(config.starting_dice) > ON_DEMAND.dice:  # refuse before solving
             raise ValueError(f"cfr: tables solved on demand cover up to {ON_DEMAND.dice} dice each; the game starts "
                              f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
         if path is None:
+            dice = config.starting_dice[0] if config.exact_call else ON_DEMAND.dice
             # the settings as the tuple they were: the digests of tables already cached on disk stay the same
-            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(ON_DEMAND)}".encode()).hexdigest()[:20]
+            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(replace(ON_DEMAND, dice=dice))}".encode()
+                                    ).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"table-{digest}.npz"
             try:
                 table = GameTable.load(cached)
             except TableError:  # none cached yet, or a damaged file: solve (again)
-                table = solve_game(config, ON_DEMAND.dice, ON_DEMAND.recall, ON_DEMAND.iterations)
+                table = solve_game(config, dice, ON_DEMAND.recall, ON_DEMAND.iterations)
                 table.save(cached)
         else:
             table = GameTable.load(path)
         _MEMORY[key] = table
     if rules_key(table.config) != rules_key(config):
-        raise ValueError(f"cfr table {path} is for {table.config.describe()}, the game is {config.describe()}")
+        raise ValueError(f"cfr table {path} is for {_rules_text(table.config)}; the game is {_rules_text(config)}")
     return table
+
+
+def _rules_text(config: GameConfig) -> str:
+    """The rules in words, with the starting dice where the table depends on them (the exact call)."""
+    return config.describe() + (f", starting with {config.starting_dice[0]} dice each" if config.exact_call else "")

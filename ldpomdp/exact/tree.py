@@ -17,6 +17,7 @@ import numpy as np
 
 from ..hands import hand_rows, hand_support
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
+from .chain import RoundOutcome
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 
@@ -109,6 +110,21 @@ class RoundTree:
         if not (self.config.exact_call or self.config.loss != "one"):
             return np.where(holds == challenger_is_responder, 1.0, -1.0)
         return self._variant_payoff(total, quantity, challenger_is_responder, self.edge_bid[term] == -2)
+
+    def outcome_payoff(self, outcome: RoundOutcome) -> np.ndarray:
+        """(H_0, H_1, terminals) the opener's value of each terminal when ``outcome`` values the round's ends."""
+        term = self.terminal_edges
+        bid_idx = self.edge_bid[self.node_parent_edge[self.edge_node[term]]]  # the called bid
+        faces = np.array([b.face for b in self.bids])[bid_idx]
+        quantity = np.array([b.quantity for b in self.bids])[bid_idx]
+        match = match_matrix(self.config)
+        total = (self.hands[0] @ match)[:, None, faces - 1] + (self.hands[1] @ match)[None, :, faces - 1]
+        caller = np.broadcast_to(self.edge_actor[term], total.shape)
+        value = outcome.challenge[caller, quantity - total + outcome.table_dice]
+        if outcome.exact is not None:
+            value = np.where(self.edge_bid[term] == -2, outcome.exact[caller, (total == quantity).astype(np.int64)],
+                             value)
+        return value
 
     def _variant_payoff(self, total: np.ndarray, quantity: np.ndarray, caller_is_responder: np.ndarray,
                         exact: np.ndarray) -> np.ndarray:

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 
 from ..datafiles import read_npz
-from ..exact.equilibrium import GameTable
+from ..exact.equilibrium import AbstractRound, GameTable
 from ..exact.tables import rules_key, table_for
 from ..game import PlayerView, PublicView
 from ..opponent import BaseOpponent, sample_action
-from ..rules import CHALLENGE, Action, GameConfig
+from ..rules import Action, GameConfig
 
 __all__ = ["CFRPlayer"]
 
@@ -40,46 +40,41 @@ class CFRPlayer(BaseOpponent):
         return self._table
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        if config.variants:
-            raise ValueError(f"cfr: the equilibrium solver takes today's rules only, not the variants "
-                             f"{config.variants}")
         table = self.table(config)
         if max(config.starting_dice) > table.max_dice:
             raise ValueError(f"cfr: the table covers up to {table.max_dice} dice each; the game starts with "
                              f"{config.starting_dice}")
         super().reset(seat, config)
 
-    def _locate(self, view: PublicView) -> tuple[GameTable, tuple[int, int], int, int]:
-        """(table, round dice, role, abstract state) of the decision in ``view``."""
-        config = view.config
-        table = self.table(config)
+    def _locate(self, view: PublicView) -> tuple[GameTable, AbstractRound, tuple[int, int], int, int]:
+        """(table, round, round dice, role, abstract state) of the decision in ``view``."""
+        palifico = view.config.palifico_round
+        if palifico and (self.config is None or self.config.round_rules(True) != view.config):
+            raise ValueError(f"{self.name}: a palifico round's view needs the player reset with the game's rules")
+        table = self.table(self.config if palifico else view.config)  # type: ignore[arg-type]
         opener = view.history[0][0] if view.history else view.seat
         dice = (int(view.dice[opener]), int(view.dice[1 - opener]))
-        if not table.covers(dice):
-            raise ValueError(f"cfr: the table does not cover a round with dice {dice} (opener's, responder's)")
+        if not table.covers(dice, palifico):
+            raise ValueError(f"cfr: the table does not cover a{' palifico' if palifico else ''} round with dice "
+                             f"{dice} (opener's, responder's)")
         role = int(view.seat != opener)
-        r = table.round(dice)
+        r = table.round(dice, palifico)
         try:
-            state = r.state_of(role, tuple(r.coding.index(b) for _, b in view.history))
-        except (KeyError, ValueError):  # no such state, or a bid beyond the round's dice
+            state = r.state_of(role, tuple(r.bid_index[b] for _, b in view.history))
+        except KeyError:  # no such state, or a bid beyond the round's dice
             raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence") from None
-        return table, dice, role, state
-
-    def _actions(self, dice: tuple[int, int], table: GameTable, state: int) -> list[Action]:
-        r = table.round(dice)
-        last = int(r.last[state])
-        actions: list[Action] = list(r.bids[last + 1:])
-        return actions + ([CHALLENGE] if last >= 0 else [])
+        return table, r, dice, role, state
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        table, dice, role, state = self._locate(view)
-        rows = table.round(dice).hand_rows(role, hands)
-        actions = self._actions(dice, table, state)
+        table, r, dice, role, state = self._locate(view)
+        rows = r.hand_rows(role, hands)
+        actions = r.actions(state)
         if action not in actions:  # illegal here (or an action these rules do not have)
             return np.zeros(len(rows))
-        return table.probabilities(dice, role, state, rows)[:, actions.index(action)]
+        return table.probabilities(dice, role, state, rows, r.config.palifico_round)[:, actions.index(action)]
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        table, dice, role, state = self._locate(view)
-        rows = table.round(dice).hand_rows(role, np.asarray(view.hand)[None, :])
-        return sample_action(self._actions(dice, table, state), table.probabilities(dice, role, state, rows)[0], rng)
+        table, r, dice, role, state = self._locate(view)
+        rows = r.hand_rows(role, np.asarray(view.hand)[None, :])
+        return sample_action(r.actions(state), table.probabilities(dice, role, state, rows, r.config.palifico_round)[0],
+                             rng)

@@ -77,11 +77,11 @@ class RobustPlayer(BaseOpponent):
         self._round_value: float | None = None
         self._rounds_seen = 0
 
-    def _value(self, dice: tuple[int, ...], opener: int) -> float:
+    def _value(self, dice: tuple[int, ...], opener: int, palifico: bool) -> float:
         """This seat's game value (in [-1, 1]) at the start of a round with ``dice`` opened by ``opener``."""
         if min(dice) == 0:
             return 1.0 if dice[self.seat] > 0 else -1.0
-        value = float(self._table.values[dice[opener], dice[1 - opener]])
+        value = self._table.value((dice[opener], dice[1 - opener]), palifico)
         return value if opener == self.seat else -value
 
     def observe(self, event: Event) -> None:
@@ -90,7 +90,7 @@ class RobustPlayer(BaseOpponent):
         if isinstance(event, RoundEnd):
             self._rounds_seen += 1
         elif isinstance(event, RoundStart):
-            value = self._value(event.dice, event.opener)
+            value = self._value(event.dice, event.opener, event.palifico)
             if self.exploiting and self._round_value is not None:  # the last round was exploited: its result
                 self.exploit_result += value - self._round_value
             self._round_value = value
