@@ -8,7 +8,7 @@ import pytest
 
 from ldpomdp.exact import solve_round
 from ldpomdp.exact.chain import RoundOutcome, canonical_state, round_slots, successor
-from ldpomdp.exact.equilibrium import GameTable, RoundCFR, game_config, game_rounds, solve_game
+from ldpomdp.exact.equilibrium import RoundCFR, game_config, game_rounds, solve_game
 from ldpomdp.game import play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.registry import make_player
