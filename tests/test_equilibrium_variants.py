@@ -65,7 +65,7 @@ def _brute_force(config: GameConfig, top: int, sweeps: int = 60) -> dict[tuple, 
             e = ends(state)
             value = {key: v if nxt is None else sign * values[nxt] for key, (v, nxt, sign) in e.items()}
             challenge = np.array([[value[(c, "challenge", m)] for m in range(-table, table + 1)] for c in (0, 1)])
-            exact = np.array([[value[(c, "exact", m)] for m in (0, 1)] for c in (0, 1)]) if config.exact_call else None
+            exact = np.array([[value[(c, "exact", m)] for m in (1, 0)] for c in (0, 1)]) if config.exact_call else None
             rules = config.round_rules(state[2])
             values[state] = solve_round(rules, state[:2], RoundOutcome(challenge, exact, table)).value
         if max(abs(values[s] - before[s]) for s in states) < 1e-10:
@@ -77,7 +77,7 @@ VARIANTS = {  # 2 faces, no wild unless the variant needs it; up to 2 dice each 
     "exact call": GameConfig(dice=2, faces=2, wild=None, exact_call=True),
     "palifico": GameConfig(dice=2, faces=2, wild=None, palifico=True),
     "loss by the difference": GameConfig(dice=2, faces=2, wild=None, loss="difference"),
-    "Perudo bids": GameConfig(dice=2, faces=3, wild=1, wild_bids="perudo"),
+    "Perudo bids": GameConfig(dice=1, faces=3, wild=1, wild_bids="perudo"),
 }
 
 
@@ -86,10 +86,11 @@ def test_each_variant_field_matches_the_chained_lp(name):
     """Full recall (the abstraction is exact), 300 CFR+ iterations: every solved round's game value within 0.004 of
     the chained LPs' (the exact call's rounds repeat: the brute force iterates the LPs to their fixed point)."""
     config = VARIANTS[name]
-    table = solve_game(config, 2, 12, 300, sweeps=3)
-    exact = _brute_force(config, 2)
+    top = config.starting_dice[0]
+    table = solve_game(config, top, 12, 300, sweeps=3)
+    exact = _brute_force(config, top)
     assert table.residual < 1e-3
-    for key in game_rounds(game_config(config, 2)):
+    for key in game_rounds(game_config(config, top)):
         state = canonical_state(table.config, key)
         same_round = [v for s, v in exact.items() if s[:3] == (*state.dice, state.palifico)]
         brute = exact.get((*state.dice, state.palifico, *state.had_palifico))
@@ -108,7 +109,7 @@ def test_the_one_die_perudo_game_repeats_on_a_right_exact_call():
     value = 0.0
     for _ in range(60):
         challenge = np.where(np.arange(-2, 3)[None, :] <= 0, [[-1.0], [1.0]], [[1.0], [-1.0]])
-        exact = np.array([[value, -1.0], [-value, 1.0]])  # right: the caller opens the same round
+        exact = np.array([[-1.0, value], [1.0, -value]])  # [caller, right]; right: the caller opens the same round
         value = solve_round(config, (1, 1), RoundOutcome(challenge, exact, 2)).value
     assert abs(table.values[1, 1] - value) < 0.002
 

@@ -78,14 +78,14 @@ class RoundOutcome:
                    table_dice)
 
 
-Slot = tuple[Action, int, int]  # (call, caller role, by how many dice the bid missed; for EXACT 0 = right, 1 = wrong)
+Slot = tuple[Action, int, int]  # (call, caller role, by how many dice the bid missed: for EXACT 1 wrong, 0 right)
 
 
 def round_slots(config: GameConfig, dice: tuple[int, int]) -> list[Slot]:
     """Every way a round with ``dice`` ends, in :class:`~ldpomdp.exact.equilibrium.RoundOutcome`'s layout."""
     table = sum(dice)
     slots: list[Slot] = [(CHALLENGE, c, m) for c in (0, 1) for m in range(-table, table + 1)]
-    return slots + ([(EXACT, c, m) for c in (0, 1) for m in (0, 1)] if config.exact_call else [])
+    return slots + ([(EXACT, c, m) for c in (0, 1) for m in (1, 0)] if config.exact_call else [])
 
 
 def successor(config: GameConfig, state: DiceState, slot: Slot) -> tuple[float, DiceState | None, float]:
