@@ -639,8 +639,9 @@ def test_a_damaged_table_over_the_api_is_named_as_the_cli_names_it(tmp_path, mon
 
 
 def test_the_agents_offered_are_the_registrys_seats_with_their_parameters_and_defaults(app):
-    options = _client(app).get("/api/options").json()
-    choices = {c["name"]: c for c in options["specs"]}
+    client = _client(app)
+    options = client.get("/api/options").json()
+    choices = {c["name"]: c for c in client.get("/api/players").json()["players"]}
     assert set(choices) == set(registered_names(seats_only=True)) - {"human"}  # `ldpomdp players` less the models
     assert all(c["summary"] == registered_names()[name] for name, c in choices.items())
     robust = {p["name"]: p for p in choices["robust"]["parameters"]}

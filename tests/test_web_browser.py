@@ -193,6 +193,9 @@ def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, recomme
             # readable until you move
             assert page.inner_text("#reveal h2") == f"Last round (round {state['round']})"
             seen_last_round += 1
+        if viewport == "phone":  # the move grid and the hand fit the width: no sideways scrolling inside them either
+            assert page.evaluate("[...document.querySelectorAll('#moves .grid-box, #hand, #table')]"
+                                 ".every((e) => e.scrollWidth <= e.clientWidth)")
         move = _person(state, exacted)
         exacted |= move == "exact"
         sent.append(move)
@@ -228,8 +231,19 @@ def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, recomme
         _checked(page, shots, "beliefs", viewport)
 
 
+def _focus_ring(page) -> tuple[str, float]:
+    """The outline style and width (px) of the focused element."""
+    return tuple(page.evaluate("(() => { const s = getComputedStyle(document.activeElement); "
+                               "return [s.outlineStyle, parseFloat(s.outlineWidth)]; })()"))
+
+
 def test_the_hint_shows_the_recommended_agents_move_probabilities_only_when_asked(open_page, shots):
     page = open_page("desktop")
+    page.focus("#rule-set")
+    for _ in range(8):  # every control reached by the keyboard shows where the focus is
+        page.keyboard.press("Tab")
+        style, width = _focus_ring(page)
+        assert style == "solid" and width >= 2, page.evaluate("document.activeElement.outerHTML")
     assert "What would the recommended agent do?" in page.inner_text("#setup")  # the page says the hint exists
     page.select_option("#agent-1", "one-third")
     page.fill("#seed", "2")

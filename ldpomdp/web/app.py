@@ -43,10 +43,12 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
         return FileResponse(STATIC / "index.html")
 
     async def options(request: Request) -> Response:
-        return JSONResponse({"specs": await run_in_threadpool(spec_choices), "limits": LIMITS,
-                             "allow_plugins": allow_plugins, "results": folder is not None, "rules": rule_fields(),
-                             "controls": rule_controls(), "rule_sets": rule_sets(),
+        return JSONResponse({"limits": LIMITS, "allow_plugins": allow_plugins, "results": folder is not None,
+                             "rules": rule_fields(), "controls": rule_controls(), "rule_sets": rule_sets(),
                              "recommended": await run_in_threadpool(recommendation, GameConfig())})
+
+    async def players(request: Request) -> Response:
+        return JSONResponse({"players": await run_in_threadpool(spec_choices)})
 
     async def recommended(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(recommend, await _body(request)))
@@ -122,6 +124,7 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
     routes = [
         Route("/", index),
         Route("/api/options", options),
+        Route("/api/players", players),
         Route("/api/recommended", recommended, methods=["POST"]),
         Route("/api/status", status),
         Route("/api/game", create, methods=["POST"]),

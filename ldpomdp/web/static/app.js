@@ -675,8 +675,9 @@ function tabKeys(event) {  // left and right arrows move between the tabs
 }
 
 async function init() {
-  options = await api("GET", "/api/options");
-  if (!options) return;
+  const [given, agents] = await Promise.all([api("GET", "/api/options"), api("GET", "/api/players")]);
+  if (!given || !agents) return;
+  options = {...given, specs: agents.players};
   advice = options.recommended;
   $("hint-agent").textContent = options.recommended.hint;
   $("rule-set").innerHTML = options.rule_sets.map((s) => `<option value="${esc(s.name)}">${esc(s.label)}</option>`).join("") +
