@@ -51,6 +51,7 @@ def server(results_root) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
+    pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is not installed (the test extra)")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
