@@ -174,6 +174,12 @@ def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, recomme
             page.keyboard.press("h")
             page.wait_for_selector("#hint svg.chart")
             assert page.inner_text("#hint .hint-answer").startswith("robust would play ")
+            page.keyboard.type("9x9")  # not a legal bid: said under the box, nothing played
+            page.keyboard.press("Enter")
+            assert page.inner_text("#move-message") == "9 × 9 is not a legal move here: the lowest bid is 1 × 1."
+            assert _state(page)["version"] == 0
+            page.fill("#move-input", "")
+            page.focus("#status")
         _checked(page, shots, "play", viewport)
     for _ in range(60):
         page.wait_for_selector("#moves button[data-move]:not([disabled]), #next-round, #winner", timeout=30_000)
