@@ -16,14 +16,20 @@ from typing import Any
 
 from .errors import describe
 from .game import Player
+from .rules import GameConfig
 
-__all__ = ["PlayerSpec", "make_player", "make_seat", "parse_spec", "canonical_spec", "spec_text", "register",
-           "registered_names", "spec_list", "split_specs", "FILE", "SPEC", "SPECS"]
+__all__ = ["PlayerSpec", "Parameter", "make_player", "make_seat", "parse_spec", "canonical_spec", "spec_text",
+           "register", "registered_names", "player_parameters", "recommended", "spec_list", "split_specs", "FILE",
+           "SPEC", "SPECS", "RECOMMENDED"]
 
 # the kinds of parameter the grammar treats apart (any other parameter takes a number, true/false or a word)
 FILE = "file"  # a path the player reads (a web request may not name one without --allow-plugins)
 SPEC = "spec"  # another player spec (a model, a policy); ``none`` where the player allows it
 SPECS = "specs"  # a list of player specs
+# the agents the package recommends, best first: the first that takes a game's rules is the one to play there
+# (``robust`` in two-player games of today's rules; docs/players.md)
+RECOMMENDED = ("robust", "expected-count", "one-third")
+_PLAIN_TYPES = {"str", "int", "float", "bool", "Sequence[str]", "object"}  # what a spec's text can give
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,52 @@ def registered_names(seats_only: bool = False) -> dict[str, str]:
     ``seats_only``)."""
     return {name: entry.summary + (" [a model for other specs, not a seat]" if entry.not_a_seat else "")
             for name, entry in sorted(_REGISTRY.items()) if not (seats_only and entry.not_a_seat)}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A parameter a spec can set: its ``name`` as a spec writes it, its ``default`` as spec text (None: no default
+    written), its ``kind`` (:data:`FILE`, :data:`SPEC`, :data:`SPECS` or None for a number or a word) and its
+    ``key``, the constructor's name for it (a parsed spec's ``kwargs`` key)."""
+
+    name: str
+    default: str | None
+    kind: str | None
+    key: str
+
+
+def player_parameters(name: str) -> list[Parameter]:
+    """The parameters of the registered player ``name`` that a spec can set, in its constructor's order (those
+    taking only objects, and ``name``, left out). Imports the player's module: a ValueError if that fails."""
+    entry = _REGISTRY[name]
+    module_name, _, attr = entry.target.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except Exception as exc:
+        raise ValueError(f"player {name!r}: cannot import {entry.target} ({_reason(exc)})") from None
+    found = []
+    for p in inspect.signature(factory).parameters.values():
+        written = {t.strip() for t in str(p.annotation).split("|")} if p.annotation is not p.empty else {"str"}
+        if p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or not written & _PLAIN_TYPES:
+            continue
+        kind = entry.kinds.get(p.name)
+        default = None if p.default is p.empty or p.default is None else _written(kind, p.default)
+        found.append(Parameter(entry.shown(p.name), default, kind, p.name))
+    return found
+
+
+def recommended(config: GameConfig, seat: int = 1) -> tuple[str, dict[str, str]]:
+    """The first of :data:`RECOMMENDED` that takes a seat under ``config`` (built and reset there: nothing else
+    decides), and why each one before it refused (its error's first line)."""
+    refusals = {}
+    for spec in RECOMMENDED:
+        try:
+            make_seat(spec).reset(seat, config)
+        except Exception as exc:
+            refusals[spec] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            continue
+        return spec, refusals
+    raise ValueError(f"no recommended agent takes these rules: {refusals}")
 
 
 register("one-third", "ldpomdp.players.one_third:OneThirdRule", summary="report 002's one-third rule (MDP player)")

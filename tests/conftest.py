@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -90,3 +91,50 @@ def damage(path: Path, kind: str) -> str:
     change, fault = DAMAGE[kind]
     path.write_bytes(change(path.read_bytes()))
     return fault
+
+
+# --- a tournament's folder, written by hand (the files `ldpomdp tournament` writes beside a sweep's) ---------------
+
+TOURNAMENT_AGENTS = ["robust", "expected-count", "one-third"]
+# row agent's wins against the column agent in 40 games (both seat orders), and Bradley-Terry-like ratings
+TOURNAMENT_WINS = {("robust", "expected-count"): 26, ("robust", "one-third"): 31, ("expected-count", "one-third"): 24}
+
+
+def write_tournament_folder(folder: Path) -> Path:
+    """A small tournament folder: tournament.json, cross_table.csv, ratings.csv, ratings.png and the sweep's
+    summary.csv (one cell per pair), as the tournament command writes them; returns ``folder``."""
+    from ldpomdp.sweeps.statistics import wilson_interval
+
+    folder.mkdir(parents=True, exist_ok=True)
+    info = {"agents": TOURNAMENT_AGENTS, "players": 2, "dice": 2, "rules": {}, "games_per_table": 20, "seed": 3}
+    (folder / "tournament.json").write_text(json.dumps(info))
+    cross, summary = ["row_agent,column_agent,games,wins,win_rate,low,high"], [
+        "cell,dice,bids,player,player_index,games,wins,win_rate,ci_low,ci_high,challenges_per_game,"
+        "challenge_success_rate,best_response,exact_value"]
+    for (a, b), wins in TOURNAMENT_WINS.items():
+        for row, column, won in ((a, b, wins), (b, a, 40 - wins)):
+            low, high = wilson_interval(won, 40)
+            cross.append(f"{row},{column},40,{won},{won / 40},{low},{high}")
+        cell = Cell.of([a, b], 2)
+        for index, (player, won) in enumerate(((a, wins), (b, 40 - wins))):
+            low, high = wilson_interval(won, 40)
+            summary.append(f"{cell.id},2,full,{player},{index},40,{won},{won / 40},{low},{high},1.1,0.55,,")
+    (folder / "cross_table.csv").write_text("\n".join(cross) + "\n")
+    (folder / "summary.csv").write_text("\n".join(summary) + "\n")
+    (folder / "ratings.csv").write_text("rank,agent,rating,low,high,games,method\n"
+                                        "2,expected-count,0.05,-0.30,0.40,80,bradley-terry\n"
+                                        "1,robust,0.62,0.25,0.99,80,bradley-terry\n"
+                                        "3,one-third,-0.67,-1.05,-0.29,80,bradley-terry\n")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(5, 2.2))
+    axes.errorbar([0.62, 0.05, -0.67], [2, 1, 0], xerr=[[0.37, 0.35, 0.38], [0.37, 0.35, 0.38]], fmt="o")
+    axes.set_yticks([2, 1, 0], ["robust", "expected-count", "one-third"])
+    axes.set_xlabel("rating (Bradley-Terry, 95% interval)")
+    figure.tight_layout()
+    figure.savefig(folder / "ratings.png", dpi=80)
+    plt.close(figure)
+    return folder

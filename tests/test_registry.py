@@ -196,3 +196,33 @@ def test_a_checkout_imported_without_its_install_is_named_with_the_fix(monkeypat
     monkeypatch.setitem(sys.modules, "ldpomdp.planners", None)  # as if the package had no planners
     with pytest.raises(ValueError, match=r"has no planners: a source checkout without its install \(pip install -e"):
         make_player("expected-count")
+
+
+def test_player_parameters_are_what_a_spec_can_set_with_their_defaults_as_spec_text():
+    from ldpomdp.registry import Parameter, player_parameters
+
+    assert player_parameters("one-third") == [Parameter("bluff", "0", None, "bluff")]
+    pomcp = {p.name: p for p in player_parameters("pomcp")}
+    assert pomcp["sims"] == Parameter("sims", "500", None, "num_sims") and pomcp["time"].default is None
+    assert pomcp["assume"] == Parameter("assume", "one-third", registry.SPEC, "assume")
+    assert player_parameters("human") == []  # streams, not something a spec's text gives
+    assert [p.name for p in player_parameters("best-response")] == ["assume"]  # a solved object left out
+    assert [(p.name, p.kind) for p in player_parameters("dqn")] == [("weights", registry.FILE), ("assume", "spec")]
+    for name, entry in registry._REGISTRY.items():  # every parameter listed is one a spec can give
+        for parameter in player_parameters(name):
+            given = {parameter.name: parameter.default or "x"}
+            if entry.positional and entry.positional != parameter.key:  # the value such a spec always needs
+                given = {entry.shown(entry.positional): "one-third" if name == "lbr" else "0.3", **given}
+            spec = f"{name}:" + ",".join(f"{k}={v}" for k, v in given.items())
+            assert parameter.key in parse_spec(spec).kwargs
+
+
+def test_the_recommended_agent_is_the_first_of_the_list_that_takes_the_rules():
+    from ldpomdp.registry import RECOMMENDED, recommended
+    from ldpomdp.rules import GameConfig
+
+    assert RECOMMENDED[0] == "robust" and recommended(GameConfig()) == ("robust", {})
+    spec, refusals = recommended(GameConfig.preset("perudo"))
+    assert spec == "expected-count" and list(refusals) == ["robust"] and "variants" in refusals["robust"]
+    spec, refusals = recommended(GameConfig(num_players=3))
+    assert spec == "expected-count" and "two-player games" in refusals["robust"]

@@ -20,20 +20,25 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 in its test cli
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from conftest import Planted
+from conftest import TOURNAMENT_AGENTS, TOURNAMENT_WINS, Planted, write_tournament_folder
 from ldpomdp.planners._common import BeliefPlayer
 
 from ldpomdp import registry
-from ldpomdp.registry import make_player
+from ldpomdp.registry import canonical_spec, make_player, registered_names
 from ldpomdp.rules import GameConfig, matching_count
 from ldpomdp.sweeps import Cell, run_sweep
 from ldpomdp.sweeps.store import GameStore
 from ldpomdp.web.app import COOKIE, create_app
+from ldpomdp.web.choices import spec_choices
+from ldpomdp.web.explain import action_text
 from ldpomdp.web.load import play_over_http
-from ldpomdp.web.session import spec_choices
+from ldpomdp.web.results import difference_interval
 
 ROOT = Path(__file__).resolve().parents[1]
-REASONS = {"expected-count": "estimate", "pomcp": "search", "dqn": "q-values"}  # the others': probabilities if any
+# the others': probabilities if they have action_probabilities; robust's are those of the part that plays the round,
+# lbr's its one move
+REASONS = {"expected-count": "estimate", "pomcp": "search", "dqn": "q-values", "robust": "probabilities",
+           "lbr": "probabilities"}
 
 
 @pytest.fixture
@@ -186,17 +191,27 @@ def test_bad_input_is_refused_with_one_line_of_json_and_other_games_go_on(app):
 def test_every_gameconfig_field_is_a_rule_of_the_form_a_variant_added_later_too(monkeypatch):
     import dataclasses
 
-    from ldpomdp.web import session
+    from ldpomdp.web import choices
 
     @dataclasses.dataclass(frozen=True)
     class WithVariant(GameConfig):
         variant: str = "plain"
 
-    monkeypatch.setattr(session, "GameConfig", WithVariant)
+    monkeypatch.setattr(choices, "GameConfig", WithVariant)
     client = _client(create_app())
-    rules = client.get("/api/options").json()["rules"]
+    options = client.get("/api/options").json()
+    rules = options["rules"]
     assert rules == {"dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger",
                      "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one", "variant": "plain"}
+    # one control per rule, never JSON text: a select with words for each value, a checkbox for a yes or no; the
+    # variant added later a text box taking its word
+    controls = {c["name"]: c for c in options["controls"]}
+    assert list(controls) == list(rules)
+    assert controls["variant"] == {"name": "variant", "label": "Variant", "default": "plain", "kind": "text"}
+    assert {controls[name]["kind"] for name in ("exact_call", "palifico")} == {"checkbox"}
+    assert [c["value"] for c in controls["loss"]["choices"]] == ["one", "difference"]
+    assert [c["value"] for c in controls["wild"]["choices"]] == [1, "highest", None]
+    assert controls["dice"]["kind"] == controls["faces"]["kind"] == "number" and controls["faces"]["max"] == 12
     body = {"opponents": ["one-third"], "dice": 2, "faces": 5, "wild": None, "bids": "sixes", "opener": "loser",
             "variant": "odd"}
     config = client.post("/api/game", json=body).json()["config"]
@@ -346,10 +361,18 @@ def sweep_folder(tmp_path_factory):
     return out
 
 
-def test_results_show_the_summary_and_replay_every_game_as_stored(sweep_folder):
+def test_results_show_the_summary_by_cell_and_replay_every_game_as_stored(sweep_folder):
     client = _client(create_app(results=sweep_folder))
-    summary = client.get("/api/results").json()
-    assert len(summary["rows"]) == 4 and {"cell", "player"} <= set(summary["rows"][0])  # a row per cell and player
+    assert client.get("/api/results").json()["folders"] == [{"name": ".", "kind": "sweep"}]
+    summary = client.get("/api/results/summary").json()
+    assert summary["kind"] == "sweep" and summary["tournament"] is None and summary["problems"] == []
+    # a cell shown as its players, dice and rules; its rows as numbers; the columns by readable names
+    assert [(c["players"], c["dice"], c["rules"]) for c in summary["cells"]] == [
+        (["one-third", "expected-count:belief=exact"], d, "full game, 6 faces, ones wild") for d in (1, 2)]
+    rows = [r for c in summary["cells"] for r in c["rows"]]
+    assert len(rows) == 4 and all(r["games"] == 3 and r["ci_low"] <= r["win_rate"] <= r["ci_high"] for r in rows)
+    labels = [c["label"] for c in summary["columns"]]
+    assert labels == ["Player", "Games", "Win rate", "Challenges a game", "Challenges won"]  # none empty everywhere
     games = client.get("/api/results/games").json()["games"]
     assert len(games) == 6
     for record in games:
@@ -364,7 +387,75 @@ def test_results_show_the_summary_and_replay_every_game_as_stored(sweep_folder):
     _refused(client.get("/api/results/replay", params={"cell": games[0]["cell"], "game": 99}), 404, "no game 99")
     _refused(client.get("/api/results/replay", params={"cell": "nonsense", "game": 0}), 404)
     _refused(client.get("/api/results/replay"), 400, "cell=")
+    _refused(client.get("/api/results/summary", params={"folder": ".."}), 404, "no results folder '..'")
     _refused(_client(create_app()).get("/api/results"), 404, "--results")
+
+
+def test_the_difference_of_two_win_rates_has_newcombes_interval():
+    # Newcombe (1998), Table II, method 10: 56/70 - 48/80 and 9/10 - 3/10
+    assert difference_interval(56, 70, 48, 80) == pytest.approx((0.0524, 0.3339), abs=5e-5)
+    assert difference_interval(9, 10, 3, 10) == pytest.approx((0.1705, 0.8090), abs=5e-5)
+
+
+@pytest.fixture(scope="module")
+def results_parent(tmp_path_factory, sweep_folder):
+    """A folder of result folders: the sweep above, the same cells with another seed and one more cell, a
+    tournament written by hand, and a folder that is none of these."""
+    import shutil
+
+    parent = tmp_path_factory.mktemp("results")
+    shutil.copytree(sweep_folder, parent / "a")
+    cells = [Cell.of(["one-third", "expected-count:belief=exact"], d) for d in (1, 2)] + [
+        Cell.of(["one-third", "random"], 1)]
+    run_sweep(cells, 5, parent / "b", seed=9, workers=1, progress=False, log=None, exact=False)
+    write_tournament_folder(parent / "tournament")
+    (parent / "notes").mkdir()
+    return parent
+
+
+def test_a_folder_of_result_folders_lists_them_and_compares_two_cell_by_cell(results_parent):
+    client = _client(create_app(results=results_parent))
+    assert client.get("/api/results").json()["folders"] == [
+        {"name": "a", "kind": "sweep"}, {"name": "b", "kind": "sweep"}, {"name": "tournament", "kind": "tournament"}]
+    summaries = {n: client.get("/api/results/summary", params={"folder": n}).json() for n in ("a", "b")}
+    rows = {n: {(c["id"], r["player"]): r for c in s["cells"] for r in c["rows"]} for n, s in summaries.items()}
+    compared = client.get("/api/results/compare", params={"a": "a", "b": "b"}).json()
+    assert len(compared["rows"]) == 4 and compared["only_a"] == 0 and compared["only_b"] == 2  # one-third vs random
+    for row in compared["rows"]:
+        a, b = rows["a"][row["cell"], row["player"]], rows["b"][row["cell"], row["player"]]
+        assert row["a"]["win_rate"] == a["wins"] / 3 and row["b"]["games"] == b["games"] == 5  # csv: 6 decimals
+        assert row["difference"] == a["wins"] / 3 - b["wins"] / 5
+        assert (row["low"], row["high"]) == pytest.approx(difference_interval(a["wins"], 3, b["wins"], 5))
+        assert compared["cells"][row["cell"]]["players"] == ["one-third", "expected-count:belief=exact"]
+    _refused(client.get("/api/results/compare", params={"a": "a"}), 400, "a=FOLDER&b=FOLDER")
+    _refused(client.get("/api/results/compare", params={"a": "a", "b": "notes"}), 404, "no results folder 'notes'")
+    _refused(client.get("/api/results/compare", params={"a": "a", "b": "/etc"}), 404)
+
+
+def test_a_tournament_folder_shows_its_cross_table_and_ratings(results_parent, tmp_path):
+    client = _client(create_app(results=results_parent / "tournament"))
+    summary = client.get("/api/results/summary").json()
+    assert summary["kind"] == "tournament" and summary["problems"] == []
+    tournament = summary["tournament"]
+    assert tournament["agents"] == TOURNAMENT_AGENTS and tournament["rules"] == "full game, 6 faces, ones wild"
+    assert tournament["info"]["games_per_table"] == 20
+    cross = {(r["row_agent"], r["column_agent"]): r for r in tournament["cross"]}
+    for (a, b), wins in TOURNAMENT_WINS.items():
+        assert cross[a, b]["wins"] + cross[b, a]["wins"] == cross[a, b]["games"] == 40
+        assert cross[a, b]["low"] <= cross[a, b]["win_rate"] == wins / 40 <= cross[a, b]["high"]
+    assert [(r["rank"], r["agent"]) for r in tournament["ratings"]] == [(1, "robust"), (2, "expected-count"),
+                                                                         (3, "one-third")]
+    assert "ratings.png" in summary["plots"] and len(summary["cells"]) == 3
+    assert client.get("/api/results/plot/ratings.png").headers["content-type"] == "image/png"
+    # a damaged file: the rows that read are shown, each problem named in one line
+    damaged = write_tournament_folder(tmp_path / "damaged")
+    text = (damaged / "cross_table.csv").read_text().splitlines()
+    (damaged / "cross_table.csv").write_text("\n".join([*text[:2], text[2].replace(",40,", ",forty,", 1), *text[3:]]))
+    (damaged / "ratings.csv").write_text("rank,agent\n1,robust\n")
+    summary = _client(create_app(results=damaged)).get("/api/results/summary").json()
+    assert summary["problems"] == ["cross_table.csv line 3: games 'forty' is not an integer",
+                                   "ratings.csv: no column rating, low, high, games, method"]
+    assert len(summary["tournament"]["cross"]) == 5 and summary["tournament"]["ratings"] == []
 
 
 def test_a_replay_of_a_plugin_players_game_needs_allow_plugins(tmp_path):
@@ -545,3 +636,115 @@ def test_a_damaged_table_over_the_api_is_named_as_the_cli_names_it(tmp_path, mon
     error = _refused(_client(create_app(allow_plugins=True)).post("/api/game", json={"opponents": [spec], "dice": 1}),
                      400)
     assert error.startswith(f"player {spec!r}: cannot read the equilibrium table {path}: {fault}")
+
+
+def test_the_agents_offered_are_the_registrys_seats_with_their_parameters_and_defaults(app):
+    client = _client(app)
+    options = client.get("/api/options").json()
+    choices = {c["name"]: c for c in client.get("/api/players").json()["players"]}
+    assert set(choices) == set(registered_names(seats_only=True)) - {"human"}  # `ldpomdp players` less the models
+    assert all(c["summary"] == registered_names()[name] for name, c in choices.items())
+    robust = {p["name"]: p for p in choices["robust"]["parameters"]}
+    assert robust["confidence"]["default"] == "0.95" and robust["stop_loss"]["default"] == "0.5"
+    assert robust["types"] == {"name": "types", "default": "[one-third,random,aggressive,conservative,oehm:0.2]",
+                               "kind": "specs", "key": "types", "value": None}
+    particles = next(p for p in choices["expected-count"]["parameters"] if p["name"] == "particles")
+    assert particles["default"] == "10000" and particles["key"] == "n_particles"
+    assert {p["name"]: p["kind"] for p in choices["cfr"]["parameters"]} == {"table": "file"}
+    for name, choice in choices.items():  # the spec the page builds from the values shown is the example spec
+        given = [f"{p['name']}={p['value']}" for p in choice["parameters"] if p["value"] is not None]
+        assert canonical_spec(name + (":" + ",".join(given) if given else "")) == canonical_spec(choice["spec"])
+    assert options["recommended"] == {"spec": "robust", "refusals": {}, "hint": "robust"}
+    assert [s["name"] for s in options["rule_sets"]] == ["today", "perudo", "dudo"]
+    assert options["rule_sets"][1]["words"] == GameConfig.preset("perudo").describe()
+    assert [s["rules"]["loss"] for s in options["rule_sets"]] == ["one", "one", "difference"]
+
+
+@pytest.mark.parametrize("form, spec, refused", [
+    ({}, "robust", None),
+    ({"players": 3}, "expected-count", "the robust player plays two-player games"),
+    ({**PERUDO}, "expected-count", "cfr: the equilibrium solver takes today's rules only"),
+    ({"dice": 6}, "expected-count", "cfr: the table covers up to 5 dice each"),
+])
+def test_the_recommended_agent_is_the_first_that_takes_the_rules(app, form, spec, refused):
+    answer = _client(app).post("/api/recommended", json=form).json()
+    assert answer["spec"] == spec and answer["hint"] == "robust"
+    assert (refused is None and answer["refusals"] == {}) or refused in answer["refusals"]["robust"]
+
+
+def test_the_recommended_agent_query_refuses_bad_input_in_one_line(app):
+    client = _client(app)
+    _refused(client.post("/api/recommended", json={"players": 7}), 400, "players must be an integer between 2 and 6")
+    _refused(client.post("/api/recommended", json={"colour": "red"}), 400, "unknown field(s) colour")
+    _refused(client.post("/api/recommended", json={"loss": "all"}), 400, "GameConfig.loss must be one of")
+    _refused(client.post("/api/recommended", json=[1]), 400, "JSON object")
+
+
+def test_the_hint_is_the_recommended_agents_probabilities_for_your_hand(app):
+    from ldpomdp.players.cfr import CFRPlayer
+
+    client = _client(app)
+    state = client.post("/api/game", json={"opponents": ["one-third"], "dice": 3, "seed": 4}).json()
+    assert state["hint"] == {"agent": "robust", "refusal": None}
+    assert state["phase"] == "your-turn"  # you open the first round
+    game = app.state.sessions.get(client.cookies.get(COOKIE))
+    cfr = CFRPlayer()
+    cfr.reset(0, game.state.config)
+    hint = client.get("/api/game/hint").json()
+    assert hint["agent"] == "robust" and hint["refusal"] is None and hint["version"] == state["version"]
+    shown = {a["action"]: a["probability"] for a in hint["actions"]}
+    assert set(shown) <= set(state["legal"]) and sum(shown.values()) == pytest.approx(1, abs=1e-9)
+    view = game._round.view()  # the first round, no type identified yet: robust plays the equilibrium
+    expected = {a: float(cfr.action_probabilities(np.asarray(view.hand)[None, :], view.public(), a)[0])
+                for a in view.legal_actions()}
+    assert shown == {action_text(a): p for a, p in expected.items() if p > 0}
+    state = client.post("/api/game/act", json={"move": state["legal"][0], "version": state["version"]}).json()
+    assert state["phase"] == "agent-turn"
+    _refused(client.get("/api/game/hint"), 409, "a hint is given on your turn only")
+
+
+def test_asking_hints_changes_nothing_in_the_game_and_a_late_first_hint_knows_the_whole_game(app):
+    """The hint's agent sees every event even when first asked rounds later (it is built then and shown the game
+    so far): its answers equal those of a game where it was asked at every turn, and both games play alike."""
+    def play(ask_from_round: int) -> tuple[dict, dict]:
+        client, hints = _client(app), {}
+        state = client.post("/api/game", json={"opponents": ["one-third"], "dice": 3, "seed": 11}).json()
+        while state["phase"] != "game-over":
+            if state["phase"] == "your-turn":
+                if state["round"] >= ask_from_round:
+                    hints[state["version"]] = client.get("/api/game/hint").json()["actions"]
+                move = _raise_once(state)
+                state = client.post("/api/game/act", json={"move": move, "version": state["version"]}).json()
+            else:
+                path = "/api/game/step" if state["phase"] == "agent-turn" else "/api/game/next-round"
+                state = client.post(path, json={"version": state["version"]}).json()
+        return hints, client.get("/api/game/record").json()
+
+    always, record = play(0)
+    late, late_record = play(2)
+    never, plain_record = play(99)
+    assert record == late_record == plain_record and not never
+    assert late and late == {v: h for v, h in always.items() if v in late}
+
+
+def test_under_rules_the_recommended_agent_cannot_play_the_hint_says_why(app):
+    client = _client(app)
+    state = client.post("/api/game", json={"opponents": ["one-third"], "dice": 2, "seed": 3, **PERUDO}).json()
+    assert state["hint"]["agent"] == "robust" and "today's rules only" in state["hint"]["refusal"]
+    hint = client.get("/api/game/hint").json()
+    assert hint["actions"] is None and hint["refusal"] == state["hint"]["refusal"]
+
+
+def test_the_score_counts_the_sessions_finished_games(app):
+    client, other = _client(app), _client(app)
+    won = []
+    for seed in (1, 2, 3):
+        final = _states(client, {"opponents": ["random"], "dice": 1, "seed": seed})[-1]  # a new game, same session
+        won.append(final["winner"] == 0)
+        assert final["score"] == {"games": len(won), "won": sum(won)}
+    assert 0 < sum(won) < 3  # both kinds of result counted
+    state = client.post("/api/game", json={"opponents": ["random"], "dice": 1}).json()
+    assert state["score"] == {"games": 3, "won": sum(won)}  # a game not finished is not counted
+    assert other.post("/api/game", json={"opponents": ["random"], "dice": 1}).json()["score"] == {"games": 0, "won": 0}
+    client.delete("/api/game")  # ending the game ends the session
+    assert client.post("/api/game", json={"opponents": ["random"], "dice": 1}).json()["score"] == {"games": 0, "won": 0}

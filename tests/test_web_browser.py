@@ -1,26 +1,113 @@
-"""A real browser (Playwright driving the system's headless Chromium) plays a whole game on ``ldpomdp serve`` by
-clicking, reads the revealed hands from the page and saves a screenshot. Skipped only when Playwright or Chromium
-is absent (CI installs both: see .ci/run). ``LDPOMDP_WEB_SCREENSHOT=PATH`` saves the screenshot there (the docs'
-image is made so: ``LDPOMDP_WEB_SCREENSHOT=docs/img/web_play.png python -m pytest tests/test_web_browser.py``)."""
+"""A real browser (Playwright driving the system's headless Chromium) on ``ldpomdp serve``: whole games under each
+rule set by mouse and by keyboard at a desktop and a phone's width, the hint, the results of a sweep, two sweeps
+compared and a tournament, each page checked with axe-core (no serious or critical violation) and for sideways
+scrolling, and screenshotted. Skipped only when Playwright or Chromium is absent (CI installs both: see .ci/run).
+
+``LDPOMDP_WEB_SCREENSHOTS=DIR`` keeps the screenshots there (CI's artefacts; otherwise pytest's temporary folder)."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from conftest import TOURNAMENT_AGENTS, write_tournament_folder
 
 from ldpomdp.rules import GameConfig, matching_count
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORTS = {"desktop": {"width": 1200, "height": 900}, "phone": {"width": 375, "height": 740}}
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def results_root(tmp_path_factory) -> Path:
+    """A folder of results: two sweeps of the same cells (a Perudo cell in the first only) and a tournament."""
+    from ldpomdp.sweeps import Cell, run_sweep
+
+    root = tmp_path_factory.mktemp("results")
+    cells = [Cell.of(["one-third", "expected-count"], 2, **GameConfig.preset("perudo").variants),
+             Cell.of(["one-third", "random"], 2)]
+    run_sweep(cells, 4, root / "sweep-a", seed=2, workers=1, progress=False, log=None, exact=False)
+    run_sweep(cells[1:], 6, root / "sweep-b", seed=3, workers=1, progress=False, log=None, exact=False)
+    write_tournament_folder(root / "tournament")
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(results_root) -> Iterator[str]:
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
+    from ldpomdp.web.load import running_server
+
+    with running_server("--results", str(results_root)) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
+    pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is not installed (the test extra)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("LDPOMDP_WEB_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def open_page(browser, server) -> Iterator[Callable]:
+    """``open_page(viewport)``: a fresh browser session (no cookie) on the server's page at that viewport."""
+    contexts = []
+
+    def open_(viewport: str):
+        context = browser.new_context(viewport=VIEWPORTS[viewport])
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(server)
+        page.wait_for_selector("#opponents .agent")
+        page.wait_for_function("document.querySelector('#rule-words').textContent !== ''")  # the advice is in
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def _checked(page, shots: Path, name: str, viewport: str) -> None:
+    """No sideways scrolling of the page, no serious or critical axe-core violation; a screenshot kept."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"{name} at {viewport}: the page scrolls sideways ({width[0]} > {width[1]} px)"
+    violations = [v for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert not violations, f"{name} at {viewport}: " + "; ".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in violations)
+    page.screenshot(path=str(shots / f"{name}-{viewport}.png"), full_page=True)
+
+
+def _state(page) -> dict:
+    return page.evaluate("fetch('/api/game').then((r) => r.json())")
+
+
+def _person(state: dict, exacted: bool) -> str:
+    """The person's move: the exact call the first time it is offered, else open with the lowest bid, raise by the
+    lowest once a round, then challenge (the seeds below are chosen with this player)."""
+    bids = [a for a in state["legal"] if a not in ("challenge", "exact")]
+    if "exact" in state["legal"] and not exacted:
+        return "exact"
+    mine = sum(h["seat"] == 0 for h in state["history"])
+    return bids[0] if bids and (state["bid"] is None or mine < 1) else "challenge"
 
 
 def _face_counts(dice: str) -> tuple[int, ...]:
@@ -28,163 +115,232 @@ def _face_counts(dice: str) -> tuple[int, ...]:
     return tuple(faces.count(f) for f in range(1, 7))
 
 
-@contextmanager
-def _browser(*options: str) -> Iterator:
-    """A page of the headless Chromium, opened on a running ``ldpomdp serve`` with ``options``."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
-    from ldpomdp.web.load import running_server
-
-    with running_server(*options) as (url, _), sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.goto(url)
-            yield page
-        finally:
-            browser.close()
-
-
-def test_a_browser_plays_a_whole_game_by_clicking_and_sees_every_hand(tmp_path):
-    screenshot = Path(os.environ.get("LDPOMDP_WEB_SCREENSHOT") or tmp_path / "web_play.png")
-    config = GameConfig(dice=2)
-    with _browser() as page:
-        page.fill("#dice", "2")
-        page.fill("#seed", "11")
-        page.fill("#opponents .spec", "no-such-player")
-        page.click("#start")  # refused: the page says why
-        page.wait_for_selector("#error:not([hidden])")
-        assert "unknown player 'no-such-player'" in page.inner_text("#error")
-        page.fill("#opponents .spec", "expected-count")
-        page.click("#start")
-        reveals, shot = 0, False
-        for _ in range(200):  # clicks; a 2-dice game ends within a few rounds
-            page.wait_for_selector("#moves button[data-move]:not([disabled]), #next-round, #winner", timeout=30_000)
-            if page.locator("#winner").count():
-                break
-            if page.locator("#next-round").count():
-                hands = page.locator("#reveal .reveal-seat")
-                verdict = page.locator("#reveal .verdict")
-                face = int(verdict.inner_text().split("×")[1].split(":")[0])
-                counts = [int(hands.nth(i).locator(".count").get_attribute("data-count"))
-                          for i in range(hands.count())]
-                shown = [_face_counts(hands.nth(i).get_attribute("data-dice")) for i in range(hands.count())]
-                assert counts == [matching_count(h, face, config) for h in shown]  # the page counts right
-                assert sum(counts) == int(verdict.get_attribute("data-matching"))
-                assert all(sum(h) >= 1 for h in shown)
-                reveals += 1
-                if not shot:  # the first reveal, with the agent's belief: the docs' picture
-                    page.screenshot(path=str(screenshot), full_page=True)
-                    shot = True
-                page.click("#next-round")
-                page.wait_for_selector("#next-round", state="detached")  # the next round is drawn
-                continue
-            challenge = page.locator("#challenge:not([disabled])")
-            raises = page.locator("#moves button[data-move]:not([disabled])")
-            target = challenge if challenge.count() else raises.first
-            target.click()  # the page disables its moves until the server answers
-        winner = page.locator("#winner")
-        assert winner.count() and winner.get_attribute("data-winner") in ("0", "1")
-        assert page.locator("#over a[download]").count() == 1
-        assert reveals >= 1 or page.locator("#reveal .reveal-seat").count() >= 2  # the last round is shown too
-        assert page.locator("#reveal .reveal-seat").count() == 2
-        page.click("button[data-tab=beliefs]")
-        assert page.locator("#belief-list .decision svg.chart").count() >= 1
-    assert screenshot.stat().st_size > 10_000
+def _check_stop(page, state: dict, config: GameConfig) -> None:
+    """What the page shows at a stop agrees with the game: the round's wild dice outlined in your hand (none in a
+    palifico round, and the status says so), and at a round's end every hand's dice that count for the bid marked,
+    their count the rules' count."""
+    if state["phase"] != "game-over":
+        palifico, wild = state["palifico"], state["round_wild"]
+        assert ("Palifico round" in page.inner_text("#status")) == palifico
+        assert ("palifico round: no die is wild" in page.inner_text("#hand")) == palifico
+        assert page.locator('#hand svg.die rect[stroke="#b07"]').count() == sum(f == wild for f in state["hand"])
+    if page.locator("#reveal .verdict").count():
+        verdict = page.locator("#reveal .verdict")
+        r = state["rounds"][-1]
+        rules = config.round_rules(r["palifico"])
+        for seat in page.locator("#reveal .reveal-seat").all():
+            count = int(seat.locator(".count").get_attribute("data-count"))
+            assert seat.locator('svg.die rect[fill="#ffe08a"]').count() == count
+            assert count == matching_count(_face_counts(seat.get_attribute("data-dice")), int(r["bid"].split("x")[1]),
+                                           rules)
+        assert int(verdict.get_attribute("data-matching")) == r["matching"]
 
 
-def _play_perudo_game(page, seed: int, dice: int, rules: dict, on_stop) -> None:
-    """Start a game against expected-count under ``rules`` and click through it: open with the lowest bid, raise by
-    the lowest once a round, then challenge (test_web's ``_raise_once``); ``on_stop(state)`` at each stop, with
-    the game as the API sends it."""
-    page.fill("#dice", str(dice))
+# (rule set, dice, seed, opponent the page recommends, input, viewport): each rule set by mouse and by keyboard, at
+# both widths. Seeds: Perudo 1 has a right exact call and two palifico rounds, Perudo 4 a wrong exact call and two
+# palifico rounds, Dudo 6 a loss of two dice by the difference, today's 3 and Dudo 7 a win for you.
+GAMES = [("today", 5, "robust", "mouse", "desktop"), ("today", 3, "robust", "keyboard", "phone"),
+         ("perudo", 1, "expected-count", "mouse", "phone"), ("perudo", 4, "expected-count", "keyboard", "desktop"),
+         ("dudo", 6, "expected-count", "mouse", "desktop"), ("dudo", 7, "expected-count", "keyboard", "phone")]
+
+
+@pytest.mark.parametrize("rule_set, seed, recommended, way, viewport", GAMES,
+                         ids=[f"{g[0]}-{g[3]}-{g[4]}" for g in GAMES])
+def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, recommended, way, viewport):
+    page = open_page(viewport)
+    name = f"{rule_set}-{way}"
+    if rule_set == "today":
+        _checked(page, shots, "setup", viewport)
+    page.select_option("#rule-set", rule_set)
+    page.fill("#rule-dice", "2")
+    page.dispatch_event("#rule-dice", "change")
+    config = GameConfig(dice=2) if rule_set == "today" else GameConfig.preset(rule_set, dice=2)
+    words = f"These rules: {config.describe()}."
+    page.wait_for_function(f"document.querySelector('#rule-words').textContent.startsWith({words!r})")
+    # the recommended agent for these rules is the default opponent: robust, or where it refuses the rules, the
+    # best that takes them
+    assert page.input_value("#opponents .agent") == recommended
+    assert page.locator("#opponents .agent option:checked").inner_text() == f"{recommended} (recommended)"
     page.fill("#seed", str(seed))
-    page.fill("#opponents .spec", "expected-count")
-    for name, value in rules.items():
-        page.fill(f"#more-rules input[data-rule={name}]", json.dumps(value))
     page.click("#start")
-    for _ in range(100):
+    page.wait_for_selector("#game:not([hidden])")
+    assert not page.eval_on_selector("#setup-box", "box => box.open")  # the setup folds away during the game
+    assert config.describe() in page.inner_text("#rules-line")
+
+    exacted, seen_last_round, checked, sent, verdicts = False, 0, False, [], {}
+    if rule_set == "today":  # your first decision, and (by its key, on the phone) the hint
+        page.wait_for_selector("#moves button[data-move]")
+        if way == "keyboard":
+            page.keyboard.press("h")
+            page.wait_for_selector("#hint svg.chart")
+            assert page.inner_text("#hint .hint-answer").startswith("robust would play ")
+            page.keyboard.type("9x9")  # not a legal bid: said under the box, nothing played
+            page.keyboard.press("Enter")
+            assert page.inner_text("#move-message") == "9 × 9 is not a legal move here: the lowest bid is 1 × 1."
+            assert _state(page)["version"] == 0
+            page.fill("#move-input", "")
+            page.focus("#status")
+        _checked(page, shots, "play", viewport)
+    for _ in range(60):
         page.wait_for_selector("#moves button[data-move]:not([disabled]), #next-round, #winner", timeout=30_000)
-        on_stop(page.evaluate("fetch('/api/game').then((r) => r.json())"))
-        if page.locator("#winner").count():
-            return
-        if page.locator("#next-round").count():
-            page.click("#next-round")
-            page.wait_for_selector("#next-round", state="detached")  # the next round is drawn
+        state = _state(page)
+        _check_stop(page, state, config)
+        if page.locator("#reveal .verdict").count() and state["phase"] in ("round-over", "game-over"):
+            verdicts[state["round"]] = page.inner_text("#reveal .verdict")
+        if state["phase"] == "game-over":
+            break
+        if state["phase"] == "round-over":
+            if not checked:  # the first round's end, its hands shown: the page as it looks then
+                _checked(page, shots, f"{name}-reveal", viewport)
+                checked = True
+            page.click("#next-round") if way == "mouse" else page.keyboard.press("n")
+            page.wait_for_selector("#next-round", state="detached")
             continue
-        bids, mine = page.locator("#moves table button:not([disabled])"), page.locator('#history li[data-seat="0"]')
-        (bids.first if bids.count() and (mine.count() < 1 or not page.locator("#challenge").count())
-         else page.locator("#challenge")).click()
-    raise AssertionError("the game did not end within 100 clicks")
+        if state["round"] > 0 and not any(h["seat"] == 0 for h in state["history"]):  # the last round stays
+            # readable until you move
+            assert page.inner_text("#reveal h2") == f"Last round (round {state['round']})"
+            seen_last_round += 1
+        if viewport == "phone":  # the move grid and the hand fit the width: no sideways scrolling inside them either
+            assert page.evaluate("[...document.querySelectorAll('#moves .grid-box, #hand, #table')]"
+                                 ".every((e) => e.scrollWidth <= e.clientWidth)")
+        move = _person(state, exacted)
+        exacted |= move == "exact"
+        sent.append(move)
+        if way == "mouse":
+            page.click(f"#moves button[data-move='{move}']")
+        elif move in ("challenge", "exact"):
+            page.keyboard.press(move[0])
+        else:
+            page.keyboard.type(move)
+            page.keyboard.press("Enter")
+        page.wait_for_function(f"fetch('/api/game').then((r) => r.json()).then((s) => s.version > {state['version']})")
+    else:
+        raise AssertionError("the game did not end within 60 stops")
+    rounds = state["rounds"]
+    assert page.locator("#winner").get_attribute("data-winner") == str(state["winner"])
+    won = int(state["winner"] == 0)
+    assert page.inner_text("#score") == f"This session: you won {won} of 1 game."
+    assert page.locator("#reveal .reveal-seat").count() == 2  # the last round shown too
+    assert [a["action"] for r in rounds for a in r["actions"] if a["seat"] == 0] == sent  # each move as made
+    if len(rounds) > 1:
+        assert seen_last_round >= 1
+    if rule_set == "perudo":  # your exact call, right (seed 1: at your starting dice, no die back) or wrong
+        exact = next(r for r in rounds if r["exact"] and r["challenger"] == 0)
+        assert exacted and any(r["palifico"] for r in rounds)
+        assert verdicts[exact["round"]].endswith(": You call it exactly, nobody loses a die." if exact["loser"] < 0 else
+                                                 ": You call it exactly and lose a die.")
+    if (rule_set, seed) == ("dudo", 6):
+        assert page.inner_text("#reveal .verdict").endswith(": You lose 2 dice.")
+    _checked(page, shots, f"{name}-over", viewport)
+    if rule_set == "today":
+        page.click("#tab-beliefs")
+        assert page.locator("#belief-list .decision svg.chart").count() >= 1
+        _checked(page, shots, "beliefs", viewport)
 
 
-def test_a_browser_shows_perudo_palifico_and_exact_call_rounds_by_their_own_rules():
-    seen: dict[str, int] = {"exact offered": 0, "palifico": 0, "exact decision": 0}
-    with _browser() as page:
-        def check(state: dict) -> None:
-            palifico, wild = state["palifico"], state["round_wild"]
-            if state["phase"] != "game-over":  # the status names a palifico round; your hand: the round's wild
-                # dice outlined, the note says which
-                assert ("Palifico round" in page.inner_text("#status")) == palifico
-                note = page.inner_text("#hand")
-                assert ("palifico round: no die is wild" in note) == palifico and ("1s are wild" in note) != palifico
-                outlined = page.locator('#hand svg.die rect[stroke="#b07"]').count()
-                assert outlined == sum(f == wild for f in state["hand"])
-            seen["palifico"] += palifico
-            if state["phase"] == "your-turn" and "exact" in state["legal"]:  # one grid row per quantity, no other
-                seen["exact offered"] += 1
-                quantities = sorted({int(a.split("x")[0]) for a in state["legal"] if a[0].isdigit()})[:10]
-                rows = page.locator("#moves table tr:not(:first-child) > th").all_inner_texts()
-                assert rows == [f"{q} ×" for q in quantities]
-            for seat in page.locator("#reveal .reveal-seat").all():  # the dice outlined are the dice counted
+def _focus_ring(page) -> tuple[str, float]:
+    """The outline style and width (px) of the focused element."""
+    return tuple(page.evaluate("(() => { const s = getComputedStyle(document.activeElement); "
+                               "return [s.outlineStyle, parseFloat(s.outlineWidth)]; })()"))
+
+
+def test_the_hint_shows_the_recommended_agents_move_probabilities_only_when_asked(open_page, shots):
+    page = open_page("desktop")
+    page.focus("#rule-set")
+    for _ in range(8):  # every control reached by the keyboard shows where the focus is
+        page.keyboard.press("Tab")
+        style, width = _focus_ring(page)
+        assert style == "solid" and width >= 2, page.evaluate("document.activeElement.outerHTML")
+    assert "What would the recommended agent do?" in page.inner_text("#setup")  # the page says the hint exists
+    page.select_option("#agent-1", "one-third")
+    page.fill("#seed", "2")
+    page.click("#start")
+    page.wait_for_selector("#moves button[data-move]")
+    assert page.locator("#hint svg").count() == 0  # off until asked
+    page.click("#hint-button")
+    page.wait_for_selector("#hint svg.chart")
+    hint = page.evaluate("fetch('/api/game/hint').then((r) => r.json())")
+    best = max(hint["actions"], key=lambda a: a["probability"])
+    text = page.inner_text("#hint .hint-answer")
+    assert text.startswith(f"robust would play {best['action'].replace('x', ' × ')} with probability "
+                           f"{best['probability']:.2f}")
+    assert page.locator("#hint svg.chart > rect").count() == min(8, len(hint["actions"]))
+    _checked(page, shots, "hint", "desktop")
+    page.locator("#moves table button").first.click()  # the next decision: the hint is gone until asked again
+    page.wait_for_selector("#moves button[data-move]:not([disabled]), #next-round", timeout=30_000)
+    if page.locator("#moves button[data-move]").count():
+        assert page.locator("#hint svg").count() == 0
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint svg.chart")
+    # under Perudo the recommended agent cannot play: the button says so, and why
+    page.click("#setup-box > summary")
+    page.select_option("#rule-set", "perudo")
+    page.dispatch_event("#rule-set", "change")
+    page.wait_for_function("document.querySelector('#rule-words').textContent.includes('palifico')")
+    page.click("#start")
+    page.wait_for_selector("#moves button[data-move]")
+    assert page.is_disabled("#hint-button")
+    assert page.inner_text("#hint-button") == "The recommended agent (robust) cannot play these rules"
+    assert "today's rules only" in page.inner_text("#hint")
+
+
+def test_the_results_of_sweeps_compared_and_of_a_tournament(open_page, shots):
+    for viewport in VIEWPORTS:
+        page = open_page(viewport)
+        page.click("#tab-results")
+        page.wait_for_selector("#summary table")
+        assert page.locator("#folder option").all_inner_texts() == ["sweep-a (sweep)", "sweep-b (sweep)",
+                                                                    "tournament (tournament)"]
+        heads = page.locator("#summary thead th").all_inner_texts()
+        assert heads == ["Player", "Games", "Win rate", "Challenges a game", "Challenges won"]
+        cells = page.locator("#summary tr.cell-row").all_inner_texts()
+        perudo = GameConfig.preset("perudo").describe()
+        assert [" ".join(c.split()) for c in cells] == [f"one-third vs expected-count 2 dice each · {perudo}",
+                                                        "one-third vs random 2 dice each · full game, 6 faces, "
+                                                        "ones wild"]
+        rate = page.locator("#summary td.col-win_rate").first.inner_text()
+        assert "%" in rate and "[" in rate  # a rounded rate with its interval
+        _checked(page, shots, "results", viewport)
+        page.select_option("#compare", "sweep-b")
+        page.wait_for_selector("#comparison table")
+        rows = page.locator("#comparison tbody tr:not(.cell-row)")
+        assert rows.count() == 2  # the one cell both played, its two players
+        assert page.locator("#comparison td.difference").count() == 2
+        assert "Rows of one folder only: 2 in sweep-a, 0 in sweep-b." in page.inner_text("#comparison")
+        _checked(page, shots, "results-compared", viewport)
+        page.select_option("#compare", "")
+        page.select_option("#folder", "tournament")
+        page.wait_for_selector("#tournament table.cross")
+        grid = page.locator("#tournament table.cross")
+        assert grid.locator("thead th").all_inner_texts()[1:] == TOURNAMENT_AGENTS
+        assert grid.locator("tbody td:not(.none)").count() == len(TOURNAMENT_AGENTS) * (len(TOURNAMENT_AGENTS) - 1)
+        first = grid.locator("td[data-row=robust][data-column=one-third]")
+        assert first.inner_text().split() == ["77.5%", "[62.5,", "87.7]", "40", "games"]
+        assert "above" in (first.get_attribute("class") or "")  # its interval lies above one half
+        assert page.locator("#tournament table.ratings tbody tr").count() == 3
+        assert page.locator("#tournament img[alt^='The ratings']").count() == 1
+        _checked(page, shots, "tournament", viewport)
+
+
+def test_a_browser_replays_a_perudo_game_round_by_round_by_each_rounds_rules(open_page):
+    page = open_page("desktop")
+    page.click("#tab-results")
+    page.wait_for_selector("#replay-game option", state="attached")
+    games = page.evaluate("JSON.parse(document.querySelector('#replay-game').dataset.games)")
+    index = next(i for i, (cell, _) in enumerate(games) if "perudo" in cell)
+    cell, number = games[index]
+    replay = page.evaluate(f"fetch('/api/results/replay?folder=sweep-a&cell=' + encodeURIComponent({cell!r}) + "
+                           f"'&game={number}').then((r) => r.json())")
+    page.select_option("#replay-game", str(index))
+    page.click("#replay-load")
+    headers = []
+    for _ in range(sum(len(r["actions"]) for r in replay["rounds"])):
+        page.wait_for_selector("#replay-next")
+        if page.locator("#replay .verdict").count():  # a round's end: the dice outlined are the dice counted
+            headers.append(page.inner_text("#replay h3"))
+            for seat in page.locator("#replay .reveal-seat").all():
                 marked = seat.locator('svg.die rect[fill="#ffe08a"]').count()
                 assert marked == int(seat.locator(".count").get_attribute("data-count"))
-            for decision in page.locator("#reveal .decision").all():  # the estimate outlines the face of the move
-                chart = decision.locator("svg.chart", has_text="expected matching dice per face")
-                assert chart.locator('rect[stroke="#000"]').count() == 1
-                seen["exact decision"] += "Exact!" in decision.locator("h4").inner_text()
-
-        # seed 7: seat 1 drops to one die, plays its palifico round (you hold two ones) and ends the game by a wrong
-        # exact call
-        _play_perudo_game(page, 7, 2, GameConfig.preset("perudo").variants, check)
-        assert all(seen.values()), seen
-        loser = page.locator('#table .seat[data-seat="1"]')
-        assert "0 dice" in loser.inner_text() and "out" in (loser.get_attribute("class") or "").split()
-        assert "undefined" not in page.inner_text("body") and "NaN" not in page.inner_text("body")
-
-        # seed 3 under Dudo's loss by the difference and the exact call: you lose two dice in round 1, and seat 1
-        # calls round 4 exactly and gets its die back
-        verdicts: dict[int, str] = {}
-
-        def verdict(state: dict) -> None:
-            if page.locator("#reveal .verdict").count():
-                verdicts[state["round"]] = page.inner_text("#reveal .verdict")
-
-        page.reload()
-        _play_perudo_game(page, 3, 3, GameConfig.preset("dudo", exact_call=True).variants, verdict)
-        assert verdicts[0].endswith(": You lose 2 dice.")
-        assert verdicts[3].endswith(": Seat 1 (expected-count) calls it exactly, nobody loses a die; the caller gets a "
-                                    "die back.")
-        assert "undefined" not in page.inner_text("body")
-
-
-def test_a_browser_replays_a_perudo_game_round_by_round_by_each_rounds_rules(tmp_path):
-    from ldpomdp.sweeps import Cell, run_sweep
-
-    cell = Cell.of(["one-third", "expected-count"], 2, **GameConfig.preset("perudo").variants)
-    run_sweep([cell], 1, tmp_path, seed=2, workers=1, progress=False, log=None, exact=False)
-    with _browser("--results", str(tmp_path)) as page:
-        replay = page.evaluate(f"fetch('/api/results/replay?cell={cell.id}&game=0').then((r) => r.json())")
-        page.click("#results-tab")
-        page.wait_for_selector("#replay-game option", state="attached")
-        page.click("#replay-load")
-        headers = []
-        for _ in range(sum(len(r["actions"]) for r in replay["rounds"])):
-            page.wait_for_selector("#replay-next")
-            if page.locator("#replay .verdict").count():  # a round's end: the dice outlined are the dice counted
-                headers.append(page.inner_text("#replay h4"))
-                for seat in page.locator("#replay .reveal-seat").all():
-                    marked = seat.locator('svg.die rect[fill="#ffe08a"]').count()
-                    assert marked == int(seat.locator(".count").get_attribute("data-count"))
-            page.click("#replay-next")
+        page.click("#replay-next")
     palifico = [r["palifico"] for r in replay["rounds"]]
     assert any(palifico) and [h.endswith("a palifico round: no die is wild") for h in headers] == palifico

@@ -19,8 +19,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .results import ResultsFolder
-from .session import LIMITS, Sessions, WebError, new_game, rule_fields, spec_choices
+from ..rules import GameConfig
+from .choices import LIMITS, recommendation, rule_controls, rule_fields, rule_sets, spec_choices
+from .results import Results
+from .session import Sessions, WebError, new_game, recommend
 
 __all__ = ["create_app", "COOKIE"]
 
@@ -32,7 +34,7 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
     """The app: games kept per browser session (at most ``max_games``), the sweep folder ``results`` if given, user
     classes importable from specs only with ``allow_plugins``."""
     sessions = Sessions(max_games)
-    folder = ResultsFolder(results, allow_plugins) if results is not None else None
+    folder = Results(results, allow_plugins) if results is not None else None
 
     def game_of(request: Request):
         return sessions.get(request.cookies.get(COOKIE))
@@ -41,15 +43,22 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
         return FileResponse(STATIC / "index.html")
 
     async def options(request: Request) -> Response:
-        return JSONResponse({"specs": spec_choices(), "limits": LIMITS, "allow_plugins": allow_plugins,
-                             "results": folder is not None, "rules": rule_fields()})
+        return JSONResponse({"limits": LIMITS, "allow_plugins": allow_plugins, "results": folder is not None,
+                             "rules": rule_fields(), "controls": rule_controls(), "rule_sets": rule_sets(),
+                             "recommended": await run_in_threadpool(recommendation, GameConfig())})
+
+    async def players(request: Request) -> Response:
+        return JSONResponse({"players": await run_in_threadpool(spec_choices)})
+
+    async def recommended(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(recommend, await _body(request)))
 
     async def status(request: Request) -> Response:
         return JSONResponse({"games": len(sessions)})
 
     async def create(request: Request) -> Response:
         body = await _body(request)
-        game = await run_in_threadpool(new_game, body, allow_plugins)
+        game = await run_in_threadpool(new_game, body, allow_plugins, sessions.find(request.cookies.get(COOKIE)))
         token = sessions.add(game, replacing=request.cookies.get(COOKIE))
         response = JSONResponse(await run_in_threadpool(game.view))
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
@@ -68,6 +77,9 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
             return JSONResponse(await run_in_threadpool(game.view))
         return endpoint
 
+    async def hint(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(game_of(request).hint))
+
     async def record(request: Request) -> Response:
         line = await run_in_threadpool(game_of(request).record)
         return Response(json.dumps(line) + "\n", media_type="application/json",
@@ -79,29 +91,41 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
         response.delete_cookie(COOKIE)
         return response
 
-    def results_folder() -> ResultsFolder:
+    def results_root() -> Results:
         if folder is None:
             raise WebError(404, "no results folder: start the server with --results DIR")
         return folder
 
+    def chosen(request: Request):
+        return results_root().folder(request.query_params.get("folder"))
+
+    async def listing(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(results_root().listing))
+
     async def summary(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(results_folder().summary))
+        return JSONResponse(await run_in_threadpool(lambda: chosen(request).summary()))
+
+    async def compare(request: Request) -> Response:
+        a, b = request.query_params.get("a"), request.query_params.get("b")
+        return JSONResponse(await run_in_threadpool(results_root().compare, a, b))
 
     async def plot(request: Request) -> Response:
-        return FileResponse(results_folder().plot(request.path_params["name"]))
+        return FileResponse(chosen(request).plot(request.path_params["name"]))
 
     async def games(request: Request) -> Response:
-        return JSONResponse({"games": await run_in_threadpool(results_folder().games)})
+        return JSONResponse({"games": await run_in_threadpool(lambda: chosen(request).games())})
 
     async def replay(request: Request) -> Response:
         cell, game = request.query_params.get("cell"), request.query_params.get("game", "")
         if not cell or not game.isdigit():
             raise WebError(400, "replay needs ?cell=CELL_ID&game=N")
-        return JSONResponse(await run_in_threadpool(results_folder().replay, cell, int(game)))
+        return JSONResponse(await run_in_threadpool(lambda: chosen(request).replay(cell, int(game))))
 
     routes = [
         Route("/", index),
         Route("/api/options", options),
+        Route("/api/players", players),
+        Route("/api/recommended", recommended, methods=["POST"]),
         Route("/api/status", status),
         Route("/api/game", create, methods=["POST"]),
         Route("/api/game", show, methods=["GET"]),
@@ -109,8 +133,11 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
         Route("/api/game/act", change("act", "move", "version"), methods=["POST"]),
         Route("/api/game/step", change("step", "version"), methods=["POST"]),
         Route("/api/game/next-round", change("next_round", "version"), methods=["POST"]),
+        Route("/api/game/hint", hint),
         Route("/api/game/record", record),
-        Route("/api/results", summary),
+        Route("/api/results", listing),
+        Route("/api/results/summary", summary),
+        Route("/api/results/compare", compare),
         Route("/api/results/plot/{name}", plot),
         Route("/api/results/games", games),
         Route("/api/results/replay", replay),

@@ -1,7 +1,7 @@
 """Why an agent moved, in numbers the page can chart: its belief about one player's hand and the reason of each
 kind of agent (the estimate against the bid, POMCP's searched actions, DQN's Q-values, or the probability of each
-action for any player with ``action_probabilities``), and how the page spells a move and a round's matching dice.
-Read only: nothing here changes what a player does next."""
+action for any player with ``action_probabilities``, and for ``robust`` and ``lbr``), and how the page spells a move
+and a round's matching dice. Read only: nothing here changes what a player does next."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from ..game import PlayerView
 from ..planners.dqn import DQNPlayer
 from ..planners.expected_count import ExpectedCountPlanner
 from ..planners.pomcp import POMCPPlanner
+from ..players.lbr import LocalBestResponse
+from ..players.robust import RobustPlayer
 from ..rules import EXACT, Action, Bid, GameConfig, match_matrix, matching_count
 
-__all__ = ["explain", "action_text", "matching_dice"]
+__all__ = ["explain", "action_text", "action_distribution", "matching_dice"]
 
 
 def action_text(action: Action) -> str:
@@ -66,16 +68,28 @@ def _reason(player: object, view: PlayerView, action: Action, face: int | None) 
         return {"kind": "q-values",
                 "actions": [{"action": action_text(player.coding.action(int(i))), "value": float(q[i])}
                             for i in np.flatnonzero(mask)]}
+    shown = action_distribution(player, view)
+    return None if shown is None else {"kind": "probabilities", "actions": shown}
+
+
+def action_distribution(player: object, view: PlayerView) -> list[dict] | None:
+    """The probability of each legal action of ``player`` on ``view`` for its hand (``action`` and
+    ``probability``; zero ones left out): its ``action_probabilities``; for ``robust``, those of the part that plays
+    this round (the equilibrium, or the local best response); an ``lbr`` player's one move (it never draws). None
+    for any other player."""
+    if isinstance(player, RobustPlayer):
+        player = player.exploiter if player.exploiting else player.safe_player
+    if isinstance(player, LocalBestResponse):
+        return [{"action": action_text(player.act(view, np.random.default_rng(0))), "probability": 1.0}]
     probabilities = getattr(player, "action_probabilities", None)
-    if callable(probabilities):
-        hands, public = np.asarray(view.hand)[None, :], view.public()
-        shown = []
-        for legal in view.legal_actions():
-            p = float(np.asarray(probabilities(hands, public, legal))[0])
-            if p > 0:
-                shown.append({"action": action_text(legal), "probability": p})
-        return {"kind": "probabilities", "actions": shown}
-    return None
+    if not callable(probabilities):
+        return None
+    hands, public, shown = np.asarray(view.hand)[None, :], view.public(), []
+    for legal in view.legal_actions():
+        p = float(np.asarray(probabilities(hands, public, legal))[0])
+        if p > 0:
+            shown.append({"action": action_text(legal), "probability": p})
+    return shown
 
 
 def _floats(values: np.ndarray) -> list[float]:

@@ -4,7 +4,6 @@ request is refused instead of playing a move twice."""
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 import threading
 import time
@@ -13,22 +12,16 @@ from typing import Any
 
 from ..errors import PlayerError, TableError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name, seeded_rng
-from ..registry import make_seat, parse_spec, registered_names
+from ..registry import make_seat, parse_spec
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps.cell import Cell, game_seed
 from ..sweeps.games import game_line
-from .explain import action_text, explain, matching_dice
+from .choices import LIMITS, recommendation, rule_fields, rules_from_form
+from .explain import action_distribution, action_text, explain, matching_dice
 
-__all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "rule_fields", "spec_choices",
-           "EXAMPLE_SPECS", "LIMITS"]
+__all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "recommend"]
 
 YOU = 0  # the person's seat
-# what the server plays at most: the page lists every bid up to the dice on the table
-LIMITS = {"players": 6, "faces": 12, "table_dice": 60}
-# a spec for each registered name that needs a value (the others play by their bare name)
-EXAMPLE_SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
-                 "best-response": "best-response:assume=random", "pomcp": "pomcp:sims=300",
-                 "lbr": "lbr:one-third"}
 
 
 class WebError(Exception):
@@ -74,48 +67,47 @@ class _You:
         return None
 
 
-def _integer(body: dict, key: str, default: int, low: int, high: int | None = None) -> int:
-    value = body.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        bound = f"between {low} and {high}" if high is not None else f">= {low}"
-        raise WebError(400, f"{key} must be an integer {bound}, got {value!r}")
-    return value
-
-
-def rule_fields() -> dict[str, Any]:
-    """The rules a game can set: every :class:`GameConfig` field but ``num_players`` (the seats decide it), with its
-    default (``dice``: one number for every player). A field added to GameConfig (a variant) shows up here."""
-    defaults = GameConfig()
-    return {f.name: defaults.starting_dice[0] if f.name == "dice" else getattr(defaults, f.name)
-            for f in dataclasses.fields(GameConfig) if f.init and f.name not in ("num_players", "palifico_round")}
-
-
-def new_game(body: Any, allow_plugins: bool) -> WebGame:
+def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> WebGame:
     """A game from the page's form: ``opponents`` (specs), ``seed`` (null: fresh) and the rules of
-    :func:`rule_fields` (``dice``: a number for every player; the others as :class:`GameConfig` takes them, its
-    defaults where absent). Refusals are :class:`WebError` naming the field."""
+    :func:`~ldpomdp.web.choices.rules_from_form`; ``earlier``, the session's game before it, carries the score on.
+    Refusals are :class:`WebError` naming the field."""
     if not isinstance(body, dict):
         raise WebError(400, "the request body must be a JSON object")
-    rules = rule_fields()
-    unknown = sorted(set(body) - {"opponents", "seed", *rules})
+    unknown = sorted(set(body) - {"opponents", "seed", *rule_fields()})
     if unknown:
         raise WebError(400, f"unknown field(s) {', '.join(unknown)}")
     opponents = body.get("opponents", ["one-third"])
     if not isinstance(opponents, list) or not 1 <= len(opponents) < LIMITS["players"]:
         raise WebError(400, f"opponents must be a list of 1 to {LIMITS['players'] - 1} player specs")
     specs = [check_spec(s, allow_plugins) for s in opponents]
-    dice = _integer(body, "dice", rules["dice"], 1)
-    faces = _integer(body, "faces", rules["faces"], 2, LIMITS["faces"])
-    if dice * (len(specs) + 1) > LIMITS["table_dice"]:
-        raise WebError(400, f"{dice} dice for {len(specs) + 1} players is over the {LIMITS['table_dice']} dice this "
-                            f"server puts on a table")
-    seed = None if body.get("seed") is None else _integer(body, "seed", 0, 0)
-    chosen = {name: body.get(name, default) for name, default in rules.items()}
+    config = _form_rules(body, len(specs) + 1)
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise WebError(400, f"seed must be an integer >= 0, got {seed!r}")
+    return WebGame(config, specs, secrets.randbits(32) if seed is None else seed,
+                   score=earlier.score() if earlier is not None else None)
+
+
+def recommend(body: Any) -> dict:
+    """The agent to offer first for the rules of the form ``body`` with ``players`` seats (2 if absent), as
+    :func:`~ldpomdp.web.choices.recommendation` gives it, with the rules in ``words`` and their ``warnings``."""
+    if not isinstance(body, dict):
+        raise WebError(400, "the request body must be a JSON object")
+    players = body.get("players", 2)
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= LIMITS["players"]:
+        raise WebError(400, f"players must be an integer between 2 and {LIMITS['players']}, got {players!r}")
+    unknown = sorted(set(body) - {"players", *rule_fields()})
+    if unknown:
+        raise WebError(400, f"unknown field(s) {', '.join(unknown)}")
+    config = _form_rules(body, players)
+    return {**recommendation(config), "words": config.describe(), "warnings": list(config.warnings)}
+
+
+def _form_rules(body: dict, players: int) -> GameConfig:
     try:
-        config = GameConfig(num_players=len(specs) + 1, **{**chosen, "dice": dice, "faces": faces})
-    except (TypeError, ValueError) as exc:
+        return rules_from_form(body, players)
+    except ValueError as exc:
         raise WebError(400, str(exc)) from None
-    return WebGame(config, specs, secrets.randbits(32) if seed is None else seed)
 
 
 def parse_action(text: object) -> Action:
@@ -133,10 +125,11 @@ def parse_action(text: object) -> Action:
 class WebGame:
     """One person (seat 0) against agents built from ``specs``, seeded as game 0 of a sweep cell of these players
     (so its finished record is a ``games.jsonl`` line). ``version`` counts the changes applied; each change names
-    the version it was asked on."""
+    the version it was asked on. ``score``: the session's games before this one and the person's wins in them."""
 
-    def __init__(self, config: GameConfig, specs: list[str], seed: int):
+    def __init__(self, config: GameConfig, specs: list[str], seed: int, score: dict[str, int] | None = None):
         self.specs = ("human", *specs)
+        self.earlier = dict(score or {"games": 0, "won": 0})
         self.cell, self.seed = Cell(self.specs, config), seed
         players: list[Any] = [_You()]
         for spec in specs:
@@ -158,6 +151,11 @@ class WebGame:
         self.version = 0
         self.failure: str | None = None
         self.rounds: list[dict] = []  # every ended round: actions, hands shown, the agents' decisions
+        self._events: list[Event] = []  # every event so far: the hint's agent, built when first asked, sees them all
+        advice = recommendation(config)
+        self.adviser_spec: str = advice["hint"]
+        self.adviser_refusal: str | None = advice["refusals"].get(self.adviser_spec)
+        self.adviser: Any = None
         self._start_round()
 
     # -- changes -------------------------------------------------------------------------------------------------
@@ -200,6 +198,29 @@ class WebGame:
             self.version += 1
 
     # -- what the page sees --------------------------------------------------------------------------------------
+    def hint(self) -> dict:
+        """What the recommended agent would do in the person's place now: ``actions``, the probability of each legal
+        move for the person's hand (zero ones left out), or ``refusal``, why it cannot play these rules."""
+        with self.lock:
+            if self.failure or self.state.over or self._round.end is not None or self._round.seat != YOU:
+                raise WebError(409, "a hint is given on your turn only")
+            if self.adviser is None and self.adviser_refusal is None:
+                self._build_adviser()
+            actions = None
+            if self.adviser is not None:
+                try:
+                    actions = action_distribution(self.adviser, self._round.view())
+                except Exception as exc:  # a round it cannot play (e.g. beyond its table): said, the game goes on
+                    self.adviser, self.adviser_refusal = None, _first_line(exc)
+            return {"agent": self.adviser_spec, "refusal": self.adviser_refusal, "actions": actions,
+                    "version": self.version}
+
+    def score(self) -> dict[str, int]:
+        """The session's finished games up to this one and the person's wins in them."""
+        over = self.state.over
+        return {"games": self.earlier["games"] + over,
+                "won": self.earlier["won"] + (over and self.state.record.winner == YOU)}
+
     def view(self) -> dict:
         """The game as seat 0 may see it: other hands and the agents' reasons only once their round has ended."""
         with self.lock:
@@ -223,6 +244,7 @@ class WebGame:
                 "legal": [action_text(a) for a in rnd.view().legal_actions()] if phase == "your-turn" else [],
                 "rounds": self.rounds,  # ended rounds only
                 "winner": state.record.winner if state.over else None,
+                "score": self.score(), "hint": {"agent": self.adviser_spec, "refusal": self.adviser_refusal},
             }
 
     def record(self) -> dict:
@@ -298,6 +320,26 @@ class WebGame:
         for event in events:
             for seat, player in enumerate(self.players):
                 ask(player, seat, "observe", event)
+            self._events.append(event)
+            if self.adviser is not None:
+                self._advise([event])
+
+    def _build_adviser(self) -> None:
+        """The hint's agent in seat 0, shown every event of the game so far (or the reason it refuses)."""
+        try:
+            self.adviser = make_seat(self.adviser_spec)
+            self.adviser.reset(YOU, self.state.config)
+        except Exception as exc:
+            self.adviser, self.adviser_refusal = None, _first_line(exc)
+            return
+        self._advise(self._events)
+
+    def _advise(self, events: list[Event]) -> None:
+        try:
+            for event in events:
+                self.adviser.observe(event)
+        except Exception as exc:  # the hint stops with the reason; the game goes on
+            self.adviser, self.adviser_refusal = None, _first_line(exc)
 
     def _fail(self, exc: Exception) -> None:
         """An agent raised: this game stops (with the first line of the error), the others go on."""
@@ -334,6 +376,11 @@ class Sessions:
                 self._games.popitem(last=False)
         return token
 
+    def find(self, token: str | None) -> WebGame | None:
+        """The game of ``token``, or None (no lookup counts as a use)."""
+        with self._lock:
+            return self._games.get(token) if token else None
+
     def get(self, token: str | None) -> WebGame:
         with self._lock:
             if not token or token not in self._games:
@@ -350,9 +397,3 @@ class Sessions:
     def __len__(self) -> int:
         with self._lock:
             return len(self._games)
-
-
-def spec_choices() -> list[dict]:
-    """The built-in player specs the page offers: name, summary and a spec that plays (``human`` left out)."""
-    return [{"name": name, "summary": summary, "spec": EXAMPLE_SPECS.get(name, name)}
-            for name, summary in registered_names(seats_only=True).items() if name != "human"]

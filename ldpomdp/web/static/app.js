@@ -3,7 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
-let options = null, game = null, stepping = false;
+let options = null, game = null, stepping = false, advice = null, hint = null;
 
 async function api(method, path, body) {
   const init = {method, headers: {}};
@@ -23,16 +23,25 @@ function showError(message) {
 // ---- drawing: dice and charts ---------------------------------------------------------------------------------
 const PIPS = {1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [0, 2], [2, 0], [2, 2]],
   5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]], 6: [[0, 0], [0, 2], [1, 0], [1, 2], [2, 0], [2, 2]]};
+const FACE_WORDS = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"};
+const faceWord = (f) => FACE_WORDS[f] || `${f}s`;
 
-function die(face, {size = 34, mark = false, wild = false} = {}) {
+// A die in SVG; `mark`: it counts for the bid (filled), `wild`: a wild die (outlined); `label`: what it says to a
+// screen reader (none: decorative).
+function die(face, {size = 34, mark = false, wild = false, label = null} = {}) {
   const fill = mark ? "#ffe08a" : "#fff", stroke = wild ? "#b07" : "#333";
   let inner;
-  if (face === null) inner = `<text x="17" y="23" text-anchor="middle" font-size="16" fill="#888">?</text>`;
+  if (face === null) inner = `<text x="17" y="23" text-anchor="middle" font-size="16" fill="#555">?</text>`;
   else if (PIPS[face]) inner = PIPS[face].map(([r, c]) => `<circle cx="${9 + c * 8}" cy="${9 + r * 8}" r="3" fill="#222"/>`).join("");
   else inner = `<text x="17" y="23" text-anchor="middle" font-size="15">${face}</text>`;
-  return `<svg class="die" width="${size}" height="${size}" viewBox="0 0 34 34" data-face="${face ?? ""}">` +
-    `<rect x="1" y="1" width="32" height="32" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="2"/>${inner}</svg>`;
+  const role = label === null ? 'aria-hidden="true"' : `role="img" aria-label="${esc(label)}"`;
+  return `<svg class="die" width="${size}" height="${size}" viewBox="0 0 34 34" data-face="${face ?? ""}" ${role}>` +
+    `<rect x="1" y="1" width="32" height="32" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="${wild ? 3 : 2}"/>${inner}</svg>`;
 }
+
+// An SVG that shrinks to its box (a phone) and never grows past its drawn size.
+const svgOpen = (width, height, label) =>
+  `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${esc(label)}">`;
 
 // A bar chart in SVG: labels under the bars, values above; `mark` outlines bars; `line` draws a level across.
 function barChart({title, labels, values, mark = new Set(), line = null, lineLabel = "", fmt = (v) => v.toFixed(2)}) {
@@ -41,30 +50,30 @@ function barChart({title, labels, values, mark = new Set(), line = null, lineLab
   const all = values.concat(line === null ? [] : [line]);
   const lo = Math.min(0, ...all), hi = Math.max(1e-9, ...all);
   const y = (v) => top + (hi - v) / (hi - lo || 1) * h;
-  let svg = `<svg class="chart" width="${width}" height="${height}"><text x="${left}" y="14" font-weight="bold">${esc(title)}</text>`;
+  let svg = svgOpen(width, height, title) + `<text x="${left}" y="14" font-weight="bold">${esc(title)}</text>`;
   values.forEach((v, i) => {
     const x = left + i * (bw + gap), y0 = y(0), y1 = y(v);
-    const style = mark.has(i) ? 'fill="#e90" stroke="#000" stroke-width="2"' : 'fill="#5b8db8"';
+    const style = mark.has(i) ? 'fill="#e90" stroke="#000" stroke-width="2"' : 'fill="#4a7fb0"';
     svg += `<rect x="${x}" y="${Math.min(y0, y1)}" width="${bw}" height="${Math.max(1, Math.abs(y1 - y0))}" ${style}/>`;
     svg += `<text x="${x + bw / 2}" y="${Math.min(y0, y1) - 3}" text-anchor="middle">${esc(fmt(v))}</text>`;
     svg += `<text x="${x + bw / 2}" y="${top + h + 14}" text-anchor="middle">${esc(labels[i])}</text>`;
   });
   if (line !== null) {
-    svg += `<line x1="${left - 4}" x2="${width - 4}" y1="${y(line)}" y2="${y(line)}" stroke="#c33" stroke-dasharray="4 3"/>`;
-    svg += `<text x="${width - 4}" y="${y(line) - 3}" text-anchor="end" fill="#c33">${esc(lineLabel)}</text>`;
+    svg += `<line x1="${left - 4}" x2="${width - 4}" y1="${y(line)}" y2="${y(line)}" stroke="#b42318" stroke-dasharray="4 3"/>`;
+    svg += `<text x="${width - 4}" y="${y(line) - 3}" text-anchor="end" fill="#b42318">${esc(lineLabel)}</text>`;
   }
   return svg + `</svg>`;
 }
 
 // A horizontal bar chart of actions: one row each (label, bar from 0, text); `mark` rows are outlined.
 function actionChart(title, rows) {
-  const rowH = 18, top = 22, labelW = 70, barW = 190, width = labelW + barW + 130, height = top + rows.length * rowH + 6;
+  const rowH = 18, top = 22, labelW = 70, barW = 170, width = labelW + barW + 90, height = top + rows.length * rowH + 6;
   const lo = Math.min(0, ...rows.map((r) => r.value)), hi = Math.max(1e-9, ...rows.map((r) => r.value));
   const x = (v) => labelW + (v - lo) / (hi - lo || 1) * barW;
-  let svg = `<svg class="chart" width="${width}" height="${height}"><text x="0" y="14" font-weight="bold">${esc(title)}</text>`;
+  let svg = svgOpen(width, height, title) + `<text x="0" y="14" font-weight="bold">${esc(title)}</text>`;
   rows.forEach((r, i) => {
     const y = top + i * rowH, x0 = x(0), x1 = x(r.value);
-    const style = r.mark ? 'fill="#e90" stroke="#000" stroke-width="1.5"' : 'fill="#5b8db8"';
+    const style = r.mark ? 'fill="#e90" stroke="#000" stroke-width="1.5"' : 'fill="#4a7fb0"';
     svg += `<text x="${labelW - 6}" y="${y + 12}" text-anchor="end">${esc(r.label)}</text>` +
       `<rect x="${Math.min(x0, x1)}" y="${y + 2}" width="${Math.max(1, Math.abs(x1 - x0))}" height="${rowH - 5}" ${style}/>` +
       `<text x="${labelW + barW + 6}" y="${y + 12}">${esc(r.text)}</text>`;
@@ -72,34 +81,173 @@ function actionChart(title, rows) {
   return svg + `</svg>`;
 }
 
-// ---- the setup form -------------------------------------------------------------------------------------------
-function addOpponent(spec) {
-  const row = document.createElement("div");
+// ---- the setup form: rules ------------------------------------------------------------------------------------
+function controlHtml(c) {
+  const id = `rule-${c.name}`;
+  if (c.kind === "checkbox") {
+    return `<label class="check" for="${id}"><input type="checkbox" id="${id}" data-rule="${esc(c.name)}"> ${esc(c.label)}</label>`;
+  }
+  let input;
+  if (c.kind === "select") {
+    input = `<select id="${id}" data-rule="${esc(c.name)}">` + c.choices.map((o) =>
+      `<option value="${esc(JSON.stringify(o.value))}">${esc(o.label)}</option>`).join("") + `</select>`;
+  } else if (c.kind === "number") {
+    input = `<input type="number" id="${id}" data-rule="${esc(c.name)}" inputmode="numeric" min="${c.min}"${c.max ? ` max="${c.max}"` : ""}>`;
+  } else {
+    input = `<input type="text" id="${id}" data-rule="${esc(c.name)}">`;
+  }
+  return `<div class="field"><label for="${id}">${esc(c.label)}</label>${input}</div>`;
+}
+
+function ruleInput(name) { return document.querySelector(`#rule-controls [data-rule="${name}"]`); }
+
+function setRule(name, value) {
+  const input = ruleInput(name);
+  if (!input) return;
+  if (input.type === "checkbox") input.checked = Boolean(value);
+  else if (input.tagName === "SELECT") {
+    const faces = Number(ruleInput("faces")?.value);
+    const shown = name === "wild" && value !== null && value !== 1 && value === faces ? "highest" : value;
+    input.value = JSON.stringify(shown);
+  } else input.value = value;
+}
+
+// The rules as the form gives them (the API's fields): "highest" wild is the number of faces.
+function formRules() {
+  const rules = {};
+  document.querySelectorAll("#rule-controls [data-rule]").forEach((input) => {
+    const name = input.dataset.rule;
+    if (input.type === "checkbox") rules[name] = input.checked;
+    else if (input.tagName === "SELECT") rules[name] = JSON.parse(input.value);
+    else if (input.type === "number") rules[name] = Number(input.value);
+    else rules[name] = input.value;
+  });
+  if (rules.wild === "highest") rules.wild = rules.faces;
+  return rules;
+}
+
+// The rule set whose every rule the form has (else "custom").
+function matchingSet() {
+  const rules = formRules();
+  const found = options.rule_sets.find((s) => Object.entries(s.rules).every(([k, v]) => k === "wild" && v === 1 ?
+    rules.wild === 1 : JSON.stringify(rules[k]) === JSON.stringify(v)));
+  return found ? found.name : "custom";
+}
+
+function applyRuleSet(name) {
+  const set = options.rule_sets.find((s) => s.name === name);
+  if (!set) return;
+  Object.entries(set.rules).forEach(([k, v]) => setRule(k, v));
+}
+
+// ---- the setup form: opponents --------------------------------------------------------------------------------
+const OTHER = "__other__";
+let rowCount = 0;
+
+function agentOptions(selected) {
+  const recommended = advice ? advice.spec : null;
+  return options.specs.map((s) => `<option value="${esc(s.name)}"${s.name === selected ? " selected" : ""}>` +
+    `${esc(s.name)}${s.name === recommended ? " (recommended)" : ""}</option>`).join("") +
+    `<option value="${OTHER}"${selected === OTHER ? " selected" : ""}>another spec (type it)</option>`;
+}
+
+function addOpponent(name = null) {
+  rowCount += 1;
+  const n = rowCount, row = document.createElement("div");
   row.className = "opponent";
-  row.innerHTML = `<label>Opponent <input list="spec-list" class="spec" value="${esc(spec)}"></label> ` +
-    `<button type="button" class="remove" title="remove">×</button>`;
-  row.querySelector(".remove").onclick = () => { if ($("opponents").children.length > 1) row.remove(); };
+  row.dataset.auto = name === null ? "1" : "";
+  const chosen = name ?? (advice ? advice.spec : options.recommended.spec);
+  row.innerHTML = `<div class="opponent-head"><div class="field"><label for="agent-${n}">Opponent</label>` +
+    `<select id="agent-${n}" class="agent">${agentOptions(chosen)}</select></div>` +
+    `<button type="button" class="remove secondary" aria-label="Remove this opponent">Remove</button></div>` +
+    `<p class="agent-summary note"></p>` +
+    `<div class="field spec-text" hidden><label for="spec-${n}">Player spec</label>` +
+    `<input id="spec-${n}" class="spec" autocomplete="off" spellcheck="false" placeholder="e.g. pomcp:sims=300"></div>` +
+    `<details class="params"><summary>Parameters</summary><div class="param-list controls"></div></details>` +
+    `<p class="note">Plays as <code class="spec-line"></code></p>`;
+  row.querySelector(".remove").onclick = () => {
+    if ($("opponents").children.length > 1) { row.remove(); numberOpponents(); askAdvice(); }
+  };
+  row.querySelector(".agent").onchange = () => { row.dataset.auto = ""; drawAgent(row); };
+  row.querySelector(".spec").oninput = () => updateSpecLine(row);
   $("opponents").appendChild(row);
+  drawAgent(row);
+  numberOpponents();
 }
 
-function wildValue() {
-  const faces = Number($("faces").value), choice = $("wild").value;
-  return choice === "none" ? null : choice === "high" ? faces : 1;
+function numberOpponents() {
+  const rows = [...$("opponents").children];
+  rows.forEach((row, i) => {
+    row.querySelector("label").textContent = rows.length > 1 ? `Opponent ${i + 1} (seat ${i + 1})` : "Opponent (seat 1)";
+    row.querySelector(".remove").hidden = rows.length === 1;
+    row.querySelector(".remove").setAttribute("aria-label", `Remove opponent ${i + 1}`);
+  });
+  $("add-opponent").disabled = rows.length >= options.limits.players - 1;
 }
 
-function jsonOrText(text) { try { return JSON.parse(text); } catch (e) { return text; } }
-function intOrNull(text) { return text === "" ? null : Number(text); }
+function drawAgent(row) {
+  const name = row.querySelector(".agent").value, choice = options.specs.find((s) => s.name === name);
+  row.querySelector(".spec-text").hidden = name !== OTHER;
+  row.querySelector(".params").hidden = !choice || !choice.parameters || !choice.parameters.length;
+  row.querySelector(".agent-summary").textContent = choice ? choice.summary : (options.allow_plugins ?
+    "Any spec of `ldpomdp players`, or your own class: package.module:Class." :
+    "Any spec of `ldpomdp players` (files and your own classes need the server started with --allow-plugins).");
+  const base = row.querySelector(".agent").id;
+  row.querySelector(".param-list").innerHTML = choice && choice.parameters ? choice.parameters.map((p, i) => {
+    const id = `${base}-p${i}`, blocked = p.kind === "file" && !options.allow_plugins;
+    const note = blocked ? " (a file: needs --allow-plugins)" : "";
+    return `<div class="field"><label for="${id}">${esc(p.name)}${esc(note)}</label><input id="${id}" data-param="${esc(p.name)}" ` +
+      `value="${esc(p.value ?? "")}" placeholder="${esc(p.default ?? "none")}" autocomplete="off" spellcheck="false"${blocked ? " disabled" : ""}></div>`;
+  }).join("") : "";
+  row.querySelectorAll("[data-param]").forEach((input) => { input.oninput = () => updateSpecLine(row); });
+  updateSpecLine(row);
+}
+
+// The spec of an opponent row: the typed one, or the agent's name with the parameters given.
+function rowSpec(row) {
+  const name = row.querySelector(".agent").value;
+  if (name === OTHER) return row.querySelector(".spec").value.trim();
+  const given = [...row.querySelectorAll("[data-param]")].filter((i) => !i.disabled && i.value.trim() !== "").map((i) => {
+    const value = i.value.trim();
+    return `${i.dataset.param}=${value.includes(",") && !value.startsWith("[") ? `[${value}]` : value}`;
+  });
+  return name + (given.length ? ":" + given.join(",") : "");
+}
+
+function updateSpecLine(row) { row.querySelector(".spec-line").textContent = rowSpec(row) || "(type a spec)"; }
+
+// Ask the server which agent to offer first for the rules and seats of the form; rows left as they came follow it.
+let adviceTimer = null;
+function askAdvice() {
+  clearTimeout(adviceTimer);
+  adviceTimer = setTimeout(async () => {
+    const players = $("opponents").children.length + 1;
+    const answer = await api("POST", "/api/recommended", {players, ...formRules()});
+    if (!answer) return;
+    advice = answer;
+    $("rule-words").textContent = `These rules: ${answer.words}.` + (answer.warnings.length ? ` Note: ${answer.warnings.join("; ")}.` : "");
+    const refused = answer.refusals[answer.hint];
+    $("spec-note").textContent = refused ? `The recommended agent ${answer.hint} cannot play these rules (${refused}); ` +
+      `${answer.spec} is the recommended agent that can.` : `${answer.spec} is the recommended agent for these rules.`;
+    [...$("opponents").children].forEach((row) => {
+      const select = row.querySelector(".agent"), value = row.dataset.auto ? answer.spec : select.value;
+      select.innerHTML = agentOptions(value);
+      if (row.dataset.auto) drawAgent(row);
+    });
+  }, 150);
+}
+
+function rulesChanged() {
+  $("rule-set").value = matchingSet();
+  askAdvice();
+}
 
 async function startGame(event) {
-  event.preventDefault();
-  const body = {
-    opponents: [...document.querySelectorAll("#opponents .spec")].map((input) => input.value.trim()),
-    dice: Number($("dice").value), faces: Number($("faces").value), wild: wildValue(), bids: $("bids").value,
-    opener: $("opener").value, seed: intOrNull($("seed").value),
-  };
-  document.querySelectorAll("#more-rules input").forEach((input) => { body[input.dataset.rule] = jsonOrText(input.value); });
+  if (event) event.preventDefault();
+  const body = {opponents: [...$("opponents").children].map(rowSpec), seed: $("seed").value === "" ? null : Number($("seed").value),
+    ...formRules()};
   const state = await api("POST", "/api/game", body);
-  if (state) show(state);
+  if (state) { hint = null; show(state); $("setup-box").open = false; $("status").focus(); }
 }
 
 // ---- the game -------------------------------------------------------------------------------------------------
@@ -109,59 +257,92 @@ function actionText(a) { return a === "challenge" ? "Liar!" : a === "exact" ? "E
 const isBid = (a) => /^\d+x\d+$/.test(a);  // "3x5"; not "challenge" or "exact"
 
 function show(state) {
+  if (!game || state.version !== game.version || state.round !== game.round) hint = null;
   game = state;
   $("game").hidden = false;
+  const others = game.players.slice(1).map((p) => p.spec).join(", ");
+  $("setup-current").textContent = game.phase === "game-over" ? "(open to change the rules or the opponents)" :
+    `(playing against ${others}: open to start another game)`;
+  $("hand-box").hidden = game.phase === "game-over";  // the last round's hands are shown below
+  $("rules-line").innerHTML = `<b>Rules:</b> ${esc(game.rules)}; ${game.config.dice} ${game.config.dice === 1 ? "die" : "dice"} each. ` +
+    `<b>Seed:</b> ${game.seed}.`;
+  const s = game.score;
+  $("score").textContent = s.games ? `This session: you won ${s.won} of ${s.games} ${s.games === 1 ? "game" : "games"}.` : "This session: no game finished yet.";
   renderTable();
-  const wild = game.round_wild, note = game.palifico ? "palifico round: no die is wild" : wild === null ? "" : `${wild}s are wild (outlined)`;
-  $("hand").innerHTML = game.hand.length ? game.hand.map((f) => die(f, {size: 44, wild: f === wild})).join("") +
-    ` <span class="thought">${esc(note)}</span>` : "(no dice)";
+  const wild = game.round_wild, note = game.palifico ? "palifico round: no die is wild" : wild === null ? "" : `${faceWord(wild)} are wild (outlined)`;
+  $("hand").innerHTML = game.hand.length ? game.hand.map((f) => die(f, {size: 44, wild: f === wild, label: String(f) + (f === wild ? ", wild" : "")})).join("") +
+    ` <span class="note">${esc(note)}</span>` : "(no dice)";
   $("history").innerHTML = game.history.map((h) => `<li data-seat="${h.seat}">${esc(seatName(h.seat))}: <b>${esc(actionText(h.action))}</b>` +
-    (h.seconds === null ? "" : ` <span class="thought">thought ${secondsText(h.seconds)}</span>`) + `</li>`).join("");
+    (h.seconds === null ? "" : ` <span class="note">thought ${secondsText(h.seconds)}</span>`) + `</li>`).join("");
+  $("no-bid").hidden = game.history.length > 0;
   renderMoves();
+  renderHint();
   renderReveal();
   renderOver();
   renderBeliefs();
   $("status").textContent = statusText();
-  $("warnings").textContent = game.warnings.map((w) => `Warning: ${w}.`).join(" ");
+  $("warnings").textContent = game.warnings.map((w) => `Note: ${w}.`).join(" ");
   if (game.phase === "agent-turn") scheduleStep();
+  if (game.phase === "round-over" && document.activeElement === document.body) $("next-round").focus();
 }
 
 function statusText() {
-  const p = game.phase, round = `Round ${game.round + 1} (${game.rules}). ` +
+  const p = game.phase, round = `Round ${game.round + 1}. ` +
     (game.palifico ? "Palifico round: no die is wild, and every bid keeps the opening bid's face. " : "");
   const calls = game.legal.includes("exact") ? ", call liar or call it exact" : " or call liar";
   if (p === "your-turn") return round + (game.bid ? `Your turn: raise ${actionText(game.bid)}${calls}.` : "Your turn: you open.");
   if (p === "agent-turn") return round + `${seatName(game.turn)} is thinking…`;
-  if (p === "round-over") return round + "The round is over: every hand is shown.";
-  if (p === "game-over") return game.winner === 0 ? "You win the game!" : `${seatName(game.winner)} wins the game.`;
+  if (p === "round-over") return round + "The round is over: every hand is shown below.";
+  if (p === "game-over") return game.winner === 0 ? "You win the game!" : `Seat ${game.winner} (${game.players[game.winner].name}) wins the game.`;
   return `This game stopped: ${game.failure}`;
 }
 
 function renderTable() {
   $("table").innerHTML = game.players.map((p) => {
     const classes = ["seat", p.seat === game.turn ? "turn" : "", p.dice === 0 ? "out" : ""].join(" ");
-    const dice = p.seat === 0 ? "" : `<div class="dice-row">${Array.from({length: p.dice}, () => die(null, {size: 22})).join("")}</div>`;
+    const dice = p.seat === 0 ? "" : `<div class="dice-row">${Array.from({length: p.dice}, () => die(null, {size: 20})).join("")}</div>`;
     return `<div class="${classes}" data-seat="${p.seat}"><div class="name">${esc(p.seat === 0 ? "You" : "Seat " + p.seat)}` +
-      `</div><div>${esc(p.spec === "human" ? "seat 0" : p.spec)}</div><div>${p.dice} ${p.dice === 1 ? "die" : "dice"}</div>${dice}</div>`;
+      `${p.seat === game.turn ? ' <span class="badge">to play</span>' : ""}</div><div class="spec">${esc(p.spec === "human" ? "seat 0" : p.spec)}</div>` +
+      `<div>${p.dice === 0 ? "out of the game" : `${p.dice} ${p.dice === 1 ? "die" : "dice"}`}</div>${dice}</div>`;
   }).join("");
 }
 
 function renderMoves() {
   const box = $("moves");
-  if (game.phase !== "your-turn") { box.innerHTML = ""; return; }
+  if (game.phase !== "your-turn") { box.innerHTML = ""; box.hidden = true; return; }
+  box.hidden = false;
   const legal = new Set(game.legal), faces = game.config.bids === "sixes" ? [game.config.faces] : Array.from({length: game.config.faces}, (_, i) => i + 1);
   const quantities = [...new Set(game.legal.filter(isBid).map((a) => Number(a.split("x")[0])))].slice(0, 10);
-  let html = legal.has("challenge") ? `<button id="challenge" data-move="challenge">Liar! (challenge ${esc(actionText(game.bid))})</button>` : "";
-  if (legal.has("exact")) html += ` <button id="exact" data-move="exact">Exact! (${esc(actionText(game.bid))} exactly)</button>`;
-  html += `<table class="grid"><tr><th></th>${faces.map((f) => `<th>${die(f, {size: 24})}</th>`).join("")}</tr>`;
+  let html = `<h2>Your move</h2><div class="calls">`;
+  if (legal.has("challenge")) html += `<button type="button" id="challenge" class="danger" data-move="challenge" aria-keyshortcuts="c">Liar! <span class="sub">challenge ${esc(actionText(game.bid))} · key C</span></button>`;
+  if (legal.has("exact")) html += `<button type="button" id="exact" class="exact" data-move="exact" aria-keyshortcuts="e">Exact! <span class="sub">${esc(actionText(game.bid))} exactly · key E</span></button>`;
+  html += `</div><form id="type-move" class="type-move"><label for="move-input">Type a bid</label>` +
+    `<input id="move-input" autocomplete="off" spellcheck="false" placeholder="e.g. ${esc(game.legal.find(isBid) || "4x5")}" size="8" aria-describedby="move-help">` +
+    `<button type="submit" class="secondary">Bid</button><span id="move-help" class="note">quantity x face, then Enter; ` +
+    `keys: c liar${legal.has("exact") ? ", e exact" : ""}, h hint</span></form>` +
+    `<p id="move-message" class="message" aria-live="polite"></p>`;
+  html += `<div class="grid-box"><table class="grid"><caption>Or pick a bid: quantity (rows) × face (columns)</caption>` +
+    `<thead><tr><th scope="col"><span class="sr-only">quantity</span></th>${faces.map((f) => `<th scope="col">${die(f, {size: 24, label: faceWord(f)})}</th>`).join("")}</tr></thead><tbody>`;
   for (const q of quantities) {
-    html += `<tr><th>${q} ×</th>` + faces.map((f) => {
+    html += `<tr><th scope="row">${q} ×</th>` + faces.map((f) => {
       const move = `${q}x${f}`;
-      return `<td><button data-move="${move}" ${legal.has(move) ? "" : "disabled"}>${q}×${f}</button></td>`;
+      return legal.has(move) ? `<td><button type="button" data-move="${move}" aria-label="bid ${q} × ${f}">${q}×${f}</button></td>` : `<td></td>`;
     }).join("") + `</tr>`;
   }
-  box.innerHTML = `<h3>Your move</h3>${html}</table>`;
+  box.innerHTML = html + `</tbody></table></div>`;
   box.querySelectorAll("button[data-move]").forEach((b) => { b.onclick = () => play(b.dataset.move); });
+  $("type-move").onsubmit = (event) => { event.preventDefault(); typedMove($("move-input").value); };
+}
+
+// A typed move: "4x5" (also "4 5", "4*5"), "c" or "e"; a move that is not legal here is said under the box.
+function typedMove(text) {
+  const t = text.trim().toLowerCase(), legal = new Set(game.legal);
+  const bid = t.match(/^(\d+)\s*[x×*\s]\s*(\d+)$/);
+  const move = bid ? `${Number(bid[1])}x${Number(bid[2])}` : t === "c" || t === "challenge" || t === "liar" ? "challenge" : t === "e" || t === "exact" ? "exact" : null;
+  if (move && legal.has(move)) { play(move); return; }
+  const lowest = game.legal.find(isBid);
+  $("move-message").textContent = move === null ? `"${text}" is not a move: type a bid such as ${lowest || "4x5"}, c or e.` :
+    `${actionText(move)} is not a legal move here` + (lowest ? `: the lowest bid is ${actionText(lowest)}.` : ".");
 }
 
 async function play(move) {
@@ -182,26 +363,54 @@ function scheduleStep() {
 
 async function refresh() { const state = await api("GET", "/api/game"); if (state) show(state); }
 
+// ---- the hint -------------------------------------------------------------------------------------------------
+function renderHint() {
+  const box = $("hint-box"), button = $("hint-button");
+  box.hidden = game.phase !== "your-turn";
+  const refusal = (hint && hint.refusal) || game.hint.refusal;
+  button.disabled = Boolean(refusal);
+  button.textContent = refusal ? `The recommended agent (${game.hint.agent}) cannot play these rules` : "What would the recommended agent do?";
+  if (refusal) { $("hint").innerHTML = `<p class="note">${esc(refusal)}</p>`; return; }
+  if (!hint) { $("hint").innerHTML = `<p class="note">Shows ${esc(game.hint.agent)}'s move probabilities for your hand, at this decision (key H).</p>`; return; }
+  const list = [...hint.actions].sort((a, b) => b.probability - a.probability);
+  const top = list[0], shown = list.slice(0, 8);
+  $("hint").innerHTML = `<p class="hint-answer">${esc(hint.agent)} would play <b>${esc(actionText(top.action))}</b>` +
+    ` with probability ${top.probability.toFixed(2)}${list.length > 1 ? ` (of the ${list.length} moves it might play)` : ""}.</p>` +
+    actionChart(`${hint.agent}: probability per move (highest ${shown.length})`, shown.map((a) => ({label: actionText(a.action),
+      value: a.probability, text: a.probability.toFixed(3), mark: a === top})));
+}
+
+async function askHint() {
+  if (!game || game.phase !== "your-turn" || $("hint-button").disabled) return;
+  const answer = await api("GET", "/api/game/hint");
+  if (answer && answer.version === game.version) { hint = answer; renderHint(); }
+}
+
+// ---- a round's end --------------------------------------------------------------------------------------------
+// The last ended round stays shown until your next move: at its end, and in the next round before you move.
 function renderReveal() {
   const box = $("reveal");
   const last = game.rounds[game.rounds.length - 1];
-  if (!last || !["round-over", "game-over"].includes(game.phase) || last.round !== game.round) { box.innerHTML = ""; return; }
+  const ended = last && ["round-over", "game-over"].includes(game.phase) && last.round === game.round;
+  const before = last && !ended && !game.history.some((h) => h.seat === 0) && last.round === game.round - 1;
+  if (!ended && !before) { box.innerHTML = ""; return; }
   const names = game.players.map((p) => p.seat === 0 ? "You" : `Seat ${p.seat} (${p.name})`);
-  box.innerHTML = revealHtml(last, names) +
-    (game.phase === "round-over" ? `<button class="primary" id="next-round">Next round</button>` : "") +
-    (last.decisions.length ? `<h3>What the agents believed</h3>` + last.decisions.map((d) => decisionHtml(last, d)).join("") : "");
-  if (game.phase === "round-over") {
-    $("next-round").onclick = async () => { const s = await api("POST", "/api/game/next-round", {version: game.version}); if (s) show(s); };
-  }
+  box.innerHTML = `<div class="card reveal-card"><h2>${ended ? "Every hand" : `Last round (round ${last.round + 1})`}</h2>` + revealHtml(last, names) +
+    (game.phase === "round-over" ? `<button type="button" class="primary" id="next-round" aria-keyshortcuts="n">Next round</button>` : "") +
+    (last.decisions.length ? `<details class="decisions"${ended ? " open" : ""}><summary>What the agents believed this round</summary>` +
+      last.decisions.map((d) => decisionHtml(last, d)).join("") + `</details>` : "") + `</div>`;
+  if (game.phase === "round-over") $("next-round").onclick = nextRound;
 }
+
+async function nextRound() { const s = await api("POST", "/api/game/next-round", {version: game.version}); if (s) show(s); }
 
 // A round's end: every hand, its dice that count for the bid outlined (the server names the faces that count).
 function revealHtml(r, names) {
-  let html = `<h3>Every hand</h3>`;
+  let html = "";
   r.hands.forEach((hand, seat) => {
     if (!r.dice[seat]) return;
     html += `<div class="reveal-seat${seat === r.loser ? " loser" : ""}" data-seat="${seat}" data-dice="${hand.join(",")}">` +
-      `${esc(names[seat])}: <span class="dice-row" style="display:inline-flex">${hand.map((f) => die(f, {size: 28, mark: r.matching_faces.includes(f)})).join("")}</span>` +
+      `<span class="who">${esc(names[seat])}</span> <span class="dice-row">${hand.map((f) => die(f, {size: 28, mark: r.matching_faces.includes(f), label: String(f)})).join("")}</span>` +
       `<span class="count" data-count="${r.matching_by_seat[seat]}">${r.matching_by_seat[seat]} matching</span></div>`;
   });
   return html + `<p class="verdict" data-matching="${r.matching}" data-loser="${r.loser}">${esc(verdictText(r, names))}</p>`;
@@ -209,21 +418,24 @@ function revealHtml(r, names) {
 
 // "3 dice match 4 × 5: Seat 1 loses a die.": the loss (or an exact call's gain) read from the dice before and after.
 function verdictText(r, names) {
-  const says = (seat, verb) => `${names[seat]} ${seat === 0 && names[0] === "You" ? verb : verb + "s"}`;
+  const verb = (seat, v) => (seat === 0 && names[0] === "You" ? v : v + "s"), says = (seat, v) => `${names[seat]} ${verb(seat, v)}`;
   const count = `${r.matching} ${r.matching === 1 ? "die matches" : "dice match"} ${actionText(r.bid)}`;
   if (r.loser < 0) {  // a right exact call
     const back = r.dice_after[r.challenger] > r.dice[r.challenger] ? "; the caller gets a die back" : "";
     return `${count}: ${says(r.challenger, "call")} it exactly, nobody loses a die${back}.`;
   }
-  const lost = r.dice[r.loser] - r.dice_after[r.loser];
-  return `${count}: ${says(r.loser, "lose")} ${lost === 1 ? "a die" : `${lost} dice`}.`;
+  const lost = r.dice[r.loser] - r.dice_after[r.loser], dice = lost === 1 ? "a die" : `${lost} dice`;
+  if (r.exact) return `${count}: ${says(r.challenger, "call")} it exactly and ${verb(r.loser, "lose")} ${dice}.`;
+  return `${count}: ${says(r.loser, "lose")} ${dice}.`;
 }
 
 function renderOver() {
   const box = $("over");
   if (game.phase !== "game-over") { box.innerHTML = ""; return; }
-  box.innerHTML = `<p id="winner" data-winner="${game.winner}" class="status">${esc(statusText())}</p>` +
-    `<a class="primary" href="/api/game/record" download="ldpomdp-game.json">Download the game record (JSON)</a>`;
+  box.innerHTML = `<div class="card"><p id="winner" data-winner="${game.winner}" class="status">${esc(statusText())}</p>` +
+    `<div class="calls"><button type="button" id="again" class="primary">Play again (same settings, a fresh seed)</button>` +
+    `<a class="button secondary" href="/api/game/record" download="ldpomdp-game.json">Download the game record (JSON)</a></div></div>`;
+  $("again").onclick = () => { $("seed").value = ""; startGame(null); };
 }
 
 // ---- what the agents believed ---------------------------------------------------------------------------------
@@ -234,8 +446,8 @@ function renderBeliefs() {
 
 function decisionHtml(r, d) {
   const over = d.bid ? ` over ${actionText(d.bid)}` : " (opening)";
-  let html = `<div class="decision" data-round="${r.round}" data-seat="${d.seat}"><div><h4>Round ${r.round + 1}, seat ${d.seat} (${esc(d.name)}): ` +
-    `${esc(actionText(d.action))}${esc(over)}</h4><span class="thought">thought ${secondsText(d.seconds)}</span></div>`;
+  let html = `<div class="decision" data-round="${r.round}" data-seat="${d.seat}"><div><h3>Round ${r.round + 1}, seat ${d.seat} (${esc(d.name)}): ` +
+    `${esc(actionText(d.action))}${esc(over)}</h3><span class="note">thought ${secondsText(d.seconds)}</span></div>`;
   if (d.belief) {
     html += barChart({title: `P(you hold k dice matching ${d.face}s); yours outlined`, labels: d.belief.map((_, k) => String(k)),
       values: d.belief, mark: new Set([d.your_count])});
@@ -265,17 +477,128 @@ function reasonChart(d) {
 }
 
 // ---- results --------------------------------------------------------------------------------------------------
+const pct = (v) => v === null || v === undefined ? "" : `${(100 * v).toFixed(1)}%`;
+const interval = (low, high) => low === null || low === undefined ? "" : `<span class="ci">[${(100 * low).toFixed(1)}, ${(100 * high).toFixed(1)}]</span>`;
+const signed = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(100 * v).toFixed(1)}`;
+// A cell of a table of rows: on a phone it shows under its column's name (`label`).
+const td = (label, html, cls = "") => `<td data-label="${esc(label)}"${cls ? ` class="${cls}"` : ""}><span class="v">${html}</span></td>`;
+const scroller = (label, table) => `<div class="table-box" role="region" aria-label="${esc(label)}" tabindex="0">${table}</div>`;
+
+function cellTitle(c) {
+  const dice = c.dice === null ? "" : ` · ${c.dice} ${c.dice === 1 ? "die" : "dice"} each`;
+  return `<span class="players">${c.players.map((p) => `<code>${esc(p)}</code>`).join(" vs ")}</span> ` +
+    `<span class="cell-rules">${esc(dice.slice(3))}${c.rules ? ` · ${esc(c.rules)}` : ""}</span>`;
+}
+
+function valueHtml(key, row) {
+  const v = row[key];
+  if (key === "player") return `<code>${esc(v)}</code>`;
+  if (key === "win_rate") return `${pct(v)} ${interval(row.ci_low, row.ci_high)}`;
+  if (v === null || v === undefined) return "";
+  if (key === "games") return String(v);
+  if (key === "challenges_per_game") return v.toFixed(2);
+  return pct(v);
+}
+
 async function loadResults() {
-  const summary = await api("GET", "/api/results");
+  const listing = await api("GET", "/api/results");
+  if (!listing) return;
+  const kinds = {sweep: "sweep", tournament: "tournament"};
+  const names = listing.folders.map((f) => `<option value="${esc(f.name)}">${esc(f.name === "." ? listing.path : f.name)} (${kinds[f.kind] || f.kind})</option>`);
+  $("folder").innerHTML = names.join("");
+  $("compare").innerHTML = `<option value="">nothing</option>` + names.join("");
+  $("compare").disabled = listing.folders.length < 2;
+  $("folder").onchange = showFolder;
+  $("compare").onchange = showComparison;
+  await showFolder();
+}
+
+async function showFolder() {
+  const folder = $("folder").value, query = `folder=${encodeURIComponent(folder)}`;
+  const summary = await api("GET", `/api/results/summary?${query}`);
   if (!summary) return;
-  const cols = summary.rows.length ? Object.keys(summary.rows[0]) : [];
-  $("summary").innerHTML = cols.length ? `<table class="summary"><tr>${cols.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>` +
-    summary.rows.map((row) => `<tr>${cols.map((c) => `<td>${esc(row[c])}</td>`).join("")}</tr>`).join("") + `</table>` : "<p>No summary.csv.</p>";
-  $("plots").innerHTML = summary.plots.map((p) => `<img alt="${esc(p)}" src="/api/results/plot/${encodeURIComponent(p)}">`).join("");
-  const games = await api("GET", "/api/results/games");
+  $("problems").innerHTML = summary.problems.length ? `<div class="error" role="status"><p>Some of the folder's files could not be read in full:</p><ul>` +
+    summary.problems.map((p) => `<li>${esc(p)}</li>`).join("") + `</ul></div>` : "";
+  $("tournament").innerHTML = summary.tournament ? tournamentHtml(summary.tournament, summary.plots.includes(RATINGS_PLOT) ? query : null) : "";
+  const cols = summary.columns;
+  $("summary").innerHTML = summary.cells.length ? scroller("Summary by cell", `<table class="summary stack"><thead><tr>` +
+    cols.map((c) => `<th scope="col" title="${esc(c.title)}">${esc(c.label)}</th>`).join("") + `</tr></thead>` +
+    summary.cells.map((c) => `<tbody><tr class="cell-row"><th scope="colgroup" colspan="${cols.length}">${cellTitle(c)}</th></tr>` +
+      c.rows.map((row) => `<tr>${cols.map((col) => td(col.label, valueHtml(col.key, row), `col-${col.key}`)).join("")}</tr>`).join("") + `</tbody>`).join("") +
+    `</table>`) + `<p class="note">Win rates with their 95% Wilson intervals, in percent.</p>` : "<p>No summary.csv in this folder.</p>";
+  const shown = summary.tournament ? summary.plots.filter((p) => p !== RATINGS_PLOT) : summary.plots;
+  $("plots").innerHTML = shown.map((p) => `<figure><img alt="plot ${esc(p)}" src="/api/results/plot/${encodeURIComponent(p)}?${query}"><figcaption>${esc(p)}</figcaption></figure>`).join("");
+  await showComparison();
+  const games = await api("GET", `/api/results/games?${query}`);
   if (!games) return;
-  $("replay-game").innerHTML = games.games.map((g, i) => `<option value="${i}">${esc(g.cell)} — game ${g.game} (winner: seat ${g.winner})</option>`).join("");
+  $("replay-box").hidden = !games.games.length;
+  $("replay-game").innerHTML = games.games.map((g, i) => `<option value="${i}">${esc(g.cell.split(";")[0].replace("players=", "").replaceAll("|", " vs "))}, ` +
+    `game ${g.game} (winner: seat ${g.winner})</option>`).join("");
   $("replay-game").dataset.games = JSON.stringify(games.games.map((g) => [g.cell, g.game]));
+  $("replay").innerHTML = "";
+}
+
+const RATINGS_PLOT = "ratings.png";
+
+// A tournament: what was played, the cross table, the ratings (and their plot, from the folder of `query`).
+function tournamentHtml(t, query) {
+  const info = t.info, agents = t.agents, cross = new Map(t.cross.map((r) => [`${r.row_agent}\u0000${r.column_agent}`, r]));
+  const facts = [`${agents.length} agents`, info.players ? `${info.players} players a table` : "", info.dice ? `${info.dice} dice each` : "",
+    t.rules, info.games_per_table ? `${info.games_per_table} games a table` : "", info.seed !== undefined ? `seed ${info.seed}` : ""].filter(Boolean);
+  let html = `<h2>Tournament</h2><p>${esc(facts.join(" · "))}</p><h3>Cross table</h3>` +
+    `<p class="note">Each cell: the row agent's win rate against the column agent, with its 95% interval (percent); ` +
+    `green where the interval lies above 50%, red where below.</p>`;
+  let table = `<table class="cross"><thead><tr><th scope="col"><span class="sr-only">row agent</span></th>` +
+    agents.map((a) => `<th scope="col"><code>${esc(a)}</code></th>`).join("") + `</tr></thead><tbody>`;
+  for (const row of agents) {
+    table += `<tr><th scope="row"><code>${esc(row)}</code></th>` + agents.map((col) => {
+      const r = cross.get(`${row}\u0000${col}`);
+      if (!r) return `<td class="none">${row === col ? "—" : ""}</td>`;
+      const cls = r.low > 0.5 ? "above" : r.high < 0.5 ? "below" : "even";
+      return `<td class="${cls}" data-row="${esc(row)}" data-column="${esc(col)}">${pct(r.win_rate)}<br>${interval(r.low, r.high)}<br><span class="n">${r.games} games</span></td>`;
+    }).join("") + `</tr>`;
+  }
+  html += scroller("Cross table", table + `</tbody></table>`);
+  if (t.ratings.length) {
+    html += `<h3>Ratings</h3>` + scroller("Ratings", `<table class="ratings stack"><thead><tr><th scope="col">Rank</th><th scope="col">Agent</th>` +
+      `<th scope="col">Rating [95% interval]</th><th scope="col">Games</th><th scope="col">Method</th></tr></thead><tbody>` +
+      t.ratings.map((r) => `<tr>${td("Rank", r.rank)}${td("Agent", `<code>${esc(r.agent)}</code>`)}` +
+        td("Rating", `${r.rating.toFixed(2)} <span class="ci">[${r.low.toFixed(2)}, ${r.high.toFixed(2)}]</span>`) +
+        `${td("Games", r.games)}${td("Method", esc(r.method))}</tr>`).join("") + `</tbody></table>`);
+  }
+  if (query) html += `<figure class="plot"><img alt="The ratings with their 95% intervals" src="/api/results/plot/${RATINGS_PLOT}?${query}"></figure>`;
+  return html;
+}
+
+async function showComparison() {
+  const a = $("folder").value, b = $("compare").value;
+  if (!b) { $("comparison").innerHTML = ""; return; }
+  const answer = await api("GET", `/api/results/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+  if (!answer) return;
+  const plain = (n) => (n === "." ? "this folder" : n), label = (n) => esc(plain(n));
+  let html = `<h2>Compared: ${label(a)} and ${label(b)}</h2>`;
+  if (!answer.rows.length) {
+    $("comparison").innerHTML = html + `<p>No cell was played in both folders.</p>`;
+    return;
+  }
+  let table = `<table class="summary compare stack"><thead><tr><th scope="col">Player</th><th scope="col">${label(a)}: win rate</th>` +
+    `<th scope="col">${label(b)}: win rate</th><th scope="col">Difference (points) [95%]</th></tr></thead>`;
+  let cell = null;
+  for (const r of answer.rows) {
+    if (r.cell !== cell) {
+      table += `${cell === null ? "" : "</tbody>"}<tbody><tr class="cell-row"><th scope="colgroup" colspan="4">${cellTitle(answer.cells[r.cell])}</th></tr>`;
+      cell = r.cell;
+    }
+    const cls = r.low > 0 ? "above" : r.high < 0 ? "below" : "";
+    table += `<tr>${td("Player", `<code>${esc(r.player)}</code>`)}` +
+      td(plain(a), `${pct(r.a.win_rate)} ${interval(r.a.ci_low, r.a.ci_high)} <span class="n">${r.a.games} games</span>`) +
+      td(plain(b), `${pct(r.b.win_rate)} ${interval(r.b.ci_low, r.b.ci_high)} <span class="n">${r.b.games} games</span>`) +
+      td("Difference", `${signed(r.difference)} <span class="ci">[${signed(r.low)}, ${signed(r.high)}]</span>`, `difference ${cls}`) + `</tr>`;
+  }
+  html += scroller("Comparison", table + `</tbody></table>`) + `<p class="note">The cells played in both folders, player by player; ` +
+    `the difference of the win rates (${label(a)} minus ${label(b)}, in points) with Newcombe's 95% interval.` +
+    (answer.only_a || answer.only_b ? ` Rows of one folder only: ${answer.only_a} in ${label(a)}, ${answer.only_b} in ${label(b)}.` : "") + `</p>`;
+  $("comparison").innerHTML = html;
 }
 
 let replay = null, replayStep = 0;
@@ -284,7 +607,7 @@ async function loadReplay() {
   const [cell, gameIndex] = JSON.parse($("replay-game").dataset.games || "[]")[Number($("replay-game").value)] || [];
   if (cell === undefined) return;
   $("replay").innerHTML = "<p>Playing the game again from its seed…</p>";
-  replay = await api("GET", `/api/results/replay?cell=${encodeURIComponent(cell)}&game=${gameIndex}`);
+  replay = await api("GET", `/api/results/replay?folder=${encodeURIComponent($("folder").value)}&cell=${encodeURIComponent(cell)}&game=${gameIndex}`);
   replayStep = 0;
   renderReplay();
 }
@@ -298,13 +621,13 @@ function renderReplay() {
   const names = replay.seats.map((spec, seat) => `Seat ${seat} (${spec})`);
   let html = `<p>${esc(replay.rules)}; step ${replayStep + 1} of ${steps.length}` +
     (replay.matches_record ? "" : " — <b>the replay ends differently from the stored record</b> (a timed player, or changed code)") + `</p>` +
-    `<button id="replay-prev">◀ previous</button> <button id="replay-next">next ▶</button>` +
-    `<h4>Round ${ri + 1}: dice ${r.dice.join(", ")}; seat ${r.opener} opens${r.palifico ? "; a palifico round: no die is wild" : ""}</h4><ol>` +
+    `<div class="calls"><button type="button" id="replay-prev" class="secondary">◀ previous</button> <button type="button" id="replay-next" class="secondary">next ▶</button></div>` +
+    `<h3>Round ${ri + 1}: dice ${r.dice.join(", ")}; seat ${r.opener} opens${r.palifico ? "; a palifico round: no die is wild" : ""}</h3><ol>` +
     r.actions.slice(0, ai + 1).map((a) => `<li>${esc(names[a.seat])}: <b>${esc(actionText(a.action))}</b></li>`).join("") + `</ol>`;
   if (ended) {
     html += revealHtml(r, names);
   } else if ($("replay-hands").checked) {
-    html += r.hands.map((h, seat) => r.dice[seat] ? `<div>${esc(names[seat])}: ${h.map((f) => die(f, {size: 24})).join("")}</div>` : "").join("");
+    html += r.hands.map((h, seat) => r.dice[seat] ? `<div>${esc(names[seat])}: ${h.map((f) => die(f, {size: 24, label: String(f)})).join("")}</div>` : "").join("");
   }
   if (replayStep === steps.length - 1) html += `<p class="status">Seat ${replay.winner} (${esc(replay.seats[replay.winner])}) wins.</p>`;
   $("replay").innerHTML = html;
@@ -312,30 +635,71 @@ function renderReplay() {
   $("replay-next").onclick = () => { replayStep += 1; renderReplay(); };
 }
 
+// ---- keys -----------------------------------------------------------------------------------------------------
+// On your turn: digits and "x" go to the bid box (Enter plays the bid), c calls liar, e calls exact, h asks for the
+// hint; when a round is over, n (or Enter) starts the next. Keys typed into the form's own boxes are theirs.
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || !game || $("play").hidden) return;
+  const target = event.target, inBox = target.id === "move-input";
+  if (!inBox && target.closest && target.closest("input, select, textarea, #setup-box")) return;
+  const key = event.key.toLowerCase(), legal = new Set(game.legal);
+  if (game.phase === "your-turn") {
+    if (inBox && target.value !== "") return;  // the box is being typed in: Enter submits it
+    if (key === "c" && legal.has("challenge")) { event.preventDefault(); play("challenge"); }
+    else if (key === "e" && legal.has("exact")) { event.preventDefault(); play("exact"); }
+    else if (key === "h") { event.preventDefault(); askHint(); }
+    else if (!inBox && /^[0-9]$/.test(key)) { event.preventDefault(); $("move-input").focus(); $("move-input").value += key; }
+  } else if (game.phase === "round-over" && (key === "n" || (key === "enter" && target.id !== "next-round" && target.tagName !== "BUTTON" && target.tagName !== "A"))) {
+    event.preventDefault();
+    nextRound();
+  }
+}
+
 // ---- start ----------------------------------------------------------------------------------------------------
 function showTab(name) {
-  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.tab === name));
-  document.querySelectorAll(".panel").forEach((p) => { p.hidden = p.id !== name; });
+  document.querySelectorAll("[role=tab]").forEach((t) => {
+    const on = t.getAttribute("aria-controls") === name;
+    t.setAttribute("aria-selected", String(on));
+    t.tabIndex = on ? 0 : -1;
+  });
+  document.querySelectorAll("[role=tabpanel]").forEach((p) => { p.hidden = p.id !== name; });
+}
+
+function tabKeys(event) {  // left and right arrows move between the tabs
+  const tabs = [...document.querySelectorAll("[role=tab]")].filter((t) => !t.hidden);
+  const i = tabs.indexOf(event.target);
+  if (i < 0 || !["ArrowLeft", "ArrowRight"].includes(event.key)) return;
+  const next = tabs[(i + (event.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+  next.focus();
+  showTab(next.getAttribute("aria-controls"));
 }
 
 async function init() {
-  options = await api("GET", "/api/options");
-  if (!options) return;
-  $("spec-list").innerHTML = options.specs.map((s) => `<option value="${esc(s.spec)}">${esc(s.summary)}</option>`).join("");
-  $("dice").value = options.rules.dice;
-  $("faces").value = options.rules.faces;
-  const shown = new Set(["dice", "faces", "wild", "bids", "opener"]);  // the other rules (variants): JSON values
-  $("more-rules").innerHTML = Object.entries(options.rules).filter(([name]) => !shown.has(name)).map(([name, value]) =>
-    `<label>${esc(name)} <input data-rule="${esc(name)}" value="${esc(JSON.stringify(value))}"></label>`).join(" ");
-  addOpponent("expected-count");
-  $("add-opponent").onclick = () => addOpponent("one-third");
+  const [given, agents] = await Promise.all([api("GET", "/api/options"), api("GET", "/api/players")]);
+  if (!given || !agents) return;
+  options = {...given, specs: agents.players};
+  advice = options.recommended;
+  $("hint-agent").textContent = options.recommended.hint;
+  $("rule-set").innerHTML = options.rule_sets.map((s) => `<option value="${esc(s.name)}">${esc(s.label)}</option>`).join("") +
+    `<option value="custom">Custom: the rules below</option>`;
+  $("rule-controls").innerHTML = options.controls.map(controlHtml).join("");
+  options.controls.forEach((c) => setRule(c.name, c.default));
+  $("rule-set").value = "today";
+  $("rule-set").onchange = () => { applyRuleSet($("rule-set").value); rulesChanged(); };
+  document.querySelectorAll("#rule-controls [data-rule]").forEach((input) => { input.onchange = rulesChanged; });
+  addOpponent();
+  $("add-opponent").onclick = () => { addOpponent(); askAdvice(); };
   $("setup").onsubmit = startGame;
-  document.querySelectorAll(".tab").forEach((t) => { t.onclick = () => showTab(t.dataset.tab); });
+  $("hint-button").onclick = askHint;
+  document.querySelectorAll("[role=tab]").forEach((t) => { t.onclick = () => showTab(t.getAttribute("aria-controls")); });
+  $("tabs").addEventListener("keydown", tabKeys);
+  document.addEventListener("keydown", onKey);
   $("replay-load").onclick = loadReplay;
   $("replay-hands").onchange = renderReplay;
-  if (options.results) { $("results-tab").hidden = false; loadResults(); }
+  if (options.results) { $("tab-results").hidden = false; loadResults(); }
+  askAdvice();
   const state = await fetch("/api/game").then((r) => (r.ok ? r.json() : null)).catch(() => null);
-  if (state) show(state);
+  if (state) { show(state); $("setup-box").open = state.phase === "game-over"; }
 }
 
 init();
