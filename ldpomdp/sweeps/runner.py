@@ -239,12 +239,14 @@ def run_sweep(
     progress: bool = True,
     log: Callable[[str], None] | None = print,
     exact: bool = True,
+    then: Callable[[dict[tuple[str, int], dict]], None] | None = None,
 ) -> list[SummaryRow]:
     """Play ``games`` games of every cell (resuming what ``out/games.jsonl`` already holds), then write
     ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
     cores), a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible
     without POMCP players: each of their games reseeds Python's global ``random``). With ``exact``, each row
-    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.sweeps.ceiling`)."""
+    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.sweeps.ceiling`).
+    ``then``: called with every stored record, still inside the folder's lock, to write more files (a tournament's)."""
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
@@ -269,6 +271,8 @@ def run_sweep(
         if exact:
             rows = _with_exact_figures(cells, games, rows, log)
         write_summary(rows, out / SUMMARY_FILE)
+        if then is not None:
+            then(store.records)
     return rows
 
 
