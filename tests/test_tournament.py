@@ -248,6 +248,9 @@ def test_a_killed_tournament_resumes_with_every_game_once_and_rewrites_its_files
     assert 0 < partial < 6 * games, "the tournament should have been killed mid-run"
     if signum == signal.SIGTERM:
         assert proc.returncode == 130 and b"run the same command again to resume" in said
+        timed = [row for row in _csv(killed / "timing.csv")[1:] if row[0] != "total wall"]
+        assert 0 < sum(int(row[2]) for row in timed) <= partial  # the stopped run's CPU seconds are kept
+        assert all(float(row[3]) > 0 for row in timed)
     assert not (killed / "ratings.csv").exists()  # written at the end, from every game
     resumed = subprocess.run([*CLI, "--games", str(games), "--out", str(killed)], capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr

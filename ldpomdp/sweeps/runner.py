@@ -356,6 +356,8 @@ def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: i
         except BaseException as exc:
             for fut in futures:
                 fut.cancel()
+            if isinstance(exc, KeyboardInterrupt):  # the CPU seconds of the games saved stay recorded too
+                _write_timing(timing_path, cells, timing, time.perf_counter() - start)
             if log and isinstance(exc, KeyboardInterrupt):
                 saved = len(GameStore(store.path).records)  # from the file: the stop may fall inside an append
                 log(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: {saved} games are saved in "
