@@ -228,7 +228,7 @@ def _sweep_parser(sub) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from .sweeps.tournament import Tournament, format_standings, run_tournament
+    from .sweeps.tournament import Tournament, run_tournament
 
     if args.tables is not None and args.players_per_table == 2:
         raise ValueError("--tables draws tables of 3+ players; a two-player tournament plays every pair")
@@ -236,11 +236,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     config = config_from_args(args, args.players_per_table, dice=args.dice)
     tournament = Tournament(tuple(agents), config, args.games, args.seed,
                             **({} if args.tables is None else {"tables": args.tables}))
-    result = run_tournament(tournament, args.out, plot=not args.no_plot, workers=args.workers,
-                            scheduler=args.scheduler, progress=not args.no_progress)
-    print(format_standings(result))
-    print(f"wrote {args.out}: tournament.json, cross_table.csv, ratings.csv"
-          f"{', ratings.png' if (Path(args.out) / 'ratings.png').exists() and not args.no_plot else ''}")
+    run_tournament(tournament, args.out, plot=not args.no_plot, workers=args.workers, scheduler=args.scheduler,
+                   progress=not args.no_progress)
     return 0
 
 

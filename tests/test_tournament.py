@@ -24,7 +24,7 @@ from ldpomdp.cli import main as cli_main
 from ldpomdp.errors import install_hint
 from ldpomdp.sweeps.ratings import ELO, GTOL, PRIOR_SD, plackett_luce, rate
 from ldpomdp.sweeps.statistics import Z95, wilson_interval
-from ldpomdp.sweeps.tournament import Tournament, cross_table, outcomes, run_tournament
+from ldpomdp.sweeps.tournament import Tournament, cross_table, format_standings, outcomes, run_tournament
 
 CROSS_COLUMNS = ["row_agent", "column_agent", "games", "wins", "win_rate", "low", "high"]
 RATING_COLUMNS = ["rank", "agent", "rating", "low", "high", "games", "method"]
@@ -105,6 +105,8 @@ def test_tables_of_three_are_every_combination_when_few_else_a_seeded_sample(tmp
     assert Tournament(five[::-1], config, 3, seed=2, tables=4).cells == drawn  # the listing order changes nothing
     assert Tournament(five, config, 3, seed=2, tables=6).cells[:4] == drawn  # more tables keep the first ones
     assert Tournament(five, config, 3, seed=3, tables=4).cells != drawn
+    with pytest.raises(ValueError, match=r"the 1 tables drawn leave '.*', '.*' without a seat: give more --tables"):
+        Tournament(five, config, 3, seed=2, tables=1)
 
 
 def test_tables_of_three_rank_finishing_orders_and_the_cross_table_counts_who_finished_ahead(tmp_path):
@@ -272,6 +274,8 @@ def test_more_games_into_the_same_folder_rewrite_the_files_from_every_game(tmp_p
     said = []
     result = _run(Tournament(agents, GameConfig(dice=1), 10), tmp_path, log=said.append)
     assert "6 of 10 games to play (1 cells)" in said[0]
+    assert said[-2:] == [format_standings(result), f"wrote {tmp_path}: tournament.json, cross_table.csv, ratings.csv, "
+                                                   f"ratings.png"]
     assert [r.games for r in result.ratings] == [10, 10]
     assert {int(r[2]) for r in _csv(tmp_path / "cross_table.csv")[1:]} == {10}
     assert json.loads((tmp_path / "tournament.json").read_text())["games_per_table"] == 10

@@ -133,14 +133,14 @@ def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str = "") -
     import matplotlib.pyplot as plt
 
     shown = list(reversed(ratings))  # the first row is drawn at the bottom
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.45 * len(shown)))
+    fig, ax = plt.subplots(figsize=(8, 1.6 + 0.45 * len(shown)))
     ys = range(len(shown))
     ax.errorbar([r.rating for r in shown], ys, fmt="o", capsize=4,
                 xerr=[[r.rating - r.low for r in shown], [r.high - r.rating for r in shown]])
     ax.set_yticks(list(ys), [f"{r.agent} ({r.games} games)" for r in shown])
     ax.axvline(0, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("rating, Elo points (mean 0; 400 points = odds of 10 to 1), 95% interval")
-    ax.set_title("\n".join(textwrap.wrap(title, 80)), fontsize=10)
+    ax.set_xlabel("rating in Elo points, 95% interval (mean 0; 400 points = odds of 10 to 1)")
+    ax.set_title("\n".join(textwrap.wrap(title, 60)), fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120, format="png")

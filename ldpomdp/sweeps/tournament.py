@@ -70,6 +70,11 @@ class Tournament:
         if len(set(self.config.starting_dice)) != 1:
             raise ValueError(f"every player must start with the same dice, got {self.config.starting_dice}")
         object.__setattr__(self, "_cells", [Cell(table, self.config) for table in self._tables()])
+        seated = {agent for cell in self._cells for agent in cell.players}
+        left = [agent for agent in agents if agent not in seated]
+        if left:
+            raise ValueError(f"the {self.tables} tables drawn leave {', '.join(map(repr, left))} without a seat: give "
+                             f"more --tables")
 
     @property
     def players(self) -> int:
@@ -219,16 +224,21 @@ def run_tournament(tournament: Tournament, out: str | Path, *, plot: bool = True
                    log: Callable[[str], None] | None = print, **run_options) -> Standings:
     """Play ``tournament``'s tables with :func:`~ldpomdp.sweeps.runner.run_sweep` into ``out`` (resuming what it
     holds; ``run_options`` are run_sweep's: workers, scheduler, executor, progress), then write its files from all
-    its stored games, inside the folder's lock, and return the standings."""
+    its stored games, inside the folder's lock, log the standings and return them."""
     out = Path(out)
     found: list[Standings] = []
 
     def finish(records: dict[tuple[str, int], dict]) -> None:
         found.append(standings(tournament, records))
         written = write_outputs(tournament, found[0], out, plot)
-        if log and plot and written is None:
+        if not log:
+            return
+        log(format_standings(found[0]))
+        log(f"wrote {out}: {TOURNAMENT_FILE}, {CROSS_TABLE_FILE}, {RATINGS_FILE}" + (f", {RATINGS_PLOT}" if written
+                                                                                     else ""))
+        if plot and written is None:
             log(f"{RATINGS_PLOT} needs matplotlib: {install_hint('plot')}")
-        if log and tournament.games % tournament.players:
+        if tournament.games % tournament.players:
             log(f"note: {tournament.games} games a table is not a multiple of {tournament.players}: the agents did "
                 f"not take every seat equally often")
 
