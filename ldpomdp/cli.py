@@ -1,5 +1,6 @@
 """Command line: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs),
-``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.sweeps`), ``ldpomdp train dqn`` (report 004's
+``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.sweeps`), ``ldpomdp tournament`` (agents against each other,
+on top of the sweeps), ``ldpomdp train dqn`` (report 004's
 learning agent, extra ``rl``), ``ldpomdp solve equilibrium`` (the ``cfr`` player's table), ``ldpomdp serve``
 (the browser app, extra ``web``)."""
 
@@ -226,6 +227,42 @@ def _sweep_parser(sub) -> None:
     sweep.set_defaults(func=cmd_sweep)
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from .sweeps.tournament import Tournament, run_tournament
+
+    if args.tables is not None and args.players_per_table == 2:
+        raise ValueError("--tables draws tables of 3+ players; a two-player tournament plays every pair")
+    agents = split_specs(args.players)
+    config = config_from_args(args, args.players_per_table, dice=args.dice)
+    tournament = Tournament(tuple(agents), config, args.games, args.seed,
+                            **({} if args.tables is None else {"tables": args.tables}))
+    run_tournament(tournament, args.out, plot=not args.no_plot, workers=args.workers, scheduler=args.scheduler,
+                   progress=not args.no_progress)
+    return 0
+
+
+def _tournament_parser(sub) -> None:
+    tour = sub.add_parser("tournament", help="many agents against each other: cross table and ratings; resumable",
+                          conflict_handler="resolve")
+    tour.add_argument("--players", required=True, help="the agents: comma-separated player specs, at least two")
+    tour.add_argument("--players-per-table", type=_option_int(2), default=2,
+                      help="2 (default): every pair, seats alternating; 3+: tables drawn from the agents")
+    tour.add_argument("--tables", type=_option_int(1), default=None,
+                      help="tables of 3+ players: every combination of the agents if at most this many, else a "
+                           "sample of this many drawn from --seed (default 50)")
+    tour.add_argument("--games", type=_option_int(1), default=100, help="games per table (default 100)")
+    tour.add_argument("--out", default="results/tournament", help="output folder (default results/tournament)")
+    tour.add_argument("--workers", type=_option_int(1), default=None, help="local worker processes (default: all "
+                                                                            "cores)")
+    tour.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (extra: dask)")
+    tour.add_argument("--no-progress", action="store_true", help="no progress bar")
+    tour.add_argument("--no-plot", action="store_true", help="no ratings.png")
+    _config_args(tour)
+    tour.add_argument("--dice", type=_option_int(1), default=5, help="starting dice per player (default 5)")
+    tour.add_argument("--seed", type=_option_int(0), default=0, help="seed (default 0; resuming needs the same)")
+    tour.set_defaults(func=cmd_tournament)
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from ldpomdp.planners.dqn import Frame
     from ldpomdp.planners.dqn_train import TrainSettings, train_dqn
@@ -396,6 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
     players = sub.add_parser("players", help="list the player specs")
     players.set_defaults(func=cmd_players)
     _sweep_parser(sub)
+    _tournament_parser(sub)
     _train_parser(sub)
     _serve_parser(sub)
     _solve_parser(sub)

@@ -198,6 +198,17 @@ class GameRecord:
                 out[r.challenger] += 1
         return out
 
+    @property
+    def finishing_order(self) -> list[int]:
+        """The seats from first place to last: the winner, then the others by the round they were knocked out in,
+        latest first (one loser per round, so no two go out together)."""
+        last = [-1] * self.config.num_players  # the last round each seat had dice in
+        for index, r in enumerate(self.rounds):
+            for seat, hand in enumerate(r.hands):
+                if sum(hand):
+                    last[seat] = index
+        return sorted(range(self.config.num_players), key=lambda seat: (seat != self.winner, -last[seat]))
+
 
 def roll_hand(num_dice: int, faces: int, rng: np.random.Generator) -> tuple[int, ...]:
     """Roll ``num_dice`` fair dice and return the face counts (one multinomial draw)."""

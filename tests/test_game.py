@@ -68,7 +68,7 @@ def test_game_invariants(config, seed, kind):
     ]
     record = play_game(config, players, rng)
     dice = list(config.starting_dice)
-    total = sum(dice)
+    total, knocked_out = sum(dice), []
     for rnd in record.rounds:
         assert [sum(h) for h in rnd.hands] == dice, "hands match the dice each player holds"
         assert rnd.actions and all(isinstance(a, Bid) for _, a in rnd.actions), "the opener bids first"
@@ -78,8 +78,10 @@ def test_game_invariants(config, seed, kind):
         assert all(dice[s] > 0 for s, _ in rnd.actions), "eliminated players never act"
         assert dice[rnd.loser] > 0
         dice[rnd.loser] -= 1  # exactly one die lost per round, by one player
+        knocked_out += [rnd.loser] if dice[rnd.loser] == 0 else []
     assert sum(d > 0 for d in dice) == 1 and dice[record.winner] > 0, "the game ends with one player left"
     assert len(record.rounds) == total - dice[record.winner]
+    assert record.finishing_order == [record.winner, *knocked_out[::-1]], "the last one knocked out comes second"
     assert sum(record.challenges) == len(record.rounds)
     events = players[0].events
     assert sum(isinstance(e, RoundStart) for e in events) == len(record.rounds)

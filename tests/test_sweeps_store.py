@@ -75,6 +75,8 @@ def test_one_edited_seed_is_named_by_its_line(tmp_path):
     (lambda r: r.update(seats=[0, 0]), r"seats \[0, 0\] is not an order of the players"),
     (lambda r: r.update(challenges=[1]), r"challenges \[1\] is not a count per seat"),
     (lambda r: r.update(game="3"), "game '3' is not an integer >= 0"),
+    (lambda r: r.update(finish=r["finish"][::-1]), r"finish \[\d, \d\] is not an order of the seats from the winner"),
+    (lambda r: r.update(finish=[0]), r"finish \[0\] is not an order of the seats"),
 ])
 def test_valid_json_that_is_not_a_game_record_is_named_by_its_line(tmp_path, edit, problem):
     out = tmp_path / "out"
@@ -88,3 +90,20 @@ def test_valid_json_that_is_not_a_game_record_is_named_by_its_line(tmp_path, edi
         (out / "games.jsonl").write_text("\n".join(text[:3] if ending == "" else text) + ending)
         with pytest.raises(ValueError, match=rf"line 3 is not a game record \({problem}"):
             sweep(out, cells=cells, games=2, workers=1)
+
+
+def _without_finish(line: str) -> str:
+    return json.dumps({k: v for k, v in json.loads(line).items() if k != "finish"}, separators=(",", ":"))
+
+
+def test_a_folder_written_before_finishing_orders_resumes_and_keeps_its_lines(tmp_path):
+    out, ref = tmp_path / "out", tmp_path / "ref"
+    sweep(ref, games=4, workers=1)
+    sweep(out, games=2, workers=1)
+    old = [_without_finish(line) for line in lines(out)]
+    (out / "games.jsonl").write_text("\n".join(old) + "\n")
+    sweep(out, games=4, workers=1)
+    got = lines(out)
+    assert set(old) <= set(got) and len(got) == 4 * len(SMALL)  # the old lines kept as they were, each game once
+    assert sorted(map(_without_finish, got)) == sorted(map(_without_finish, lines(ref)))  # the same games
+    assert all(("finish" in json.loads(line)) == (json.loads(line)["game"] >= 2) for line in got)

@@ -30,4 +30,5 @@ def game_line(cell_id: str, game: int, seed: int, seats: Sequence[int], played: 
         "rounds": len(played.rounds),
         "challenges": played.challenges,  # per seat
         "successful_challenges": played.successful_challenges,  # per seat
+        "finish": played.finishing_order,  # seats from first place to last (the winner first)
     }

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from ..rules import dice_text
 from .cell import Cell
+from .ratings import Rating
 from .statistics import SummaryRow
 
-__all__ = ["plot_summary", "player_labels"]
+__all__ = ["plot_summary", "player_labels", "plot_ratings"]
 
 
 def player_labels(cells: Sequence[Cell], roles: Sequence[str] = ()) -> list[str]:
@@ -121,3 +122,27 @@ def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: 
         plt.close(fig)
         paths.append(path)
     return paths
+
+
+def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str = "") -> Path:
+    """A tournament's ratings (best at the top) with their 95% intervals, written as a PNG to ``path`` (needs
+    matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = list(reversed(ratings))  # the first row is drawn at the bottom
+    fig, ax = plt.subplots(figsize=(8, 1.6 + 0.45 * len(shown)))
+    ys = range(len(shown))
+    ax.errorbar([r.rating for r in shown], ys, fmt="o", capsize=4,
+                xerr=[[r.rating - r.low for r in shown], [r.high - r.rating for r in shown]])
+    ax.set_yticks(list(ys), [f"{r.agent} ({r.games} games)" for r in shown])
+    ax.axvline(0, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("rating in Elo points, 95% interval (mean 0; 400 points = odds of 10 to 1)")
+    ax.set_title("\n".join(textwrap.wrap(title, 60)), fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, format="png")
+    plt.close(fig)
+    return Path(path)

@@ -239,12 +239,14 @@ def run_sweep(
     progress: bool = True,
     log: Callable[[str], None] | None = print,
     exact: bool = True,
+    then: Callable[[dict[tuple[str, int], dict]], None] | None = None,
 ) -> list[SummaryRow]:
     """Play ``games`` games of every cell (resuming what ``out/games.jsonl`` already holds), then write
     ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
     cores), a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible
     without POMCP players: each of their games reseeds Python's global ``random``). With ``exact``, each row
-    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.sweeps.ceiling`)."""
+    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.sweeps.ceiling`).
+    ``then``: called with every stored record, still inside the folder's lock, to write more files (a tournament's)."""
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
@@ -269,6 +271,8 @@ def run_sweep(
         if exact:
             rows = _with_exact_figures(cells, games, rows, log)
         write_summary(rows, out / SUMMARY_FILE)
+        if then is not None:
+            then(store.records)
     return rows
 
 
@@ -352,6 +356,8 @@ def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: i
         except BaseException as exc:
             for fut in futures:
                 fut.cancel()
+            if isinstance(exc, KeyboardInterrupt):  # the CPU seconds of the games saved stay recorded too
+                _write_timing(timing_path, cells, timing, time.perf_counter() - start)
             if log and isinstance(exc, KeyboardInterrupt):
                 saved = len(GameStore(store.path).records)  # from the file: the stop may fall inside an append
                 log(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: {saved} games are saved in "

@@ -11,6 +11,8 @@ __all__ = ["GameStore", "GAMES_FILE", "RECORD_FIELDS"]
 
 GAMES_FILE = "games.jsonl"
 RECORD_FIELDS = ("cell", "game", "seed", "seats", "winner", "rounds", "challenges", "successful_challenges")
+# and "finish" (seats from first place to last), written since tournaments rate finishing orders: optional, so the
+# files written before it still resume
 
 
 def _record_problem(record: object) -> str | None:
@@ -36,6 +38,10 @@ def _record_problem(record: object) -> str | None:
     for key in ("challenges", "successful_challenges"):
         if not isinstance(record[key], list) or len(record[key]) != len(seats) or not all(map(count, record[key])):
             return f"{key} {record[key]!r} is not a count per seat"
+    finish = record.get("finish", [record["winner"], *(s for s in range(len(seats)) if s != record["winner"])])
+    if (not isinstance(finish, list) or not all(map(count, finish)) or sorted(finish) != list(range(len(seats)))
+            or finish[0] != record["winner"]):
+        return f"finish {finish!r} is not an order of the seats from the winner"
     return None
 
 

@@ -1,0 +1,262 @@
+"""A tournament: many agents against each other on top of a sweep (the same workers, seeds and resumable
+``games.jsonl``), then a cross table and ratings.
+
+Two players: one cell per pair, its seats alternating game by game; more: tables drawn from the agents (all
+combinations when they are at most ``tables``, else a sample drawn from the run's seed), seats rotated. The files
+it writes (``tournament.json``, ``cross_table.csv``, ``ratings.csv``, ``ratings.png``) are documented in
+docs/tournaments.md, which the web app's results page reads too.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import itertools
+import json
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import install_hint
+from ..registry import canonical_spec
+from ..rules import GameConfig, dice_text
+from .cell import Cell
+from .ratings import Outcome, Rating, rate
+from .runner import run_sweep
+from .statistics import wilson_interval
+
+__all__ = ["Tournament", "CrossRow", "Standings", "run_tournament", "standings", "cross_table", "outcomes",
+           "write_outputs", "format_standings", "TOURNAMENT_FILE", "CROSS_TABLE_FILE", "RATINGS_FILE", "RATINGS_PLOT",
+           "TABLES"]
+
+TOURNAMENT_FILE, CROSS_TABLE_FILE, RATINGS_FILE, RATINGS_PLOT = (
+    "tournament.json", "cross_table.csv", "ratings.csv", "ratings.png")
+TABLES = 50  # tables of 3+ players: at most this many, drawn from the agents' combinations, unless told
+_TABLE_DRAW = int.from_bytes(b"tables", "little")  # keys the generator of the tables' draw, beside the run's seed
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """``agents`` (player specs, kept in their canonical text) at tables of ``config.num_players`` under
+    ``config`` (every player starting with the same dice), ``games`` per table, seeded by ``seed``; ``tables``
+    caps the tables of 3+ players. A ValueError names a bad argument; the specs themselves are checked by the
+    sweep before any game."""
+
+    agents: tuple[str, ...]
+    config: GameConfig
+    games: int
+    seed: int = 0
+    tables: int = TABLES
+    _cells: list[Cell] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        agents = tuple(canonical_spec(str(a)) for a in self.agents)
+        object.__setattr__(self, "agents", agents)
+        if len(agents) < 2:
+            raise ValueError(f"a tournament needs at least two agents, got {len(agents)}: give --players A,B[,...]")
+        twice = [a for a in dict.fromkeys(agents) if agents.count(a) > 1]
+        if twice:
+            raise ValueError(f"agent {twice[0]!r} is listed twice (specs are compared in their canonical text)")
+        n = self.config.num_players
+        if n > len(agents):
+            raise ValueError(f"tables of {n} players need at least {n} agents, got {len(agents)}")
+        if isinstance(self.tables, bool) or not isinstance(self.tables, int) or self.tables < 1:
+            raise ValueError(f"tables must be an integer >= 1, got {self.tables!r}")
+        if len(set(self.config.starting_dice)) != 1:
+            raise ValueError(f"every player must start with the same dice, got {self.config.starting_dice}")
+        object.__setattr__(self, "_cells", [Cell(table, self.config) for table in self._tables()])
+        seated = {agent for cell in self._cells for agent in cell.players}
+        left = [agent for agent in agents if agent not in seated]
+        if left:
+            raise ValueError(f"the {self.tables} tables drawn leave {', '.join(map(repr, left))} without a seat: give "
+                             f"more --tables")
+
+    @property
+    def players(self) -> int:
+        """Players at each table."""
+        return self.config.num_players
+
+    @property
+    def cells(self) -> list[Cell]:
+        """One sweep cell per table, its players in sorted order (so the listing order of the agents changes no
+        cell, and a tournament with one more agent plays only the new tables)."""
+        return list(self._cells)
+
+    def _tables(self) -> list[tuple[str, ...]]:
+        every = sorted(self.agents)
+        if math.comb(len(every), self.players) <= self.tables:
+            return list(itertools.combinations(every, self.players))
+        rng = np.random.default_rng([self.seed, _TABLE_DRAW])
+        drawn: dict[tuple[str, ...], None] = {}  # in the order drawn: a larger cap keeps the smaller's tables
+        while len(drawn) < self.tables:
+            drawn.setdefault(tuple(every[i] for i in sorted(rng.choice(len(every), self.players, replace=False))))
+        return list(drawn)
+
+    def describe(self) -> dict:
+        """``tournament.json``: the agents, players per table, dice, rules, games per table, seed and tables."""
+        rules = {name: getattr(self.config, name) for name in ("bids", "faces", "wild", "opener", "wild_bids",
+                                                               "exact_call", "palifico", "loss")}
+        return {"agents": list(self.agents), "players": self.players, "dice": self.config.starting_dice[0],
+                "rules": rules, "rules_text": self.config.describe(), "games_per_table": self.games,
+                "seed": self.seed, "tables": [list(cell.players) for cell in self._cells]}
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    """How ``row`` did against ``column`` over the games where both sat and their order is known: ``wins`` of
+    ``games`` finished ahead, the rate and its 95% Wilson interval (NaN rate when they never met)."""
+
+    row_agent: str
+    column_agent: str
+    games: int
+    wins: int
+    win_rate: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A tournament's results: ratings best first, the rating ``method``, and the cross table."""
+
+    ratings: list[Rating]
+    method: str
+    cross: list[CrossRow]
+
+    def share(self, agent: str) -> float:
+        """The share of ``agent``'s head-to-head comparisons (its cross table row, all columns) that it won."""
+        mine = [r for r in self.cross if r.row_agent == agent]
+        games = sum(r.games for r in mine)
+        return sum(r.wins for r in mine) / games if games else math.nan
+
+
+def outcomes(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], dict]) -> list[tuple[list, list]]:
+    """Each stored game ``0 .. games-1`` of ``cells`` as (player specs from first place on, the rest behind them):
+    the whole order from a record's ``finish``; from a record written before it, the winner alone."""
+    found = []
+    for cell in cells:
+        for g in range(games):
+            record = records.get((cell.id, g))
+            if record is None:
+                continue
+            seats = record["seats"]
+            order = record.get("finish", [record["winner"]])
+            placed = [cell.players[seats[s]] for s in order]
+            found.append((placed, [cell.players[seats[s]] for s in range(len(seats)) if s not in order]))
+    return found
+
+
+def cross_table(agents: Sequence[str], played: Sequence[tuple[list, list]]) -> list[CrossRow]:
+    """Every ordered pair of ``agents``: the games of ``played`` (as :func:`outcomes` gives them) where both sat and
+    their order is known (both placed, or one placed and the other behind), and how often the row agent was
+    ahead."""
+    ahead: dict[tuple[str, str], int] = {}
+    met: dict[tuple[str, str], int] = {}
+    for placed, rest in played:
+        for i, a in enumerate(placed):
+            for b in [*placed[i + 1:], *rest]:
+                ahead[a, b] = ahead.get((a, b), 0) + 1
+                met[a, b] = met[b, a] = met.get((a, b), 0) + 1
+    rows = []
+    for a, b in itertools.permutations(agents, 2):
+        n, wins = met.get((a, b), 0), ahead.get((a, b), 0)
+        low, high = wilson_interval(wins, n) if n else (math.nan, math.nan)
+        rows.append(CrossRow(a, b, n, wins, wins / n if n else math.nan, low, high))
+    return rows
+
+
+def standings(tournament: Tournament, records: dict[tuple[str, int], dict]) -> Standings:
+    """The cross table and ratings of ``tournament``'s stored games (games ``0 .. games-1`` of its tables)."""
+    played = outcomes(tournament.cells, tournament.games, records)
+    index = {agent: i for i, agent in enumerate(tournament.agents)}
+    coded: list[Outcome] = [([index[a] for a in placed], [index[a] for a in rest]) for placed, rest in played]
+    method = "bradley-terry" if tournament.players == 2 else "plackett-luce"
+    return Standings(rate(tournament.agents, coded), method, cross_table(tournament.agents, played))
+
+
+def _atomic(path: Path, write: Callable[[Path], object]) -> None:
+    """``write`` into a temporary file beside ``path``, then move it there: a reader or a kill never sees half a
+    file, and the temporary file is removed on every exit."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp{path.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([["" if isinstance(v, float) and math.isnan(v) else round(v, 6) if isinstance(v, float) else v
+                       for v in row] for row in rows])
+    _atomic(path, lambda tmp: tmp.write_text(text.getvalue(), encoding="utf-8"))
+
+
+def write_outputs(tournament: Tournament, result: Standings, out: Path, plot: bool = True) -> Path | None:
+    """Write ``tournament.json``, ``cross_table.csv``, ``ratings.csv`` and (with ``plot``, where matplotlib is
+    installed) ``ratings.png`` into ``out``; returns the plot's path, or None."""
+    text = json.dumps(tournament.describe(), indent=1) + "\n"
+    _atomic(out / TOURNAMENT_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    _csv(out / CROSS_TABLE_FILE, list(CrossRow.__dataclass_fields__),
+         [[getattr(r, f) for f in CrossRow.__dataclass_fields__] for r in result.cross])
+    _csv(out / RATINGS_FILE, ["rank", "agent", "rating", "low", "high", "games", "method"],
+         [[rank, r.agent, r.rating, r.low, r.high, r.games, result.method]
+          for rank, r in enumerate(result.ratings, start=1)])
+    if not plot or importlib.util.find_spec("matplotlib") is None:
+        return None
+    from .plots import plot_ratings  # slow to import
+
+    title = (f"{result.method.title()} ratings: {tournament.players} players a table, "
+             f"{dice_text(tournament.config.dice[0])} each, {tournament.games} games a table; "
+             f"{tournament.config.describe()}")
+    _atomic(out / RATINGS_PLOT, lambda tmp: plot_ratings(result.ratings, tmp, title))
+    return out / RATINGS_PLOT
+
+
+def run_tournament(tournament: Tournament, out: str | Path, *, plot: bool = True,
+                   log: Callable[[str], None] | None = print, **run_options) -> Standings:
+    """Play ``tournament``'s tables with :func:`~ldpomdp.sweeps.runner.run_sweep` into ``out`` (resuming what it
+    holds; ``run_options`` are run_sweep's: workers, scheduler, executor, progress), then write its files from all
+    its stored games, inside the folder's lock, log the standings and return them."""
+    out = Path(out)
+    found: list[Standings] = []
+
+    def finish(records: dict[tuple[str, int], dict]) -> None:
+        found.append(standings(tournament, records))
+        written = write_outputs(tournament, found[0], out, plot)
+        if not log:
+            return
+        log(format_standings(found[0]))
+        log(f"wrote {out}: {TOURNAMENT_FILE}, {CROSS_TABLE_FILE}, {RATINGS_FILE}" + (f", {RATINGS_PLOT}" if written
+                                                                                     else ""))
+        if plot and written is None:
+            log(f"{RATINGS_PLOT} needs matplotlib: {install_hint('plot')}")
+        if tournament.games % tournament.players:
+            log(f"note: {tournament.games} games a table is not a multiple of {tournament.players}: the agents did "
+                f"not take every seat equally often")
+
+    run_sweep(tournament.cells, tournament.games, out, tournament.seed, log=log, exact=False, then=finish,
+              **run_options)
+    return found[0]
+
+
+def format_standings(result: Standings) -> str:
+    """The ratings as a plain-text table, each agent's head-to-head share beside it, and whether the ratings'
+    order is the order of those shares (the cross table's)."""
+    width = max(len(r.agent) for r in result.ratings)
+    lines = [f"rank {'agent':{width}} {'rating':>7} {'95% interval':>16} {'games':>6} {'ahead':>6}"]
+    for rank, r in enumerate(result.ratings, start=1):
+        lines.append(f"{rank:4d} {r.agent:{width}} {r.rating:+7.0f} {f'[{r.low:+.0f}, {r.high:+.0f}]':>16} "
+                     f"{r.games:6d} {result.share(r.agent):6.3f}")
+    shares = [result.share(r.agent) for r in result.ratings]
+    agree = all(a >= b for a, b in itertools.pairwise(shares))
+    lines.append(f"{result.method} ratings in Elo points (mean 0); ahead: share of its head-to-head games won "
+                 f"(cross table); the ratings' order {'matches' if agree else 'differs from'} the cross table's")
+    return "\n".join(lines)
