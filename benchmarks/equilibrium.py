@@ -1,7 +1,7 @@
 """CFR+ on the imperfect-recall abstraction: exploitability by recall k and iterations, CPU cost per iteration by
 round size, the shipped table's cost and size, and the cfr player's time per decision.
 
-    python benchmarks/equilibrium.py [--iterations 100,300] [--no-record]
+    python benchmarks/equilibrium.py [--iterations 100,300] [--presets] [--no-record]
 
 Exploitability is the package's exact one-round figure (payoff units, mean of the two seats) of the abstraction's
 own average strategy (float, and as stored in a table: multiples of 1/63). CPU seconds per iteration are process
@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 from _record import record
 
 from ldpomdp.exact import exploitability
 from ldpomdp.exact.equilibrium import GameTable, RoundCFR, one_round_outcome, quantize
-from ldpomdp.exact.tables import SHIPPED_TABLE
+from ldpomdp.exact.tables import PRESET_TABLES, SHIPPED, SHIPPED_TABLE, shipped_path
 from ldpomdp.game import PlayerView
 from ldpomdp.hands import hand_support
 from ldpomdp.players.cfr import CFRPlayer
@@ -70,17 +71,24 @@ def cost_rows() -> list[list]:
     return rows
 
 
-def decision_ms(table: GameTable, decisions: int = 2000) -> float:
-    """Mean CPU ms of CFRPlayer.act over random legal positions with the table's largest dice."""
-    player, config = CFRPlayer(str(SHIPPED_TABLE)), GameConfig(dice=table.max_dice)
+def decision_ms(path: Path, config: GameConfig, decisions: int = 2000) -> float:
+    """Mean CPU ms of CFRPlayer.act over random legal positions of the table at ``path`` with ``config``'s starting
+    dice (histories of 0-3 random legal raises)."""
+    player = CFRPlayer(str(path))
     player.reset(0, config)
+    table = player.table(config)
+    r = table.round(config.starting_dice)
     rng = np.random.default_rng(0)
-    hands = hand_support(table.max_dice, 6)[0]
+    hands = hand_support(config.starting_dice[0], config.faces)[0]
     views = []
     for _ in range(decisions):
-        bids = sorted(set(rng.choice(len(table.round((table.max_dice,) * 2).bids), size=rng.integers(0, 4))))
-        all_bids = table.round((table.max_dice,) * 2).bids
-        history = tuple(((len(bids) - i) % 2, all_bids[b]) for i, b in enumerate(bids))
+        bids: list[int] = []
+        for _ in range(rng.integers(0, 4)):
+            raises = r.raises[bids[-1] + 1 if bids else 0]
+            if not len(raises):
+                break
+            bids.append(int(rng.choice(raises)))
+        history = tuple(((len(bids) - i) % 2, r.bids[b]) for i, b in enumerate(bids))
         hand = tuple(int(c) for c in hands[rng.integers(len(hands))])
         views.append(PlayerView(config, 0, config.starting_dice, history, 0, hand=hand))
     start = time.process_time()
@@ -89,14 +97,49 @@ def decision_ms(table: GameTable, decisions: int = 2000) -> float:
     return (time.process_time() - start) / decisions * 1000.0
 
 
+def preset_rows() -> list[list]:
+    """One row per shipped preset table: its games, rounds, size, solve cost, fixed point residual, value at its
+    largest start and cfr's CPU ms per decision there."""
+    rows = []
+    for name, preset in PRESET_TABLES.items():
+        starts = range(1, SHIPPED.dice + 1) if preset.exact_call else [SHIPPED.dice]
+        for start in starts:
+            config = GameConfig.preset(name, dice=start)
+            path = shipped_path(config)
+            assert path is not None
+            table = GameTable.load(path)
+            games = f"from {start} dice each" if preset.exact_call else f"1-{start} dice each"
+            palifico = sum(len(key) > 2 for key in table.strategies)
+            rows.append([name, games, f"{len(table.strategies)} ({palifico} palifico)",
+                         f"{path.stat().st_size / 1e6:.2f}", f"{sum(table.seconds.values()):.0f}",
+                         f"{table.residual:.1e}" if preset.exact_call else "(ordered)",
+                         f"{table.value((start, start)):+.4f}", f"{decision_ms(path, config):.2f}"])
+            print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", default="100,300")
     parser.add_argument("--no-record", action="store_true")
+    parser.add_argument("--presets", action="store_true", help="only the shipped preset tables' row each")
     args = parser.parse_args()
     iterations = [int(x) for x in args.iterations.split(",")]
+    if args.presets:
+        rows = preset_rows()
+        if not args.no_record:
+            record("preset_tables", "The shipped Perudo and Dudo tables: the games each covers, its rounds, size, "
+                   "solve cost, the exact call's fixed point residual, the game value at its largest start (to the "
+                   "opener) and cfr's time per decision there", ["preset", "games", "rounds", "MB", "CPU s", "residual",
+                                                         "value", "ms / decision"], rows,
+                   command="python benchmarks/equilibrium.py --presets",
+                   notes="Solved with `ldpomdp solve equilibrium --rules perudo --dice S --sweeps 2` (S = 1-4), "
+                         "`--sweeps 1` (S = 5), and `--rules dudo --dice 5`, each 150 CFR+ iterations a round, "
+                         "recall 3@4,2, seed 0. CPU s: the rounds' solve time summed over the sweeps (the coarse "
+                         "sweeps and the end probabilities not included; the whole commands' times are in the text).")
+        return
     table = GameTable.load(SHIPPED_TABLE)
-    per_decision = decision_ms(table)
+    per_decision = decision_ms(SHIPPED_TABLE, GameConfig(dice=table.max_dice))
     print(f"cfr: {per_decision:.3f} CPU ms per decision", flush=True)
     expl = exploitability_rows(iterations)
     cost = cost_rows()
