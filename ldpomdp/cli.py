@@ -154,10 +154,21 @@ def _yes(prompt: str) -> bool:
 
 
 def cmd_players(args: argparse.Namespace) -> int:
+    from .registry import RECOMMENDED, player_parameters
+
     for name, summary in registered_names().items():
         print(f"{name:16} {summary}")
+        try:
+            parameters = player_parameters(name)
+        except ValueError as exc:  # a module that needs an extra
+            print(f"{'':16}   parameters: not listed ({exc})")
+            continue
+        if parameters:
+            print(f"{'':16}   parameters: " + ", ".join(p.name if p.default is None else f"{p.name}={p.default}"
+                                                       for p in parameters))
     print(f"{'pkg.mod:Class':16} your own class, e.g. mypkg.bots:Cautious:level=2")
-    print("\nAgainst an opponent you do not know (two players, up to 5 dice each), play `robust`.")
+    print(f"\nAgainst an opponent you do not know (two players, up to 5 dice each; today's rules, Perudo or Dudo), "
+          f"play `{RECOMMENDED[0]}`.")
     return 0
 
 
