@@ -347,6 +347,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from .exact import exploitability
+    from .exact.chain import key_round
     from .exact.equilibrium import game_config, game_iterations, solve_game
     from .exact.tables import SHIPPED
     from .interrupts import sigterm_as_interrupt
@@ -377,9 +378,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"rules: {table.config.describe()}" + (f"; games starting with {dice} dice each, fixed point residual "
                                                  f"{table.residual:.2g}" if table.config.exact_call else ""))
     for key, seconds in table.seconds.items():
-        kind = " (palifico)" if len(key) > 2 else ""
+        kind = " (palifico)" if key_round(key)[1] else ""
         print(f"round {key[0]} vs {key[1]} dice{kind}: game value to the opener "
-              f"{table.value(key[:2], len(key) > 2):+.4f}, {seconds:.1f} CPU s")
+              f"{table.value(*key_round(key)):+.4f}, {seconds:.1f} CPU s")
     if config.exact_call:  # a right exact call repeats the round with one die each: not a one-round game
         return 0
     # the round with one die each is the one-round +1/-1 game: its exploitability is exact

@@ -16,8 +16,8 @@ import numpy as np
 
 from ..rules import CHALLENGE, EXACT, Action, GameConfig, next_round, settle_count
 
-__all__ = ["DiceState", "RoundOutcome", "round_key", "canonical_state", "successor", "round_slots", "round_outcome",
-           "game_states", "chain_values"]
+__all__ = ["DiceState", "RoundOutcome", "round_key", "key_round", "canonical_state", "successor", "round_slots",
+           "round_outcome", "game_states", "chain_values"]
 
 
 @dataclass(frozen=True, order=True)
@@ -38,6 +38,11 @@ class DiceState:
 def round_key(dice: tuple[int, int], palifico: bool = False) -> tuple[int, ...]:
     """A solved round's key: ``(a, b)``, or ``(a, b, 1)`` for a palifico round."""
     return (int(dice[0]), int(dice[1])) + ((1,) if palifico else ())
+
+
+def key_round(key: tuple[int, ...]) -> tuple[tuple[int, int], bool]:
+    """``(dice, palifico)`` of a round key (:func:`round_key`)."""
+    return (int(key[0]), int(key[1])), len(key) > 2
 
 
 def canonical_state(config: GameConfig, key: tuple[int, ...]) -> DiceState:
@@ -82,7 +87,7 @@ Slot = tuple[Action, int, int]  # (call, caller role, by how many dice the bid m
 
 
 def round_slots(config: GameConfig, dice: tuple[int, int]) -> list[Slot]:
-    """Every way a round with ``dice`` ends, in :class:`~ldpomdp.exact.equilibrium.RoundOutcome`'s layout."""
+    """Every way a round with ``dice`` ends, in :class:`RoundOutcome`'s layout."""
     table = sum(dice)
     slots: list[Slot] = [(CHALLENGE, c, m) for c in (0, 1) for m in range(-table, table + 1)]
     return slots + ([(EXACT, c, m) for c in (0, 1) for m in (1, 0)] if config.exact_call else [])

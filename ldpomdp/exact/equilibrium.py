@@ -27,6 +27,7 @@ from .chain import (
     canonical_state,
     chain_values,
     game_states,
+    key_round,
     round_key,
     round_outcome,
     round_slots,
@@ -463,7 +464,16 @@ class GameTable:
 
     def value(self, dice: tuple[int, int], palifico: bool = False) -> float:
         """The round's game value to its opener (:attr:`values`, :attr:`palifico_values`)."""
-        return float((self.palifico_values if palifico else self.values)[dice[0], dice[1]])  # type: ignore[index]
+        return float(self._values(palifico)[dice[0], dice[1]])
+
+    def set_value(self, key: tuple[int, ...], value: float) -> None:
+        """Store the game value of the round ``key`` (:func:`~ldpomdp.exact.chain.round_key`)."""
+        (a, b), palifico = key_round(key)
+        self._values(palifico)[a, b] = value
+
+    def _values(self, palifico: bool) -> np.ndarray:
+        assert self.palifico_values is not None  # __post_init__ fills it
+        return self.palifico_values if palifico else self.values
 
     def probabilities(self, dice: tuple[int, int], role: int, state: int, rows: np.ndarray,
                       palifico: bool = False) -> np.ndarray:
@@ -487,7 +497,7 @@ class GameTable:
                "values": self.values}
         if variants:
             out.update({name: np.array(getattr(cfg, name)) for name in _VARIANT_FIELDS})
-            out.update(palifico_values=self.palifico_values, residual=np.array(self.residual))
+            out.update(palifico_values=self._values(True), residual=np.array(self.residual))
         for key, pair in self.strategies.items():
             name = _round_name(key)
             out[f"round_{name}_opener"], out[f"round_{name}_responder"] = (
@@ -575,13 +585,11 @@ def _starts(config: GameConfig) -> list[DiceState]:
 def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations: int, seed: int = 0,
                checkpoint: str | Path | None = None, checkpoint_every: int = 50,
                progress: Callable[[int], None] | None = None, sweeps: int = 1) -> GameTable:
-    """Solve every round of ``config``'s rules up to ``max_dice`` each (:func:`game_rounds`), each with
-    ``iterations`` CFR+ iterations, the recall that ``recall`` gives it (:func:`recall_for`), and its ends valued by
-    the game values of the states they lead to (:func:`~ldpomdp.exact.chain.round_outcome`).
-
-    Under the exact call (a right one wins a die back, so a round can lead to a state not yet solved), coarse
-    sweeps first estimate every state's value, then up to ``sweeps`` full sweeps each value the rounds by the last
-    one's fixed point, until the :attr:`GameTable.residual` is below :data:`SWEEP_TOLERANCE`. With ``checkpoint``,
+    """Solve every round of ``config``'s rules up to ``max_dice`` each (:func:`game_rounds`) with ``iterations``
+    CFR+ iterations, the recall ``recall`` gives it (:func:`recall_for`), its ends valued by the game values of the
+    states they lead to (:func:`~ldpomdp.exact.chain.round_outcome`). Under the exact call, coarse sweeps estimate
+    every state's value, then up to ``sweeps`` full sweeps each value the rounds by the last one's fixed point until
+    the :attr:`GameTable.residual` is below :data:`SWEEP_TOLERANCE` (the Exact solvers page). With ``checkpoint``,
     progress is written there every ``checkpoint_every`` iterations and a run finding that file continues from it,
     to the same result. ``progress(n)``: n iterations done."""
     cfg = game_config(config, max_dice)
@@ -634,16 +642,15 @@ def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]
     """Solve the rounds ``keys`` the table does not cover yet, in order, each valued by the rounds solved before it
     and ``guess`` for the states not solved yet (:func:`solve_game`); ``state``: the running round to resume."""
     cfg, iterations = table.config, table.iterations
-    solved = {canonical_state(cfg, k): table.value(k[:2], len(k) > 2) for k in table.strategies}
+    solved = {canonical_state(cfg, k): table.value(*key_round(k)) for k in table.strategies}
     for key in keys:
-        if table.covers(key[:2], len(key) > 2):
+        if table.covers(*key_round(key)):
             if progress:
                 progress(iterations)
             continue
         usual = canonical_state(cfg, key)
         outcome = round_outcome(cfg, usual, lambda s: solved[s] if s in solved else guess[s])
-        solver = RoundCFR(cfg.round_rules(len(key) > 2), key[:2], recall_for(table.recall, key[:2]), outcome,
-                          seed=table.seed)
+        solver = _round_solver(table, key, outcome)
         spent = 0.0
         if state is not None and "dice" in state and tuple(int(x) for x in state["dice"]) == key:
             solver.load_state(state)
@@ -664,13 +671,19 @@ def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]
         start = time.process_time()
         average = solver.average_strategy()
         solved[usual] = solver.value(average)
-        (table.palifico_values if len(key) > 2 else table.values)[key[:2]] = solved[usual]  # type: ignore[index]
+        table.set_value(key, solved[usual])
         table.strategies[key] = (average[0], average[1])
         if cfg.exact_call:
             table.ends[key] = _end_probabilities(solver, average, cfg, [s for s in states if s.key == key])
         table.seconds[key] = spent + time.process_time() - start
         if checkpoint is not None:
             write_npz(checkpoint, {**table.arrays(), **extra})
+
+
+def _round_solver(table: GameTable, key: tuple[int, ...], outcome: RoundOutcome) -> RoundCFR:
+    """A fresh CFR+ solver of the table's round ``key`` with its ends valued by ``outcome``."""
+    dice, palifico = key_round(key)
+    return RoundCFR(table.config.round_rules(palifico), dice, recall_for(table.recall, dice), outcome, seed=table.seed)
 
 
 def _coarse_estimate(config: GameConfig, table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]],
@@ -682,8 +695,7 @@ def _coarse_estimate(config: GameConfig, table: GameTable, states: list[DiceStat
         ends = {}
         for key in keys:
             outcome = round_outcome(config, canonical_state(config, key), values.__getitem__)
-            solver = RoundCFR(config.round_rules(len(key) > 2), key[:2], recall_for(table.recall, key[:2]), outcome,
-                              seed=table.seed)
+            solver = _round_solver(table, key, outcome)
             solver.run(COARSE_ITERATIONS)
             if progress:
                 progress(COARSE_ITERATIONS)
@@ -732,9 +744,9 @@ def _fix_values(table: GameTable, states: list[DiceState], keys: list[tuple[int,
             if following is not None:
                 used = solved[following] if following in solved else guess[following]
                 residual = max(residual, abs(values[following] - used))
-        solved[usual] = table.value(key[:2], len(key) > 2)
+        solved[usual] = table.value(*key_round(key))
     for key in keys:
-        (table.palifico_values if len(key) > 2 else table.values)[key[:2]] = values[canonical_state(config, key)]  # type: ignore[index]
+        table.set_value(key, values[canonical_state(config, key)])
     table.residual = residual
     return values
 
