@@ -375,8 +375,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise
     print(f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out}, e.g. ldpomdp play "
           f"--opponents cfr:table={out}, under the rule flags it was solved with)")
-    print(f"rules: {table.config.describe()}" + (f"; games starting with {dice} dice each, fixed point residual "
-                                                 f"{table.residual:.2g}" if table.config.exact_call else ""))
+    print(f"rules: {table.config.describe()}" + (f"; games starting with {dice_text(dice)} each, fixed point "
+                                                 f"residual {table.residual:.2g}" if table.config.exact_call else ""))
     for key, seconds in table.seconds.items():
         kind = " (palifico)" if key_round(key)[1] else ""
         print(f"round {key[0]} vs {key[1]} dice{kind}: game value to the opener "

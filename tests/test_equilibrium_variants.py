@@ -146,7 +146,7 @@ def test_an_exact_call_table_is_for_its_starting_dice(tmp_path):
     path = solve_game(GameConfig.preset("perudo", dice=2, faces=3), 2, 2, 5).save(tmp_path / "p.npz")
     player = make_player(f"cfr:table={path}")
     player.reset(0, GameConfig.preset("perudo", dice=2, faces=3))
-    with pytest.raises(ValueError, match="starting with 2 dice each; the game is .* starting with 1 dice each"):
+    with pytest.raises(ValueError, match="starting with 2 dice each; the game is .* starting with 1 die each"):
         player.reset(0, GameConfig.preset("perudo", dice=1, faces=3))
     with pytest.raises(ValueError, match="equal starting dice"):
         player.reset(0, GameConfig.preset("perudo", dice=(1, 2), faces=3))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..caches import BoundedCache, bounded_cache
 from ..errors import TableError
-from ..rules import PRESETS, GameConfig
+from ..rules import PRESETS, GameConfig, dice_text
 from .equilibrium import GameTable, solve_game
 from .nash import cache_dir
 
@@ -103,4 +103,5 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
 
 def _rules_text(config: GameConfig) -> str:
     """The rules in words, with the starting dice where the table depends on them (the exact call)."""
-    return config.describe() + (f", starting with {config.starting_dice[0]} dice each" if config.exact_call else "")
+    return config.describe() + (f", starting with {dice_text(config.starting_dice[0])} each" if config.exact_call
+                                else "")
