@@ -167,8 +167,8 @@ def cmd_players(args: argparse.Namespace) -> int:
             print(f"{'':16}   parameters: " + ", ".join(p.name if p.default is None else f"{p.name}={p.default}"
                                                        for p in parameters))
     print(f"{'pkg.mod:Class':16} your own class, e.g. mypkg.bots:Cautious:level=2")
-    print(f"\nAgainst an opponent you do not know (two players, up to 5 dice each; today's rules, Perudo or Dudo), "
-          f"play `{RECOMMENDED[0]}`.")
+    print(f"\nAgainst an opponent you do not know (two players, up to 5 dice each, today's rules), play "
+          f"`{RECOMMENDED[0]}`; under Perudo or Dudo, `cfr`.")
     return 0
 
 
