@@ -24,7 +24,7 @@ from ldpomdp.exact.tables import PRESET_TABLES, SHIPPED, SHIPPED_TABLE, shipped_
 from ldpomdp.game import PlayerView
 from ldpomdp.hands import hand_support
 from ldpomdp.players.cfr import CFRPlayer
-from ldpomdp.rules import GameConfig
+from ldpomdp.rules import GameConfig, dice_text
 
 SIZES = [("1 die each, 6 faces, ones wild", GameConfig(dice=1, faces=6, wild=1)),
          ("1 die each, 6 faces, sixes wild", GameConfig(dice=1, faces=6, wild=6)),
@@ -111,7 +111,7 @@ def preset_rows() -> list[list]:
                 continue
             assert path is not None
             table = GameTable.load(path)
-            games = f"from {start} dice each" if preset.exact_call else f"1-{start} dice each"
+            games = f"from {dice_text(start)} each" if preset.exact_call else f"1-{start} dice each"
             palifico = sum(len(key) > 2 for key in table.strategies)
             rows.append([name, games, f"{len(table.strategies)} ({palifico} palifico)",
                          f"{path.stat().st_size / 1e6:.2f}", f"{sum(table.seconds.values()):.0f}",
@@ -136,8 +136,8 @@ def main() -> None:
                    "opener) and cfr's time per decision there", ["preset", "games", "rounds", "MB", "CPU s", "residual",
                                                          "value", "ms / decision"], rows,
                    command="python benchmarks/equilibrium.py --presets",
-                   notes="Solved with `ldpomdp solve equilibrium --rules perudo --dice S --sweeps 2` (S = 1-4), "
-                         "`--sweeps 1` (S = 5), and `--rules dudo --dice 5`, each 150 CFR+ iterations a round, "
+                   notes="Solved with `ldpomdp solve equilibrium --rules perudo --dice S --sweeps 2` (S = 1-4) "
+                         "and `--rules dudo --dice 5`, each 150 CFR+ iterations a round, "
                          "recall 3@4,2, seed 0. CPU s: the rounds' solve time summed over the sweeps (the coarse "
                          "sweeps and the end probabilities not included; the whole commands' times are in the text).")
         return
