@@ -663,7 +663,7 @@ def test_the_agents_offered_are_the_registrys_seats_with_their_parameters_and_de
 @pytest.mark.parametrize("form, spec, refused", [
     ({}, "robust", None),
     ({"players": 3}, "expected-count", "the robust player plays two-player games"),
-    ({**PERUDO}, "expected-count", "cfr: the equilibrium solver takes today's rules only"),
+    ({**PERUDO}, "expected-count", "robust: the robust player takes today's rules only"),
     ({"dice": 6}, "expected-count", "cfr: the table covers up to 5 dice each"),
 ])
 def test_the_recommended_agent_is_the_first_that_takes_the_rules(app, form, spec, refused):
