@@ -69,7 +69,7 @@ def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.n
         if call is CHALLENGE:
             return ends.challenge[caller][missing + table] @ reach
         assert ends.exact is not None  # an exact call is legal only under the rules that value it
-        return ends.exact[caller][(missing != 0).astype(np.int64)] @ reach  # 0: right, 1: wrong
+        return ends.exact[caller][(missing == 0).astype(np.int64)] @ reach  # 1: right
 
     def asked(at: PublicView, action: Action) -> np.ndarray:
         return checked_probabilities(policy, policy.action_probabilities(support, at, action), len(support))
