@@ -66,7 +66,7 @@ class RoundOutcome:
                 raise ValueError(f"outcome arrays must be {shape} values in [-1, 1], got {array!r}")
 
     @classmethod
-    def from_slots(cls, values: Sequence[float], table_dice: int) -> RoundOutcome:
+    def from_slots(cls, values: Sequence[float] | np.ndarray, table_dice: int) -> RoundOutcome:
         """The outcome whose ends, in :func:`round_slots`' order, are worth ``values`` (the exact call's four last,
         if the list has them)."""
         n = 2 * (2 * table_dice + 1)
