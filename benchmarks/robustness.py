@@ -1,9 +1,10 @@
-"""Robustness of the package's agents (issue 23): for each agent and dice count, its exploitability and its win rates
-against ``--opponents`` (default the equilibrium ``cfr`` and the one-third rule); 2 players, full game, ones wild,
-seats rotated.
+"""Robustness of the package's agents (issues 23 and 31): for each agent and dice count, its exploitability and its win
+rates against ``--opponents`` (default the equilibrium ``cfr`` and the one-third rule); 2 players, full game, ones
+wild, seats rotated; today's rules, or with ``--rules`` a preset (Perudo, Dudo).
 
 - exploitability, in payoff units per role (+1 win / -1 loss; 0 for an equilibrium): exact at one die each
-  (``ldpomdp.exact.exploitability``; planners read through ``ReplayPolicy``; beside it the one-round LBR's figure,
+  (``ldpomdp.exact.game_exploitability``, the whole game: under Perudo a right exact call repeats the round;
+  planners read through ``ReplayPolicy``; beside it, where the game is one round, the one-round LBR's figure,
   ``ldpomdp.players.lbr.local_best_response``, for agents with ``action_probabilities``), elsewhere the
   local best response's lower bound 2w - 1 from its win rate w against the agent (``lbr:SPEC``), with the 95%
   Wilson interval mapped the same way, over ``--lbr-games`` games (0: not measured). A planner (no
@@ -15,8 +16,8 @@ Cells are played with the sweep machinery (``run_sweep``: resumable, one folder 
 opponent that cannot play a dice count (``nash`` beyond one die each) gets "cannot play".
 
     python benchmarks/robustness.py [--agents one-third,dqn,...] [--dice 1-5] [--games 2000] [--lbr-games N]
-                                    [--opponents cfr,one-third] [--replay-dice 2] [--workers N] [--seed S]
-                                    [--out DIR] [--record] [--name NAME]
+                                    [--opponents cfr,one-third] [--rules perudo|dudo] [--replay-dice 2]
+                                    [--workers N] [--seed S] [--out DIR] [--record] [--name NAME]
 """
 
 from __future__ import annotations
@@ -28,20 +29,25 @@ from pathlib import Path
 
 from _record import record
 
-from ldpomdp.exact import ReplayPolicy, exploitability
+from ldpomdp.exact import ReplayPolicy, game_exploitability
 from ldpomdp.players.lbr import local_best_response
 from ldpomdp.registry import make_player, make_seat, split_specs
-from ldpomdp.rules import GameConfig
+from ldpomdp.rules import PRESETS, GameConfig
 from ldpomdp.sweeps import Cell, LowerBound, SummaryRow, parse_dice_range, run_sweep
 
 AGENTS = "one-third,expected-count,pomcp,dqn,nash,cfr,robust"
 OPPONENTS = "cfr,one-third"
 
 
-def plays(spec: str, dice: int) -> bool:
-    """Whether ``spec`` accepts a two-player game of ``dice`` dice each (``nash``'s rounds must be solvable)."""
+def game_config(dice: int, rules: str | None) -> GameConfig:
+    """Two players, ``dice`` each, today's rules or the preset ``rules``."""
+    return GameConfig(num_players=2, dice=dice) if rules is None else GameConfig.preset(rules, dice=dice)
+
+
+def plays(spec: str, config: GameConfig) -> bool:
+    """Whether ``spec`` accepts the game ``config`` (``nash``'s rounds must be solvable)."""
     try:
-        make_player(spec).reset(0, GameConfig(num_players=2, dice=dice))
+        make_player(spec).reset(0, config)
     except ValueError:
         return False
     return True
@@ -55,10 +61,11 @@ def policy_of(spec: str) -> object:
     return ReplayPolicy(lambda: make_player(spec), name=spec)
 
 
-def sweep_cell(players: tuple[str, str], dice: int, games: int, out: Path, seed: int, workers: int | None
+def sweep_cell(players: tuple[str, str], config: GameConfig, games: int, out: Path, seed: int, workers: int | None
                ) -> tuple[str, float, SummaryRow]:
     """Play one cell; (``rate [low, high]`` of the first player, the cell's worker CPU seconds, its summary row)."""
-    cell = Cell.of(players, dice)
+    cell = Cell(players, config)
+    dice = config.starting_dice[0]
     folder = out / f"dice{dice}" / "_vs_".join(p.replace(":", "-").replace(",", "-") for p in players)
     row = next(r for r in run_sweep([cell], games, folder, seed, workers=workers, progress=False, log=None,
                                      exact=False) if r.player_index == 0)
@@ -75,6 +82,8 @@ def main() -> None:
     parser.add_argument("--lbr-games", type=int, default=None,
                         help="games per LBR cell (default --games; 0: exploitability not measured beyond one die)")
     parser.add_argument("--opponents", default=OPPONENTS, help=f"head-to-head opponents (default {OPPONENTS})")
+    parser.add_argument("--rules", choices=tuple(PRESETS), default=None,
+                        help="a preset's rules (default: today's); its cells go to OUT/RULES")
     parser.add_argument("--replay-dice", type=int, default=2,
                         help="largest dice count at which a planner's exploitability is measured through its act "
                              "(exact at 1, LBR above; default 2; 0: never)")
@@ -84,7 +93,8 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="write docs/data/NAME.json (stamped)")
     parser.add_argument("--name", default="robustness", help="with --record: the data file's name")
     args = parser.parse_args()
-    dice_counts, out = parse_dice_range(args.dice), Path(args.out)
+    dice_counts = parse_dice_range(args.dice)
+    out = Path(args.out) / args.rules if args.rules else Path(args.out)
     agents, opponents = split_specs(args.agents), split_specs(args.opponents)
     for spec in agents + opponents:  # every one takes a seat (a model such as mixture does not): say so before any game
         try:
@@ -100,7 +110,8 @@ def main() -> None:
     rows = []
     for spec in agents:
         for dice in dice_counts:
-            if not plays(spec, dice):
+            config = game_config(dice, args.rules)
+            if not plays(spec, config):
                 rows.append([f"`{spec}`", dice, "cannot play"] + [None] * (len(columns) - 3))
                 print(f"{spec} at {dice} dice: cannot play this size, skipped")
                 continue
@@ -111,40 +122,42 @@ def main() -> None:
                 row += ["not measured", None]
             elif replayed and dice > args.replay_dice:
                 row += [f"not measured (read through `act` beyond {args.replay_dice} dice)", None]
-            elif dice == 1:
+            elif dice == 1:  # the whole game's exact figure (one round, or under the exact call a repeated one)
                 start = time.process_time()
-                config = GameConfig(num_players=2, dice=1)
-                text = f"{exploitability(policy, config).average:.3f} (exact)"
-                if not replayed:  # the one-round LBR beside it: how much of the exact figure LBR finds
+                text = f"{game_exploitability(policy, config).average:.3f} (exact)"
+                if not replayed and not config.exact_call:  # the game is one round: how much of it LBR finds
                     text += f"; one-round LBR {local_best_response(make_player(spec), config).average:.3f}"
                 row += [text, round(time.process_time() - start, 1)]
             else:
-                _, cpu, lbr = sweep_cell((f"lbr:policy={spec}", spec), dice, lbr_games, out, args.seed,
+                _, cpu, lbr = sweep_cell((f"lbr:policy={spec}", spec), config, lbr_games, out, args.seed,
                                          args.workers)
                 bound = LowerBound(lbr.wins, lbr.games)
                 row += [f">= {bound.value:.3f} [{bound.interval[0]:.3f}, {bound.interval[1]:.3f}] (LBR)", round(cpu, 1)]
             for opponent in opponents:
                 if opponent == spec:
                     row += ["(itself)", None]
-                elif not plays(opponent, dice):
+                elif not plays(opponent, config):
                     row += [f"`{opponent}` cannot play", None]
                 else:
-                    text, cpu, _ = sweep_cell((spec, opponent), dice, args.games, out, args.seed, args.workers)
+                    text, cpu, _ = sweep_cell((spec, opponent), config, args.games, out, args.seed, args.workers)
                     row += [text, round(cpu, 1)]
             print(" | ".join(str(c) for c in row), flush=True)
             rows.append(row)
     if args.record:
-        record(args.name, "Robustness: exploitability and head-to-head win rates (2 players, full game, ones wild)",
-               columns, rows,
+        rules = f", {args.rules.capitalize()} rules" if args.rules else ""
+        record(args.name, f"Robustness: exploitability and head-to-head win rates (2 players, full game, ones wild"
+                          f"{rules})", columns, rows,
                command=f"python benchmarks/robustness.py --agents {','.join(agents)} --dice {args.dice} "
                        f"--games {args.games} --lbr-games {lbr_games} --opponents {','.join(opponents)} "
+                       + (f"--rules {args.rules} " if args.rules else "") +
                        f"--replay-dice {args.replay_dice} --seed {args.seed} --record --name {args.name}",
                notes="Exploitability in payoff units per role (+1 win / -1 loss; halve it for lost win probability): "
-                     "exact at one die each (with the one-round LBR's figure beside it), else the local best "
+                     "exact at one die each, the whole game (with the one-round LBR's figure beside it where the "
+                     "game is one round), else the local best "
                      "response's lower bound 2w - 1 (w its win rate "
                      f"against the agent over {lbr_games} games, 95% Wilson interval mapped alike). Win rates are "
                      "the agent's, seats rotated, 95% Wilson intervals. CPU s: the cell's worker CPU seconds (the "
-                     "exact solve's process seconds).")
+                     "exact solve's process seconds), on a machine of 2 cores shared with other jobs.")
 
 
 if __name__ == "__main__":

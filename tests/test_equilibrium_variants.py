@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from ldpomdp.exact import solve_round
-from ldpomdp.exact.chain import RoundOutcome, canonical_state, round_slots, successor
+from ldpomdp.exact.chain import RoundOutcome, canonical_state, round_outcome, round_slots, successor
 from ldpomdp.exact.equilibrium import RoundCFR, game_config, game_rounds, solve_game
+from ldpomdp.exact.tree import build_tree
 from ldpomdp.game import play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.registry import make_player
@@ -167,3 +168,16 @@ def test_a_perudo_start_without_a_shipped_table_says_how_to_solve_it():
     with pytest.raises(ValueError, match="no table is shipped yet for perudo games from 5 dice each: solve it with "
                                          "`ldpomdp solve equilibrium --rules perudo --dice 5"):
         make_player("cfr").reset(0, GameConfig.preset("perudo", dice=5))
+
+
+@pytest.mark.parametrize("preset", ["perudo", "dudo"])
+@pytest.mark.parametrize("faces", [3, 6])
+def test_round_outcome_values_the_ends_as_the_rules_settle_them(preset, faces):
+    """With 1 die each every end but a right exact call ends the game, and a right call repeats the round (no die
+    back above the start): round_outcome with the repeat worth 0, as the tree reads it, is the rules' own dice
+    change (RoundTree.opener_payoff, from settle_round's arithmetic) at every end, a right exact call included."""
+    config = GameConfig.preset(preset, dice=1, faces=faces)
+    tree = build_tree(config, (1, 1))
+    outcome = round_outcome(config, canonical_state(config, (1, 1)), lambda following: 0.0)
+    np.testing.assert_array_equal(tree.outcome_payoff(outcome), tree.opener_payoff)
+    assert (tree.edge_bid[tree.terminal_edges] == -2).any() == config.exact_call

@@ -9,11 +9,18 @@ import numpy as np
 import pytest
 
 from ldpomdp.exact import cached_solution, exploitability, policy_behaviour
-from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game, rotate
+from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundStart, play_game, rotate
 from ldpomdp.hands import hand_support
-from ldpomdp.players.lbr import LocalBestResponse, candidate_raises, lbr_behaviour, local_best_response
+from ldpomdp.players.cfr import CFRPlayer
+from ldpomdp.players.lbr import (
+    LocalBestResponse,
+    candidate_raises,
+    lbr_behaviour,
+    local_best_response,
+    lookahead_values,
+)
 from ldpomdp.registry import make_player
-from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions
+from ldpomdp.rules import CHALLENGE, EXACT, Bid, GameConfig, legal_actions, match_matrix
 from ldpomdp.sweeps import exploitability_lower_bound
 
 POLICIES = ["one-third", "random", "oehm:0.2", "bluff:0.3", "aggressive", "nash"]
@@ -164,3 +171,99 @@ def test_bad_parameters(kwargs, match):
 def test_refuses_three_players():
     with pytest.raises(ValueError, match="two-player"):
         LocalBestResponse("random").reset(0, GameConfig(num_players=3, dice=2))
+
+
+# --- under the rule variants ---------------------------------------------------------------------------------------
+
+VARIANT_ROUNDS = [GameConfig.preset("perudo", dice=1, faces=4), GameConfig.preset("perudo", dice=2, faces=3),
+                  GameConfig.preset("dudo", dice=2, faces=3), GameConfig(dice=2, faces=3, wild=None, exact_call=True)]
+
+
+@pytest.mark.parametrize("config", VARIANT_ROUNDS, ids=lambda c: f"{c.describe_variants()},{c.dice[0]}")
+@pytest.mark.parametrize("spec", ["one-third", "random", "oehm:0.2"])
+def test_one_round_lbr_is_a_lower_bound_under_the_variants(spec, config):
+    """One round paid as the variants settle it (dice change: a right exact call gives a die back below the start,
+    loss by the difference): LBR, which may call exact, never beats the best response and finds much of it."""
+    exact = exploitability(make_player(spec), config)
+    lbr = local_best_response(make_player(spec), config)
+    assert lbr.as_opener <= exact.as_opener + 1e-9 and lbr.as_responder <= exact.as_responder + 1e-9
+    assert lbr.average >= 0.5 * exact.average - 0.03, (lbr, exact)
+
+
+def test_one_round_lbr_makes_the_exact_call_where_it_pays():
+    """Below the starting dice a right exact call wins a die back: LBR's strategy against one-third, the opener with
+    one die against two, calls exact with some hands (the whole-game test below counts how often it is right)."""
+    config = GameConfig.preset("perudo", dice=2, faces=3)
+    tree = cached_solution(config, (1, 2)).tree
+    policy = make_player("one-third")
+    policy.reset(1, config)
+    behaviour = policy_behaviour(policy, tree, 1)
+    strategy = lbr_behaviour(policy, tree, 1, behaviour)
+    exact_edges = np.flatnonzero(tree.edge_bid[tree.role_edges[0]] == -2)
+    assert strategy[:, exact_edges].sum() > 0
+
+
+def test_lbr_values_each_call_by_how_the_bid_missed():
+    """At one die each (Perudo) LBR calling exact is worth its right call's value (the round repeats) when the range
+    makes the bid exactly right, and nothing when it makes it wrong; its challenge the reverse."""
+    config = GameConfig.preset("perudo", dice=1)
+    lbr = LocalBestResponse("one-third")
+    lbr.reset(0, config)
+    lbr.observe(RoundStart(0, (1, 1), 1))
+    ends = lbr._ends
+    assert ends.exact is not None and 0.0 < ends.exact[0, 1] < 1.0 and ends.exact[0, 0] == 0.0  # LBR: right, wrong
+    view = PublicView(config, 0, (1, 1), ((1, Bid(2, 5)),))
+    own = np.array([[0, 0, 0, 0, 1, 0]]) @ match_matrix(config)  # one five
+    fives = lbr._support_matching[:, 4]  # the range's dice matching five: a five or a one
+    for matching, exact_value, challenge_value in ((1, ends.exact[0, 1], 0.0), (0, 0.0, 1.0)):
+        weights = (fives == matching) / (fives == matching).sum()
+        actions, values = lookahead_values(lbr.model, view, own, lbr._support_matching, lbr._support, weights, ends)
+        assert values[0, actions.index(EXACT)] == pytest.approx(exact_value)
+        assert values[0, actions.index(CHALLENGE)] == pytest.approx(challenge_value)
+
+
+def test_lbr_values_the_round_ends_by_the_variant_tables_game_values():
+    """Under loss by the difference (Dudo, 3 dice each) a challenge's loser loses what the bid missed by: each end
+    is worth LBR's P(win) in the state it leads to, by the Dudo table's game values."""
+    config = GameConfig.preset("dudo", dice=3)
+    lbr = LocalBestResponse("one-third")
+    lbr.reset(0, config)
+    lbr.observe(RoundStart(0, (3, 3), 0))
+    table = CFRPlayer().table(config)
+    ends, t = lbr._ends, 6
+    # LBR (opener) challenges, the bid misses by 2: the responder loses 2 and opens with 1 die against 3
+    assert ends.challenge[0, t + 2] == pytest.approx((1.0 - table.value((1, 3))) / 2.0)
+    # the bid holds with 1 to spare: LBR, challenging, loses 2 dice; the responder opens with 3 against 1
+    assert ends.challenge[0, t - 1] == pytest.approx((1.0 - table.value((3, 1))) / 2.0)
+    # the responder challenges a bid of LBR's that misses by 3 (LBR loses its 3 dice), or holds (the responder its 1)
+    assert ends.challenge[1, t + 3] == 0.0 and ends.challenge[1, t - 2] == 1.0
+    assert np.all(np.diff(ends.challenge[0, :t + 1]) >= 0) and np.all(np.diff(ends.challenge[0, t + 1:]) >= 0)
+
+
+def test_lbr_keeps_the_palifico_round_and_its_rules():
+    """A palifico round (Perudo, one seat down to one die) has no wild ones: the range's matching counts drop the
+    ones' wildness, and the palifico seat is remembered for the rounds after."""
+    config = GameConfig.preset("perudo", dice=3)
+    lbr = LocalBestResponse("one-third")
+    lbr.reset(0, config)
+    lbr.observe(RoundStart(0, (3, 2), 0))
+    lbr.observe(RoundEnd(0, ((1, 0, 0, 0, 0, 2), (0, 1, 1, 0, 0, 0)), Bid(3, 6), 0, 1, 1, 2, (3, 1)))
+    lbr.observe(RoundStart(1, (3, 1), 1, palifico=True))
+    rules = config.round_rules(True)
+    np.testing.assert_array_equal(lbr._support_matching, lbr._support @ match_matrix(rules))
+    assert lbr._had_palifico == {1}
+
+
+@pytest.mark.parametrize("preset", ["perudo", "dudo"])
+def test_lbr_beats_one_third_in_whole_games_under_the_presets(preset):
+    config, games = GameConfig.preset(preset, dice=3), 30
+    lbr, wins, calls, right = make_player("lbr:one-third"), 0, 0, 0
+    for g in range(games):
+        seated, _ = rotate([lbr, make_player("one-third")], g)
+        record = play_game(config, seated, np.random.default_rng(g), first_opener=0)
+        me = seated.index(lbr)
+        wins += record.winner == me
+        mine = [r for r in record.rounds if r.exact and r.challenger == me]
+        calls, right = calls + len(mine), right + sum(r.loser == -1 for r in mine)
+    assert wins > games / 2 + 3 * math.sqrt(games) / 2, wins  # a fair coin passes this with probability < 0.2%
+    assert (calls > 0 and right > calls / 2) if config.exact_call else calls == 0, (calls, right)

@@ -129,14 +129,14 @@ def test_spec():
         make_player("mixture:floor=2")
 
 
-def watch(spec, games=60, seed=1, **kwargs):
-    """A mixture's weights after watching ``spec`` play ``games`` one-round games (one die each) against one-third,
-    seats alternating."""
+def watch(spec, games=60, seed=1, config=None, **kwargs):
+    """A mixture's weights after watching ``spec`` play ``games`` games of ``config`` (default one round: one die
+    each) against one-third, seats alternating."""
     watcher = TypeMixture(**kwargs)
     watched, rng = Watched(make_player(spec), watcher, keep=True), np.random.default_rng(seed)
     for g in range(games):
         table = [watched, make_player("one-third")]
-        play_game(SMALL, table[g % 2:] + table[:g % 2], rng)
+        play_game(config or SMALL, table[g % 2:] + table[:g % 2], rng)
     return watcher.weights
 
 
@@ -161,6 +161,16 @@ def test_weight_moves_to_the_safe_type_against_an_opponent_it_does_not_model(spe
 def test_posterior_still_finds_a_modelled_type_beside_the_safe_one(kind):
     weights = watch(kind)
     assert weights[kind] > 0.85, weights
+
+
+@pytest.mark.usefixtures("_cache")
+@pytest.mark.parametrize("preset", ["perudo", "dudo"])
+def test_the_safe_type_plays_the_presets(preset):
+    """Under each preset (one die each) the safe type is the preset's equilibrium: it takes the weight watching cfr,
+    and a listed type still wins it watching that type."""
+    config = GameConfig.preset(preset, dice=1)
+    assert watch("cfr", config=config)["cfr"] > 0.9
+    assert watch("one-third", config=config)["one-third"] > 0.85
 
 
 @pytest.mark.usefixtures("_cache")

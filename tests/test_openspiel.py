@@ -19,7 +19,7 @@ from open_spiel.python.algorithms import cfr, expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 
 from ldpomdp import CHALLENGE, GameConfig, make_player, play_game
-from ldpomdp.exact import ReplayPolicy, exploitability, solve_round
+from ldpomdp.exact import ReplayPolicy, exploitability, game_exploitability, solve_round
 from ldpomdp.game import ActionTaken, GameState, RoundEnd
 from ldpomdp.hands import hand_support
 from ldpomdp.openspiel import GAME_NAME, config_of, load, params_of, register
@@ -574,6 +574,30 @@ def test_openspiels_exploitability_under_a_preset_is_the_packages(preset, spec):
     assert os_exploitability.exploitability(game, PackagePolicy(spec, game)) == pytest.approx(ours.average, abs=1e-9)
     if spec != "nash":
         assert ours.average > 1e-3
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+@pytest.mark.parametrize("spec", ["one-third", "random", "cfr"])
+def test_openspiels_exploitability_of_the_whole_game_under_the_exact_call_is_the_packages(spec, rounds):
+    """Perudo, one die each: a right exact call repeats the round, so the game has no longest line and OpenSpiel,
+    which walks the whole tree, plays it capped at ``max_rounds`` (a game the cap stops is a draw). That capped
+    game is the package's ``game_exploitability(rounds=max_rounds)``, whose figures converge to the uncapped one
+    (tests/test_game_exploitability.py). Two faces: OpenSpiel's tree of two rounds with three faces takes half an
+    hour."""
+    config = GameConfig.preset("perudo", dice=1, faces=2)
+    game = load(**params_of(config, max_rounds=rounds))
+    ours = game_exploitability(make_player(spec), config, rounds=rounds)
+    assert os_exploitability.exploitability(game, PackagePolicy(spec, game)) == pytest.approx(ours.average, abs=1e-9)
+    assert ours.average > 1e-3 or spec == "cfr"
+
+
+@pytest.mark.parametrize("spec", ["one-third", "random"])
+def test_openspiels_exploitability_of_the_one_die_dudo_game_is_the_packages(spec):
+    """Dudo, one die each: the whole game (uncapped) is one round, +1/-1."""
+    config = GameConfig.preset("dudo", dice=1, faces=3)
+    game = load(**params_of(config))
+    ours = game_exploitability(make_player(spec), config)
+    assert os_exploitability.exploitability(game, PackagePolicy(spec, game)) == pytest.approx(ours.average, abs=1e-9)
 
 
 def test_one_round_returns_are_the_dice_change_under_loss_by_the_difference():

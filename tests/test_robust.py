@@ -80,3 +80,42 @@ def test_exploits_an_identified_type():
         play_game(config, [robust, make_player("one-third")], np.random.default_rng(seed))
         exploited.append(robust.exploited)
     assert sum(e > 0 for e in exploited) >= 2, exploited
+
+
+@pytest.mark.parametrize("preset", ["perudo", "dudo"])
+def test_plays_the_presets_as_the_equilibrium_against_cfr(preset):
+    """Under Perudo (exact call, palifico) and Dudo (loss by the difference), 2 dice each: against cfr the type
+    posterior keeps to the safe type, so the games are cfr's own."""
+    config = GameConfig.preset(preset, dice=2)
+    for seed in range(3):
+        robust = make_player("robust")
+        games = [play_game(config, [first, make_player("cfr")], np.random.default_rng(seed))
+                 for first in (robust, make_player("cfr"))]
+        assert robust.decisions > 0 and robust.exploited == 0
+        assert games[0].rounds == games[1].rounds
+
+
+@pytest.mark.parametrize("preset", ["perudo", "dudo"])
+def test_exploits_one_third_under_the_presets(preset):
+    """3 dice each: one-third is named after a round and exploited by the best responder, which knows the variant's
+    ends; robust wins most games (a fair coin wins 7 of 8 with probability 3.5%)."""
+    config = GameConfig.preset(preset, dice=3)
+    robust, wins, exploited = make_player("robust"), 0, []
+    for seed in range(8):
+        seated = [robust, make_player("one-third")][::1 if seed % 2 == 0 else -1]
+        record = play_game(config, seated, np.random.default_rng(seed))
+        wins += seated[record.winner] is robust
+        exploited.append(robust.exploited)
+    assert sum(e > 0 for e in exploited) >= 4 and wins >= 7, (exploited, wins)
+
+
+@pytest.mark.parametrize("preset", ["perudo", "dudo"])
+@pytest.mark.parametrize("spec", ["expected-count:assume=cfr", "pomcp:assume=cfr,sims=50"])
+def test_planners_assuming_cfr_play_the_presets(preset, spec):
+    """The planners keep their beliefs with the preset's equilibrium (palifico rounds included) through whole
+    games at 2 and 3 dice each."""
+    for dice in (2, 3):
+        config = GameConfig.preset(preset, dice=dice)
+        for seed in range(2):
+            seated = [make_player(spec), make_player("cfr")][::1 if seed % 2 == 0 else -1]
+            assert play_game(config, seated, np.random.default_rng(seed)).winner in (0, 1)

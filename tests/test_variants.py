@@ -218,12 +218,11 @@ SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s
          "expected-count": "expected-count:particles=500", "pomcp": "pomcp:sims=30,particles=500",
          "best-response": "best-response:assume=random", "lbr": "lbr:one-third",
          "openspiel": "openspiel:bot=ismcts,sims=10"}
-# trained on, or solving, today's rules (dqn, best-response, cfr) / one small round (nash)
+# trained on, or solving, today's rules (dqn, best-response) / one small round (nash)
 REFUSING = {"dqn": "DQN network plays", "best-response": "solves today's rules only",
-            "nash": "MAX_SEQUENCES|two players", "robust": "today's rules only|two-player"}
-TWO_PLAYERS = {"lbr"}  # a local best response is defined for two players
-# cfr plays the presets' shipped tables, two players only: tests/test_equilibrium_variants.py plays them whole
-PLAYING = sorted(set(registered_names()) - {"human", "cfr"} - set(REFUSING))
+            "nash": "MAX_SEQUENCES|two players"}
+TWO_PLAYERS = {"lbr", "cfr", "robust"}  # a local best response, the two-player equilibrium (the presets' tables)
+PLAYING = sorted(set(registered_names()) - {"human"} - set(REFUSING))
 GAMES = 4  # per preset, table size and dice: 32 games per player (benchmarks/variants.py plays 1000)
 
 

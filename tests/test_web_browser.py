@@ -272,16 +272,14 @@ def test_the_hint_shows_the_recommended_agents_move_probabilities_only_when_aske
         assert page.locator("#hint svg").count() == 0
         page.keyboard.press("h")
         page.wait_for_selector("#hint svg.chart")
-    # under Perudo the recommended agent cannot play: the button says so, and why
+    # at a table of three the recommended agent cannot play: the button says so, and why
     page.click("#setup-box > summary")
-    page.select_option("#rule-set", "perudo")
-    page.dispatch_event("#rule-set", "change")
-    page.wait_for_function("document.querySelector('#rule-words').textContent.includes('palifico')")
+    page.click("#add-opponent")
     page.click("#start")
-    page.wait_for_selector("#moves button[data-move]")
+    page.wait_for_selector("#moves button[data-move], #next-round", timeout=30_000)
     assert page.is_disabled("#hint-button")
     assert page.inner_text("#hint-button") == "The recommended agent (robust) cannot play these rules"
-    assert "today's rules only" in page.inner_text("#hint")
+    assert "two-player games" in page.inner_text("#hint")
 
 
 def test_the_results_of_sweeps_compared_and_of_a_tournament(open_page, shots):

@@ -9,6 +9,8 @@ from .best_response import (
                             ReplayPolicy,
                             best_response_value,
                             exploitability,
+                            game_exploitability,
+                            game_value,
                             policy_behaviour,
                             reach_probabilities,
                             strategy_value,
@@ -22,7 +24,8 @@ from .tree import MAX_SEQUENCES, RoundTree, build_tree
 __all__ = [
     "solve_round", "RoundSolution", "sequence_form", "RoundTree", "build_tree", "MAX_SEQUENCES",
     "cached_solution", "cache_dir",
-    "exploitability", "Exploitability", "ReplayPolicy", "best_response_value", "policy_behaviour",
+    "exploitability", "game_exploitability", "game_value", "Exploitability", "ReplayPolicy", "best_response_value",
+    "policy_behaviour",
     "reach_probabilities", "strategy_value",
     "solve_fixed_opponents", "FixedOpponentsSolution", "HandDependentModelError",
     "evaluate_player",

@@ -7,20 +7,24 @@ its information sets (own hand, public node), the chance- and policy-weighted pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..caches import memo
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
 from ..opponent import OpponentModel, checked_probabilities
 from ..rules import Action, GameConfig
 from ..validation import int_at_least
+from .chain import DiceState, RoundOutcome, canonical_state, game_states, round_outcome, round_slots, successor
 from .nash import cached_solution
-from .tree import RoundTree
+from .sequence_form import solve_round
+from .tree import RoundTree, build_tree, round_dice
 
 __all__ = [
     "policy_behaviour", "reach_probabilities", "strategy_value", "best_response_value", "Exploitability",
-    "exploitability", "ReplayPolicy",
+    "exploitability", "game_exploitability", "game_value", "ReplayPolicy",
 ]
 
 
@@ -67,23 +71,28 @@ def reach_probabilities(tree: RoundTree, role: int, behaviour: np.ndarray) -> tu
     return reach, factor
 
 
-def strategy_value(tree: RoundTree, behaviours: tuple[np.ndarray, np.ndarray]) -> float:
+def strategy_value(tree: RoundTree, behaviours: tuple[np.ndarray, np.ndarray], payoff: np.ndarray | None = None
+                   ) -> float:
     """Expected payoff (+1 win / -1 loss) to the opener when each role r plays ``behaviours[r]``
-    ((H_r, role r's edges) action probabilities)."""
+    ((H_r, role r's edges) action probabilities); ``payoff``: (H_0, H_1, terminals) the opener's value of each end
+    in place of the tree's ``opener_payoff`` (e.g. its ``outcome_payoff(outcome)``)."""
     term = tree.terminal_edges
     weights = [reach[tree.edge_node[term]] * factor[term] for reach, factor in
                (reach_probabilities(tree, r, behaviours[r]) for r in (0, 1))]  # (terminals, H_r)
-    return float(np.einsum("ijt,ti,tj->", tree.opener_payoff, weights[0], weights[1]))
+    return float(np.einsum("ijt,ti,tj->", tree.opener_payoff if payoff is None else payoff, weights[0], weights[1]))
 
 
-def best_response_value(tree: RoundTree, role: int, behaviour: np.ndarray) -> float:
-    """Expected payoff (+1 win / -1 loss) a best responder earns against ``role`` playing ``behaviour``."""
+def best_response_value(tree: RoundTree, role: int, behaviour: np.ndarray, payoff: np.ndarray | None = None
+                        ) -> float:
+    """Expected payoff (+1 win / -1 loss) a best responder earns against ``role`` playing ``behaviour``
+    (``payoff`` as in :func:`strategy_value`)."""
     br = 1 - role
     actor = tree.edge_actor
     reach, factor = reach_probabilities(tree, role, behaviour)
     levels = tree.levels()
     term = tree.terminal_edges
-    payoff = tree.opener_payoff if role == 1 else -tree.opener_payoff.transpose(1, 0, 2)  # (H_br, H_pol, T)
+    opener = tree.opener_payoff if payoff is None else payoff
+    payoff = opener if role == 1 else -opener.transpose(1, 0, 2)  # (H_br, H_pol, T)
     weight = reach[tree.edge_node[term]] * factor[term]  # (T, H_pol)
     edge_value = np.zeros((tree.num_edges, len(tree.hands[br])))
     edge_value[term] = np.einsum("ipt,tp->ti", payoff, weight) * tree.hand_probs[br][None, :]
@@ -180,3 +189,71 @@ def exploitability(policy: OpponentModel, config: GameConfig, dice: tuple[int, i
         policy.reset(role, config)
         values.append(best_response_value(tree, role, policy_behaviour(policy, tree, role)))
     return Exploitability(solution.value, values[0], values[1])
+
+
+FIXED_POINT_TOLERANCE = 1e-12  # game_exploitability's value iteration stops when no value moves by more
+MAX_SWEEPS = 2000
+
+
+def game_exploitability(policy: OpponentModel, config: GameConfig, rounds: int | None = None) -> Exploitability:
+    """Exploitability of ``policy`` in the whole two-player game of ``config`` (seat 0 opens the first round), where
+    every round's tree can be built (1 die each; more with fewer faces): the best responses and the game's value
+    chained over the dice states (:func:`~ldpomdp.exact.chain.successor`) by value iteration from a draw, to their
+    fixed point (a right exact call can repeat a state), or over ``rounds`` rounds, a game the cap stops being a
+    draw (the OpenSpiel bridge's ``max_rounds``). The policy plays each round as it would the game's first."""
+    start = canonical_state(config, round_dice(config, None))  # two players; equal dice under the exact call
+    states = game_states(config, [start])
+    trees = {s.key: build_tree(config.round_rules(s.palifico), s.dice) for s in states}
+    behaviours = {}
+    for role in (0, 1):
+        policy.reset(role, config)
+        for key, tree in trees.items():
+            behaviours[key, role] = policy_behaviour(policy, tree, role)
+    ends = {s: [successor(config, s, slot) for slot in round_slots(config, s.dice)] for s in states}
+
+    def outcome(state: DiceState, worth: Callable[[DiceState, bool], float]) -> RoundOutcome:
+        """The round's outcome when a next state is ``worth(next, same opener)`` to its opener."""
+        return RoundOutcome.from_slots([end if following is None else sign * worth(following, sign > 0)
+                                        for end, following, sign in ends[state]], sum(state.dice))
+
+    def responses(values: dict) -> dict:  # (state, the policy's role) -> the best responder's value
+        out = {}
+        for (s, role) in values:
+            def worth(following: DiceState, same: bool, role: int = role) -> float:
+                then = role if same else 1 - role  # the policy's role in the next round
+                return -values[following, then] if then == 0 else values[following, then]
+            tree = trees[s.key]
+            out[s, role] = best_response_value(tree, role, behaviours[s.key, role],
+                                               tree.outcome_payoff(outcome(s, worth)))
+        return out
+
+    response = _value_iteration(responses, {(s, role): 0.0 for s in states for role in (0, 1)}, rounds)
+    return Exploitability(game_value(config, rounds)[start], response[start, 0], response[start, 1])
+
+
+@memo(maxsize=16)
+def game_value(config: GameConfig, rounds: int | None = None) -> dict[DiceState, float]:
+    """Every dice state's value to its opener in the whole two-player game of ``config``: the exact LP of each round
+    (:func:`~ldpomdp.exact.solve_round`), chained as in :func:`game_exploitability`. Cached for the process."""
+    states = game_states(config, [canonical_state(config, round_dice(config, None))])
+    rules = {s: config.round_rules(s.palifico) for s in states}
+
+    def sweep(values: dict) -> dict:
+        return {s: solve_round(rules[s], s.dice, round_outcome(config, s, values.__getitem__)).value for s in states}
+
+    return _value_iteration(sweep, dict.fromkeys(states, 0.0), rounds)
+
+
+def _value_iteration(step: Callable[[dict], dict], values: dict, rounds: int | None) -> dict:
+    """``step`` applied ``rounds`` times to ``values``, or (None) until no value moves by more than
+    :data:`FIXED_POINT_TOLERANCE` (a RuntimeError after :data:`MAX_SWEEPS`)."""
+    if rounds is not None:
+        for _ in range(int_at_least("game_exploitability", "rounds", rounds, 1)):
+            values = step(values)
+        return values
+    for _ in range(MAX_SWEEPS):
+        following = step(values)
+        if max(abs(following[k] - values[k]) for k in values) <= FIXED_POINT_TOLERANCE:
+            return following
+        values = following
+    raise RuntimeError(f"game_exploitability: no fixed point within {FIXED_POINT_TOLERANCE} after {MAX_SWEEPS} sweeps")

@@ -9,7 +9,7 @@ value when each round's ends have fixed probabilities (the exact call can lead b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,6 +71,14 @@ class RoundOutcome:
                 raise ValueError(f"outcome arrays must be {shape} values in [-1, 1], got {array!r}")
 
     @classmethod
+    def from_slots(cls, values: Sequence[float] | np.ndarray, table_dice: int) -> RoundOutcome:
+        """The outcome whose ends, in :func:`round_slots`' order, are worth ``values`` (the exact call's four last,
+        if the list has them)."""
+        n = 2 * (2 * table_dice + 1)
+        array = np.asarray(values, dtype=np.float64)
+        return cls(array[:n].reshape(2, -1), array[n:].reshape(2, 2) if len(array) > n else None, table_dice)
+
+    @classmethod
     def of(cls, outcome: RoundOutcome | np.ndarray, table_dice: int) -> RoundOutcome:
         """``outcome`` itself, or today's rules' ``outcome[loser, challenger]`` (a 2x2 array) as a RoundOutcome."""
         if isinstance(outcome, RoundOutcome):
@@ -115,9 +123,7 @@ def round_outcome(config: GameConfig, state: DiceState, value: Callable[[DiceSta
     for slot in round_slots(config, state.dice):
         end, following, sign = successor(config, state, slot)
         values.append(end if following is None else sign * value(following))
-    challenge = np.array(values[:2 * (2 * table + 1)]).reshape(2, 2 * table + 1)
-    exact = np.array(values[2 * (2 * table + 1):]).reshape(2, 2) if config.exact_call else None
-    return RoundOutcome(challenge, exact, table)
+    return RoundOutcome.from_slots(values, table)
 
 
 def game_states(config: GameConfig, starts: Iterable[DiceState]) -> list[DiceState]:

@@ -14,26 +14,27 @@ from typing import cast
 
 import numpy as np
 
+from ..errors import TableError
 from ..exact.best_response import Exploitability, ReplayPolicy, policy_behaviour, reach_probabilities, strategy_value
+from ..exact.chain import DiceState, RoundOutcome, round_slots, successor
+from ..exact.equilibrium import GameTable
 from ..exact.game_values import FairRounds, GameValue, seat_values
 from ..exact.nash import cached_solution
+from ..exact.tables import table_for
 from ..exact.tree import RoundTree
-from ..game import ActionTaken, Event, PlayerView, PublicView, RoundStart, player_name
+from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart, player_name
 from ..hands import hand_support
 from ..opponent import BaseOpponent, OpponentModel, checked_probabilities
 from ..registry import make_player, spec_text
-from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, match_matrix, next_opener
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix, settle_count
 from ..validation import one_of
 
 __all__ = ["LocalBestResponse", "local_best_response", "lbr_behaviour", "lookahead_values", "candidate_raises",
-           "RAISES"]
+           "round_payoff", "RAISES"]
 
 RAISES = ("smallest", "all")  # LBR's candidate raises: the smallest legal raise on each face, or every legal raise
 
 TIE = 1e-9  # lookahead values closer than this count as equal
-
-# Outcome values of a round, for LBR: keyed by (challenger is LBR, loser is LBR)
-Outcomes = dict[tuple[bool, bool], float]
 
 
 def candidate_raises(actions: Sequence[Action], raises: str) -> list[Bid]:
@@ -47,50 +48,55 @@ def candidate_raises(actions: Sequence[Action], raises: str) -> list[Bid]:
     return list(smallest.values())
 
 
-def _challenge_value(holds: np.ndarray, weights: np.ndarray, true_value: float, false_value: float) -> np.ndarray:
-    """(M,) sum_i weights_i * (true_value if the bid holds for (own hand m, range hand i) else false_value)."""
-    return np.where(holds, true_value, false_value) @ weights
-
-
 def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.ndarray, support_matching: np.ndarray,
-                     support: np.ndarray, weights: np.ndarray, outcomes: Outcomes, lookahead: int = 2,
+                     support: np.ndarray, weights: np.ndarray, ends: RoundOutcome, lookahead: int = 2,
                      raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
     """LBR's candidate actions at ``view`` (LBR to act) and their lookahead values for each own hand:
     ((actions), (M, actions)) with ``own_matching`` (M, faces) matching counts of LBR's hands, the range
     ``support`` (N, faces) with matching counts ``support_matching`` and ``weights`` (N,) (summing to one), and
-    ``outcomes`` the value of each (LBR challenged, LBR lost) round end. See the module docstring."""
+    ``ends`` LBR's value of each way the round ends, a :class:`~ldpomdp.exact.chain.RoundOutcome` from LBR's side
+    (role 0 is LBR, role 1 the policy). The calls are the challenge and, under the exact call, the exact call;
+    the policy's are counted after each raise. See the module docstring."""
     config, me = view.config, view.seat
     opp = 1 - me
-    even = 0.5 * (outcomes[True, True] + outcomes[True, False])
+    table = ends.table_dice
+    even = 0.5 * (ends.challenge[0, table] + ends.challenge[0, table + 1])  # LBR challenges: it loses, or wins
 
-    def holds(bid: Bid) -> np.ndarray:  # (M, N): the bid is true for own hand m and range hand i
+    def called(call: Action, caller: int, bid: Bid, reach: np.ndarray) -> np.ndarray:
+        """(M,) sum_i reach_i * the value of ``caller``'s ``call`` of ``bid`` for (own hand m, range hand i)."""
         f = bid.face - 1
-        return own_matching[:, f][:, None] + support_matching[None, :, f] >= bid.quantity
+        missing = bid.quantity - own_matching[:, f][:, None] - support_matching[None, :, f]  # (M, N)
+        if call is CHALLENGE:
+            return ends.challenge[caller][missing + table] @ reach
+        assert ends.exact is not None  # an exact call is legal only under the rules that value it
+        return ends.exact[caller][(missing == 0).astype(np.int64)] @ reach  # 1: right
 
     def asked(at: PublicView, action: Action) -> np.ndarray:
         return checked_probabilities(policy, policy.action_probabilities(support, at, action), len(support))
 
     legal = view.legal_actions()
-    actions: list[Action] = [CHALLENGE] if CHALLENGE in legal else []
-    actions += candidate_raises(legal, raises)
+    calls = [c for c in (CHALLENGE, EXACT) if c in legal]
+    actions: list[Action] = [*calls, *candidate_raises(legal, raises)]
     values = np.empty((len(own_matching), len(actions)))
     for k, action in enumerate(actions):
-        if not isinstance(action, Bid):  # a challenge (legal, so a bid stands): LBR loses when that bid holds
+        if not isinstance(action, Bid):  # a call (legal, so a bid stands)
             assert view.bid is not None
-            values[:, k] = _challenge_value(holds(view.bid), weights, outcomes[True, True], outcomes[True, False])
+            values[:, k] = called(action, 0, view.bid, weights)
             continue
         after = PublicView(config, opp, view.dice, view.history + ((me, action),), view.round_index)
         replies = legal_actions(config, view.table_dice, action)
-        challenged = asked(after, CHALLENGE)  # a challenge is legal after every raise
-        value = _challenge_value(holds(action), weights * challenged, outcomes[False, False], outcomes[False, True])
+        value = called(CHALLENGE, 1, action, weights * asked(after, CHALLENGE))  # a challenge is legal after a raise
+        if config.exact_call:
+            value += called(EXACT, 1, action, weights * asked(after, EXACT))
         for reply in replies:
-            if not isinstance(reply, Bid):  # the challenge, counted above
+            if not isinstance(reply, Bid):  # the calls, counted above
                 continue
             reach = weights * asked(after, reply)  # P(range hand i) x P(it raises to reply)
             continuation = np.full(len(own_matching), even * reach.sum())
             if lookahead == 2:
-                continuation = np.maximum(continuation, _challenge_value(
-                    holds(reply), reach, outcomes[True, True], outcomes[True, False]))
+                continuation = np.maximum(continuation, called(CHALLENGE, 0, reply, reach))
+                if config.exact_call:
+                    continuation = np.maximum(continuation, called(EXACT, 0, reply, reach))
             value += continuation
         values[:, k] = value
     return actions, values
@@ -128,7 +134,7 @@ class LocalBestResponse(BaseOpponent):
         self.lookahead, self.raises = int(lookahead), one_of("LocalBestResponse", "raises", raises, RAISES)
         self.model, self.spec = _policy(policy)
         self.name = name or (spec_text("lbr", {"policy": self.spec}) if self.spec else f"lbr:{player_name(self.model)}")
-        self._outcomes: Outcomes = {}
+        self._ends: RoundOutcome | None = None
         self._weights = np.ones(1)
 
     def reset(self, seat: int, config: GameConfig) -> None:
@@ -137,14 +143,22 @@ class LocalBestResponse(BaseOpponent):
                              f"{config.num_players}")
         super().reset(seat, config)
         self.model.reset(1 - seat, config)
-        self.values: GameValue = seat_values(config, seat, self.spec)[0] if self.spec else FairRounds(seat)
+        self._table = _variant_table(config)
+        self.values: GameValue = (seat_values(config, seat, self.spec)[0] if self.spec and self._table is None
+                                  else FairRounds(seat))
+        self._had_palifico: set[int] = set()  # the seats whose palifico round has been played
+        self._loser = -1  # the last round's loser
 
     def observe(self, event: Event) -> None:
         if callable(getattr(self.model, "observe", None)):
             self.model.observe(event)
         if isinstance(event, RoundStart):
+            if event.palifico:  # the palifico round of the seat that has just dropped to one die
+                self._had_palifico.add(self._loser)
             self._start(event)
-        elif isinstance(event, ActionTaken) and event.seat != self.seat and event.action is not CHALLENGE:
+        elif isinstance(event, RoundEnd):
+            self._loser = event.loser
+        elif isinstance(event, ActionTaken) and event.seat != self.seat and isinstance(event.action, Bid):
             likelihood = checked_probabilities(
                 self.model, self.model.action_probabilities(self._support, event.view, event.action),
                 len(self._support))
@@ -154,47 +168,94 @@ class LocalBestResponse(BaseOpponent):
 
     def _start(self, event: RoundStart) -> None:
         """A new round: the range is the prior, and each way the round can end gets its game value."""
-        config, me = self.config, self.seat
+        config = self.config
         assert config is not None  # reset sets it before any round starts
-        self._support, prior = hand_support(event.dice[1 - me], config.faces)
+        self._support, prior = hand_support(event.dice[1 - self.seat], config.faces)
         self._weights = prior.copy()
-        self._support_matching = self._support @ match_matrix(config)
-        self._outcomes = {}
-        for lbr_challenged in (True, False):
-            for lbr_lost in (True, False):
-                loser = me if lbr_lost else 1 - me
-                after = tuple(d - (s == loser) for s, d in enumerate(event.dice))
-                if min(after) == 0:
-                    value = 0.0 if lbr_lost else 1.0
-                else:
-                    opener = next_opener(config, after, me if lbr_challenged else 1 - me, loser)
-                    value = self.values.win_probability(after, opener)
-                self._outcomes[lbr_challenged, lbr_lost] = value
+        self._support_matching = self._support @ match_matrix(config.round_rules(event.palifico))
+        self._ends = self._round_ends(event)
+
+    def _round_ends(self, event: RoundStart) -> RoundOutcome:
+        """LBR's P(winning the game) after each way the round can end (:func:`~ldpomdp.exact.chain.round_slots`),
+        from LBR's side: the game is over, or the next state is worth the variant rules' equilibrium value (the
+        ``cfr`` table), or under today's rules :attr:`values`."""
+        config, opener = self.config, event.opener
+        assert config is not None
+        dice = (event.dice[opener], event.dice[1 - opener])
+        state = DiceState(dice, event.palifico, (opener in self._had_palifico, 1 - opener in self._had_palifico))
+        role = int(self.seat != opener)
+        values = []
+        for slot in round_slots(config, dice):
+            end, following, sign = successor(config, state, slot)
+            if following is None:
+                values.append(float((end > 0) == (role == 0)))
+            elif self._table is not None:
+                value = sign * self._table.value(following.dice, following.palifico)  # to this round's opener
+                values.append((1.0 + (value if role == 0 else -value)) / 2.0)
+            else:
+                first = opener if sign > 0 else 1 - opener  # the next round's opener
+                after = (following.dice[0], following.dice[1]) if first == 0 else (following.dice[1], following.dice[0])
+                values.append(self.values.win_probability(after, first))
+        return _from_side(RoundOutcome.from_slots(values, sum(dice)), role, 1.0)
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         own = np.asarray(view.hand, dtype=np.int64)[None, :] @ match_matrix(view.config)
+        assert self._ends is not None  # a round has started
         actions, values = lookahead_values(self.model, view.public(), own, self._support_matching, self._support,
-                                           self._weights, self._outcomes, self.lookahead, self.raises)
+                                           self._weights, self._ends, self.lookahead, self.raises)
         return actions[int(best_actions(values)[0])]
 
 
+def _variant_table(config: GameConfig) -> GameTable | None:
+    """The equilibrium table whose game values LBR gives the next states under rule variants (None under today's
+    rules, or where no table plays these rules: LBR then values them as :class:`FairRounds` does)."""
+    if not config.variants:
+        return None
+    try:
+        return table_for(config)
+    except TableError:  # a damaged table is not a game without one
+        raise
+    except ValueError:
+        return None
+
+
+def _from_side(outcome: RoundOutcome, role: int, sign: float) -> RoundOutcome:
+    """``outcome`` (role 0's) from the side of ``role``: its rows in that role's order (0: that role), times
+    ``sign``."""
+    order = [0, 1] if role == 0 else [1, 0]
+    exact = None if outcome.exact is None else sign * outcome.exact[order]
+    return RoundOutcome(sign * outcome.challenge[order], exact, outcome.table_dice)
+
+
+def round_payoff(config: GameConfig, dice: tuple[int, int]) -> RoundOutcome:
+    """The one-round payoff of each way a round with ``dice`` (opener's, responder's) ends, as
+    :attr:`~ldpomdp.exact.tree.RoundTree.opener_payoff` pays it (the opener's dice change minus the responder's:
+    +1/-1 under today's rules), divided by the largest so that it lies in [-1, 1]."""
+    changes = []
+    for call, caller, missing in round_slots(config, dice):
+        _, after = settle_count(config, dice, missing, 1 - caller, caller, call)
+        changes.append(float((after[0] - dice[0]) - (after[1] - dice[1])))
+    return RoundOutcome.from_slots(np.array(changes) / max(max(abs(c) for c in changes), 1.0), sum(dice))
+
+
 def lbr_behaviour(policy: OpponentModel, tree: RoundTree, role: int, behaviour: np.ndarray, lookahead: int = 2,
-                  raises: str = "smallest") -> np.ndarray:
-    """(H_lbr, LBR's edges) the pure strategy of LBR (playing 1 - ``role``, +1/-1 outcomes) against ``policy``
-    playing ``role`` with ``behaviour`` (:func:`~ldpomdp.exact.policy_behaviour`) in the round of ``tree``
-    (seat 0 opens)."""
+                  raises: str = "smallest", outcome: RoundOutcome | None = None) -> np.ndarray:
+    """(H_lbr, LBR's edges) the pure strategy of LBR (playing 1 - ``role``) against ``policy`` playing ``role`` with
+    ``behaviour`` (:func:`~ldpomdp.exact.policy_behaviour`) in the round of ``tree`` (seat 0 opens), the round's
+    ends worth ``outcome`` to the opener (default :func:`round_payoff`)."""
     reach, _ = reach_probabilities(tree, role, behaviour)
     lbr, config = 1 - role, tree.config
     dice = (tree.dice[0], tree.dice[1])
     match = match_matrix(config)
     own, support = tree.hands[lbr] @ match, tree.hands[role]
-    outcomes: Outcomes = {(c, lost): -1.0 if lost else 1.0 for c in (True, False) for lost in (True, False)}
+    outcome = round_payoff(config, dice) if outcome is None else outcome
+    ends = _from_side(outcome, lbr, 1.0 if lbr == 0 else -1.0)
     out = np.zeros((len(tree.hands[lbr]), len(tree.role_edges[lbr])))
     for node in np.flatnonzero(tree.node_depth % 2 == lbr):
         total = reach[node].sum()
         weights = reach[node] / total if total > 0.0 else tree.hand_probs[role]  # unreachable: any range will do
         view = PublicView(config, lbr, dice, tree.history(int(node)))
-        actions, values = lookahead_values(policy, view, own, support @ match, support, weights, outcomes,
+        actions, values = lookahead_values(policy, view, own, support @ match, support, weights, ends,
                                            lookahead, raises)
         edges = np.arange(tree.edge_start[node], tree.edge_start[node + 1])
         chosen = np.array([tree.actions(int(node)).index(a) for a in actions])[best_actions(values)]

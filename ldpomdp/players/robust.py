@@ -66,10 +66,6 @@ class RobustPlayer(BaseOpponent):
         if config.num_players != 2:
             raise ValueError(f"{self.name}: the robust player plays two-player games (its equilibrium and best "
                              f"response are two-player); num_players is {config.num_players}")
-        if config.variants:
-            raise ValueError(f"{self.name}: the robust player takes today's rules only for now (its local best "
-                             f"response values a round's end as one die lost), not the variants {config.variants}; "
-                             f"play cfr under them")
         self.safe_player.reset(seat, config)  # refuses the games the equilibrium cannot play
         super().reset(seat, config)
         self.exploiter.reset(seat, config)  # resets the type model on the opponent's seat
