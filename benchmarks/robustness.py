@@ -91,9 +91,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="results/robustness")
     parser.add_argument("--record", action="store_true", help="write docs/data/NAME.json (stamped)")
-    parser.add_argument("--name", default="robustness", help="with --record: the data file's name")
+    parser.add_argument("--name", default=None,
+                        help="with --record: the data file's name (default robustness, or robustness_RULES)")
     args = parser.parse_args()
     dice_counts = parse_dice_range(args.dice)
+    args.name = args.name or ("robustness_" + args.rules if args.rules else "robustness")
     out = Path(args.out) / args.rules if args.rules else Path(args.out)
     agents, opponents = split_specs(args.agents), split_specs(args.opponents)
     for spec in agents + opponents:  # every one takes a seat (a model such as mixture does not): say so before any game
