@@ -727,7 +727,7 @@ def test_asking_hints_changes_nothing_in_the_game_and_a_late_first_hint_knows_th
     assert late and late == {v: h for v, h in always.items() if v in late}
 
 
-def test_under_rules_the_recommended_agent_cannot_play_the_hint_says_why(app):
+def test_where_the_recommended_agent_cannot_play_the_hint_says_why(app):
     client = _client(app)
     state = client.post("/api/game", json={"opponents": ["one-third"] * 2, "dice": 2, "seed": 3, **PERUDO}).json()
     assert state["hint"]["agent"] == "robust" and "two-player games" in state["hint"]["refusal"]

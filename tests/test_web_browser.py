@@ -278,7 +278,7 @@ def test_the_hint_shows_the_recommended_agents_move_probabilities_only_when_aske
     page.click("#start")
     page.wait_for_selector("#moves button[data-move], #next-round", timeout=30_000)
     assert page.is_disabled("#hint-button")
-    assert page.inner_text("#hint-button") == "The recommended agent (robust) cannot play these rules"
+    assert page.inner_text("#hint-button") == "The recommended agent (robust) cannot play this game"
     assert "two-player games" in page.inner_text("#hint")
 
 

@@ -227,7 +227,7 @@ function askAdvice() {
     advice = answer;
     $("rule-words").textContent = `These rules: ${answer.words}.` + (answer.warnings.length ? ` Note: ${answer.warnings.join("; ")}.` : "");
     const refused = answer.refusals[answer.hint];
-    $("spec-note").textContent = refused ? `The recommended agent ${answer.hint} cannot play these rules (${refused}); ` +
+    $("spec-note").textContent = refused ? `The recommended agent ${answer.hint} cannot play this game (${refused}); ` +
       `${answer.spec} is the recommended agent that can.` : `${answer.spec} is the recommended agent for these rules.`;
     [...$("opponents").children].forEach((row) => {
       const select = row.querySelector(".agent"), value = row.dataset.auto ? answer.spec : select.value;
@@ -369,7 +369,7 @@ function renderHint() {
   box.hidden = game.phase !== "your-turn";
   const refusal = (hint && hint.refusal) || game.hint.refusal;
   button.disabled = Boolean(refusal);
-  button.textContent = refusal ? `The recommended agent (${game.hint.agent}) cannot play these rules` : "What would the recommended agent do?";
+  button.textContent = refusal ? `The recommended agent (${game.hint.agent}) cannot play this game` : "What would the recommended agent do?";
   if (refusal) { $("hint").innerHTML = `<p class="note">${esc(refusal)}</p>`; return; }
   if (!hint) { $("hint").innerHTML = `<p class="note">Shows ${esc(game.hint.agent)}'s move probabilities for your hand, at this decision (key H).</p>`; return; }
   const list = [...hint.actions].sort((a, b) => b.probability - a.probability);
