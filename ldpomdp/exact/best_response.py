@@ -227,7 +227,8 @@ def game_exploitability(policy: OpponentModel, config: GameConfig, rounds: int |
                                                tree.outcome_payoff(outcome(s, worth)))
         return out
 
-    response = _value_iteration(responses, {(s, role): 0.0 for s in states for role in (0, 1)}, rounds)
+    response = _value_iteration("game_exploitability", responses,
+                                {(s, role): 0.0 for s in states for role in (0, 1)}, rounds)
     return Exploitability(game_value(config, rounds)[start], response[start, 0], response[start, 1])
 
 
@@ -241,14 +242,14 @@ def game_value(config: GameConfig, rounds: int | None = None) -> dict[DiceState,
     def sweep(values: dict) -> dict:
         return {s: solve_round(rules[s], s.dice, round_outcome(config, s, values.__getitem__)).value for s in states}
 
-    return _value_iteration(sweep, dict.fromkeys(states, 0.0), rounds)
+    return _value_iteration("game_value", sweep, dict.fromkeys(states, 0.0), rounds)
 
 
-def _value_iteration(step: Callable[[dict], dict], values: dict, rounds: int | None) -> dict:
+def _value_iteration(owner: str, step: Callable[[dict], dict], values: dict, rounds: int | None) -> dict:
     """``step`` applied ``rounds`` times to ``values``, or (None) until no value moves by more than
-    :data:`FIXED_POINT_TOLERANCE` (a RuntimeError after :data:`MAX_SWEEPS`)."""
+    :data:`FIXED_POINT_TOLERANCE` (a RuntimeError after :data:`MAX_SWEEPS`); ``owner`` names the caller in errors."""
     if rounds is not None:
-        for _ in range(int_at_least("game_exploitability", "rounds", rounds, 1)):
+        for _ in range(int_at_least(owner, "rounds", rounds, 1)):
             values = step(values)
         return values
     for _ in range(MAX_SWEEPS):
@@ -256,4 +257,4 @@ def _value_iteration(step: Callable[[dict], dict], values: dict, rounds: int | N
         if max(abs(following[k] - values[k]) for k in values) <= FIXED_POINT_TOLERANCE:
             return following
         values = following
-    raise RuntimeError(f"game_exploitability: no fixed point within {FIXED_POINT_TOLERANCE} after {MAX_SWEEPS} sweeps")
+    raise RuntimeError(f"{owner}: no fixed point within {FIXED_POINT_TOLERANCE} after {MAX_SWEEPS} sweeps")
