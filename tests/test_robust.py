@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ldpomdp.exact.equilibrium import solve_game
 from ldpomdp.game import RoundStart, play_game
 from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
@@ -108,3 +109,12 @@ def test_planners_assuming_cfr_play_the_presets(preset, spec):
         for seed in range(2):
             seated = [make_player(spec), make_player("cfr")][::1 if seed % 2 == 0 else -1]
             assert play_game(config, seated, np.random.default_rng(seed)).winner in (0, 1)
+
+
+def test_under_variants_the_exploiter_values_rounds_by_the_safe_players_own_table(tmp_path):
+    config = GameConfig.preset("perudo", dice=2, faces=3)  # no shipped table: the one solved here is the only one
+    path = solve_game(config, 2, 2, 5).save(tmp_path / "perudo.npz")
+    player = RobustPlayer(safe=f"cfr:table={path}")
+    player.reset(0, config)
+    assert player.exploiter._table is player.safe_player.table(config)
+    assert play_game(config, [player, make_player("one-third")], np.random.default_rng(0)).winner in (0, 1)

@@ -137,6 +137,7 @@ class LocalBestResponse(BaseOpponent):
         self.name = name or (spec_text("lbr", {"policy": self.spec}) if self.spec else f"lbr:{player_name(self.model)}")
         self._ends: RoundOutcome | None = None
         self._weights = np.ones(1)
+        self.tables: Callable[[GameConfig], GameTable] = table_for  # the variant rules' table (robust: its safe one)
 
     def reset(self, seat: int, config: GameConfig) -> None:
         if config.num_players != 2:
@@ -144,7 +145,7 @@ class LocalBestResponse(BaseOpponent):
                              f"{config.num_players}")
         super().reset(seat, config)
         self.model.reset(1 - seat, config)
-        self._table = _variant_table(config)
+        self._table = _variant_table(config, self.tables)
         self.values: GameValue = (seat_values(config, seat, self.spec)[0] if self.spec and self._table is None
                                   else FairRounds(seat))
         self._had_palifico: set[int] = set()  # the seats whose palifico round has been played
@@ -207,13 +208,13 @@ class LocalBestResponse(BaseOpponent):
         return actions[int(best_actions(values)[0])]
 
 
-def _variant_table(config: GameConfig) -> GameTable | None:
-    """The equilibrium table whose game values LBR gives the next states under rule variants (None under today's
-    rules, or where no table plays these rules: LBR then values them as :class:`FairRounds` does)."""
+def _variant_table(config: GameConfig, tables: Callable[[GameConfig], GameTable]) -> GameTable | None:
+    """The equilibrium table (from ``tables``) whose game values LBR gives the next states under rule variants (None
+    under today's rules, or where no table plays these rules: LBR then values them as :class:`FairRounds` does)."""
     if not config.variants:
         return None
     try:
-        return table_for(config)
+        return tables(config)
     except TableError:  # a damaged table is not a game without one
         raise
     except ValueError:

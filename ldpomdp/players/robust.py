@@ -54,6 +54,7 @@ class RobustPlayer(BaseOpponent):
                              f"the stop-loss needs), e.g. safe=cfr")
         self.safe_player = safe_player
         self.exploiter = LocalBestResponse(self.model, lookahead=lookahead)
+        self.exploiter.tables = self.safe_player.table  # the variant rules' next states valued by its own table
         self.name = name or spec_text("robust", {
             key: None if value == default else value for key, value, default in
             (("types", self.model.types, DEFAULT_TYPES), ("safe", self.model.safe, DEFAULT_SAFE),
