@@ -55,22 +55,37 @@ class LDParticles(pomdp_py.Particles):
 def root_states(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool = False) -> list[LDState]:
     """``k`` states at ``view`` (one object per distinct state): opponents' hands drawn jointly from ``belief`` (a
     TableBelief), ours known. With ``by_count`` (the sixes game against models that act on a hand's count of the bid
-    face alone) every hand is replaced by the one of :func:`~ldpomdp.hands.count_hands` with its count: the same
-    round in distribution, over far fewer distinct states."""
+    face alone) every hand is the one of :func:`~ldpomdp.hands.count_hands` with its count, and each opponent's
+    counts are a systematic draw from its belief (each count's share of the ``k`` states within 1 / ``k`` of its
+    probability; shuffled, so the opponents' counts stay independent): the same round in distribution, over far
+    fewer distinct states."""
     distinct, which = _root_draw(view, belief, k, rng, by_count)
     return [distinct[i] for i in which]
+
+
+def _systematic(probabilities: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """``k`` draws of an index with the given probabilities, in random order: systematic sampling (one uniform
+    offset, ``k`` equally spaced points through the cumulative distribution)."""
+    cumulative = np.cumsum(probabilities)
+    points = (rng.random() + np.arange(k)) / k * cumulative[-1]
+    return rng.permutation(np.minimum(np.searchsorted(cumulative, points, side="right"), len(probabilities) - 1))
 
 
 def _root_draw(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool
                ) -> tuple[list[LDState], list[int]]:
     """:func:`root_states` as (its distinct states in order of first appearance, each state's index among them)."""
-    hands = np.asarray(belief.sample_hands(k, rng)).astype(np.int64)
-    hands[:, view.seat] = view.hand
+    config = view.config
     if by_count:
-        config, face = view.config, view.config.faces
-        counts = matching_count(hands, face, config)  # (k, players)
-        for s, d in enumerate(view.dice):
-            hands[:, s] = count_hands(d, face, config)[counts[:, s]]
+        face = config.faces
+        counts = np.zeros((k, config.num_players), dtype=np.int64)
+        counts[:, view.seat] = matching_count(view.hand, face, config)
+        for s, opponent in belief.beliefs.items():
+            counts[:, s] = _systematic(opponent.count_distribution(face, config.wild), k, rng)
+        hands = np.stack([count_hands(d, face, config)[counts[:, s]] for s, d in enumerate(view.dice)],
+                         axis=1).astype(np.int64)
+    else:
+        hands = np.asarray(belief.sample_hands(k, rng)).astype(np.int64)
+        hands[:, view.seat] = view.hand
     history, dice, turn, r = view.history, view.dice, view.seat, view.round_index
     first, which = _distinct_rows(hands.reshape(len(hands), -1))
     return ([LDState(tuple(map(tuple, h)), dice, history, turn, -1, (), r) for h in hands[first].tolist()],
