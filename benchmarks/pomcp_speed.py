@@ -98,7 +98,7 @@ def game_cost(dice: int, bids: str, sims: int, games: int, seed: int) -> dict:
     cpu = time.process_time() - start
     return {"dice": dice, "bids": bids, "budget": sims, "games": games, "cpu_seconds_per_game": cpu / games,
             "searched_per_game": planner.decisions / games, "unsearched_per_game": planner.skipped / games,
-            "wins": wins}
+            "sims_per_searched": planner.simulations / max(planner.decisions, 1), "wins": wins}
 
 
 def tiger_sims_per_second(sims: int, max_depth: int) -> float:
@@ -171,7 +171,7 @@ def main() -> None:
                 costs.append(row)
                 print(f"  {row['bids']:6} {d:3d} dice: {row['cpu_seconds_per_game']:.2f} CPU s per game "
                       f"({row['searched_per_game']:.0f} searched and {row['unsearched_per_game']:.0f} unsearched "
-                      f"decisions)", flush=True)
+                      f"decisions, {row['sims_per_searched']:.0f} simulations per searched one)", flush=True)
         with open(out / "games.csv", "w", newline="", encoding="utf-8") as fh:
             writer = csv.DictWriter(fh, fieldnames=list(costs[0]))
             writer.writeheader()

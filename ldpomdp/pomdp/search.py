@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import pomdp_py
 from pomdp_py.algorithms.pomcp import RootVNodeParticles
@@ -15,20 +16,16 @@ SETTLE_CHUNK = 25  # simulations between two looks of the stopping rule
 
 
 class RoundPOMCP(pomdp_py.POMCP):
-    """:class:`pomdp_py.POMCP` that stops a simulation when the round is over, whose ``update`` leaves the root
-    particles to the caller, and which may end a search early (``settle``).
+    """:class:`pomdp_py.POMCP` that ends a simulation at the round's end (pomdp-py runs every one for ``max_depth``
+    steps), whose ``update`` leaves the root particles to the caller, and which may end a search early.
 
-    pomdp-py 1.3.5.1 runs every simulation and rollout for ``max_depth`` steps, with no terminal check;
-    after the challenge our states are absorbing with reward 0, so those steps change no value and only cost
-    time. ``agent`` must be the agent planned for (pomdp-py keeps its own reference private). ``leaf_value``
-    (a mid-round state -> the round's value from there in reward units, or None where it is not known) ends every
-    simulation that leaves the tree or reaches ``max_depth`` at a state of known value with that value, instead
-    of a rollout or pomdp-py's 0. ``settle`` > 0 (with ``num_sims``, rewards in [-1, 1]): the search runs in steps
-    of up to :data:`SETTLE_CHUNK` simulations and stops once the root's best action leads every other by ``settle``
-    standard errors (the rule: docs/design.md, "POMCP on pomdp-py"), or after ``num_sims``.
+    ``agent``: the agent planned for (pomdp-py keeps its own private). ``leaf_value`` (a mid-round state -> its value
+    in reward units, or None where unknown) ends a simulation that leaves the tree or reaches ``max_depth`` instead
+    of a rollout or pomdp-py's 0. ``settle`` > 0 (with ``num_sims``): steps of up to :data:`SETTLE_CHUNK`
+    simulations until the root's best action leads every other by ``settle`` standard errors, or ``num_sims``.
     """
 
-    def __init__(self, agent: pomdp_py.Agent, leaf_value: Callable[[object], float | None] | None = None,
+    def __init__(self, agent: pomdp_py.Agent, leaf_value: Callable[[Any], float | None] | None = None,
                  settle: float = 0.0, **kwargs):
         self.budget = kwargs.get("num_sims", -1)
         self.settle = settle if settle > 0 and self.budget > 0 else 0.0
