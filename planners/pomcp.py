@@ -75,6 +75,9 @@ class POMCPPlanner(BeliefPlayer):
             num_sims = int_at_least("POMCPPlanner", "num_sims", num_sims, 1)
         else:  # seconds
             number("POMCPPlanner", "planning_time", planning_time, 0.0, low_open=True)
+            if settle:
+                raise ValueError("POMCPPlanner: settle stops a search of sims simulations early; a search of time "
+                                 "seconds takes no settle")
         self.max_depth = None if max_depth is None else int_at_least("POMCPPlanner", "max_depth", max_depth, 1)
         self.exploration_const = (None if exploration_const is None
                                   else float(number("POMCPPlanner", "exploration_const", exploration_const, 0.0)))

@@ -152,6 +152,8 @@ def test_specs_and_options():
         make_player("pomcp:rollout=greedy")
     with pytest.raises(ValueError, match="n_root"):
         make_player("pomcp:n_root=0")
+    with pytest.raises(ValueError, match="a search of time seconds takes no settle"):
+        make_player("pomcp:time=0.1,settle=2")
     with pytest.raises(ValueError, match="action_probabilities"):
         ExpectedCountPlanner(assume="human")
 
