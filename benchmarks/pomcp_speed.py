@@ -7,8 +7,10 @@ The planner plays whole rounds against the one-third rule (2 players) until it h
 decisions per setting; a decision's wall time includes drawing the root particles from the belief, the
 tree update and the search. ``--profile`` prints where the time goes (cProfile, top functions).
 On a shared machine wall times depend on the load, so decisions are also timed in CPU seconds of the
-thread (``time.thread_time``), and the same run times pomdp-py's own Tiger problem (POMCP, same depth and
-simulations, CPU time) as a reference: the ratio to it is the machine-independent figure.
+thread (``time.thread_time``), and the same run times pomdp-py's own Tiger problem (POMCP, depth 12, ``--sims``
+simulations a decision, CPU time) as a reference: the ratio of whole decisions per CPU second to Tiger's is the
+machine-independent figure (a searched decision may stop before ``--sims`` simulations, or run on past them, where
+the planner's stopping rule is on).
 ``--games N`` also plays N whole games per setting against the one-third rule (seats rotated) and reports
 CPU seconds per game, every decision included (the game values the planner solves once per process are solved
 before the clock starts; ``benchmarks/sixes_ceiling.py`` times those solves).
@@ -26,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 from ldpomdp.planners import POMCPPlanner
+from ldpomdp.planners.pomcp import ROLLOUT_SEARCH
 
 from ldpomdp import GameConfig, OneThirdRule
 from ldpomdp.exact.game_values import seat_values
@@ -74,6 +77,7 @@ def measure(dice: int, bids: str, sims: int, decisions: int, seed: int) -> dict:
         "seconds_per_decision": float(np.mean(timed.seconds)),
         "cpu_seconds_per_decision": float(np.mean(timed.cpu)),
         "sims_per_cpu_second": planner.simulations / sum(timed.cpu),
+        "decisions_per_cpu_second": len(timed.cpu) / sum(timed.cpu),
         "search_share": planner.planning_seconds / sum(timed.seconds),
         "deprivations": planner.deprivations,
     }
@@ -94,12 +98,12 @@ def game_cost(dice: int, bids: str, sims: int, games: int, seed: int) -> dict:
     cpu = time.process_time() - start
     return {"dice": dice, "bids": bids, "budget": sims, "games": games, "cpu_seconds_per_game": cpu / games,
             "searched_per_game": planner.decisions / games, "unsearched_per_game": planner.skipped / games,
-            "wins": wins}
+            "sims_per_searched": planner.simulations / max(planner.decisions, 1), "wins": wins}
 
 
 def tiger_sims_per_second(sims: int, max_depth: int) -> float:
     """Reference: pomdp-py's POMCP on its bundled Tiger problem (every simulation runs ``max_depth`` steps),
-    simulations per CPU second."""
+    simulations per CPU second (so ``sims`` of them make one of its decisions)."""
     import random
 
     import pomdp_py
@@ -144,17 +148,18 @@ def main() -> None:
             if profiler:
                 profiler.disable()
             rows.append(row)
-            print(f"{row['bids']:6} {d:5d} {sims:8d} {row['decisions']:9d} {row['sims_per_second']:9.0f} "
-                  f"{row['seconds_per_decision']:10.3f} {row['search_share']:7.0%} "
+            print(f"{row['bids']:6} {d:5d} {row['sims_per_decision']:8.0f} {row['decisions']:9d} "
+                  f"{row['sims_per_second']:9.0f} {row['seconds_per_decision']:10.3f} {row['search_share']:7.0%} "
                   f"{row['sims_per_cpu_second']:10.0f} {row['cpu_seconds_per_decision']:9.3f}", flush=True)
-    depth = POMCPPlanner().max_depth
+    depth = ROLLOUT_SEARCH[0]  # the planner's depth with rollouts: the reference of every recorded run
     tiger = tiger_sims_per_second(sims, depth)
-    print(f"reference: pomdp-py Tiger POMCP, depth {depth}: {tiger:.0f} sims per CPU second in this run")
+    print(f"reference: pomdp-py Tiger POMCP, depth {depth}: {tiger:.0f} sims per CPU second in this run "
+          f"({tiger / sims:.1f} decisions of {sims} simulations)")
     for row in rows:
         row["tiger_sims_per_cpu_second"] = tiger
-        row["ratio_to_tiger"] = row["sims_per_cpu_second"] / tiger
+        row["ratio_to_tiger"] = row["decisions_per_cpu_second"] / (tiger / sims)
         print(f"  {row['bids']:6} {row['dice']:3d} dice: {row['ratio_to_tiger']:.2f} x Tiger "
-              "(whole decisions, CPU time)")
+              "(whole decisions per CPU second)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.games > 0:
@@ -166,7 +171,7 @@ def main() -> None:
                 costs.append(row)
                 print(f"  {row['bids']:6} {d:3d} dice: {row['cpu_seconds_per_game']:.2f} CPU s per game "
                       f"({row['searched_per_game']:.0f} searched and {row['unsearched_per_game']:.0f} unsearched "
-                      f"decisions)", flush=True)
+                      f"decisions, {row['sims_per_searched']:.0f} simulations per searched one)", flush=True)
         with open(out / "games.csv", "w", newline="", encoding="utf-8") as fh:
             writer = csv.DictWriter(fh, fieldnames=list(costs[0]))
             writer.writeheader()

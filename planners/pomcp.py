@@ -4,38 +4,48 @@ root particles drawn from the belief core."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pomdp_py
 
-from ldpomdp.exact.fixed_opponents import round_outcomes
+from ldpomdp.exact.count_rounds import CountRound
+from ldpomdp.exact.fixed_opponents import FixedOpponentsSolution, round_outcomes
 from ldpomdp.exact.game_values import GameValue, seat_values
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
 from ldpomdp.pomdp import (
     ROLLOUTS,
     LDAction,
     LDObservation,
+    LDState,
     RoundPOMCP,
     die_outcomes,
     end_outcomes,
     make_agent,
     reset_root,
 )
-from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal, settled_by_count
+from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal, matching_count, settled_by_count
 from ldpomdp.validation import int_at_least, number, one_of
 
 from ._common import BeliefPlayer
 
-__all__ = ["POMCPPlanner"]
+__all__ = ["POMCPPlanner", "ROLLOUT_SEARCH", "EXACT_SEARCH", "SETTLE_EXTEND"]
+
+# the defaults of (depth, exploration_const, settle): with rollouts, and where the round's values are exact (the
+# search then looks one step ahead, explores evenly and stops once settled; docs/planners.md)
+ROLLOUT_SEARCH = (12, 1.0, 0.0)
+EXACT_SEARCH = (1, 3.0, 2.5)
+SETTLE_EXTEND = 4  # with the stopping rule, a search that has not settled runs on up to this many times num_sims
 
 
-def _centred(outcomes: dict[tuple[int, int], float]) -> dict[tuple[int, int], float]:
-    """Game values mapped onto [-1, 1] by the one increasing affine map that sends their lowest to -1 and highest
-    to +1 (all 0 if equal): every comparison of actions is unchanged, and a simulation that ends before the round
-    does (reward 0, as pomdp-py scores it) or a node not yet valued sits in the middle, not below every outcome."""
+def _centring(outcomes: dict[tuple[int, int], float]) -> Callable[[float], float]:
+    """The one increasing affine map that sends the lowest game value of ``outcomes`` to -1 and the highest to +1
+    (every value to 0 if they are equal): every comparison of actions is unchanged, and a simulation that ends
+    before the round does (reward 0, as pomdp-py scores it) or a node not yet valued sits in the middle, not below
+    every outcome."""
     low, high = min(outcomes.values()), max(outcomes.values())
     half = (high - low) / 2
-    return {key: (value - low - half) / half if half > 0 else 0.0 for key, value in outcomes.items()}
+    return lambda value: (value - low - half) / half if half > 0 else 0.0
 
 
 class POMCPPlanner(BeliefPlayer):
@@ -52,10 +62,11 @@ class POMCPPlanner(BeliefPlayer):
     REWARDS = ("game", "die")
 
     def __init__(
-        self, num_sims: int = 500, planning_time: float | None = None, max_depth: int = 12,
-        exploration_const: float = 1.0, rollout: str = "expected-count", n_root: int | None = None,
+        self, num_sims: int = 500, planning_time: float | None = None, max_depth: int | None = None,
+        exploration_const: float | None = None, rollout: str = "expected-count", n_root: int | None = None,
         belief: str = "particles", n_particles: int = 10_000, injection: float = 0.0, refresh: float = 0.0,
         assume: str = "one-third", seed: int | None = None, name: str | None = None, reward: str = "game",
+        settle: float | None = None,
     ):
         super().__init__(belief, n_particles, injection, refresh, assume, seed, name)
         self.reward = one_of("POMCPPlanner", "reward", reward, self.REWARDS)
@@ -64,10 +75,14 @@ class POMCPPlanner(BeliefPlayer):
             num_sims = int_at_least("POMCPPlanner", "num_sims", num_sims, 1)
         else:  # seconds
             number("POMCPPlanner", "planning_time", planning_time, 0.0, low_open=True)
-        max_depth = int_at_least("POMCPPlanner", "max_depth", max_depth, 1)
-        exploration_const = number("POMCPPlanner", "exploration_const", exploration_const, 0.0)
-        self.num_sims, self.planning_time, self.max_depth = num_sims, planning_time, max_depth
-        self.exploration_const, self.rollout = float(exploration_const), rollout
+            if settle:
+                raise ValueError("POMCPPlanner: settle stops a search of sims simulations early; a search of time "
+                                 "seconds takes no settle")
+        self.max_depth = None if max_depth is None else int_at_least("POMCPPlanner", "max_depth", max_depth, 1)
+        self.exploration_const = (None if exploration_const is None
+                                  else float(number("POMCPPlanner", "exploration_const", exploration_const, 0.0)))
+        self.settle = None if settle is None else float(number("POMCPPlanner", "settle", settle, 0.0))
+        self.num_sims, self.planning_time, self.rollout = num_sims, planning_time, rollout
         if n_root is not None:
             n_root = int_at_least("POMCPPlanner", "n_root", n_root, 1)
         self.n_root = n_root if n_root is not None else min(max(num_sims, 200), 2000)
@@ -77,6 +92,8 @@ class POMCPPlanner(BeliefPlayer):
         self.values: GameValue | None = None
         self.value_kind = reward
         self._outcomes: dict[tuple[int, int], float] = {}
+        self._centre: Callable[[float], float] = float
+        self._opener = 0
         self._new_round()
 
     def reseed(self, seq: np.random.SeedSequence) -> None:
@@ -102,12 +119,32 @@ class POMCPPlanner(BeliefPlayer):
         """Whether the search runs on one hand per matching count (an exactly solved sixes game)."""
         return self.value_kind == "exact" and self.config is not None and self.config.bids == "sixes"
 
-    def _make_planner(self, agent: pomdp_py.Agent) -> pomdp_py.POMCP:
+    def _exact_leaf(self, view: PlayerView) -> Callable[[LDState], float | None]:
+        """State -> the round's exact value from its standing bid on (the best response's, given what the models
+        reached there tell; in reward units), for the search in an exactly solved sixes game (:attr:`by_count`)."""
+        assert isinstance(self.values, FixedOpponentsSolution)  # what by_count implies
+        solved = self.values.round(view.dice)
+        assert isinstance(solved, CountRound)  # the sixes game's rounds
+        c0 = int(matching_count(view.hand, view.config.faces, view.config))
+        table = [None if np.isnan(v) else self._centre(float(v)) for v in solved.values[self._opener][:, c0]]
+
+        def leaf(state: LDState) -> float | None:
+            bid = state.bid
+            return table[0 if bid is None else bid.quantity]
+
+        return leaf
+
+    def _make_planner(self, agent: pomdp_py.Agent, leaf_value: Callable[[LDState], float | None] | None
+                      ) -> pomdp_py.POMCP:
+        defaults = ROLLOUT_SEARCH if leaf_value is None else EXACT_SEARCH
+        depth, exploration, settle = (default if given is None else given for given, default in
+                                      zip((self.max_depth, self.exploration_const, self.settle), defaults, strict=True))
         timed = self.planning_time is not None
+        sims = -1 if timed else self.num_sims * (SETTLE_EXTEND if settle > 0 else 1)
         return RoundPOMCP(
-            agent, max_depth=self.max_depth, planning_time=self.planning_time if timed else -1,
-            num_sims=-1 if timed else self.num_sims, discount_factor=1.0, exploration_const=self.exploration_const,
-            rollout_policy=agent.policy_model, show_progress=False,
+            agent, leaf_value, settle, max_depth=depth, planning_time=self.planning_time if timed else -1,
+            num_sims=sims, discount_factor=1.0, exploration_const=exploration, rollout_policy=agent.policy_model,
+            show_progress=False,
         )
 
     def _advance(self, view: PlayerView, plan: bool) -> None:
@@ -161,7 +198,7 @@ class POMCPPlanner(BeliefPlayer):
                 view.config, self.seat, belief.models, belief, view, self.n_root, self.rollout, self.rng,
                 self._outcomes, self.by_count,
             )
-            planner = self.planner = self._make_planner(agent)
+            planner = self.planner = self._make_planner(agent, self._exact_leaf(view) if self.by_count else None)
         action = planner.plan(agent).move
         self.last_search = {node_action.move: (int(node.num_visits), float(node.value))
                             for node_action, node in agent.tree.children.items()}
@@ -179,13 +216,16 @@ class POMCPPlanner(BeliefPlayer):
             assert self.config is not None  # reset sets it before any round starts
             if settled_by_count(self.config):  # the ends of the round (exact call, loss by the difference)
                 value = None if self.values is None else self.values.win_probability
-                self._outcomes = _centred(end_outcomes(self.config, self.seat, event.dice, value))
+                outcomes = end_outcomes(self.config, self.seat, event.dice, value)
+                self._centre = _centring(outcomes)
             elif self.values is None:
-                self._outcomes = die_outcomes(self.seat, event.dice)
+                outcomes = die_outcomes(self.seat, event.dice)
+                self._centre = float
             else:
-                assert self.config is not None  # values are solved in reset, which sets the config
-                self._outcomes = _centred(round_outcomes(self.config, self.seat, event.dice,
-                                                         self.values.win_probability))
+                outcomes = round_outcomes(self.config, self.seat, event.dice, self.values.win_probability)
+                self._centre = _centring(outcomes)
+            self._outcomes = {key: self._centre(value) for key, value in outcomes.items()}
+            self._opener = event.opener
         elif isinstance(event, ActionTaken):
             if event.seat == self.seat:
                 self._last, self._seen = LDAction(event.action), []

@@ -14,13 +14,22 @@ import numpy as np
 import pytest
 
 from ldpomdp.exact import FixedOpponentsSolution, HandDependentModelError, evaluate_player, solve_fixed_opponents
-from ldpomdp.exact.fixed_opponents import solve_work
+from ldpomdp.exact.fixed_opponents import round_outcomes, solve_work
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game
+from ldpomdp.hands import count_hands
 from ldpomdp.players import OneThirdRule, RandomPlayer
 from ldpomdp.players.best_response import BestResponsePlayer
 from ldpomdp.players.wildcard import AggressivePlayer, ConservativePlayer
 from ldpomdp.registry import make_player
-from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions, next_active_seat, next_opener
+from ldpomdp.rules import (
+    CHALLENGE,
+    Bid,
+    GameConfig,
+    legal_actions,
+    match_probability,
+    next_active_seat,
+    next_opener,
+)
 
 # ---------------------------------------------------------------- brute force (independent of the solver)
 
@@ -190,6 +199,66 @@ def test_action_values_are_the_values_of_deviating_once():
     sixes = FixedOpponentsSolution(GameConfig(num_players=2, dice=2, bids="sixes"), {1: AggressivePlayer()})
     with pytest.raises(ValueError, match="action_values needs bids='full'"):
         sixes.action_values(PlayerView(sixes.config, 0, (2, 2), (), hand=(0, 0, 0, 0, 0, 2)))
+
+
+def _given_the_bids(solution: FixedOpponentsSolution, opener: int, q: int, c0: int) -> float:
+    """The responder's value in the sixes game's first round once ``q`` bids stand (opened by ``opener``) and it holds
+    ``c0`` matching dice: the other seats' counts weighted by the prior times their models' probabilities of the
+    raises they made, then the round walked count by count with the solver's decisions and the models' challenges."""
+    config, seat, dice = solution.config, solution.seat, solution.config.starting_dice
+    face, others, table = config.faces, [s for s in range(len(dice)) if s != seat], sum(dice)
+    order = [(opener + i) % len(dice) for i in range(len(dice))]
+    chain: list = []
+    for i in range(table):
+        (bid,) = [a for a in legal_actions(config, table, chain[-1][1] if chain else None) if isinstance(a, Bid)][:1]
+        chain.append((order[i % len(order)], bid))
+    outcome = round_outcomes(config, seat, dice, lambda after, o: solution.win_probability(after, o))
+    solved, match = solution.round(dice), match_probability(config, face)
+
+    def p(actor: int, at: int, action, count: int) -> float:  # the model's probability, by its count
+        hand = count_hands(dice[actor], face, config)[count]
+        view = PublicView(config, actor, dice, tuple(chain[:at]))
+        return float(solution.models[actor].action_probabilities(np.array([hand]), view, action)[0])
+
+    def walk(at: int, counts: dict[int, int]) -> float:
+        actor = order[at % len(order)]
+        if at == 0:
+            return walk(1, counts)
+        true = c0 + sum(counts.values()) >= at  # the standing bid is `at` dice matching the face
+        stop = outcome[(actor if true else chain[at - 1][0], actor)]
+        go = walk(at + 1, counts) if at < table else 0.0
+        chance = solved.challenge[opener][at, c0] if actor == seat else p(actor, at, CHALLENGE, counts[actor])
+        return chance * stop + (1 - chance) * go
+
+    total = weight = 0.0
+    for joint in itertools.product(*(range(dice[k] + 1) for k in others)):
+        counts = dict(zip(others, joint, strict=True))
+        w = math.prod(math.comb(dice[k], c) * match**c * (1 - match) ** (dice[k] - c) for k, c in counts.items())
+        for at in range(1, q):
+            actor = order[at % len(order)]
+            w *= 1.0 if actor == seat else p(actor, at, chain[at][1], counts[actor])
+        total, weight = total + w * walk(q, counts), weight + w
+    return total / weight if weight > 0 else math.nan
+
+
+@pytest.mark.parametrize("case", ["2p sixes vs bluff 0.3, loser opens, seat 1", "3p sixes one-third + bluff 0.3"])
+def test_count_round_values_are_the_values_given_the_bids_reached(case):
+    """``CountRound.values[o][q, c0]``: the value once q bids stand, normalised by the chance the models reach them."""
+    config, models, seat = CASES[case]
+    solution = FixedOpponentsSolution(config, models, seat)
+    values, dice = solution.round(config.starting_dice).values, config.starting_dice
+    checked = 0
+    for opener in range(config.num_players):
+        for q in range(sum(dice) + 1):
+            turn = (opener + q) % config.num_players == seat  # every seat has dice: turns go round
+            for c0 in range(dice[seat] + 1):
+                expected = _given_the_bids(solution, opener, q, c0) if turn else math.nan
+                if math.isnan(expected):
+                    assert math.isnan(values[opener][q, c0])
+                else:
+                    assert values[opener][q, c0] == pytest.approx(expected, abs=1e-6)  # stored as float32
+                    checked += 1
+    assert checked > 10
 
 
 def test_one_third_rule_is_below_the_value_exactly():

@@ -9,13 +9,14 @@ import numpy as np
 import pomdp_py
 import pytest
 from ldpomdp.planners import POMCPPlanner
+from ldpomdp.planners.pomcp import EXACT_SEARCH, ROLLOUT_SEARCH, SETTLE_EXTEND
 
-from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, RoundStart, TableBelief
+from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, PublicView, RoundStart, TableBelief
 from ldpomdp.exact.fixed_opponents import round_outcomes, solve_fixed_opponents
 from ldpomdp.exact.game_values import FairRounds, seat_values
 from ldpomdp.hands import count_hands
 from ldpomdp.players import OneThirdRule
-from ldpomdp.pomdp import die_outcomes
+from ldpomdp.pomdp import LDState, die_outcomes
 from ldpomdp.pomdp.agent import LDParticles, root_states
 from ldpomdp.rules import matching_count
 
@@ -146,17 +147,47 @@ def test_a_surely_false_bid_is_challenged_unsearched_exactly_when_the_bidder_s_l
 
 
 def test_search_runs_on_one_hand_per_count_where_the_game_is_solved():
+    """By count: each hand is count_hands' row of its count, and each opponent's counts are a systematic draw from
+    its belief (every count's share within 1 / k of its probability)."""
     config = GameConfig(num_players=3, dice=(4, 3, 5), bids="sixes")
     models = {s: OneThirdRule() for s in (1, 2)}
     belief = TableBelief(config, 0, (4, 3, 5), models, n_particles=300, rng=np.random.default_rng(1))
-    view = PlayerView(config, 0, (4, 3, 5), (), 0, hand=(1, 0, 2, 0, 0, 1))
+    belief.observe_action(1, Bid(5, 6), PlayerView(config, 1, (4, 3, 5), ((0, Bid(4, 6)),), 0).public())
+    view = PlayerView(config, 0, (4, 3, 5), ((0, Bid(4, 6)), (1, Bid(5, 6))), 0, hand=(1, 0, 2, 0, 0, 1))
     full = root_states(view, belief, 200, np.random.default_rng(7))
     counted = root_states(view, belief, 200, np.random.default_rng(7), by_count=True)
-    for a, b in zip(full, counted, strict=True):
-        for s, d in enumerate((4, 3, 5)):
-            c = matching_count(a.hands[s], 6, config)
-            assert b.hands[s] == tuple(count_hands(d, 6, config)[c]) and matching_count(b.hands[s], 6, config) == c
-    assert len({s.hands for s in counted}) < len({s.hands for s in full})
+    for s, d in enumerate((4, 3, 5)):
+        rows = count_hands(d, 6, config)
+        counts = [int(matching_count(state.hands[s], 6, config)) for state in counted]
+        assert all(state.hands[s] == tuple(rows[c]) for state, c in zip(counted, counts, strict=True))
+        if s:
+            shares = np.bincount(counts, minlength=d + 1) / 200
+            assert np.abs(shares - belief.beliefs[s].count_distribution(6, 1)).max() <= 1 / 200
+    assert len({id(state) for state in counted}) == len(set(counted)) < len(set(full))  # one object per state
+
+
+def test_where_the_game_is_solved_the_search_looks_one_step_ahead_with_exact_values():
+    """The leaf value of a state at our turn is the solver's value of its standing bid for our count, mapped like
+    the rewards; the search's settings are EXACT_SEARCH's, its budget SETTLE_EXTEND times num_sims. In the full
+    game (fair-rounds values) the search is the rollouts' one, num_sims exactly."""
+    config = GameConfig(num_players=2, dice=4, bids="sixes")
+    planner = POMCPPlanner(num_sims=40, n_particles=500, seed=0)
+    view = _opened(planner, config, (0, 1, 1, 0, 0, 2), 1)  # opened by seat 1, we hold two sixes
+    planner.act(view, np.random.default_rng(0))
+    search, values = planner.planner, planner.values.round((4, 4)).values[1]
+    outcomes = round_outcomes(config, 0, (4, 4), planner.values.win_probability)
+    low, high = min(outcomes.values()), max(outcomes.values())
+    for q in range(1, 9, 2):  # bids standing at our turns
+        state = LDState(((0, 1, 1, 0, 0, 2), (0, 4, 0, 0, 0, 0)), (4, 4),
+                        tuple((1 - i % 2, Bid(i + 1, 6)) for i in range(q)), 0)
+        expected = None if np.isnan(values[q, 2]) else 2 * (float(values[q, 2]) - low) / (high - low) - 1
+        assert search.leaf_value(state) == pytest.approx(expected, abs=1e-6)
+    assert (search.max_depth, search.settle, search.budget) == (EXACT_SEARCH[0], EXACT_SEARCH[2], 40 * SETTLE_EXTEND)
+    full = POMCPPlanner(num_sims=40, n_particles=500, seed=0)
+    full.act(_opened(full, GameConfig(num_players=2, dice=4), (0, 1, 1, 0, 0, 2), 1), np.random.default_rng(0))
+    assert full.planner.leaf_value is None and (full.planner.max_depth, full.planner.settle) == (
+        ROLLOUT_SEARCH[0], ROLLOUT_SEARCH[2])
+    assert full.decisions == 1 and full.simulations == 40
 
 
 def test_particles_give_pomdp_py_s_histogram_when_asked():
@@ -172,3 +203,44 @@ def test_models_that_act_on_more_than_a_count_get_fair_rounds():
     planner = POMCPPlanner(num_sims=20, n_particles=300, seed=0, assume="conservative")
     planner.reset(0, config)
     assert planner.value_kind == "fair-rounds" and not planner.by_count
+
+
+def _exact_action_values(planner: POMCPPlanner, view: PlayerView) -> dict:
+    """P(win) of challenging and of raising, then playing the best response, at a sixes-game view of seat 0 in a
+    two-player round opened by seat 1 (:func:`_opened`), from the planner's exact belief about seat 1's count."""
+    config, dice, face, q = view.config, view.dice, view.config.faces, view.bid.quantity
+    solution, c0 = planner.values, int(matching_count(view.hand, face, config))
+    outcome = round_outcomes(config, 0, dice, solution.win_probability)
+    others = planner.belief.total_distribution(face, config.wild)
+    counts = np.arange(len(others))
+    challenge = others @ np.where(c0 + counts >= q, outcome[(0, 0)], outcome[(1, 0)])
+    answer = PublicView(config, 1, dice, view.history + ((0, Bid(q + 1, face)),), 0)
+    called = OneThirdRule().action_probabilities(count_hands(dice[1], face, config), answer, CHALLENGE)
+    later = float(solution.round(dice).values[1][q + 2, c0]) if q + 2 <= sum(dice) else 0.0
+    stop = np.where(c0 + counts >= q + 1, outcome[(1, 1)], outcome[(0, 1)])
+    raised = others @ (called * stop) + (others @ (1 - called) * later if others @ (1 - called) > 0 else 0.0)
+    return {CHALLENGE: float(challenge), Bid(q + 1, face): float(raised)}
+
+
+def test_where_the_game_is_solved_the_search_s_values_are_the_exact_action_values():
+    """Exact round values end the search's simulations one decision ahead and the root particles follow the exact
+    belief, so the root's values estimate the exact action values without bias: each within 4 standard errors
+    (returns in [-1, 1]: a standard deviation of at most 1) at every searched position of a 6-dice round."""
+    config, checked, moves = GameConfig(num_players=2, dice=6, bids="sixes"), 0, set()
+    for c0 in range(7):
+        hand = tuple(int(x) for x in count_hands(6, 6, config)[c0])
+        for bids in range(1, 12, 2):
+            planner = POMCPPlanner(belief="exact", seed=0)
+            view = _opened(planner, config, hand, bids)
+            if planner.belief.total_distribution(6, 1).sum() == 0:  # the models never raise that far
+                continue
+            moves.add(planner.act(view, np.random.default_rng(0)))
+            if planner.last_search is None:  # a certain move, not searched
+                continue
+            outcomes = round_outcomes(config, 0, (6, 6), planner.values.win_probability)
+            low, high = min(outcomes.values()), max(outcomes.values())
+            for action, value in _exact_action_values(planner, view).items():
+                visits, estimate = planner.last_search[action]
+                assert abs(estimate - (2 * (value - low) / (high - low) - 1)) <= 4 / math.sqrt(visits), (c0, bids)
+                checked += 1
+    assert checked >= 40 and CHALLENGE in moves and len(moves) > 2

@@ -86,11 +86,12 @@ def test_expected_count_estimate_adds_own_dice_and_belief(bids):
 
 
 def test_pomcp_deprivation_rebuilds_the_root_and_games_finish(capsys):
-    """Few simulations: real observations the search never tried happen, and the planner carries on."""
+    """Few simulations: real observations the search never tried happen, and the planner carries on (the stopping
+    rule off: every search runs its 8 simulations)."""
     totals = {"deprivations": 0, "games": 0}
     for bids, players in (("sixes", 2), ("full", 2), ("full", 3)):
         config = GameConfig(num_players=players, dice=4, bids=bids)
-        planner = POMCPPlanner(num_sims=8, n_root=50, n_particles=500, max_depth=6, seed=2)
+        planner = POMCPPlanner(num_sims=8, n_root=50, n_particles=500, max_depth=6, seed=2, settle=0)
         opponents = [OneThirdRule(0.5) for _ in range(players - 1)]
         for g in range(9 if bids == "sixes" else 8):
             seated, seat_of = rotate([planner, *opponents], g)
@@ -151,6 +152,8 @@ def test_specs_and_options():
         make_player("pomcp:rollout=greedy")
     with pytest.raises(ValueError, match="n_root"):
         make_player("pomcp:n_root=0")
+    with pytest.raises(ValueError, match="a search of time seconds takes no settle"):
+        make_player("pomcp:time=0.1,settle=2")
     with pytest.raises(ValueError, match="action_probabilities"):
         ExpectedCountPlanner(assume="human")
 

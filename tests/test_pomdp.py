@@ -14,7 +14,9 @@ import pytest
 
 from ldpomdp import CHALLENGE, Bid, GameConfig, OneThirdRule, PlayerView, RandomPlayer
 from ldpomdp.belief import TableBelief
-from ldpomdp.pomdp import END, LDAction, LDObservation, LDState, RoundPOMCP, make_agent
+from ldpomdp.pomdp import END, LDAction, LDObservation, LDParticles, LDState, PolicyModel, RoundPOMCP, make_agent
+from ldpomdp.pomdp.agent import _distinct_rows
+from ldpomdp.pomdp.search import SETTLE_CHUNK
 from ldpomdp.rules import (
     EXACT,
     is_legal,
@@ -221,3 +223,60 @@ def test_import_ldpomdp_does_not_import_pomdp_py():
     code = "import sys, ldpomdp, ldpomdp.belief, ldpomdp.planners.expected_count; print('pomdp_py' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _one_state_agent(opponent_hand: tuple[int, ...]):
+    """A sixes-game agent whose root particles are all one state: seat 1 opened 1 six, we hold one six of 3 dice."""
+    config, hand = GameConfig(num_players=2, dice=3, bids="sixes"), (1, 1, 0, 0, 0, 1)
+    agent, _ = _agent(config, {1: OneThirdRule()}, history=((1, Bid(1, 6)),), hand=hand)
+    (state,) = agent.transition_model.set_root(((1, Bid(1, 6)),), [LDState((hand, opponent_hand), (3, 3),
+                                                                             ((1, Bid(1, 6)),), 0)])
+    agent.set_belief(LDParticles([state] * 5, np.random.default_rng(0)))
+    return agent
+
+
+def _search(agent, leaf_value, **kwargs) -> RoundPOMCP:
+    args = dict(max_depth=1, num_sims=60, planning_time=-1, discount_factor=1.0, exploration_const=1.0,
+                rollout_policy=agent.policy_model, show_progress=False) | kwargs
+    planner = RoundPOMCP(agent, leaf_value, **args)
+    planner.plan(agent)
+    return planner
+
+
+def test_simulations_leaving_the_tree_end_with_the_leaf_value(monkeypatch):
+    """Seat 1 holds 2 sixes: the one-third rule raises our 2 sixes to 3, and the simulation ends there with the
+    leaf value, no rollout played; challenging 1 six, which stands, always loses our die (reward -1)."""
+    rollouts, rollout = [], PolicyModel.rollout
+    monkeypatch.setattr(PolicyModel, "rollout", lambda self, state, history=None: rollouts.append(state) or rollout(
+        self, state, history))
+    agent = _one_state_agent((0, 1, 0, 0, 0, 2))
+    reached = []
+    _search(agent, lambda state: reached.append(state.bid) or 0.25)
+    children = agent.tree.children
+    assert children[LDAction(Bid(2, 6))].value == pytest.approx(0.25) and children[LDAction(CHALLENGE)].value == -1.0
+    assert not rollouts and set(reached) == {Bid(1, 6), Bid(3, 6)}  # and at the root: pomdp-py's first simulation
+    _search(_one_state_agent((0, 1, 0, 0, 0, 2)), lambda state: None)  # value unknown there: the rollout plays
+    assert rollouts
+
+
+def test_a_search_stops_once_settled_and_otherwise_runs_its_budget():
+    """Raising is worth +0.9 and challenging -1 every time: settled after the first step of 20 simulations
+    (the largest step up to SETTLE_CHUNK dividing 60; UCB1 exploring enough to visit both), unless no lead is
+    enough."""
+    assert SETTLE_CHUNK == 25
+    for settle, sims in ((3.0, 20), (0.0, 60), (1e6, 60)):
+        planner = _search(_one_state_agent((0, 1, 0, 0, 0, 2)), lambda state: 0.9, settle=settle, exploration_const=3)
+        assert planner.last_num_sims == sims
+    timed = _search(_one_state_agent((0, 1, 0, 0, 0, 2)), lambda state: 0.9, settle=3.0, num_sims=-1,
+                    planning_time=0.05)
+    assert timed.settle == 0.0 and timed.last_num_sims > 0  # the rule needs a budget of simulations
+
+
+def test_distinct_rows_keep_the_order_of_first_appearance():
+    rng = np.random.default_rng(0)
+    for rows in (rng.integers(0, 3, size=(200, 5)), rng.integers(0, 2**40, size=(50, 3)) % 4 * 2**30,
+                 np.zeros((0, 4), dtype=np.int64)):
+        first, which = _distinct_rows(rows)
+        seen = list(dict.fromkeys(map(tuple, rows.tolist())))
+        assert [tuple(r) for r in rows[first].tolist()] == seen  # both paths: packed numbers and numpy's unique
+        assert (rows[first][which] == rows).all()

@@ -145,7 +145,8 @@ class PolicyDecisions:
 class CountRound:
     """One sixes-game round for fixed dice: ``weights[c0]`` P(the responder's count is c0), ``start[o][c0]`` its
     game value when seat o opens, ``challenge[o][q, c0]`` whether it challenges bid q (0 where it is not its
-    turn)."""
+    turn), ``values[o][q, c0]`` its game value facing bid q given that q was reached (float32; NaN where it is
+    not its turn or the models never reach q)."""
 
     config: GameConfig
     seat: int
@@ -153,6 +154,7 @@ class CountRound:
     weights: np.ndarray
     start: dict[int, np.ndarray]
     challenge: dict[int, np.ndarray]
+    values: dict[int, np.ndarray]
 
     def value(self, opener: int) -> float:
         """P(the responder wins the game) from this round when ``opener`` opens, averaged over its counts."""
@@ -185,7 +187,7 @@ def solve_count_round(
     active = tuple(s for s in range(len(dice)) if dice[s] > 0)
     a, table, mine = len(active), sum(dice), dice[seat]
     need = np.arange(mine + 1)  # c0
-    start, challenge = {}, {}
+    start, challenge, values = {}, {}, {}
     for o in active:
         i = active.index(o)
         order = active[i:] + active[:i]
@@ -216,6 +218,7 @@ def solve_count_round(
         decisions = np.zeros((table + 1, mine + 1))
         chosen = None if policy is None else policy.challenge_probabilities(dice, history, actor)
         value = np.zeros(mine + 1)
+        reached = np.full((table + 1, mine + 1), np.nan, dtype=np.float32)
         for q in range(table, -1, -1):
             challenger, bidder = actor[q], (order[(q - 1) % a] if q else None)
             stop = None if bidder is None else (true_mass[q] * outcome[(challenger, challenger)]
@@ -232,5 +235,7 @@ def solve_count_round(
                 decisions[q] = chosen[q]
             value = (decisions[q] * (0.0 if stop is None else stop)
                      + (1.0 - decisions[q]) * (0.0 if go is None else go))
-        start[o], challenge[o] = value, decisions
-    return CountRound(config, seat, dice, count_prior(mine, config), start, challenge)
+            if tail[q, 0] > 0.0:  # the mass of the models' moves reaching q: every unit above is unnormalised by it
+                reached[q] = value / tail[q, 0]
+        start[o], challenge[o], values[o] = value, decisions, reached
+    return CountRound(config, seat, dice, count_prior(mine, config), start, challenge, values)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 
@@ -52,20 +53,70 @@ class LDParticles(pomdp_py.Particles):
 
 
 def root_states(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool = False) -> list[LDState]:
-    """``k`` states at ``view``: opponents' hands drawn jointly from ``belief`` (a TableBelief), ours known. With
-    ``by_count`` (the sixes game against models that act on a hand's count of the bid face alone) every hand is
-    replaced by the one of :func:`~ldpomdp.hands.count_hands` with its count: the same round in distribution,
-    over far fewer distinct states."""
-    hands = np.asarray(belief.sample_hands(k, rng)).astype(np.int64)
-    hands[:, view.seat] = view.hand
+    """``k`` states at ``view`` (one object per distinct state): opponents' hands drawn jointly from ``belief`` (a
+    TableBelief), ours known. With ``by_count`` (the sixes game against models that act on a hand's count of the bid
+    face alone) every hand is the one of :func:`~ldpomdp.hands.count_hands` with its count, and each opponent's
+    counts are a systematic draw from its belief (each count's share of the ``k`` states within 1 / ``k`` of its
+    probability; shuffled, so the opponents' counts stay independent): the same round in distribution, over far
+    fewer distinct states."""
+    distinct, which = _root_draw(view, belief, k, rng, by_count)
+    return [distinct[i] for i in which]
+
+
+def _systematic(probabilities: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """``k`` draws of an index with the given probabilities, in random order: systematic sampling (one uniform
+    offset, ``k`` equally spaced points through the cumulative distribution)."""
+    cumulative = np.cumsum(probabilities)
+    points = (rng.random() + np.arange(k)) / k * cumulative[-1]
+    return rng.permutation(np.minimum(np.searchsorted(cumulative, points, side="right"), len(probabilities) - 1))
+
+
+def _root_draw(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool
+               ) -> tuple[list[LDState], list[int]]:
+    """:func:`root_states` as (its distinct states in order of first appearance, each state's index among them)."""
+    config = view.config
     if by_count:
-        config, face = view.config, view.config.faces
-        counts = matching_count(hands, face, config)  # (k, players)
-        for s, d in enumerate(view.dice):
-            hands[:, s] = count_hands(d, face, config)[counts[:, s]]
+        face = config.faces
+        counts = np.zeros((k, config.num_players), dtype=np.int64)
+        counts[:, view.seat] = matching_count(view.hand, face, config)
+        for s, opponent in belief.beliefs.items():
+            counts[:, s] = _systematic(opponent.count_distribution(face, config.wild), k, rng)
+        hands = np.stack([count_hands(d, face, config)[counts[:, s]] for s, d in enumerate(view.dice)],
+                         axis=1).astype(np.int64)
+    else:
+        hands = np.asarray(belief.sample_hands(k, rng)).astype(np.int64)
+        hands[:, view.seat] = view.hand
     history, dice, turn, r = view.history, view.dice, view.seat, view.round_index
-    # one state object per particle is what pomdp-py's Particles holds
-    return [LDState(tuple(map(tuple, h)), dice, history, turn, -1, (), r) for h in hands.tolist()]
+    first, which = _distinct_rows(hands.reshape(len(hands), -1))
+    return ([LDState(tuple(map(tuple, h)), dice, history, turn, -1, (), r) for h in hands[first].tolist()],
+            which.tolist())
+
+
+def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index of the first of each distinct row, in order, and each row's position among those) of a 2-d integer
+    array: the rows read as numbers in mixed radix (each column's range) when they fit in 62 bits, else numpy's
+    row-wise unique."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    low, spans = rows.min(axis=0), rows.max(axis=0) - rows.min(axis=0) + 1
+    if math.prod(spans.tolist()) >= 2**62:
+        _, first, which = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    else:
+        radix = np.concatenate([np.cumprod(spans[::-1])[::-1][1:], [1]]).astype(np.int64)
+        _, first, which = np.unique((rows - low) @ radix, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return first[order], rank[which.reshape(-1)]
+
+
+def _root_particles(transition: TransitionModel, view: PlayerView, belief, k: int, rng: np.random.Generator,
+                    by_count: bool) -> LDParticles:
+    """Root particles for the decision at ``view`` (see :func:`root_states`), interned by ``transition`` as the
+    root of its next search."""
+    distinct, which = _root_draw(view, belief, k, rng, by_count)
+    distinct = transition.set_root(view.history, distinct)
+    return LDParticles([distinct[i] for i in which], rng)
 
 
 def others_expected(config: GameConfig, view: PlayerView, belief, rollout: str) -> list[float]:
@@ -83,9 +134,8 @@ def reset_root(
 ) -> None:
     """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view`` (see :func:`root_states`),
     and refresh the rollout rule's estimate (the belief core is the source of truth; the search tree is kept)."""
-    states = agent.transition_model.set_root(view.history, root_states(view, belief, k, rng, by_count))
+    particles = _root_particles(agent.transition_model, view, belief, k, rng, by_count)
     agent.policy_model.set_others_expected(others_expected(view.config, view, belief, rollout))
-    particles = LDParticles(states, rng)
     agent.set_belief(particles)
     tree = getattr(agent, "tree", None)
     if tree is not None:
@@ -117,10 +167,10 @@ def make_agent(
         raise ValueError(f"make_agent: view is for seat {view.seat}, the agent for seat {seat} (same config needed)")
     rng = np.random.default_rng(rng)
     transition = TransitionModel(config, seat, opponent_models, rng)
-    states = transition.set_root(view.history, root_states(view, belief, n_root, rng, by_count))
+    particles = _root_particles(transition, view, belief, n_root, rng, by_count)
     policy = PolicyModel(config, seat, view.dice, view.hand, view.bid, others_expected(config, view, belief, rollout))
     return pomdp_py.Agent(
-        LDParticles(states, rng), policy, transition_model=transition, observation_model=ObservationModel(),
+        particles, policy, transition_model=transition, observation_model=ObservationModel(),
         reward_model=RewardModel(outcomes if outcomes is not None else end_outcomes(config, seat, view.dice)
                                  if settled_by_count(config) else die_outcomes(seat, view.dice)),
     )

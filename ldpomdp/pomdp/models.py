@@ -111,22 +111,25 @@ class TransitionModel(pomdp_py.TransitionModel):
         opponent's distinct hands for the tabulated policies, and forget earlier tables. Returns the particles
         interned (one object per distinct state, in the same order)."""
         self.root = root = PublicNode(history)
-        states = [root.states.setdefault((state.hands, -1), state) for state in states]
+        objects = {id(state): state for state in states}  # a state listed for several particles is interned once
+        interned = {key: root.states.setdefault((state.hands, -1), state) for key, state in objects.items()}
+        states = [interned[id(state)] for state in states]
+        distinct = list(root.states.values())  # in order of first appearance
         self._rows, self._estimates, self._tables, self._bluffs = {}, {}, {}, {}
-        if states:
-            hands = np.array([state.hands for state in states], dtype=np.int64)  # (k, players, faces)
+        if distinct:
+            hands = np.array([state.hands for state in distinct], dtype=np.int64)  # (distinct, players, faces)
             faces = range(1, self.config.faces + 1)
             totals = np.stack([matching_count(hands, f, self.config).sum(axis=1) for f in faces], axis=1)
-            self._totals = dict(zip((state.hands for state in states), totals.tolist(), strict=True))
+            self._totals = dict(zip((state.hands for state in distinct), totals.tolist(), strict=True))
         for s, model in self.models.items():
-            bluff = estimate_rule_of(model) if states else None
+            bluff = estimate_rule_of(model) if distinct else None
             if bluff is not None:
                 self._bluffs[s] = bluff
-                rows = dict.fromkeys(state.hands[s] for state in states)
+                rows = dict.fromkeys(state.hands[s] for state in distinct)
                 self._rows[s] = {hand: i for i, hand in enumerate(rows)}
-                view = PublicView(self.config, s, states[0].dice, history, states[0].round_index)
+                view = PublicView(self.config, s, distinct[0].dice, history, distinct[0].round_index)
                 self._estimates[s] = expected_matches(np.array(list(rows), dtype=np.int64), view)
-        for state in states:  # fresh for this model: no node or remembered transition of another search
+        for state in distinct:  # fresh for this model: no node or remembered transition of another search
             state.public, state.after = root, None
         return states
 

@@ -17,8 +17,9 @@ __all__ = ["LDState"]
 class LDState(pomdp_py.State):
     """One state of the round; immutable (its fields are commented in ``__init__``).
 
-    The round is over once it has a ``loser`` or, under the rules settled by the count
-    (:func:`~ldpomdp.rules.settled_by_count`), an ``end``: see :attr:`outcome`.
+    The round is over (``terminal``) once it has a ``loser`` or, under the rules settled by the count
+    (:func:`~ldpomdp.rules.settled_by_count`), an ``end``; ``outcome`` is the one of them that the reward model's
+    outcomes are keyed by: ``end`` under those rules, else ``loser`` (-1 while the round goes on).
     """
 
     def __init__(
@@ -40,6 +41,8 @@ class LDState(pomdp_py.State):
         self.seen = seen  # the others' (seat, action) since the planner's last action: what it observes next
         self.round_index = round_index  # the round's number in its game, from 0
         self.end = end  # under the rules settled by the count, the index of the round's end in round_ends; else -1
+        self.outcome = end if end >= 0 else loser  # the round's end as the reward model's outcomes key it (-1: on)
+        self.terminal = self.outcome >= 0  # the round is over (absorbing)
         self._hash: int | None = None
         # cache: the interned PublicNode of ``history``, set by the transition model (typed Any: models.py, which
         # defines PublicNode, imports this module)
@@ -52,17 +55,6 @@ class LDState(pomdp_py.State):
     def bid(self) -> Bid | None:
         """The standing bid (None before the opening bid)."""
         return self.history[-1][1] if self.history else None
-
-    @property
-    def outcome(self) -> int:
-        """The round's end as the reward model's outcomes key it (-1 while the round goes on): :attr:`end` under the
-        rules settled by the count, else :attr:`loser`."""
-        return self.end if self.end >= 0 else self.loser
-
-    @property
-    def terminal(self) -> bool:
-        """True once the round is over (absorbing)."""
-        return self.outcome >= 0
 
     def _key(self) -> tuple:
         return (self.hands, self.dice, self.history, self.turn, self.loser, self.end, self.seen, self.round_index)

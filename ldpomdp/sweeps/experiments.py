@@ -44,7 +44,7 @@ class Experiment:
 BIDS = "sixes"  # report 002's game: every bid on sixes (ones wild, the player after the challenger opens: the defaults)
 POMDP = "expected-count:particles=10000"  # report 002's particle count
 MDP = "one-third"
-POMCP = "pomcp"  # 500 visits per searched decision
+POMCP = "pomcp"  # the default spec: in these sixes games, exact round values and a search that stops once settled
 ALL_DICE = list(range(1, 36))
 QUICK_DICE = [1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 35]
 BLUFFS = [round(0.1 * i, 1) for i in range(11)]
@@ -99,10 +99,10 @@ EXPERIMENTS: dict[str, Experiment] = {
         Experiment(
             "pomcp_fig4", "POMCP vs one-third (Fig. 4 setting)",
             _dice_sweep([POMCP, MDP], [1, 3, 5, 7, 10], [1, 3, 5, 7, 10, 15, 20, 25, 30, 35]), 200, 30,
-            roles=("POMCP (500 simulations)", "one-third (MDP)"),
+            roles=("POMCP", "one-third (MDP)"),
             reference="(no POMCP in report 002; its expected-count POMDP: see fig4)"),
         _bluff_experiment("pomcp_fig10", "POMCP vs bluffing one-third (Fig. 10 setting at 5 dice)", POMCP, 5, 200, 30,
-                          "POMCP (500 simulations)",
+                          "POMCP",
                           "(no POMCP in report 002; its expected-count POMDP at 15 dice: see fig10)"),
     )
 }
