@@ -4,9 +4,8 @@ the whole game, where no exact best response can be computed.
 :class:`LocalBestResponse` keeps the exact range of the opponent's hand and takes the action of highest lookahead
 value against it, round outcomes valued by :func:`~ldpomdp.exact.game_values.seat_values` (under rule variants by
 the equilibrium table of those rules), so its win rate against the policy bounds the policy's exploitability from
-below. :func:`local_best_response` is the one-round version,
-exact on the round's tree. The lookahead, the policies it reads and its cost: the Robustness page.
-"""
+below. :func:`local_best_response` is the one-round version, exact on the round's tree. The lookahead, the policies
+it reads and its cost: the Robustness page."""
 
 from __future__ import annotations
 
