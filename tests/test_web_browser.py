@@ -139,14 +139,15 @@ def _check_stop(page, state: dict, config: GameConfig) -> None:
 # (rule set, dice, seed, opponent the page recommends, input, viewport): each rule set by mouse and by keyboard, at
 # both widths. Seeds: Perudo 1 has a right exact call and two palifico rounds, Perudo 4 a wrong exact call and two
 # palifico rounds, Dudo 6 a loss of two dice by the difference, today's 3 and Dudo 7 a win for you.
+# (rules, seed, the opponent played: the recommended robust is the default, the presets' games play expected-count)
 GAMES = [("today", 5, "robust", "mouse", "desktop"), ("today", 3, "robust", "keyboard", "phone"),
          ("perudo", 1, "expected-count", "mouse", "phone"), ("perudo", 4, "expected-count", "keyboard", "desktop"),
          ("dudo", 6, "expected-count", "mouse", "desktop"), ("dudo", 7, "expected-count", "keyboard", "phone")]
 
 
-@pytest.mark.parametrize("rule_set, seed, recommended, way, viewport", GAMES,
+@pytest.mark.parametrize("rule_set, seed, opponent, way, viewport", GAMES,
                          ids=[f"{g[0]}-{g[3]}-{g[4]}" for g in GAMES])
-def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, recommended, way, viewport):
+def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, opponent, way, viewport):
     page = open_page(viewport)
     name = f"{rule_set}-{way}"
     if rule_set == "today":
@@ -157,10 +158,11 @@ def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, recomme
     config = GameConfig(dice=2) if rule_set == "today" else GameConfig.preset(rule_set, dice=2)
     words = f"These rules: {config.describe()}."
     page.wait_for_function(f"document.querySelector('#rule-words').textContent.startsWith({words!r})")
-    # the recommended agent for these rules is the default opponent: robust, or where it refuses the rules, the
-    # best that takes them
-    assert page.input_value("#opponents .agent") == recommended
-    assert page.locator("#opponents .agent option:checked").inner_text() == f"{recommended} (recommended)"
+    # the recommended agent for these rules (robust, two players up to 5 dice each) is the default opponent
+    assert page.input_value("#opponents .agent") == "robust"
+    assert page.locator("#opponents .agent option:checked").inner_text() == "robust (recommended)"
+    if opponent != "robust":
+        page.select_option("#opponents .agent", opponent)
     page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
