@@ -348,7 +348,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     from .exact import exploitability
     from .exact.chain import key_round
-    from .exact.equilibrium import game_config, game_iterations, solve_game
+    from .exact.equilibrium import SWEEP_TOLERANCE, game_config, game_iterations, solve_game
     from .exact.tables import SHIPPED
     from .interrupts import sigterm_as_interrupt
     from .players.cfr import CFRPlayer
@@ -367,7 +367,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 table = solve_game(config, dice, recall, iterations, seed=args.seed, checkpoint=checkpoint,
                                    checkpoint_every=args.checkpoint_every, progress=bar.update, sweeps=args.sweeps)
             table.save(out)
-            checkpoint.unlink(missing_ok=True)
+            if table.residual <= SWEEP_TOLERANCE:
+                checkpoint.unlink(missing_ok=True)
     except KeyboardInterrupt as exc:
         if checkpoint.exists():
             print(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: the rounds solved so far are saved "
@@ -377,6 +378,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
           f"--opponents cfr:table={out}, under the rule flags it was solved with)")
     print(f"rules: {table.config.describe()}" + (f"; games starting with {dice_text(dice)} each, fixed point "
                                                  f"residual {table.residual:.2g}" if table.config.exact_call else ""))
+    if table.residual > SWEEP_TOLERANCE:
+        print(f"the fixed point's residual is above {SWEEP_TOLERANCE:g} after {args.sweeps} sweep(s): the next "
+              f"sweep's start is kept in {checkpoint}; run the same command with --sweeps {args.sweeps + 1} to "
+              f"continue from it")
     for key, seconds in table.seconds.items():
         kind = " (palifico)" if key_round(key)[1] else ""
         print(f"round {key[0]} vs {key[1]} dice{kind}: game value to the opener "

@@ -181,3 +181,21 @@ def test_round_outcome_values_the_ends_as_the_rules_settle_them(preset, faces):
     outcome = round_outcome(config, canonical_state(config, (1, 1)), lambda following: 0.0)
     np.testing.assert_array_equal(tree.outcome_payoff(outcome), tree.opener_payoff)
     assert (tree.edge_bid[tree.terminal_edges] == -2).any() == config.exact_call
+
+
+def test_sweeps_that_run_out_above_the_tolerance_keep_their_checkpoint_to_continue_from(tmp_path):
+    """One sweep leaves the next sweep's start in the checkpoint; continuing it with two sweeps gives the table two
+    sweeps give in one run, and asking it for no more sweeps than it has is refused."""
+    config = GameConfig.preset("perudo", dice=2, faces=3)
+    checkpoint = tmp_path / "run.npz"
+    first = solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)
+    assert first.residual > 1e-3 and checkpoint.exists()
+    with pytest.raises(ValueError, match="1 full sweep"):
+        solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)
+    continued = solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=2)
+    whole = solve_game(config, 2, 2, 20, sweeps=2)
+    assert continued.residual == whole.residual
+    np.testing.assert_array_equal(continued.values, whole.values)
+    for key, (opener, responder) in whole.strategies.items():
+        np.testing.assert_array_equal(continued.strategies[key][0], opener)
+        np.testing.assert_array_equal(continued.strategies[key][1], responder)

@@ -606,6 +606,9 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
         table, state = _resume(Path(checkpoint), table)
         if state is not None and "estimate" in state:
             estimate, sweep = np.array(state["estimate"]), int(state["sweep"])
+            if sweep >= sweeps and "dice" not in state:
+                raise ValueError(f"checkpoint {checkpoint} has {sweep} full sweep(s) done: give more sweeps to "
+                                 f"continue from it")
             spent = dict(zip(keys, np.array(state["spent"]).tolist(), strict=True))
             if progress and cfg.exact_call:
                 progress(len(keys) * (COARSE_SWEEPS * COARSE_ITERATIONS + sweep * iterations))
@@ -622,15 +625,17 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
             return table
         values = _fix_values(table, states, keys, guess)
         sweep += 1
-        if table.residual <= SWEEP_TOLERANCE or sweep >= sweeps:
+        if table.residual <= SWEEP_TOLERANCE:
             return table
         estimate, spent = np.array([values[s] for s in states]), dict(table.seconds)
-        table.strategies.clear()
-        table.ends.clear()
-        table.seconds.clear()
-        if checkpoint is not None:
-            write_npz(checkpoint, {**table.arrays(), "estimate": estimate, "sweep": np.array(sweep),
+        following = replace(table, values=table.values.copy(), strategies={}, seconds={},
+                            palifico_values=table._values(True).copy(), ends={})
+        if checkpoint is not None:  # the next sweep's start: kept when the sweeps run out, to continue from
+            write_npz(checkpoint, {**following.arrays(), "estimate": estimate, "sweep": np.array(sweep),
                                    "spent": np.array([spent[k] for k in keys])})
+        if sweep >= sweeps:
+            return table
+        table = following
 
 
 SWEEP_TOLERANCE = 1e-3  # solve_game stops its sweeps when the residual is below it
