@@ -138,19 +138,24 @@ def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
     return hands
 
 
-def hand_rows(support: np.ndarray, hands: np.ndarray, num_dice: int) -> np.ndarray:
-    """Row of ``support`` (every hand of ``num_dice`` dice, as :func:`hand_support` lists them) for each face-count
-    row of ``hands``; ValueError naming the first hand that is not one of them."""
-    faces = support.shape[1]
+def hand_rows(hands: np.ndarray, num_dice: int, faces: int) -> np.ndarray:
+    """Row of :func:`hand_support` ``(num_dice, faces)`` for each face-count row of ``hands``; ValueError naming the
+    first hand that is not one of them."""
     hands = np.asarray(hands, dtype=np.int64).reshape(-1, faces)
-    weights = (num_dice + 1) ** np.arange(faces)
-    known = support.astype(np.int64) @ weights
-    order = np.argsort(known)
+    weights, known, order = _support_keys(num_dice, faces)
     keys = hands @ weights
-    pos = np.clip(np.searchsorted(known[order], keys), 0, len(known) - 1)
-    found = order[pos]
-    bad = (known[found] != keys) | (hands.sum(axis=1) != num_dice) | (hands.min(axis=1, initial=0) < 0)
+    pos = np.clip(np.searchsorted(known, keys), 0, len(known) - 1)
+    bad = (known[pos] != keys) | (hands.sum(axis=1) != num_dice) | (hands.min(axis=1, initial=0) < 0)
     if bad.any():
         raise ValueError(f"hand {hands[np.argmax(bad)].tolist()} is not a face-count vector of {num_dice} dice "
                          f"with {faces} faces")
-    return found
+    return order[pos]
+
+
+@memo(maxsize=64)
+def _support_keys(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(weights, sorted keys, their rows) of :func:`hand_support`'s hands, a hand's key being ``hand @ weights``."""
+    weights = (num_dice + 1) ** np.arange(faces)
+    keys = hand_support(num_dice, faces)[0].astype(np.int64) @ weights
+    order = np.argsort(keys)
+    return weights, keys[order], order

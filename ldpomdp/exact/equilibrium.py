@@ -155,7 +155,7 @@ class AbstractRound:
 
     def hand_rows(self, role: int, hands: np.ndarray) -> np.ndarray:
         """Row of ``self.hands[role]`` for each face-count row of ``hands`` (ValueError on a foreign hand)."""
-        return hand_rows(self.hands[role], hands, self.dice[role])
+        return hand_rows(hands, self.dice[role], self.config.faces)
 
 
 def _numbered_bids(config: GameConfig, dice: tuple[int, int]) -> tuple[tuple[Bid, ...], tuple[np.ndarray, ...]]:
@@ -459,8 +459,14 @@ class GameTable:
 
     def round(self, dice: tuple[int, int], palifico: bool = False) -> AbstractRound:
         """The abstraction the round with ``dice`` = (opener's, responder's) was solved on."""
-        return abstract_round(self.config.round_rules(palifico), (int(dice[0]), int(dice[1])),
-                              recall_for(self.recall, dice))
+        key = (int(dice[0]), int(dice[1]), bool(palifico))
+        if key not in self._rounds:
+            self._rounds[key] = abstract_round(self.config.round_rules(palifico), key[:2], recall_for(self.recall, dice))
+        return self._rounds[key]
+
+    @cached_property
+    def _rounds(self) -> dict[tuple[int, int, bool], AbstractRound]:
+        return {}
 
     def value(self, dice: tuple[int, int], palifico: bool = False) -> float:
         """The round's game value to its opener (:attr:`values`, :attr:`palifico_values`)."""

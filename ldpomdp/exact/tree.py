@@ -92,7 +92,7 @@ class RoundTree:
 
     def hand_index(self, role: int, hands: np.ndarray) -> np.ndarray:
         """Row of ``self.hands[role]`` for each face-count row of ``hands`` (ValueError on a foreign hand)."""
-        return hand_rows(self.hands[role], hands, self.dice[role])
+        return hand_rows(hands, self.dice[role], self.config.faces)
 
     @cached_property
     def opener_payoff(self) -> np.ndarray:

@@ -27,27 +27,43 @@ class CFRPlayer(BaseOpponent):
         self.name = name or "cfr"
         self._table = table if isinstance(table, GameTable) else None
         self.table_path = None if isinstance(table, GameTable) else table
+        self._found: tuple[GameConfig, GameTable] | None = None  # the last rules asked for and their table
+        self._located: tuple[PublicView, tuple[GameTable, AbstractRound, tuple[int, int], int, int]] | None = None
         if self.table_path is not None and not Path(self.table_path).is_file():
             read_npz(self.table_path, "equilibrium table")  # raises TableError naming the file and its fault
 
     def table(self, config: GameConfig) -> GameTable:
         """The table this player plays ``config`` with (ValueError when it cannot)."""
+        if self._found is not None and self._found[0] is config:  # the same rules object: the same table
+            return self._found[1]
         if self._table is None:
-            return table_for(config, self.table_path)
-        if config.num_players != 2 or rules_key(self._table.config) != rules_key(config):
+            table = table_for(config, self.table_path)
+        elif config.num_players != 2 or rules_key(self._table.config) != rules_key(config):
             raise ValueError(f"cfr: the table is for 2 players, {self._table.config.describe()}; the game has "
                              f"{config.num_players} players, {config.describe()}")
-        return self._table
+        else:
+            table = self._table
+        self._found = (config, table)
+        return table
 
     def reset(self, seat: int, config: GameConfig) -> None:
         table = self.table(config)
         if max(config.starting_dice) > table.max_dice:
             raise ValueError(f"cfr: the table covers up to {table.max_dice} dice each; the game starts with "
                              f"{config.starting_dice}")
+        self._located = None
         super().reset(seat, config)
 
     def _locate(self, view: PublicView) -> tuple[GameTable, AbstractRound, tuple[int, int], int, int]:
-        """(table, round, round dice, role, abstract state) of the decision in ``view``."""
+        """(table, round, round dice, role, abstract state) of the decision in ``view`` (the last view's kept: a
+        model is asked about several actions at one view)."""
+        if self._located is not None and self._located[0] is view:
+            return self._located[1]
+        located = self._find(view)
+        self._located = (view, located)
+        return located
+
+    def _find(self, view: PublicView) -> tuple[GameTable, AbstractRound, tuple[int, int], int, int]:
         palifico = view.config.palifico_round
         if palifico and (self.config is None or self.config.round_rules(True) != view.config):
             raise ValueError(f"{self.name}: a palifico round's view needs the player reset with the game's rules")
