@@ -235,9 +235,12 @@ def _regret_matching(positive: np.ndarray, widths: np.ndarray) -> np.ndarray:
     if positive.shape[1] == 0:
         return positive.copy()
     starts = np.cumsum(widths) - widths
-    total = np.repeat(np.add.reduceat(positive, starts, axis=1), widths, axis=1)
-    uniform = np.repeat(1.0 / widths, widths)[None, :]
-    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+    out = np.repeat(np.add.reduceat(positive, starts, axis=1), widths, axis=1)  # each segment's total
+    empty = out <= 0
+    out[empty] = 1.0
+    np.divide(positive, out, out=out)  # in place: these arrays are the round's largest
+    np.copyto(out, np.broadcast_to(np.repeat(1.0 / widths, widths), out.shape), where=empty)
+    return out
 
 
 def _merge(children: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -278,7 +281,7 @@ class RoundCFR:
         self._values_buffer: np.ndarray | None = None
 
     def current_strategy(self) -> list[np.ndarray]:
-        return [_regret_matching(np.maximum(self.regrets[p], 0.0), self._widths[p]) for p in (0, 1)]
+        return [_regret_matching(self.regrets[p], self._widths[p]) for p in (0, 1)]  # kept >= 0 by run
 
     def average_strategy(self) -> list[np.ndarray]:
         """The average strategies (the equilibrium approximation), per role (H_r, actions)."""
@@ -379,8 +382,10 @@ class RoundCFR:
                 self._values(strategy, updater, opp, weight, reach[1 - updater], self.regrets[updater])
                 np.maximum(self.regrets[updater], 0.0, out=self.regrets[updater])
                 own = reach[updater][self.round.role_states[updater]]  # (states of updater, H)
-                reach_edges = np.repeat(own.T, self._widths[updater], axis=1)
-                self.strategy_sums[updater] += t * reach_edges * strategy[updater]
+                weighted = np.repeat(own.T, self._widths[updater], axis=1)
+                weighted *= t  # t x reach x strategy, in place
+                weighted *= strategy[updater]
+                self.strategy_sums[updater] += weighted
                 strategy[updater] = _regret_matching(self.regrets[updater], self._widths[updater])
             self.iteration = t
 
