@@ -158,4 +158,7 @@ def _support_keys(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray, np
     weights = (num_dice + 1) ** np.arange(faces)
     keys = hand_support(num_dice, faces)[0].astype(np.int64) @ weights
     order = np.argsort(keys)
-    return weights, keys[order], order
+    index = weights, keys[order], order
+    for array in index:
+        array.flags.writeable = False  # shared by every caller
+    return index

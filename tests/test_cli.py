@@ -436,3 +436,20 @@ def test_an_interrupt_inside_the_zip_writer_is_an_interrupt_not_an_error(tmp_pat
     assert capsys.readouterr().err == (f"stopped by SIGTERM: the rounds solved so far are saved in {checkpoint}; run "
                                        f"the same command again to resume\n\ninterrupted\n")
     assert [p.name for p in tmp_path.iterdir()] == [checkpoint.name]
+
+
+def test_a_solve_whose_sweeps_run_out_keeps_its_checkpoint_and_says_how_to_continue(tmp_path, capsys):
+    out = tmp_path / "perudo.npz"
+    checkpoint = tmp_path / "perudo.npz.checkpoint.npz"
+    solve = ["solve", "equilibrium", "--rules", "perudo", "--dice", "2", "--faces", "3", "--iterations", "20",
+             "--recall", "2", "--no-progress", "--out", str(out)]
+    assert cli_main([*solve, "--sweeps", "1"]) == 0
+    assert f"kept in {checkpoint}; run the same command with --sweeps 2" in capsys.readouterr().out
+    first = GameTable.load(out)
+    assert checkpoint.exists()
+    assert cli_main([*solve, "--sweeps", "1"]) == 0  # the same command: the same table, nothing solved again
+    np.testing.assert_array_equal(GameTable.load(out).values, first.values)
+    capsys.readouterr()
+    assert cli_main([*solve, "--sweeps", "3"]) == 0
+    assert "kept in" not in capsys.readouterr().out
+    assert GameTable.load(out).residual <= equilibrium.SWEEP_TOLERANCE and not checkpoint.exists()

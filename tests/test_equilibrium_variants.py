@@ -8,7 +8,7 @@ import pytest
 
 from ldpomdp.exact import solve_round
 from ldpomdp.exact.chain import RoundOutcome, canonical_state, round_outcome, round_slots, successor
-from ldpomdp.exact.equilibrium import RoundCFR, game_config, game_rounds, solve_game
+from ldpomdp.exact.equilibrium import SWEEP_TOLERANCE, RoundCFR, game_config, game_rounds, solve_game
 from ldpomdp.exact.tree import build_tree
 from ldpomdp.game import play_game
 from ldpomdp.players.cfr import CFRPlayer
@@ -183,15 +183,17 @@ def test_round_outcome_values_the_ends_as_the_rules_settle_them(preset, faces):
     assert (tree.edge_bid[tree.terminal_edges] == -2).any() == config.exact_call
 
 
-def test_sweeps_that_run_out_above_the_tolerance_keep_their_checkpoint_to_continue_from(tmp_path):
-    """One sweep leaves the next sweep's start in the checkpoint; continuing it with two sweeps gives the table two
-    sweeps give in one run, and asking it for no more sweeps than it has is refused."""
+def test_sweeps_that_run_out_above_the_tolerance_keep_their_table_to_return_or_continue_from(tmp_path):
+    """One sweep leaves its table and the next sweep's start in the checkpoint: the same run returns that table
+    without solving, and two sweeps continue from it to the table two sweeps give in one run."""
     config = GameConfig.preset("perudo", dice=2, faces=3)
     checkpoint = tmp_path / "run.npz"
     first = solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)
-    assert first.residual > 1e-3 and checkpoint.exists()
-    with pytest.raises(ValueError, match="1 full sweep"):
-        solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)
+    assert first.residual > SWEEP_TOLERANCE and checkpoint.exists()
+    again = solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1,
+                       progress=lambda n: pytest.fail("the finished sweep was solved again"))
+    assert again.residual == first.residual and again.strategies.keys() == first.strategies.keys()
+    np.testing.assert_array_equal(again.values, first.values)
     continued = solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=2)
     whole = solve_game(config, 2, 2, 20, sweeps=2)
     assert continued.residual == whole.residual

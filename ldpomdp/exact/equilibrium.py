@@ -236,7 +236,7 @@ def _regret_matching(positive: np.ndarray, widths: np.ndarray) -> np.ndarray:
         return positive.copy()
     starts = np.cumsum(widths) - widths
     out = np.repeat(np.add.reduceat(positive, starts, axis=1), widths, axis=1)  # each segment's total
-    empty = out <= 0
+    empty = ~(out > 0)
     out[empty] = 1.0
     np.divide(positive, out, out=out)  # in place: these arrays are the round's largest
     np.copyto(out, np.broadcast_to(np.repeat(1.0 / widths, widths), out.shape), where=empty)
@@ -256,9 +256,10 @@ class RoundCFR:
     """CFR+ on one abstract round: ``outcome`` (a :class:`RoundOutcome`, or today's rules' ``outcome[loser,
     challenger]``) values the calls that end it.
 
-    ``regrets[r]`` and ``strategy_sums[r]`` are (H_r, role r's actions) arrays; ``iteration`` counts completed
-    iterations. Full width over hand pairs when ``states x H_0 x H_1 <= MAX_FULL_WIDTH_CELLS``, else each update
-    draws ``opponent_samples`` (default 16) opponent hands from the prior, seeded by ``seed``, dice and iteration.
+    ``regrets[r]`` (kept >= 0, as CFR+ does) and ``strategy_sums[r]`` are (H_r, role r's actions) arrays;
+    ``iteration`` counts completed iterations. Full width over hand pairs when ``states x H_0 x H_1 <=
+    MAX_FULL_WIDTH_CELLS``, else each update draws ``opponent_samples`` (default 16) opponent hands from the prior,
+    seeded by ``seed``, dice and iteration.
     """
 
     def __init__(self, config: GameConfig, dice: tuple[int, int], k: int, outcome: RoundOutcome | np.ndarray,
@@ -464,13 +465,14 @@ class GameTable:
 
     def round(self, dice: tuple[int, int], palifico: bool = False) -> AbstractRound:
         """The abstraction the round with ``dice`` = (opener's, responder's) was solved on."""
-        key = (int(dice[0]), int(dice[1]), bool(palifico))
-        if key not in self._rounds:
-            self._rounds[key] = abstract_round(self.config.round_rules(palifico), key[:2], recall_for(self.recall, dice))
-        return self._rounds[key]
+        pair, palifico = (int(dice[0]), int(dice[1])), bool(palifico)
+        rules = self._round_rules.get(palifico)
+        if rules is None:  # built once: a player asks for a round at every decision
+            rules = self._round_rules[palifico] = self.config.round_rules(palifico)
+        return abstract_round(rules, pair, recall_for(self.recall, pair))
 
     @cached_property
-    def _rounds(self) -> dict[tuple[int, int, bool], AbstractRound]:
+    def _round_rules(self) -> dict[bool, GameConfig]:
         return {}
 
     def value(self, dice: tuple[int, int], palifico: bool = False) -> float:
@@ -602,7 +604,8 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
     every state's value, then up to ``sweeps`` full sweeps each value the rounds by the last one's fixed point until
     the :attr:`GameTable.residual` is below :data:`SWEEP_TOLERANCE` (the Exact solvers page). With ``checkpoint``,
     progress is written there every ``checkpoint_every`` iterations and a run finding that file continues from it,
-    to the same result. ``progress(n)``: n iterations done."""
+    to the same result; sweeps that run out above the tolerance leave their table there, which the same run returns
+    and a run with more ``sweeps`` continues. ``progress(n)``: n iterations done."""
     cfg = game_config(config, max_dice)
     if cfg.exact_call and len(set(config.starting_dice)) != 1:
         raise ValueError(f"under the exact call the solver takes equal starting dice (a right call wins a die back up "
@@ -617,10 +620,11 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
         table, state = _resume(Path(checkpoint), table)
         if state is not None and "estimate" in state:
             estimate, sweep = np.array(state["estimate"]), int(state["sweep"])
-            if sweep >= sweeps and "dice" not in state:
-                raise ValueError(f"checkpoint {checkpoint} has {sweep} full sweep(s) done: give more sweeps to "
-                                 f"continue from it")
             spent = dict(zip(keys, np.array(state["spent"]).tolist(), strict=True))
+            if "finished" in state:  # a finished sweep's table: done, or the next sweep's start
+                if sweep >= sweeps:
+                    return table
+                table, state = _without_rounds(table), None
             if progress and cfg.exact_call:
                 progress(len(keys) * (COARSE_SWEEPS * COARSE_ITERATIONS + sweep * iterations))
     elif cfg.exact_call:
@@ -639,14 +643,18 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
         if table.residual <= SWEEP_TOLERANCE:
             return table
         estimate, spent = np.array([values[s] for s in states]), dict(table.seconds)
-        following = replace(table, values=table.values.copy(), strategies={}, seconds={},
-                            palifico_values=table._values(True).copy(), ends={})
-        if checkpoint is not None:  # the next sweep's start: kept when the sweeps run out, to continue from
-            write_npz(checkpoint, {**following.arrays(), "estimate": estimate, "sweep": np.array(sweep),
-                                   "spent": np.array([spent[k] for k in keys])})
+        if checkpoint is not None:  # kept when the sweeps run out: the same run returns the table, more continue
+            write_npz(checkpoint, {**table.arrays(), "estimate": estimate, "sweep": np.array(sweep),
+                                   "spent": np.array([spent[k] for k in keys]), "finished": np.array(True)})
         if sweep >= sweeps:
             return table
-        table = following
+        table = _without_rounds(table)
+
+
+def _without_rounds(table: GameTable) -> GameTable:
+    """A copy of ``table`` with its values and residual but no solved rounds: the next fixed-point sweep's start."""
+    return replace(table, values=table.values.copy(), strategies={}, seconds={},
+                   palifico_values=table._values(True).copy(), ends={})
 
 
 SWEEP_TOLERANCE = 1e-3  # solve_game stops its sweeps when the residual is below it
@@ -788,5 +796,6 @@ def _checkpoint(data: Mapping[str, np.ndarray]) -> tuple[GameTable, dict | None]
         state = {name: data[name] for name in ("regrets0", "regrets1", "sums0", "sums1", "iteration", "dice")}
         state["seconds"] = data["running_seconds"]
     if "estimate" in data:
-        state = {**(state or {}), **{name: data[name] for name in ("estimate", "sweep", "spent")}}
+        names = ("estimate", "sweep", "spent", "finished")
+        state = {**(state or {}), **{name: data[name] for name in names if name in data}}
     return GameTable.from_arrays(data), state

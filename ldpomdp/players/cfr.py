@@ -34,8 +34,9 @@ class CFRPlayer(BaseOpponent):
 
     def table(self, config: GameConfig) -> GameTable:
         """The table this player plays ``config`` with (ValueError when it cannot)."""
-        if self._found is not None and self._found[0] is config:  # the same rules object: the same table
-            return self._found[1]
+        found = self._found
+        if found is not None and found[0] is config:  # the same rules object: the same table
+            return found[1]
         if self._table is None:
             table = table_for(config, self.table_path)
         elif config.num_players != 2 or rules_key(self._table.config) != rules_key(config):
@@ -57,11 +58,12 @@ class CFRPlayer(BaseOpponent):
     def _locate(self, view: PublicView) -> tuple[GameTable, AbstractRound, tuple[int, int], int, int]:
         """(table, round, round dice, role, abstract state) of the decision in ``view`` (the last view's kept: a
         model is asked about several actions at one view)."""
-        if self._located is not None and self._located[0] is view:
-            return self._located[1]
-        located = self._find(view)
-        self._located = (view, located)
-        return located
+        located = self._located
+        if located is not None and located[0] is view:
+            return located[1]
+        found = self._find(view)
+        self._located = (view, found)
+        return found
 
     def _find(self, view: PublicView) -> tuple[GameTable, AbstractRound, tuple[int, int], int, int]:
         palifico = view.config.palifico_round
