@@ -136,8 +136,9 @@ def main() -> None:
                    "opener) and cfr's time per decision there", ["preset", "games", "rounds", "MB", "CPU s", "residual",
                                                          "value", "ms / decision"], rows,
                    command="python benchmarks/equilibrium.py --presets",
-                   notes="Solved with `ldpomdp solve equilibrium --rules perudo --dice S --sweeps 2` (S = 1-4), "
-                         "`--sweeps 1` (S = 5) and `--rules dudo --dice 5`, each 150 CFR+ iterations a round, "
+                   notes="Solved with `ldpomdp solve equilibrium --rules perudo --dice S --sweeps 2` (S = 1-5; for "
+                         "S = 5 the second sweep continued from the first's checkpoint) and `--rules dudo --dice 5`, "
+                         "each 150 CFR+ iterations a round, "
                          "recall 3@4,2, seed 0. CPU s: the rounds' solve time summed over the sweeps (the coarse "
                          "sweeps and the end probabilities not included; the whole commands' times are in the text).")
         return
