@@ -22,7 +22,7 @@ from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, ma
 from .equilibrium import _regret_matching
 
 __all__ = ["RoundPayoff", "loser_values", "NRound", "n_round", "PublicTree", "NRoundCFR", "count_distribution",
-           "convolve", "call_values", "MAX_PUBLIC_NODES"]
+           "convolve", "call_values", "public_tree_size", "MAX_PUBLIC_NODES"]
 
 MAX_PUBLIC_NODES = 2_000_000  # NRoundCFR refuses a round whose public tree of bids is larger
 
@@ -175,8 +175,24 @@ class PublicTree:
         return len(self.parent)
 
 
+def public_tree_size(config: GameConfig, table_dice: int) -> int:
+    """Nodes of the public tree of bids of a round with ``table_dice`` dice (the bid sequences, the empty one too)."""
+    below: dict[Bid | None, int] = {}
+
+    def size(bid: Bid | None) -> int:  # the nodes of the subtree after ``bid``, which depends on nothing else
+        if bid not in below:
+            below[bid] = 1 + sum(size(a) for a in legal_actions(config, table_dice, bid) if isinstance(a, Bid))
+        return below[bid]
+
+    return size(None)
+
+
 def _public_tree(r: NRound) -> PublicTree:
     """The public tree of the round ``r``; ValueError above :data:`MAX_PUBLIC_NODES` nodes."""
+    nodes = public_tree_size(r.config, r.table_dice)
+    if nodes > MAX_PUBLIC_NODES:
+        raise ValueError(f"the round with dice {r.dice} has {nodes:,} bid sequences, more than {MAX_PUBLIC_NODES:,}; "
+                         f"the full-width round solver takes tiny rounds only")
     parent, infoset, edge, quantity, face, depth = [-1], [0], [-1], [0], [0], [0]
     windows: list[tuple[Bid, ...]] = [()]
     pos = 0
@@ -185,9 +201,6 @@ def _public_tree(r: NRound) -> PublicTree:
         for j, action in enumerate(r.actions(s)):
             if not isinstance(action, Bid):
                 continue
-            if len(parent) >= MAX_PUBLIC_NODES:
-                raise ValueError(f"the round with dice {r.dice} has more than {MAX_PUBLIC_NODES:,} bid sequences; "
-                                 f"the full-width round solver takes tiny rounds only")
             child = (window + (action,))[-r.k:]
             parent.append(pos)
             infoset.append(r.index[((depth[pos] + 1) % r.seats, child)])
