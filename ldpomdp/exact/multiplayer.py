@@ -385,7 +385,8 @@ class NRoundCFR:
         """Each seat's expected value of the round under ``strategy`` (default the average strategies)."""
         strategy = self.average_strategy() if strategy is None else strategy
         reach = self._reaches(strategy)
-        return np.array([self.round.priors[i] @ self._values(strategy, reach, i)[0][0] for i in range(self.round.seats)])
+        return np.array([self.round.priors[i] @ self._values(strategy, reach, i)[0][0]
+                         for i in range(self.round.seats)])
 
     def gains(self, strategy: list[np.ndarray] | None = None) -> np.ndarray:
         """Per seat, what a best response (own hand and every bid so far) gains over ``strategy`` (default the
