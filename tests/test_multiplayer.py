@@ -100,7 +100,7 @@ def _brute_force(config, dice, k, iterations, alternating, payoff):
 
 
 @pytest.mark.parametrize(("faces", "k", "iterations", "alternating", "exact_call"), [
-    (2, 1, 30, True, False), (2, 2, 30, False, False), (3, 2, 3, True, False), (2, 1, 30, True, True)])
+    (2, 1, 15, True, False), (2, 2, 15, False, False), (3, 2, 2, True, False), (2, 1, 15, True, True)])
 def test_average_strategy_equals_a_loop_over_histories_cfr(faces, k, iterations, alternating, exact_call):
     config = GameConfig(num_players=3, dice=1, faces=faces, exact_call=exact_call)
     payoff = _random_payoff(3, 3, exact_call, seed=faces + k)

@@ -1,13 +1,10 @@
-"""CFR+ on one round of two to six players on the last-bids abstraction, the others' hands entering by convolution.
+"""CFR+ on one round of two to six seats on the last-bids abstraction, the others' hands entering by convolution.
 
-A seat's information set is its seat (counted from the round's opener), its own hand and the round's last ``k``
-bids; who made each bid follows from the actor's seat and the turn order, the dice per seat from the round.
-:class:`NRoundCFR` runs vector CFR+ over the round's public tree of bids: each seat's reach is a vector over its own
-hands at every node, and at a call the other seats' hands enter only through the convolution of their per-seat
-count distributions (:func:`call_values`), never their joint hand. Exact for the abstraction at any number of
-seats, but the public tree has up to 2 ** bids nodes: tiny rounds only (the Exact solvers page, "Three to six
-players: the round solver").
-"""
+A seat's information set is its seat (from the round's opener), its own hand and the round's last ``k`` bids.
+:class:`NRoundCFR` runs vector CFR+ over the round's public tree of bids, each seat's reach a vector over its own
+hands; at a call the other seats' hands enter only through the convolution of their count distributions
+(:func:`call_values`). Exact for the abstraction, but the tree has up to 2 ** bids nodes: tiny rounds only (the
+Exact solvers page, "Three to six players: the round solver")."""
 
 from __future__ import annotations
 
@@ -212,7 +209,8 @@ def _public_tree(r: NRound) -> PublicTree:
         pos += 1
     d = np.array(depth)
     levels = tuple(np.flatnonzero(d == level) for level in range(int(d.max()) + 1))
-    return PublicTree(*(np.array(x, dtype=np.int64) for x in (parent, infoset, edge, quantity, face)), levels)
+    return PublicTree(np.array(parent, dtype=np.int64), np.array(infoset, dtype=np.int64),
+                      np.array(edge, dtype=np.int64), np.array(quantity), np.array(face), levels)
 
 
 def count_distribution(weights: np.ndarray, counts: np.ndarray, most: int) -> np.ndarray:
@@ -337,7 +335,8 @@ class NRoundCFR:
             v[others] += leaf[others]
         if best:
             v[own] = np.max([leaf[own] for leaf in leaves], axis=0)
-            v[0] = -np.inf if seat == 0 else 0.0
+            if seat == 0:
+                v[0] = -np.inf  # the root: the opener's best of its opening bids
         else:
             for leaf, col in zip(leaves, calls, strict=True):
                 v[own] += sigma[:, col].T * leaf[own]
