@@ -17,7 +17,7 @@ import time
 import numpy as np
 from _record import record
 
-from ldpomdp.exact.multiplayer import NRound, NRoundCFR, n_round, public_tree_size
+from ldpomdp.exact.multiplayer import NRound, PublicTreeCFR, n_round, public_tree_size
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig
 
 METHOD_ROUND = (GameConfig(num_players=3, dice=1, faces=3), (1, 1, 1), 2)
@@ -34,7 +34,7 @@ class ExternalSampling:
     """External-sampling MCCFR (Lanctot et al. 2009) with linear averaging on an NRound: per iteration and seat,
     one joint hand drawn from the prior, every action of the seat explored, the others' sampled."""
 
-    def __init__(self, solver: NRoundCFR, seed: int):
+    def __init__(self, solver: PublicTreeCFR, seed: int):
         self.solver, self.r = solver, solver.round
         self.regrets = [np.zeros_like(x) for x in solver.regrets]
         self.sums = [np.zeros_like(x) for x in solver.regrets]
@@ -85,14 +85,14 @@ def method_rows() -> list[list]:
     config, dice, k = METHOD_ROUND
     rows = []
     for label, alternating in (("vector CFR+, alternating", True), ("vector CFR+, simultaneous", False)):
-        solver, spent = NRoundCFR(config, dice, k, alternating=alternating), 0.0
+        solver, spent = PublicTreeCFR(config, dice, k, alternating=alternating), 0.0
         for target in (10, 40, 160):
             start = time.process_time()
             solver.run(target - solver.iteration)
             spent += time.process_time() - start
             rows.append([label, target, f"{spent:.2f}", f"{solver.gains().sum():.5f}"])
             print(rows[-1], flush=True)
-    sampler, spent = ExternalSampling(NRoundCFR(config, dice, k), seed=0), 0.0
+    sampler, spent = ExternalSampling(PublicTreeCFR(config, dice, k), seed=0), 0.0
     for target in (1000, 4000, 16000):
         start = time.process_time()
         sampler.run(target - sampler.iteration)
@@ -107,7 +107,7 @@ def cost_rows() -> list[list]:
     rows = []
     for dice, faces in COST_ROUNDS:
         config = GameConfig(num_players=len(dice), dice=max(dice), faces=faces)
-        solver = NRoundCFR(config, dice, 2)
+        solver = PublicTreeCFR(config, dice, 2)
         solver.run(1)  # warm the caches
         start = time.process_time()
         solver.run(3)

@@ -9,7 +9,7 @@ import pytest
 
 from ldpomdp.exact.chain import RoundOutcome
 from ldpomdp.exact.equilibrium import RoundCFR
-from ldpomdp.exact.multiplayer import NRoundCFR, RoundPayoff, call_values, loser_values, n_round
+from ldpomdp.exact.multiplayer import PublicTreeCFR, RoundPayoff, call_values, loser_values, n_round
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig
 
 
@@ -105,7 +105,7 @@ def test_average_strategy_equals_a_loop_over_histories_cfr(faces, k, iterations,
     config = GameConfig(num_players=3, dice=1, faces=faces, exact_call=exact_call)
     payoff = _random_payoff(3, 3, exact_call, seed=faces + k)
     r, want = _brute_force(config, (1, 1, 1), k, iterations, alternating, payoff)
-    solver = NRoundCFR(config, (1, 1, 1), k, payoff, alternating=alternating)
+    solver = PublicTreeCFR(config, (1, 1, 1), k, payoff, alternating=alternating)
     solver.run(iterations)
     for got, expected in zip(solver.average_strategy(), want, strict=True):
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
@@ -114,7 +114,7 @@ def test_average_strategy_equals_a_loop_over_histories_cfr(faces, k, iterations,
 
 @pytest.mark.parametrize(("dice", "faces"), [((1, 1, 1), 3), ((1, 1, 1, 1), 2)])
 def test_regret_of_the_average_strategy_falls_with_iterations(dice, faces):
-    solver = NRoundCFR(GameConfig(num_players=len(dice), dice=1, faces=faces), dice, 2)
+    solver = PublicTreeCFR(GameConfig(num_players=len(dice), dice=1, faces=faces), dice, 2)
     nash_conv = []
     for iterations in (5, 40, 160):
         solver.run(iterations - solver.iteration)
@@ -131,7 +131,7 @@ def test_two_seats_reproduce_round_cfr(dice, k):
     table = sum(dice)
     outcome = np.random.default_rng(k).uniform(-1, 1, size=(2, 2 * table + 1))  # the opener's, without ties
     two = RoundCFR(config, dice, k, RoundOutcome(outcome, None, table))
-    many = NRoundCFR(config, dice, k, RoundPayoff(np.stack([outcome, -outcome]), None, table))
+    many = PublicTreeCFR(config, dice, k, RoundPayoff(np.stack([outcome, -outcome]), None, table))
     two.run(30)
     many.run(30)
     theirs, ours = two.average_strategy(), many.average_strategy()
@@ -162,6 +162,6 @@ def test_payoff_by_loser_follows_the_challenge_and_exact_rules():
 def test_payoff_of_the_wrong_size_is_one_clear_error():
     config = GameConfig(num_players=3, dice=1, faces=2)
     with pytest.raises(ValueError, match="payoff is for 2 seats"):
-        NRoundCFR(config, (1, 1, 1), 1, payoff=RoundPayoff.by_loser(loser_values(2), 3))
+        PublicTreeCFR(config, (1, 1, 1), 1, payoff=RoundPayoff.by_loser(loser_values(2), 3))
     with pytest.raises(ValueError, match="16,777,216 bid sequences, more than 2,000,000"):
-        NRoundCFR(GameConfig(num_players=3, dice=2, faces=4), (2, 2, 2), 1)
+        PublicTreeCFR(GameConfig(num_players=3, dice=2, faces=4), (2, 2, 2), 1)

@@ -1,7 +1,7 @@
 """CFR+ on one round of two to six seats on the last-bids abstraction, the others' hands entering by convolution.
 
 A seat's information set is its seat (from the round's opener), its own hand and the round's last ``k`` bids.
-:class:`NRoundCFR` runs vector CFR+ over the round's public tree of bids, each seat's reach a vector over its own
+:class:`PublicTreeCFR` runs vector CFR+ over the round's public tree of bids, each seat's reach a vector over its own
 hands; at a call the other seats' hands enter only through the convolution of their count distributions
 (:func:`call_values`). Exact for the abstraction, but the tree has up to 2 ** bids nodes: tiny rounds only (the
 Exact solvers page, "Three to six players: the round solver")."""
@@ -18,10 +18,10 @@ from ..hands import hand_support
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
 from .equilibrium import _regret_matching
 
-__all__ = ["RoundPayoff", "loser_values", "NRound", "n_round", "PublicTree", "NRoundCFR", "count_distribution",
+__all__ = ["RoundPayoff", "loser_values", "NRound", "n_round", "PublicTree", "PublicTreeCFR", "count_distribution",
            "convolve", "call_values", "public_tree_size", "MAX_PUBLIC_NODES"]
 
-MAX_PUBLIC_NODES = 2_000_000  # NRoundCFR refuses a round whose public tree of bids is larger
+MAX_PUBLIC_NODES = 2_000_000  # PublicTreeCFR refuses a round whose public tree of bids is larger
 
 
 def loser_values(seats: int) -> np.ndarray:
@@ -154,6 +154,17 @@ def n_round(config: GameConfig, dice: Sequence[int], k: int) -> NRound:
     return NRound(config, dice, int(k), tuple(keys), index)
 
 
+def _round_payoff(r: NRound, payoff: RoundPayoff | None) -> RoundPayoff:
+    """``payoff``, or the default :func:`loser_values` payoff, checked against the round ``r``."""
+    payoff = payoff or RoundPayoff.by_loser(loser_values(r.seats), r.table_dice, r.config.exact_call)
+    if len(payoff.challenge) != r.seats or payoff.table_dice != r.table_dice or (
+            (payoff.exact is None) == r.config.exact_call):
+        raise ValueError(f"the payoff is for {len(payoff.challenge)} seats and {payoff.table_dice} dice "
+                         f"{'with' if payoff.exact is not None else 'without'} the exact call; the round has "
+                         f"{r.seats} seats, {r.table_dice} dice, exact call {r.config.exact_call}")
+    return payoff
+
+
 @dataclass(frozen=True)
 class PublicTree:
     """Every bid sequence of a round, breadth first (node 0 the root, no bid): ``parent``, the ``infoset`` its actor
@@ -245,7 +256,7 @@ def call_values(own_counts: np.ndarray, others: Sequence[tuple[np.ndarray, np.nd
     return np.take_along_axis(by_own, own_counts, axis=1)
 
 
-class NRoundCFR:
+class PublicTreeCFR:
     """CFR+ (regret matching+, linear averaging) on one abstract round, full width over the public tree of bids,
     each seat's ends valued by ``payoff`` (default :meth:`RoundPayoff.by_loser` of :func:`loser_values`).
 
@@ -257,12 +268,7 @@ class NRoundCFR:
                  alternating: bool = True):
         self.round = n_round(config, dice, k)
         r = self.round
-        self.payoff = payoff or RoundPayoff.by_loser(loser_values(r.seats), r.table_dice, config.exact_call)
-        if len(self.payoff.challenge) != r.seats or self.payoff.table_dice != r.table_dice or (
-                (self.payoff.exact is None) == config.exact_call):
-            raise ValueError(f"the payoff is for {len(self.payoff.challenge)} seats and {self.payoff.table_dice} dice "
-                             f"{'with' if self.payoff.exact is not None else 'without'} the exact call; the round has "
-                             f"{r.seats} seats, {r.table_dice} dice, exact call {config.exact_call}")
+        self.payoff = _round_payoff(r, payoff)
         self.tree = _public_tree(r)
         self.alternating = alternating
         self.regrets = [np.zeros((len(h), e)) for h, e in zip(r.hands, r.edges, strict=True)]
@@ -395,3 +401,137 @@ class NRoundCFR:
         best = np.array([self.round.priors[i] @ self._values(strategy, reach, i, best=True)[0][0]
                          for i in range(self.round.seats)])
         return best - self.values(strategy)
+
+
+class NRoundCFR:
+    """CFR+ (regret matching+, linear averaging, alternating updates) on one abstract round over its information
+    sets: strategies that see only the last k bids make play a chain over them, so one pass over that DAG per update
+    replaces the public tree. The other seats' hands enter as joint tuples: all of them when there are at most
+    ``max_tuples``, else ``samples`` tuples drawn from the prior per update (seeded by ``seed``, the dice, the
+    iteration and the seat). ``regrets[i]``, ``strategy_sums[i]``: (seat i's hands, its columns), as
+    :class:`PublicTreeCFR`'s."""
+
+    def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None = None,
+                 samples: int = 16, max_tuples: int = 64, seed: int = 0):
+        self.round = n_round(config, dice, k)
+        r = self.round
+        self.payoff = _round_payoff(r, payoff)
+        self.samples, self.max_tuples, self.seed = int(samples), int(max_tuples), int(seed)
+        self.regrets = [np.zeros((len(h), e)) for h, e in zip(r.hands, r.edges, strict=True)]
+        self.strategy_sums = [np.zeros_like(x) for x in self.regrets]
+        self.iteration = 0
+        self._widths = [r.widths[sets] for sets in r.seat_sets]
+        self._calls = 2 if config.exact_call else 1
+        self._actor = np.array([key[0] for key in r.keys], dtype=np.int64)
+        self._children, self._order = _dag(r)
+
+    def current_strategy(self) -> list[np.ndarray]:
+        return [_regret_matching(np.maximum(x, 0.0), w) for x, w in zip(self.regrets, self._widths, strict=True)]
+
+    def average_strategy(self) -> list[np.ndarray]:
+        """The average strategies, per seat (hands, columns)."""
+        return [_regret_matching(x, w) for x, w in zip(self.strategy_sums, self._widths, strict=True)]
+
+    def _tuples(self, seat: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """(seats, T) the other seats' hands per joint tuple (the seat's own row unused) and (T,) their weights."""
+        r = self.round
+        others = [j for j in range(r.seats) if j != seat]
+        sizes = [len(r.hands[j]) for j in others]
+        rows = np.zeros((r.seats, 0), dtype=np.int64)
+        if np.prod(sizes) <= self.max_tuples:
+            grid = np.indices(sizes).reshape(len(others), -1)
+            rows = np.zeros((r.seats, grid.shape[1]), dtype=np.int64)
+            rows[others] = grid
+            weight = np.prod([r.priors[j][rows[j]] for j in others], axis=0)
+            return rows, weight
+        rows = np.zeros((r.seats, self.samples), dtype=np.int64)
+        for j in others:
+            rows[j] = rng.choice(len(r.hands[j]), size=self.samples, p=r.priors[j])
+        return rows, np.full(self.samples, 1.0 / self.samples)
+
+    def _reach(self, strategy: list[np.ndarray], rows: np.ndarray, weighted: Sequence[int]) -> np.ndarray:
+        """(states, columns) the sum over bid paths of the product of the ``weighted`` seats' action probabilities,
+        seat j holding hand ``rows[j, c]`` in column c (the other seats' actions weigh 1)."""
+        r = self.round
+        reach = np.zeros((len(r.keys), rows.shape[1]))
+        reach[0] = 1.0
+        for x in self._order:
+            kids, a = self._children[x], self._actor[x]
+            if not len(kids):
+                continue
+            if a in weighted:
+                cols = r.edge_start[x] + np.arange(len(kids))
+                reach[kids] += reach[x][None, :] * strategy[a][rows[a][:, None], cols[None, :]].T
+            else:
+                reach[kids] += reach[x][None, :]
+        return reach
+
+    def _update(self, strategy: list[np.ndarray], seat: int, rows: np.ndarray, weight: np.ndarray) -> np.ndarray:
+        """(hands, columns) the seat's instantaneous counterfactual regrets against the joint tuples ``rows`` of the
+        other seats' hands weighted by ``weight`` (backward over the DAG)."""
+        r, p = self.round, self.payoff
+        others = [j for j in range(r.seats) if j != seat]
+        reach = self._reach(strategy, rows, others) * weight[None, :]  # (states, T) the others' reach x weight
+        counts = sum(r.matches[j][rows[j]] for j in others)  # (T, faces) the other seats' matching dice
+        own = r.matches[seat]  # (H, faces)
+        hands = len(r.hands[seat])
+        values = np.zeros((len(r.keys), hands, rows.shape[1]))
+        delta = np.zeros_like(self.regrets[seat])
+        for x in self._order[::-1]:
+            a, kids, window = self._actor[x], self._children[x], r.keys[x][1]
+            q = [values[kids]]  # (actions, H, T) the seat's value of each action
+            if window:
+                bid = window[-1]
+                total = own[:, bid.face - 1][:, None] + counts[:, bid.face - 1][None, :]
+                q.append(p.challenge[seat, a][bid.quantity - total + r.table_dice][None])
+                if p.exact is not None:
+                    q.append(p.exact[seat, a][(total == bid.quantity).astype(np.int64)][None])
+            q_all = np.concatenate(q) if len(q) > 1 else q[0]
+            cols = r.edge_start[x] + np.arange(len(q_all))
+            if a == seat:
+                sigma = strategy[seat][:, cols]  # (H, actions)
+                values[x] = np.einsum("ha,aht->ht", sigma, q_all)
+                delta[:, cols] += np.einsum("aht,t->ha", q_all - values[x][None], reach[x])
+            else:
+                sigma = strategy[a][rows[a][:, None], cols[None, :]]  # (T, actions)
+                values[x] = np.einsum("ta,aht->ht", sigma, q_all)
+        return delta
+
+    def run(self, iterations: int) -> None:
+        """``iterations`` more CFR+ iterations (the seats updated in turn), iteration t weighing the average by t."""
+        r = self.round
+        for _ in range(iterations):
+            t = self.iteration + 1
+            strategy = self.current_strategy()
+            for seat in range(r.seats):
+                rng = np.random.default_rng((self.seed, *r.dice, t, seat))
+                rows, weight = self._tuples(seat, rng)
+                delta = self._update(strategy, seat, rows, weight)
+                own = np.zeros((r.seats, len(r.hands[seat])), dtype=np.int64)
+                own[seat] = np.arange(len(r.hands[seat]))
+                reach = self._reach(strategy, own, [seat])[r.seat_sets[seat]]  # (seat's states, H)
+                self.regrets[seat] = np.maximum(self.regrets[seat] + delta, 0.0)
+                self.strategy_sums[seat] += t * np.repeat(reach.T, self._widths[seat], axis=1) * strategy[seat]
+                strategy[seat] = _regret_matching(self.regrets[seat], self._widths[seat])
+            self.iteration = t
+
+
+def _dag(r: NRound) -> tuple[list[np.ndarray], np.ndarray]:
+    """Per information set, the information sets its raises lead to (in column order), and a topological order."""
+    children = []
+    for actor, window in r.keys:
+        bids = [a for a in legal_actions(r.config, r.table_dice, window[-1] if window else None) if isinstance(a, Bid)]
+        children.append(np.array([r.index[((actor + 1) % r.seats, (window + (b,))[-r.k:])] for b in bids],
+                                 dtype=np.int64))
+    parents = np.zeros(len(r.keys), dtype=np.int64)
+    for kids in children:
+        parents[kids] += 1
+    order, ready = [], [0]
+    while ready:  # Kahn's algorithm from the root
+        x = ready.pop()
+        order.append(x)
+        for y in children[x]:
+            parents[y] -= 1
+            if parents[y] == 0:
+                ready.append(int(y))
+    return children, np.array(order, dtype=np.int64)
