@@ -1,11 +1,14 @@
-"""The N-seat round solver (ldpomdp.exact.multiplayer): which regret minimiser, its cost, the abstraction's size.
+"""The N-seat round solvers (ldpomdp.exact.multiplayer): which regret minimiser, their cost, the abstraction's size.
 
-    python benchmarks/nplayer_round.py [--part method,cost,size] [--no-record]
+    python benchmarks/nplayer_round.py [--part method,cost,size,states,sampling] [--no-record]
 
 ``method``: NashConv (the sum over seats of a perfect-recall best response's gain, in the unabstracted round) of
 the average strategy against CPU seconds, for vector CFR+ with alternating and with simultaneous updates and for
 external-sampling MCCFR (defined here, scalar, on the same abstraction). ``cost``: CPU seconds per CFR+ iteration
 by public tree size. ``size``: the abstraction's information sets and the solver's regrets and sums at 5 dice each.
+``states``: CPU seconds per iteration of the solver over information sets (NRoundCFR, 16 sampled joint hands) at
+5 dice each. ``sampling``: its NashConv with sampled joint hands against every joint hand, on a round small enough
+for the public tree's best response.
 Run it with ``OPENBLAS_NUM_THREADS=1`` for one core's figures.
 """
 
@@ -17,12 +20,14 @@ import time
 import numpy as np
 from _record import record
 
-from ldpomdp.exact.multiplayer import NRound, PublicTreeCFR, n_round, public_tree_size
+from ldpomdp.exact.multiplayer import NRound, NRoundCFR, PublicTreeCFR, n_round, public_tree_size
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig
 
 METHOD_ROUND = (GameConfig(num_players=3, dice=1, faces=3), (1, 1, 1), 2)
 COST_ROUNDS = [((1, 1, 1), 3), ((1, 1, 1), 4), ((2, 1, 1), 3), ((2, 2, 1), 3), ((1, 1, 1, 1), 4)]
 SIZE_ROUNDS = [((5, 5, 5), 1), ((5, 5, 5), 2), ((5,) * 6, 1), ((5,) * 6, 2)]
+STATES_ROUNDS = [((5, 5, 5), 1), ((5, 5, 5), 2), ((5, 5, 5, 5), 1)]
+SAMPLING_ROUND = (GameConfig(num_players=3, dice=2, faces=4), (1, 2, 2), 1)
 
 
 def _matched(row: np.ndarray) -> np.ndarray:
@@ -128,9 +133,38 @@ def size_rows() -> list[list]:
     return rows
 
 
+def states_rows() -> list[list]:
+    rows = []
+    for dice, k in STATES_ROUNDS:
+        start = time.process_time()
+        solver = NRoundCFR(GameConfig(num_players=len(dice), dice=5), dice, k)
+        built = time.process_time() - start
+        start = time.process_time()
+        solver.run(1)
+        rows.append([f"{dice}", k, f"{len(solver.round.keys):,}", f"{built:.2f}", f"{time.process_time() - start:.2f}"])
+        print(rows[-1], flush=True)
+    return rows
+
+
+def sampling_rows() -> list[list]:
+    config, dice, k = SAMPLING_ROUND
+    reference = PublicTreeCFR(config, dice, k)
+    rows = []
+    for label, samples, max_tuples in (("8 sampled", 8, 1), ("16 sampled", 16, 1), ("64 sampled", 64, 1),
+                                       ("every joint hand", 16, 10 ** 6)):
+        solver, spent = NRoundCFR(config, dice, k, samples=samples, max_tuples=max_tuples), 0.0
+        for target in (50, 150, 600):
+            start = time.process_time()
+            solver.run(target - solver.iteration)
+            spent += time.process_time() - start
+            rows.append([label, target, f"{spent:.1f}", f"{reference.gains(solver.average_strategy()).sum():.4f}"])
+            print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", default="method,cost,size")
+    parser.add_argument("--part", default="method,cost,size,states,sampling")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
     parts = args.part.split(",")
@@ -154,6 +188,21 @@ def main() -> None:
                    ["table", "recall k", "information sets", "columns (all seats)", "regrets + sums, MB",
                     "public tree nodes"], rows, command="python benchmarks/nplayer_round.py --part size",
                    notes=note)
+    if "states" in parts:
+        rows = states_rows()
+        if not args.no_record:
+            record("nplayer_states", "The solver over information sets (16 sampled joint hands), 5 dice each",
+                   ["dice per seat", "recall k", "information sets", "CPU s to build", "CPU s / iteration"], rows,
+                   command="python benchmarks/nplayer_round.py --part states", notes=note)
+    if "sampling" in parts:
+        rows = sampling_rows()
+        if not args.no_record:
+            record("nplayer_sampling", "Sampled joint hands against every joint hand (3 seats with 1, 2, 2 dice, "
+                   "4 faces, ones wild, k = 1)", ["joint hands per update", "iterations", "CPU s",
+                                                  "NashConv of the average"], rows,
+                   command="python benchmarks/nplayer_round.py --part sampling",
+                   notes=note + " NashConv: perfect-recall best responses in the unabstracted round, so it keeps "
+                   "the abstraction's own loss.")
 
 
 if __name__ == "__main__":

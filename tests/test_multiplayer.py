@@ -1,6 +1,6 @@
-"""The N-seat round solver (ldpomdp.exact.multiplayer) on tiny rounds: its terminal by convolution against joint
-hands, its CFR+ against a loop-over-histories CFR+ on the same abstraction, its regret, and two seats against
-RoundCFR."""
+"""The N-seat round solvers (ldpomdp.exact.multiplayer) on tiny rounds: the public tree's terminal by convolution
+against joint hands, its CFR+ against a loop-over-histories CFR+ on the same abstraction, its regret, two seats
+against RoundCFR; the solver over the abstraction's states against the public tree's, and its sampled form's regret."""
 
 import itertools
 
@@ -9,7 +9,7 @@ import pytest
 
 from ldpomdp.exact.chain import RoundOutcome
 from ldpomdp.exact.equilibrium import RoundCFR
-from ldpomdp.exact.multiplayer import PublicTreeCFR, RoundPayoff, call_values, loser_values, n_round
+from ldpomdp.exact.multiplayer import NRoundCFR, PublicTreeCFR, RoundPayoff, call_values, loser_values, n_round
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig
 
 
@@ -165,3 +165,38 @@ def test_payoff_of_the_wrong_size_is_one_clear_error():
         PublicTreeCFR(config, (1, 1, 1), 1, payoff=RoundPayoff.by_loser(loser_values(2), 3))
     with pytest.raises(ValueError, match="16,777,216 bid sequences, more than 2,000,000"):
         PublicTreeCFR(GameConfig(num_players=3, dice=2, faces=4), (2, 2, 2), 1)
+
+
+@pytest.mark.parametrize(("dice", "faces", "k", "exact_call"), [
+    ((1, 1, 1), 2, 1, False), ((1, 1, 1), 3, 2, False), ((1, 1, 1), 2, 1, True), ((1, 2, 1), 3, 1, False),
+    ((1, 1, 1, 1), 2, 2, False)])
+def test_states_solver_with_every_joint_hand_equals_the_public_tree_solver(dice, faces, k, exact_call):
+    config = GameConfig(num_players=len(dice), dice=max(dice), faces=faces, exact_call=exact_call)
+    payoff = _random_payoff(len(dice), sum(dice), exact_call, seed=faces + k)
+    tree, states = PublicTreeCFR(config, dice, k, payoff), NRoundCFR(config, dice, k, payoff, max_tuples=10**6)
+    tree.run(10)
+    states.run(10)
+    for a, b in zip(tree.average_strategy(), states.average_strategy(), strict=True):
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-9)
+    for a, b in zip(tree.regrets, states.regrets, strict=True):
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-9)
+    assert max(np.abs(g - 1.0 / len(g)).max() for g in tree.average_strategy()) > 0.1  # not left uniform
+
+
+def test_sampled_joint_hands_regret_falls_and_the_seed_fixes_the_draws():
+    config = GameConfig(num_players=3, dice=2, faces=3)
+    reference = PublicTreeCFR(config, (1, 1, 2), 2)  # the NashConv of any profile, full width
+    solver = NRoundCFR(config, (1, 1, 2), 2, samples=8, max_tuples=1, seed=3)  # every update samples
+    nash_conv = []
+    for iterations in (5, 40, 160):
+        solver.run(iterations - solver.iteration)
+        nash_conv.append(reference.gains(solver.average_strategy()).sum())
+    assert nash_conv[1] < 0.3 * nash_conv[0] and nash_conv[2] < 0.6 * nash_conv[1], nash_conv
+    again = NRoundCFR(config, (1, 1, 2), 2, samples=8, max_tuples=1, seed=3)
+    again.run(5)
+    other = NRoundCFR(config, (1, 1, 2), 2, samples=8, max_tuples=1, seed=4)
+    other.run(5)
+    first = NRoundCFR(config, (1, 1, 2), 2, samples=8, max_tuples=1, seed=3)
+    first.run(5)
+    assert all(np.array_equal(a, b) for a, b in zip(first.regrets, again.regrets, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(first.regrets, other.regrets, strict=True))

@@ -154,14 +154,14 @@ def round_payoff(table: BlueprintTable, dice: tuple[int, ...]) -> RoundPayoff:
     return RoundPayoff(challenge, None, total)
 
 
-def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], samples: int, rng: np.random.Generator
+def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.ndarray, weight: np.ndarray
                       ) -> np.ndarray:
-    """(caller, loser) the probability that a round played by ``strategy`` ends with that challenge, estimated over
-    ``samples`` joint hands drawn from the prior (every seat's reach along the abstraction's chain of states)."""
+    """(caller, loser) the probability that a round played by ``strategy`` ends with that challenge, over the joint
+    hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along the abstraction's chain of
+    states, exact for each joint hand."""
     r = solver.round
-    rows = np.stack([rng.choice(len(h), size=samples, p=p) for h, p in zip(r.hands, r.priors, strict=True)])
-    reach = solver._reach(strategy, rows, range(r.seats))
-    matches = np.stack([r.matches[j][rows[j]] for j in range(r.seats)]).sum(axis=0)  # (samples, faces)
+    reach = solver._reach(strategy, rows, range(r.seats)) * weight[None, :]
+    matches = np.stack([r.matches[j][rows[j]] for j in range(r.seats)]).sum(axis=0)  # (T, faces)
     out = np.zeros((r.seats, r.seats))
     for x, (actor, window) in enumerate(r.keys):
         if not window:
@@ -170,8 +170,8 @@ def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], samples: in
         call = r.edge_start[x] + r.widths[x] - 1  # today's rules: the challenge is the last column
         p = reach[x] * strategy[actor][rows[actor], call]
         holds = matches[:, bid.face - 1] >= bid.quantity
-        out[actor, actor] += p[holds].sum() / samples
-        out[actor, (actor - 1) % r.seats] += p[~holds].sum() / samples
+        out[actor, actor] += p[holds].sum()
+        out[actor, (actor - 1) % r.seats] += p[~holds].sum()
     return out
 
 
@@ -202,7 +202,10 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
             if progress is not None:
                 progress(1)
         average = solver.average_strategy()
-        ends = end_probabilities(solver, average, VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
+        rng = np.random.default_rng((seed, *dice))
+        rows = np.stack([rng.choice(len(h), size=VALUE_SAMPLES, p=p) for h, p in zip(solver.round.hands,
+                                                                                     solver.round.priors, strict=True)])
+        ends = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
         values = np.einsum("cl,cls->s", ends, np.array(
             [[next_round_values(table, dice, c, loser) for loser in range(len(dice))] for c in range(len(dice))]))
         table.strategies[dice] = tuple(quantize(s) for s in average)

@@ -134,7 +134,7 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
             try:
                 table = BlueprintTable.load(cached, two)
             except TableError:  # none cached yet, or a damaged file: solve (again)
-                table = solve_blueprint(replace(config, dice=BLUEPRINT_ON_DEMAND.dice), two,
+                table = solve_blueprint(replace(config, dice=(BLUEPRINT_ON_DEMAND.dice,) * config.num_players), two,
                                         BLUEPRINT_ON_DEMAND.iterations)
                 table.save(cached)
         _BLUEPRINTS[key] = table

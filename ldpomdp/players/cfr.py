@@ -47,8 +47,15 @@ class CFRPlayer(BaseOpponent):
         if self.table_path is not None and not Path(self.table_path).is_file():
             read_npz(self.table_path, "equilibrium table")  # raises TableError naming the file and its fault
 
-    def table(self, config: GameConfig) -> GameTable | BlueprintTable:
-        """The table this player plays ``config`` with (ValueError when it cannot)."""
+    def table(self, config: GameConfig) -> GameTable:
+        """The two-player table this player plays ``config`` with (ValueError when it cannot)."""
+        table = self._table_of(config)
+        if not isinstance(table, GameTable):
+            raise ValueError(f"cfr: {config.num_players} players play the blueprint, not a two-player table")
+        return table
+
+    def _table_of(self, config: GameConfig) -> GameTable | BlueprintTable:
+        """The table for ``config``: the two-player one, or at 3-6 players the blueprint (ValueError if none)."""
         found = self._found
         if found is not None and found[0] is config:  # the same rules object: the same table
             return found[1]
@@ -66,7 +73,7 @@ class CFRPlayer(BaseOpponent):
         return table
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        table = self.table(config)
+        table = self._table_of(config)
         if max(config.starting_dice) > table.max_dice:
             raise ValueError(f"cfr: the table covers up to {table.max_dice} dice each; the game starts with "
                              f"{config.starting_dice}")
@@ -86,7 +93,7 @@ class CFRPlayer(BaseOpponent):
         palifico = view.config.palifico_round
         if palifico and (self.config is None or self.config.round_rules(True) != view.config):
             raise ValueError(f"{self.name}: a palifico round's view needs the player reset with the game's rules")
-        table = self.table(self.config if palifico else view.config)  # type: ignore[arg-type]
+        table = self._table_of(self.config if palifico else view.config)  # type: ignore[arg-type]
         opener = view.history[0][0] if view.history else view.seat
         n = len(view.dice)
         order = [(opener + j) % n for j in range(n) if view.dice[(opener + j) % n] > 0]  # seats with dice, in turn
@@ -104,7 +111,7 @@ class CFRPlayer(BaseOpponent):
             state = r.state_of(seat, tuple(r.bid_index[b] for _, b in view.history))
         except KeyError:  # no such state, or a bid beyond the round's dice
             raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence") from None
-        return _Decision(r.actions(state), lambda hands: r.hand_rows(seat, hands),
+        return _Decision(tuple(r.actions(state)), lambda hands: r.hand_rows(seat, hands),
                          lambda rows: two.probabilities(pair, seat, state, rows, r.config.palifico_round))
 
     def _find_many(self, table: BlueprintTable, view: PublicView, dice: tuple[int, ...], seat: int) -> _Decision:
