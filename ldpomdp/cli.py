@@ -356,10 +356,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     dice = SHIPPED.dice if args.dice is None else args.dice
     recall = SHIPPED.recall if args.recall is None else args.recall
     iterations = SHIPPED.iterations if args.iterations is None else args.iterations
-    config = config_from_args(args, 2, dice)
+    config = config_from_args(args, args.players, dice)
     out = Path(args.out)
     _check_out_file(out, "--out")
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
+    if args.players > 2:
+        return _solve_blueprint(args, config, iterations, out, checkpoint)
     try:
         with sigterm_as_interrupt():  # `kill` stops it as Ctrl-C does: no temporary file is left behind
             with tqdm(total=game_iterations(game_config(config, dice), iterations, args.sweeps), unit="it",
@@ -392,6 +394,40 @@ def cmd_solve(args: argparse.Namespace) -> int:
     e = exploitability(CFRPlayer(table), replace(config, dice=(1, 1)), (1, 1))
     print(f"exploitability with 1 die each: as opener {e.as_opener:.4f}, as responder {e.as_responder:.4f}, "
           f"average {e.average:.4f} (payoff units; the LP's value {e.value:+.4f})")
+    return 0
+
+
+def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: int, out: Path, checkpoint: Path
+                     ) -> int:
+    """``ldpomdp solve equilibrium --players N`` (N >= 3): the blueprint, resumable from ``checkpoint``."""
+    from tqdm import tqdm
+
+    from .exact.blueprint import BLUEPRINT_RECALL, blueprint_rounds, solve_blueprint
+    from .exact.equilibrium import game_config
+    from .exact.tables import table_for
+    from .interrupts import sigterm_as_interrupt
+
+    if args.recall not in (None, str(BLUEPRINT_RECALL)):
+        raise ValueError(f"--recall: the blueprint for 3-6 players recalls the last {BLUEPRINT_RECALL} bid, got "
+                         f"{args.recall!r}")
+    two = table_for(game_config(config, config.starting_dice[0]))  # refuses rules without a two-player table
+    try:
+        with sigterm_as_interrupt():
+            with tqdm(total=len(blueprint_rounds(config)) * iterations, unit="it", disable=args.no_progress) as bar:
+                table = solve_blueprint(config, two, iterations, samples=args.samples, seed=args.seed,
+                                        checkpoint=checkpoint, progress=bar.update)
+            table.save(out)
+            checkpoint.unlink(missing_ok=True)
+    except KeyboardInterrupt as exc:
+        if checkpoint.exists():
+            print(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: the rounds solved so far are saved "
+                  f"in {checkpoint}; run the same command again to resume", file=sys.stderr)
+        raise
+    print(f"blueprint: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out} at tables of "
+          f"{config.num_players}); rules: {config.describe()}")
+    for dice, seconds in table.seconds.items():
+        print(f"round {'-'.join(map(str, dice))} dice (in turn from the opener): win probabilities "
+              f"{', '.join(f'{v:.3f}' for v in table.values[dice])}, {seconds:.1f} CPU s")
     return 0
 
 
@@ -433,6 +469,11 @@ def _solve_parser(sub) -> None:
                          "default: the shipped table's)")
     eq.add_argument("--iterations", type=_option_int(1), default=None,
                     help="CFR+ iterations per round (default: the shipped table's)")
+    eq.add_argument("--players", type=_option_int(2), default=2,
+                    help="players (default 2); 3-6: the blueprint, every round with 3 or more seats holding dice, "
+                         "today's rules only")
+    eq.add_argument("--samples", type=_option_int(1), default=16,
+                    help="3-6 players: the other seats' joint hands drawn per update (default 16)")
     eq.add_argument("--seed", type=_option_int(0), default=0, help="seed of sampled hands (default 0)")
     eq.add_argument("--out", default="results/cfr.npz", help="table file; <out>.checkpoint.npz resumes a killed run")
     eq.add_argument("--checkpoint-every", type=_option_int(1), default=25, help="iterations between checkpoints")

@@ -139,8 +139,8 @@ register("nash", "ldpomdp.players.nash:NashPlayer",
                  "up to 7 each in the sixes game (solved once, cached on disk)")
 register("cfr", "ldpomdp.players.cfr:CFRPlayer", kinds={"table": FILE},
          summary="approximate equilibrium of the whole two-player game (CFR+ on the last bids; shipped tables for "
-                 "today's rules, Perudo and Dudo up to 5 dice each, other rules solved once and cached), "
-                 "e.g. cfr:table=PATH")
+                 "today's rules, Perudo and Dudo up to 5 dice each, other rules solved once and cached); at 3-6 "
+                 "players a blueprint of the same kind (today's rules), e.g. cfr:table=PATH")
 register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS, "safe": SPEC},
          summary="recommended against unknown opponents (two players): the equilibrium (cfr), and the local best "
                  "response to a listed type once revealed hands identify it, within a stop-loss, e.g. "

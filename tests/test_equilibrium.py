@@ -20,7 +20,7 @@ from ldpomdp.exact.equilibrium import (
     recall_for,
     solve_game,
 )
-from ldpomdp.exact.tables import ON_DEMAND, SHIPPED, SHIPPED_TABLE, table_for
+from ldpomdp.exact.tables import BLUEPRINT_ON_DEMAND, ON_DEMAND, SHIPPED, SHIPPED_TABLE, table_for
 from ldpomdp.game import play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.registry import make_player
@@ -141,8 +141,8 @@ def test_cfr_probabilities_are_a_distribution_over_legal_actions():
 
 def test_refuses_unsupported_games_clearly(tmp_path):
     player = make_player("cfr")
-    with pytest.raises(ValueError, match="two-player"):
-        player.reset(0, GameConfig(num_players=3, dice=2))
+    with pytest.raises(ValueError, match="blueprints solved on demand cover up to"):  # refused before any solving
+        player.reset(0, GameConfig(num_players=3, dice=BLUEPRINT_ON_DEMAND.dice + 1))
     with pytest.raises(ValueError, match="full-bid"):
         player.reset(0, GameConfig(dice=2, bids="sixes"))
     with pytest.raises(ValueError, match="covers up to"):

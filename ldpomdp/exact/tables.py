@@ -10,11 +10,12 @@ from pathlib import Path
 from ..caches import BoundedCache, bounded_cache
 from ..errors import TableError
 from ..rules import PRESETS, GameConfig, dice_text
-from .equilibrium import GameTable, solve_game
+from .blueprint import BLUEPRINT_RECALL, BlueprintTable, solve_blueprint
+from .equilibrium import GameTable, game_config, solve_game
 from .nash import cache_dir
 
 __all__ = ["SHIPPED_TABLE", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES", "shipped_path", "rules_key",
-           "table_for"]
+           "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 
@@ -31,9 +32,11 @@ class SolveSettings:
 
 SHIPPED = SolveSettings(dice=5, recall="3@4,2", iterations=150)  # the shipped table's (`ldpomdp solve equilibrium`)
 ON_DEMAND = SolveSettings(dice=3, recall="3@4,2", iterations=150)  # the tables solved on demand for other rules
+BLUEPRINT_ON_DEMAND = SolveSettings(dice=3, recall=str(BLUEPRINT_RECALL), iterations=150)  # 3-6 players, on use
 PRESET_TABLES = {name: GameConfig.preset(name) for name in PRESETS}  # the shipped preset tables' rules (and dice)
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
+_BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLUEPRINTS", CACHED_TABLES)
 
 
 def shipped_path(config: GameConfig) -> Path | None:
@@ -105,3 +108,38 @@ def _rules_text(config: GameConfig) -> str:
     """The rules in words, with the starting dice where the table depends on them (the exact call)."""
     return config.describe() + (f", starting with {dice_text(config.starting_dice[0])} each" if config.exact_call
                                 else "")
+
+
+def blueprint_for(config: GameConfig, path: str | Path | None = None) -> BlueprintTable:
+    """The blueprint for ``config`` (3-6 players, today's rules): ``path`` if given, else one solved now with
+    :data:`BLUEPRINT_ON_DEMAND` settings and cached on disk; its two-player rounds from :func:`table_for`."""
+    if not 3 <= config.num_players <= 6 or config.variants or config.bids != "full":
+        raise ValueError(f"cfr: the blueprint for 3-6 players covers today's rules with full bids; the game has "
+                         f"{config.num_players} players, {config.describe()}")
+    two = table_for(game_config(config, config.starting_dice[0]))
+    key = f"blueprint|players={config.num_players}|{rules_key(config)}"
+    key += f"|path={Path(path).resolve()}" if path is not None else ""
+    table = _BLUEPRINTS.lookup(key)
+    if table is None:
+        if path is not None:
+            table = BlueprintTable.load(path, two)
+        elif max(config.starting_dice) > BLUEPRINT_ON_DEMAND.dice:  # refuse before solving
+            raise ValueError(f"cfr: blueprints solved on demand cover up to {BLUEPRINT_ON_DEMAND.dice} dice each; the "
+                             f"game starts with {config.starting_dice} (solve a larger one with `ldpomdp solve "
+                             f"equilibrium --players {config.num_players} --dice D --out FILE`, play cfr:table=FILE)")
+        else:
+            digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}|{astuple(BLUEPRINT_ON_DEMAND)}".encode()
+                                    ).hexdigest()[:20]
+            cached = cache_dir() / "cfr" / f"blueprint-{digest}.npz"
+            try:
+                table = BlueprintTable.load(cached, two)
+            except TableError:  # none cached yet, or a damaged file: solve (again)
+                table = solve_blueprint(replace(config, dice=(BLUEPRINT_ON_DEMAND.dice,) * config.num_players), two,
+                                        BLUEPRINT_ON_DEMAND.iterations)
+                table.save(cached)
+        _BLUEPRINTS[key] = table
+    solved = table.config
+    if (solved.num_players, rules_key(solved)) != (config.num_players, rules_key(config)):
+        raise ValueError(f"cfr table {path} is for {solved.num_players} players, {_rules_text(solved)}; the game has "
+                         f"{config.num_players} players, {_rules_text(config)}")
+    return table

@@ -3,41 +3,66 @@ the table for the game's rules (:func:`~ldpomdp.exact.tables.table_for`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..datafiles import read_npz
-from ..exact.equilibrium import AbstractRound, GameTable
-from ..exact.tables import rules_key, table_for
+from ..exact.blueprint import BlueprintTable
+from ..exact.equilibrium import GameTable
+from ..exact.tables import blueprint_for, rules_key, table_for
 from ..game import PlayerView, PublicView
+from ..hands import hand_rows
 from ..opponent import BaseOpponent, sample_action
 from ..rules import Action, GameConfig
 
 __all__ = ["CFRPlayer"]
 
 
+@dataclass(frozen=True)
+class _Decision:
+    """A decision located in a table: its actions, and each hand's probabilities of them."""
+
+    actions: tuple[Action, ...]
+    rows: Callable[[np.ndarray], np.ndarray]  # hands (face counts) -> rows of the table
+    probabilities: Callable[[np.ndarray], np.ndarray]  # rows -> (rows, actions)
+
+
 class CFRPlayer(BaseOpponent):
     """Plays the abstraction's equilibrium: in each round, as opener or responder, the average CFR+ strategy of
-    its hand and the last k bids (k per round: the table's recall). Two players, full bids; ``table`` is a path
+    its hand and the last k bids (k per round: the table's recall). Full bids. Two players: ``table`` is a path
     to a table from ``ldpomdp solve equilibrium`` (default: the shipped one for the default rules, else one
-    solved on demand and cached) or a :class:`~ldpomdp.exact.equilibrium.GameTable`."""
+    solved on demand and cached) or a :class:`~ldpomdp.exact.equilibrium.GameTable`; three to six players: the
+    blueprint (:class:`~ldpomdp.exact.blueprint.BlueprintTable`, a path from ``ldpomdp solve equilibrium --players
+    N``, else one solved on demand and cached), the two-player table once two seats have dice."""
 
     def __init__(self, table: str | GameTable | None = None, name: str | None = None):
         self.name = name or "cfr"
         self._table = table if isinstance(table, GameTable) else None
         self.table_path = None if isinstance(table, GameTable) else table
-        self._found: tuple[GameConfig, GameTable] | None = None  # the last rules asked for and their table
-        self._located: tuple[PublicView, tuple[GameTable, AbstractRound, tuple[int, int], int, int]] | None = None
+        self._found: tuple[GameConfig, GameTable | BlueprintTable] | None = None  # the last rules asked, their table
+        self._located: tuple[PublicView, _Decision] | None = None
         if self.table_path is not None and not Path(self.table_path).is_file():
             read_npz(self.table_path, "equilibrium table")  # raises TableError naming the file and its fault
 
     def table(self, config: GameConfig) -> GameTable:
-        """The table this player plays ``config`` with (ValueError when it cannot)."""
+        """The two-player table this player plays ``config`` with (ValueError when it cannot)."""
+        table = self._table_of(config)
+        if not isinstance(table, GameTable):
+            raise ValueError(f"cfr: {config.num_players} players play the blueprint, not a two-player table")
+        return table
+
+    def _table_of(self, config: GameConfig) -> GameTable | BlueprintTable:
+        """The table for ``config``: the two-player one, or at 3-6 players the blueprint (ValueError if none)."""
         found = self._found
         if found is not None and found[0] is config:  # the same rules object: the same table
             return found[1]
-        if self._table is None:
+        table: GameTable | BlueprintTable
+        if config.num_players > 2 and self._table is None:
+            table = blueprint_for(config, self.table_path)
+        elif self._table is None:
             table = table_for(config, self.table_path)
         elif config.num_players != 2 or rules_key(self._table.config) != rules_key(config):
             raise ValueError(f"cfr: the table is for 2 players, {self._table.config.describe()}; the game has "
@@ -48,16 +73,15 @@ class CFRPlayer(BaseOpponent):
         return table
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        table = self.table(config)
+        table = self._table_of(config)
         if max(config.starting_dice) > table.max_dice:
             raise ValueError(f"cfr: the table covers up to {table.max_dice} dice each; the game starts with "
                              f"{config.starting_dice}")
         self._located = None
         super().reset(seat, config)
 
-    def _locate(self, view: PublicView) -> tuple[GameTable, AbstractRound, tuple[int, int], int, int]:
-        """(table, round, round dice, role, abstract state) of the decision in ``view`` (the last view's kept: a
-        model is asked about several actions at one view)."""
+    def _locate(self, view: PublicView) -> _Decision:
+        """The decision in ``view`` (the last view's kept: a model is asked about several actions at one view)."""
         located = self._located
         if located is not None and located[0] is view:
             return located[1]
@@ -65,34 +89,51 @@ class CFRPlayer(BaseOpponent):
         self._located = (view, found)
         return found
 
-    def _find(self, view: PublicView) -> tuple[GameTable, AbstractRound, tuple[int, int], int, int]:
+    def _find(self, view: PublicView) -> _Decision:
         palifico = view.config.palifico_round
         if palifico and (self.config is None or self.config.round_rules(True) != view.config):
             raise ValueError(f"{self.name}: a palifico round's view needs the player reset with the game's rules")
-        table = self.table(self.config if palifico else view.config)  # type: ignore[arg-type]
+        table = self._table_of(self.config if palifico else view.config)  # type: ignore[arg-type]
         opener = view.history[0][0] if view.history else view.seat
-        dice = (int(view.dice[opener]), int(view.dice[1 - opener]))
-        if not table.covers(dice, palifico):
+        n = len(view.dice)
+        order = [(opener + j) % n for j in range(n) if view.dice[(opener + j) % n] > 0]  # seats with dice, in turn
+        dice = tuple(int(view.dice[s]) for s in order)
+        seat = order.index(view.seat)
+        if isinstance(table, BlueprintTable) and len(order) > 2:
+            return self._find_many(table, view, dice, seat)
+        two = table.two if isinstance(table, BlueprintTable) else table
+        pair = (dice[0], dice[1])
+        if not two.covers(pair, palifico):
             raise ValueError(f"cfr: the table does not cover a{' palifico' if palifico else ''} round with dice "
-                             f"{dice} (opener's, responder's)")
-        role = int(view.seat != opener)
-        r = table.round(dice, palifico)
+                             f"{pair} (opener's, responder's)")
+        r = two.round(pair, palifico)
         try:
-            state = r.state_of(role, tuple(r.bid_index[b] for _, b in view.history))
+            state = r.state_of(seat, tuple(r.bid_index[b] for _, b in view.history))
         except KeyError:  # no such state, or a bid beyond the round's dice
             raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence") from None
-        return table, r, dice, role, state
+        return _Decision(tuple(r.actions(state)), lambda hands: r.hand_rows(seat, hands),
+                         lambda rows: two.probabilities(pair, seat, state, rows, r.config.palifico_round))
+
+    def _find_many(self, table: BlueprintTable, view: PublicView, dice: tuple[int, ...], seat: int) -> _Decision:
+        if dice not in table.strategies:
+            raise ValueError(f"cfr: the blueprint does not cover a round with dice {dice} (in turn from the opener)")
+        r = table.round(dice)
+        window = tuple(b for _, b in view.history)[-r.k:]
+        state = r.index.get((seat, window))
+        if state is None:
+            raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence")
+        faces = r.config.faces
+        return _Decision(r.actions(state), lambda hands: hand_rows(hands, dice[seat], faces),
+                         lambda rows: table.probabilities(dice, seat, state, rows))
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        table, r, dice, role, state = self._locate(view)
-        rows = r.hand_rows(role, hands)
-        actions = r.actions(state)
-        if action not in actions:  # illegal here (or an action these rules do not have)
+        decision = self._locate(view)
+        rows = decision.rows(hands)
+        if action not in decision.actions:  # illegal here (or an action these rules do not have)
             return np.zeros(len(rows))
-        return table.probabilities(dice, role, state, rows, r.config.palifico_round)[:, actions.index(action)]
+        return decision.probabilities(rows)[:, decision.actions.index(action)]
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        table, r, dice, role, state = self._locate(view)
-        rows = r.hand_rows(role, np.asarray(view.hand)[None, :])
-        return sample_action(r.actions(state), table.probabilities(dice, role, state, rows, r.config.palifico_round)[0],
-                             rng)
+        decision = self._locate(view)
+        rows = decision.rows(np.asarray(view.hand)[None, :])
+        return sample_action(decision.actions, decision.probabilities(rows)[0], rng)

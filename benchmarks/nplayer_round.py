@@ -1,0 +1,209 @@
+"""The N-seat round solvers (ldpomdp.exact.multiplayer): which regret minimiser, their cost, the abstraction's size.
+
+    python benchmarks/nplayer_round.py [--part method,cost,size,states,sampling] [--no-record]
+
+``method``: NashConv (the sum over seats of a perfect-recall best response's gain, in the unabstracted round) of
+the average strategy against CPU seconds, for vector CFR+ with alternating and with simultaneous updates and for
+external-sampling MCCFR (defined here, scalar, on the same abstraction). ``cost``: CPU seconds per CFR+ iteration
+by public tree size. ``size``: the abstraction's information sets and the solver's regrets and sums at 5 dice each.
+``states``: CPU seconds per iteration of the solver over information sets (NRoundCFR, 16 sampled joint hands) at
+5 dice each. ``sampling``: its NashConv with sampled joint hands against every joint hand, on a round small enough
+for the public tree's best response.
+Run it with ``OPENBLAS_NUM_THREADS=1`` for one core's figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from _record import record
+
+from ldpomdp.exact.multiplayer import NRound, NRoundCFR, PublicTreeCFR, n_round, public_tree_size
+from ldpomdp.rules import CHALLENGE, Bid, GameConfig
+
+METHOD_ROUND = (GameConfig(num_players=3, dice=1, faces=3), (1, 1, 1), 2)
+COST_ROUNDS = [((1, 1, 1), 3), ((1, 1, 1), 4), ((2, 1, 1), 3), ((2, 2, 1), 3), ((1, 1, 1, 1), 4)]
+SIZE_ROUNDS = [((5, 5, 5), 1), ((5, 5, 5), 2), ((5,) * 6, 1), ((5,) * 6, 2)]
+STATES_ROUNDS = [((5, 5, 5), 1), ((5, 5, 5), 2), ((5, 5, 5, 5), 1)]
+SAMPLING_ROUND = (GameConfig(num_players=3, dice=2, faces=4), (1, 2, 2), 1)
+
+
+def _matched(row: np.ndarray) -> np.ndarray:
+    total = row.sum()
+    return row / total if total > 0 else np.full(len(row), 1.0 / len(row))
+
+
+class ExternalSampling:
+    """External-sampling MCCFR (Lanctot et al. 2009) with linear averaging on an NRound: per iteration and seat,
+    one joint hand drawn from the prior, every action of the seat explored, the others' sampled."""
+
+    def __init__(self, solver: PublicTreeCFR, seed: int):
+        self.solver, self.r = solver, solver.round
+        self.regrets = [np.zeros_like(x) for x in solver.regrets]
+        self.sums = [np.zeros_like(x) for x in solver.regrets]
+        self.rng = np.random.default_rng(seed)
+        self.iteration = 0
+
+    def _walk(self, hands: tuple[int, ...], history: list, seat: int, t: int) -> float:
+        r, p = self.r, self.solver.payoff
+        actor = len(history) % r.seats
+        s = r.index[(actor, tuple(history[-r.k:]))]
+        e0, acts, h = int(r.edge_start[s]), r.actions(s), hands[actor]
+        sigma = _matched(np.maximum(self.regrets[actor][h, e0:e0 + len(acts)], 0.0))
+
+        def value(j: int) -> float:
+            action = acts[j]
+            if isinstance(action, Bid):
+                return self._walk(hands, history + [action], seat, t)
+            bid = history[-1]
+            total = sum(int(r.matches[i][hands[i], bid.face - 1]) for i in range(r.seats))
+            if action is CHALLENGE:
+                return float(p.challenge[seat, actor, bid.quantity - total + r.table_dice])
+            assert p.exact is not None
+            return float(p.exact[seat, actor, int(total == bid.quantity)])
+
+        if actor != seat:
+            self.sums[actor][h, e0:e0 + len(acts)] += t * sigma
+            return value(int(self.rng.choice(len(acts), p=sigma)))
+        utils = np.array([value(j) for j in range(len(acts))])
+        node = float(sigma @ utils)
+        self.regrets[seat][h, e0:e0 + len(acts)] += utils - node
+        return node
+
+    def run(self, iterations: int) -> None:
+        for _ in range(iterations):
+            self.iteration += 1
+            for seat in range(self.r.seats):
+                hands = tuple(int(self.rng.choice(len(q), p=q)) for q in self.r.priors)
+                self._walk(hands, [], seat, self.iteration)
+
+    def average_strategy(self) -> list[np.ndarray]:
+        r = self.r
+        return [np.array([np.concatenate([_matched(x[h, r.edge_start[s]:r.edge_start[s] + r.widths[s]])
+                                          for s in r.seat_sets[i]]) for h in range(len(x))])
+                for i, x in enumerate(self.sums)]
+
+
+def method_rows() -> list[list]:
+    config, dice, k = METHOD_ROUND
+    rows = []
+    for label, alternating in (("vector CFR+, alternating", True), ("vector CFR+, simultaneous", False)):
+        solver, spent = PublicTreeCFR(config, dice, k, alternating=alternating), 0.0
+        for target in (10, 40, 160):
+            start = time.process_time()
+            solver.run(target - solver.iteration)
+            spent += time.process_time() - start
+            rows.append([label, target, f"{spent:.2f}", f"{solver.gains().sum():.5f}"])
+            print(rows[-1], flush=True)
+    sampler, spent = ExternalSampling(PublicTreeCFR(config, dice, k), seed=0), 0.0
+    for target in (1000, 4000, 16000):
+        start = time.process_time()
+        sampler.run(target - sampler.iteration)
+        spent += time.process_time() - start
+        rows.append(["external-sampling MCCFR", target, f"{spent:.2f}",
+                     f"{sampler.solver.gains(sampler.average_strategy()).sum():.5f}"])
+        print(rows[-1], flush=True)
+    return rows
+
+
+def cost_rows() -> list[list]:
+    rows = []
+    for dice, faces in COST_ROUNDS:
+        config = GameConfig(num_players=len(dice), dice=max(dice), faces=faces)
+        solver = PublicTreeCFR(config, dice, 2)
+        solver.run(1)  # warm the caches
+        start = time.process_time()
+        solver.run(3)
+        per = (time.process_time() - start) / 3
+        rows.append([f"{dice}, {faces} faces", f"{solver.tree.size:,}", f"{per:.4f}",
+                     f"{per / solver.tree.size / sum(len(h) for h in solver.round.hands) * 1e6:.2f}"])
+        print(rows[-1], flush=True)
+    return rows
+
+
+def size_rows() -> list[list]:
+    rows = []
+    for dice, k in SIZE_ROUNDS:
+        r: NRound = n_round(GameConfig(num_players=len(dice), dice=5, faces=6), dice, k)
+        rows.append([f"{len(dice)} x 5 dice", k, f"{len(r.keys):,}", f"{sum(r.edges):,}",
+                     f"{r.memory_bytes() / 2 ** 20:,.0f}", f"{public_tree_size(r.config, r.table_dice):.3g}"])
+        print(rows[-1], flush=True)
+    return rows
+
+
+def states_rows() -> list[list]:
+    rows = []
+    for dice, k in STATES_ROUNDS:
+        start = time.process_time()
+        solver = NRoundCFR(GameConfig(num_players=len(dice), dice=5), dice, k)
+        built = time.process_time() - start
+        start = time.process_time()
+        solver.run(1)
+        rows.append([f"{dice}", k, f"{len(solver.round.keys):,}", f"{built:.2f}", f"{time.process_time() - start:.2f}"])
+        print(rows[-1], flush=True)
+    return rows
+
+
+def sampling_rows() -> list[list]:
+    config, dice, k = SAMPLING_ROUND
+    reference = PublicTreeCFR(config, dice, k)
+    rows = []
+    for label, samples, max_tuples in (("8 sampled", 8, 1), ("16 sampled", 16, 1), ("64 sampled", 64, 1),
+                                       ("every joint hand", 16, 10 ** 6)):
+        solver, spent = NRoundCFR(config, dice, k, samples=samples, max_tuples=max_tuples), 0.0
+        for target in (50, 150, 600):
+            start = time.process_time()
+            solver.run(target - solver.iteration)
+            spent += time.process_time() - start
+            rows.append([label, target, f"{spent:.1f}", f"{reference.gains(solver.average_strategy()).sum():.4f}"])
+            print(rows[-1], flush=True)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", default="method,cost,size,states,sampling")
+    parser.add_argument("--no-record", action="store_true")
+    args = parser.parse_args()
+    parts = args.part.split(",")
+    note = "One process on 2 cores, shared (other jobs running): CPU seconds are process time."
+    if "method" in parts:
+        rows = method_rows()
+        if not args.no_record:
+            record("nplayer_method", "Regret minimisers on one 3-seat round (1 die each, 3 faces, ones wild, k = 2)",
+                   ["method", "iterations", "CPU s", "NashConv of the average"], rows,
+                   command="python benchmarks/nplayer_round.py --part method", notes=note)
+    if "cost" in parts:
+        rows = cost_rows()
+        if not args.no_record:
+            record("nplayer_cost", "Vector CFR+ (alternating), CPU seconds per iteration by public tree size (k = 2)",
+                   ["dice per seat", "public tree nodes", "CPU s / iteration", "CPU us per node x hand"], rows,
+                   command="python benchmarks/nplayer_round.py --part cost", notes=note)
+    if "size" in parts:
+        rows = size_rows()
+        if not args.no_record:
+            record("nplayer_size", "The abstraction at 5 dice each (6 faces, ones wild)",
+                   ["table", "recall k", "information sets", "columns (all seats)", "regrets + sums, MB",
+                    "public tree nodes"], rows, command="python benchmarks/nplayer_round.py --part size",
+                   notes=note)
+    if "states" in parts:
+        rows = states_rows()
+        if not args.no_record:
+            record("nplayer_states", "The solver over information sets (16 sampled joint hands), 5 dice each",
+                   ["dice per seat", "recall k", "information sets", "CPU s to build", "CPU s / iteration"], rows,
+                   command="python benchmarks/nplayer_round.py --part states", notes=note)
+    if "sampling" in parts:
+        rows = sampling_rows()
+        if not args.no_record:
+            record("nplayer_sampling", "Sampled joint hands against every joint hand (3 seats with 1, 2, 2 dice, "
+                   "4 faces, ones wild, k = 1)", ["joint hands per update", "iterations", "CPU s",
+                                                  "NashConv of the average"], rows,
+                   command="python benchmarks/nplayer_round.py --part sampling",
+                   notes=note + " NashConv: perfect-recall best responses in the unabstracted round, so it keeps "
+                   "the abstraction's own loss.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""The blueprint for three to six players: every round with three or more seats holding dice, solved by
+:class:`~ldpomdp.exact.multiplayer.NRoundCFR` and chained over dice states by each seat's probability of winning
+the game; once two seats remain, the two-player table takes over. Today's rules (no variant) for now; the method,
+its cost and its measurements: the Exact solvers page, "Three to six players"."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..caches import memo
+from ..datafiles import load_npz, write_npz
+from ..rules import GameConfig, next_opener
+from .equilibrium import GameTable, quantize
+from .multiplayer import NRound, NRoundCFR, RoundPayoff, n_round
+
+__all__ = ["BlueprintTable", "blueprint_rounds", "solve_blueprint", "next_round_values", "round_payoff",
+           "end_probabilities", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
+
+BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
+VALUE_SAMPLES = 8192  # joint hands drawn to value a solved round (its ends' probabilities)
+
+
+@memo(maxsize=256)
+def _round(config: GameConfig, dice: tuple[int, ...], k: int) -> NRound:
+    return n_round(config, dice, k)
+
+
+@dataclass
+class BlueprintTable:
+    """Solved rounds of the ``config.num_players``-player game: ``strategies[dice]`` per seat (counted from the
+    round's opener, ``dice`` in turn order from it, every seat with dice) its average strategy as uint8 (see
+    :func:`~ldpomdp.exact.equilibrium.quantize`), ``values[dice]`` each seat's probability of winning the game from
+    that round. ``two`` plays the rounds with two seats left. ``k``, ``iterations``, ``samples``, ``seed``: how it
+    was solved."""
+
+    config: GameConfig
+    two: GameTable
+    k: int
+    iterations: int
+    samples: int
+    seed: int
+    strategies: dict[tuple[int, ...], tuple[np.ndarray, ...]] = field(default_factory=dict)
+    values: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
+    seconds: dict[tuple[int, ...], float] = field(default_factory=dict)
+
+    FORMAT = 1
+
+    @property
+    def max_dice(self) -> int:
+        return int(self.config.starting_dice[0])
+
+    def round(self, dice: tuple[int, ...]) -> NRound:
+        """The abstraction the round with ``dice`` (turn order from the opener) was solved on."""
+        return _round(_round_rules(self.config, len(dice)), tuple(int(d) for d in dice), self.k)
+
+    def probabilities(self, dice: tuple[int, ...], seat: int, state: int, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), actions of ``state``) probabilities of ``seat``'s hand ``rows`` at information set ``state``."""
+        r = self.round(dice)
+        e = r.edge_start[state]
+        block = self.strategies[dice][seat][np.asarray(rows)[:, None], np.arange(e, e + r.widths[state])]
+        block = block.astype(np.float64)
+        total = block.sum(axis=1, keepdims=True)
+        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
+
+    def win_probabilities(self, dice: tuple[int, ...]) -> np.ndarray:
+        """Each seat's probability of winning from a round with ``dice`` (two seats: from the two-player table)."""
+        if len(dice) == 2:
+            v = self.two.value((int(dice[0]), int(dice[1])))
+            return np.array([(1.0 + v) / 2.0, (1.0 - v) / 2.0])
+        return self.values[tuple(int(d) for d in dice)]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        cfg = self.config
+        out = {"format": np.array(self.FORMAT), "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
+               "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
+               "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
+               "samples": np.array(self.samples), "seed": np.array(self.seed)}
+        for dice, per_seat in self.strategies.items():
+            name = "_".join(map(str, dice))
+            for seat, strategy in enumerate(per_seat):  # stored (columns, hands): a fifth smaller compressed
+                out[f"round_{name}_seat{seat}"] = np.ascontiguousarray(strategy.T)
+            out[f"values_{name}"] = self.values[dice]
+            out[f"seconds_{name}"] = np.array(self.seconds[dice])
+        return out
+
+    @classmethod
+    def from_arrays(cls, data: Mapping[str, np.ndarray], two: GameTable) -> BlueprintTable:
+        if int(data["format"]) != cls.FORMAT:
+            raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT}")
+        wild = int(data["wild"])
+        config = GameConfig(num_players=int(data["players"]), dice=int(data["max_dice"]), faces=int(data["faces"]),
+                            wild=None if wild < 0 else wild, opener=str(data["opener"]))
+        table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]))
+        for name in data:
+            if name.startswith("values_"):
+                label = name[len("values_"):]
+                dice = tuple(int(d) for d in label.split("_"))
+                table.strategies[dice] = tuple(np.asarray(data[f"round_{label}_seat{s}"]).T for s in range(len(dice)))
+                table.values[dice] = np.asarray(data[name], dtype=np.float64)
+                table.seconds[dice] = float(data[f"seconds_{label}"])
+        return table
+
+    def save(self, path: str | Path) -> Path:
+        """Write the table atomically (compressed .npz)."""
+        return write_npz(path, self.arrays())
+
+    @classmethod
+    def load(cls, path: str | Path, two: GameTable) -> BlueprintTable:
+        """The table in the file at ``path`` (``two``: the two-player table of its rules); TableError naming the
+        file when it cannot be read."""
+        return load_npz(path, "blueprint table", lambda data: cls.from_arrays(data, two))
+
+
+def _round_rules(config: GameConfig, seats: int) -> GameConfig:
+    """The rules of a round with ``seats`` seats holding dice (the abstraction numbers bids by the table's dice)."""
+    return GameConfig(num_players=seats, dice=config.starting_dice[0], faces=config.faces, wild=config.wild,
+                      opener=config.opener)
+
+
+def blueprint_rounds(config: GameConfig) -> list[tuple[int, ...]]:
+    """Every round with three or more seats holding dice that a game of ``config`` reaches, as dice in turn order
+    from the opener, in the order they are solved: fewest dice first."""
+    top = config.starting_dice[0]
+    rounds = [d for m in range(3, config.num_players + 1) for d in itertools.product(range(1, top + 1), repeat=m)]
+    return sorted(rounds, key=lambda d: (sum(d), len(d), d))
+
+
+def next_round_values(table: BlueprintTable, dice: tuple[int, ...], caller: int, loser: int) -> np.ndarray:
+    """Each seat's probability of winning after the round with ``dice`` ends, ``caller``'s call making ``loser``
+    lose a die (seats counted from this round's opener); a seat out of dice wins with probability 0."""
+    after = tuple(d - (s == loser) for s, d in enumerate(dice))
+    opener = next_opener(_round_rules(table.config, len(dice)), after, caller, loser)
+    order = [(opener + j) % len(dice) for j in range(len(dice)) if after[(opener + j) % len(dice)] > 0]
+    out = np.zeros(len(dice))
+    out[order] = table.win_probabilities(tuple(after[s] for s in order))
+    return out
+
+
+def round_payoff(table: BlueprintTable, dice: tuple[int, ...]) -> RoundPayoff:
+    """The round's :class:`~ldpomdp.exact.multiplayer.RoundPayoff`: each seat's probability of winning the game
+    after each end (:func:`next_round_values`)."""
+    n, total = len(dice), sum(dice)
+    challenge = np.zeros((n, n, 2 * total + 1))
+    for caller in range(n):
+        by_loser = {loser: next_round_values(table, dice, caller, loser) for loser in (caller, (caller - 1) % n)}
+        for m in range(-total, total + 1):
+            challenge[:, caller, m + total] = by_loser[caller if m <= 0 else (caller - 1) % n]
+    return RoundPayoff(challenge, None, total)
+
+
+def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.ndarray, weight: np.ndarray
+                      ) -> np.ndarray:
+    """(caller, loser) the probability that a round played by ``strategy`` ends with that challenge, over the joint
+    hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along the abstraction's chain of
+    states, exact for each joint hand."""
+    r = solver.round
+    reach = solver._reach(strategy, rows, range(r.seats)) * weight[None, :]
+    matches = np.stack([r.matches[j][rows[j]] for j in range(r.seats)]).sum(axis=0)  # (T, faces)
+    out = np.zeros((r.seats, r.seats))
+    for x, (actor, window) in enumerate(r.keys):
+        if not window:
+            continue
+        bid = window[-1]
+        call = r.edge_start[x] + r.widths[x] - 1  # today's rules: the challenge is the last column
+        p = reach[x] * strategy[actor][rows[actor], call]
+        holds = matches[:, bid.face - 1] >= bid.quantity
+        out[actor, actor] += p[holds].sum()
+        out[actor, (actor - 1) % r.seats] += p[~holds].sum()
+    return out
+
+
+def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples: int = 16, seed: int = 0,
+                    checkpoint: str | Path | None = None, progress: Callable[[int], None] | None = None
+                    ) -> BlueprintTable:
+    """Solve every round of ``config`` (3-6 players, today's rules) with three or more seats holding dice, fewest
+    dice first, each against the win probabilities of the rounds it leads to; ``two``: the two-player table of the
+    same rules (up to the same dice). ``checkpoint``: a file the table is saved to after each round and resumed
+    from. ``progress(n)``: n more CFR+ iterations done."""
+    if config.variants or config.bids != "full" or not 3 <= config.num_players <= 6:
+        raise ValueError(f"the blueprint solves 3-6 players under today's rules with full bids; got "
+                         f"{config.num_players} players, {config.describe()}")
+    if two.max_dice < config.starting_dice[0]:
+        raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
+                         f"{config.starting_dice[0]}")
+    table = BlueprintTable(config, two, BLUEPRINT_RECALL, int(iterations), int(samples), int(seed))
+    if checkpoint is not None and Path(checkpoint).is_file():
+        table = BlueprintTable.load(checkpoint, two)
+    for dice in blueprint_rounds(config):
+        if dice in table.strategies:
+            continue
+        start = time.process_time()
+        solver = NRoundCFR(_round_rules(config, len(dice)), dice, table.k, round_payoff(table, dice), samples=samples,
+                           seed=seed)
+        for _ in range(iterations):
+            solver.run(1)
+            if progress is not None:
+                progress(1)
+        average = solver.average_strategy()
+        rng = np.random.default_rng((seed, *dice))
+        rows = np.stack([rng.choice(len(h), size=VALUE_SAMPLES, p=p) for h, p in zip(solver.round.hands,
+                                                                                     solver.round.priors, strict=True)])
+        ends = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
+        values = np.einsum("cl,cls->s", ends, np.array(
+            [[next_round_values(table, dice, c, loser) for loser in range(len(dice))] for c in range(len(dice))]))
+        table.strategies[dice] = tuple(quantize(s) for s in average)
+        table.values[dice] = values
+        table.seconds[dice] = time.process_time() - start
+        if checkpoint is not None:
+            table.save(checkpoint)
+    return table

@@ -1,0 +1,132 @@
+"""The blueprint for three to six players (ldpomdp.exact.blueprint): the rounds' ends against a walk over every
+history and joint hand, the values after a round against the rules, the table's file, the cfr player at tables of
+3, 4 and 6, and the command that solves it."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from ldpomdp.cli import main
+from ldpomdp.errors import TableError
+from ldpomdp.exact.blueprint import BlueprintTable, end_probabilities, next_round_values, solve_blueprint
+from ldpomdp.exact.multiplayer import NRoundCFR
+from ldpomdp.exact.tables import table_for
+from ldpomdp.game import PublicView, play_game
+from ldpomdp.players.cfr import CFRPlayer
+from ldpomdp.registry import make_player
+from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions
+
+TWO = table_for(GameConfig())  # the shipped two-player table (today's rules, 1-5 dice each)
+
+
+def test_round_ends_equal_a_walk_over_every_history_and_joint_hand():
+    config = GameConfig(num_players=3, dice=1, faces=3)
+    solver = NRoundCFR(config, (1, 1, 1), 1, samples=4, max_tuples=1, seed=1)
+    solver.run(20)  # any strategy far from uniform
+    strategy, r = solver.average_strategy(), solver.round
+    tuples = list(itertools.product(*(range(len(h)) for h in r.hands)))
+    rows = np.array(tuples).T
+    weight = np.prod([r.priors[j][rows[j]] for j in range(3)], axis=0)
+    got = end_probabilities(solver, strategy, rows, weight)
+    want = np.zeros((3, 3))
+
+    def walk(hands, history, p):
+        seat = len(history) % 3
+        window = tuple(history[-1:])
+        s = r.index[(seat, window)]
+        actions = r.actions(s)
+        sigma = strategy[seat][hands[seat], r.edge_start[s] + np.arange(len(actions))]
+        for action, q in zip(actions, sigma, strict=True):
+            if isinstance(action, Bid):
+                walk(hands, history + [action], p * q)
+            else:
+                bid = history[-1]
+                count = sum(int(r.matches[j][hands[j], bid.face - 1]) for j in range(3))
+                want[seat, seat if count >= bid.quantity else (seat - 1) % 3] += p * q
+
+    for hands, w in zip(tuples, weight, strict=True):
+        walk(hands, [], w)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    assert abs(got.sum() - 1.0) < 1e-12
+
+
+def test_values_after_a_round_follow_the_rules():
+    table = BlueprintTable(GameConfig(num_players=3, dice=2), TWO, 1, 1, 1, 0)
+    table.values[(2, 1, 1)] = np.array([0.5, 0.2, 0.3])
+    # seat 0 (1 die) loses seat 1's challenge: out; seat 2 opens (the next seat with dice after the challenger)
+    v = TWO.value((1, 2))
+    np.testing.assert_allclose(next_round_values(table, (1, 2, 1), 1, 0), [0.0, (1 - v) / 2, (1 + v) / 2])
+    # seat 2 loses its own challenge in (1, 2, 2): (1, 2, 1), seat 0 opens after the challenger
+    table.values[(1, 2, 1)] = np.array([0.1, 0.6, 0.3])
+    np.testing.assert_allclose(next_round_values(table, (1, 2, 2), 2, 2), [0.1, 0.6, 0.3])
+    # seat 1 loses seat 2's challenge in (1, 2, 1): (1, 1, 1) from seat 0, the seat after the challenger
+    table.values[(1, 1, 1)] = np.array([0.4, 0.35, 0.25])
+    np.testing.assert_allclose(next_round_values(table, (1, 2, 1), 2, 1), [0.4, 0.35, 0.25])
+    # seat 0 loses seat 0's challenge in (2, 1, 1): (1, 1, 1) opened by seat 1
+    np.testing.assert_allclose(next_round_values(table, (2, 1, 1), 0, 0), [0.25, 0.4, 0.35])
+
+
+@pytest.fixture(scope="module")
+def blueprints(tmp_path_factory):
+    """Blueprints for 3, 4 and 6 players with 1 die each (few iterations: the tests check play, not strength)."""
+    folder = tmp_path_factory.mktemp("blueprints")
+    paths = {}
+    for n in (3, 4, 6):
+        table = solve_blueprint(GameConfig(num_players=n, dice=1), TWO, iterations=3, samples=4, seed=n)
+        paths[n] = table.save(folder / f"blueprint{n}.npz")
+    return paths
+
+
+def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
+    table = BlueprintTable.load(blueprints[3], TWO)
+    assert set(table.strategies) == {(1, 1, 1)} and abs(table.values[(1, 1, 1)].sum() - 1.0) < 1e-9
+    again = BlueprintTable.load(table.save(tmp_path / "again.npz"), TWO)
+    assert all(np.array_equal(a, b) for a, b in zip(table.strategies[(1, 1, 1)], again.strategies[(1, 1, 1)],
+                                                    strict=True))
+    damaged = tmp_path / "damaged.npz"
+    damaged.write_bytes(blueprints[3].read_bytes()[:200])
+    with pytest.raises(TableError, match="damaged.npz"):
+        BlueprintTable.load(damaged, TWO)
+    player = CFRPlayer(str(blueprints[3]))
+    with pytest.raises(ValueError, match="is for 3 players"):
+        player.reset(0, GameConfig(num_players=4, dice=1))
+    with pytest.raises(ValueError, match="today's rules"):
+        CFRPlayer().reset(0, GameConfig(num_players=3, dice=1, exact_call=True))
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_cfr_plays_whole_games_at_tables_of_three_to_six(blueprints, players):
+    config = GameConfig(num_players=players, dice=1)
+    spec = f"cfr:table={blueprints[players]}"
+    seats = [make_player(spec)] + [make_player("one-third") for _ in range(players - 2)] + [make_player(spec)]
+    winners = {play_game(config, seats, seed).winner for seed in range(12)}
+    assert winners <= set(range(players)) and len(winners) > 1
+
+
+def test_action_probabilities_are_a_distribution_over_the_legal_actions(blueprints):
+    config = GameConfig(num_players=4, dice=1)
+    player = CFRPlayer(str(blueprints[4]))
+    player.reset(2, config)
+    hands = np.eye(6, dtype=np.int64)  # every one-die hand
+    view = PublicView(config, seat=2, dice=(1, 0, 1, 1), history=((0, Bid(1, 3)),))  # 3 seats with dice: blueprint
+    legal = legal_actions(config, 3, Bid(1, 3))
+    total = sum(player.action_probabilities(hands, view, a) for a in legal)
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
+    assert not np.allclose(player.action_probabilities(hands, view, CHALLENGE), player.action_probabilities(
+        hands, view, CHALLENGE)[0])  # the hands play differently
+    two = PublicView(config, seat=3, dice=(0, 0, 1, 1), history=((2, Bid(1, 3)),))  # two seats left: the 2p table
+    total = sum(player.action_probabilities(hands, two, a) for a in legal_actions(config, 2, Bid(1, 3)))
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
+
+
+def test_solve_command_writes_a_blueprint_and_refuses_variants(tmp_path, capsys):
+    out = tmp_path / "b3.npz"
+    assert main(["solve", "equilibrium", "--players", "3", "--dice", "1", "--iterations", "2", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert "cfr:table=" in capsys.readouterr().out
+    assert set(BlueprintTable.load(out, TWO).strategies) == {(1, 1, 1)}
+    assert not out.with_name(out.name + ".checkpoint.npz").exists()
+    assert main(["solve", "equilibrium", "--players", "3", "--rules", "perudo", "--dice", "1", "--out",
+                 str(tmp_path / "p.npz")]) == 2
+    assert "today's rules" in capsys.readouterr().err
