@@ -60,6 +60,7 @@ def rate(wins: int, games: int) -> str:
     return f"{wins / games:.3f} [{low:.3f}, {high:.3f}]"
 
 
+@pytest.mark.slow  # process pools
 def test_a_tiny_run_records_what_its_games_files_say(monkeypatch, tmp_path):
     recorded = run(monkeypatch, tmp_path)
     columns, rows = recorded["t"]
@@ -88,6 +89,7 @@ def test_a_tiny_run_records_what_its_games_files_say(monkeypatch, tmp_path):
         assert self_rows[i][1:3] == [12, rate(seat_wins, 12)] and self_rows[3 + i][1:3] == [12, rate(copy_wins, 12)]
 
 
+@pytest.mark.slow  # process pools
 def test_a_resumed_run_plays_no_game_twice_and_the_same_games(monkeypatch, tmp_path):
     first = run(monkeypatch, tmp_path / "whole")
     kept = tmp_path / "resumed" / "3p1d"
