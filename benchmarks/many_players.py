@@ -8,7 +8,7 @@ N copies of itself (self-play sanity); full game, ones wild, today's rules or wi
   1/N. The copies' rates test the harness (no copy may be favoured); the seats' show what the position is worth.
 - seatings: game g of a table seats its players in permutation g mod N! (a sweep cell's ``seating="permute"``), so
   the agent takes every seat with the others in every order, all equally often when ``--games`` is a multiple of N!.
-- CPU seconds per table: the sweep's worker CPU time of the run that finished it (a resumed table: its last run).
+- CPU seconds a game per table: the sweep's worker CPU time over the games of the run that last played in it.
 
 Tables are played with the sweep machinery (``run_sweep``: seeded from ``--seed``, resumable, one folder per table
 under ``--out``). Bad input (an unknown spec, fewer than 3 players, an agent that cannot play N players) is one line
@@ -78,8 +78,8 @@ def slug(text: str) -> str:
 
 def play_table(cell: Cell, games: int, folder: Path, seed: int, workers: int
                ) -> tuple[list[SummaryRow], list[int], float]:
-    """Play ``cell`` into ``folder``: (its summary rows, one per player in the cell's order; wins per seat; the
-    run's worker CPU seconds)."""
+    """Play ``cell`` into ``folder``: (its summary rows, one per player in the cell's order; wins per seat; worker CPU
+    seconds a game over the games of the run that last played in it)."""
     seat_wins = [0] * cell.config.num_players
 
     def count(records: dict[tuple[str, int], dict]) -> None:
@@ -90,8 +90,8 @@ def play_table(cell: Cell, games: int, folder: Path, seed: int, workers: int
 
     rows = run_sweep([cell], games, folder, seed, workers=workers, progress=False, log=None, exact=False, then=count)
     with open(folder / "timing.csv", encoding="utf-8") as fh:
-        cpu = float(next(csv.DictReader(fh))["cpu_seconds"])
-    return rows, seat_wins, cpu
+        timing = next(csv.DictReader(fh))
+    return rows, seat_wins, float(timing["cpu_seconds"]) / int(timing["games"])
 
 
 def check(parser: Parser, args: argparse.Namespace) -> tuple[GameConfig, str, list[str]]:
@@ -168,11 +168,11 @@ def main() -> None:
                                            args.seed, args.workers)
             wins, games = wins + row.wins, games + row.games
             field_rows.append([", ".join(f"`{o}`" for o in others), row.games, rate_text(row.wins, row.games),
-                               verdict(row.wins, row.games, share), round(cpu, 1)])
+                               verdict(row.wins, row.games, share), round(cpu, 3)])
             print(" | ".join(map(str, field_rows[-1])), flush=True)
         if opponents:
             field_rows.append(["**all tables, pooled**", games, rate_text(wins, games), verdict(wins, games, share),
-                               round(sum(r[-1] for r in field_rows), 1)])
+                               round(sum(r[-1] * r[1] for r in field_rows) / games, 3)])
             print(" | ".join(map(str, field_rows[-1])), flush=True)
         if not args.no_self_play:
             cell = Cell((agent,) * n, config, seating="permute")
@@ -184,7 +184,7 @@ def main() -> None:
             for row in copies:
                 self_rows.append([f"copy {row.player_index}", row.games, rate_text(row.wins, row.games),
                                   verdict(row.wins, row.games, share)])
-            self_rows[0].append(round(cpu, 1))
+            self_rows[0].append(round(cpu, 3))
             for other in self_rows[1:]:
                 other.append(None)
             for line in self_rows:
@@ -203,19 +203,19 @@ def main() -> None:
     seatings = (f"Game g of a table seats its players in permutation g mod {n}! = {math.factorial(n)}: the agent in "
                 f"every seat, the others in every order" + ("" if args.games % math.factorial(n) else
                                                              ", each seating equally often") + ". ")
-    cpu_note = ("CPU s: the table's worker CPU seconds (the run that finished it), on a machine of 2 cores shared "
-                "with other jobs.")
+    cpu_note = ("CPU s a game: the table's worker CPU seconds over the games of the run that last played in it (all "
+                "its games unless resumed), on a machine of 2 cores shared with other jobs.")
     if field_rows:
         record(name, f"`{agent}` at tables of {n} players, {dice_text(args.dice)} each{preset}: its win rate against "
                      f"each table of opponents, fair share 1/{n}",
-               ["opponents", "games", f"`{agent}`'s win rate", f"against 1/{n} (95% interval)", "CPU s"],
+               ["opponents", "games", f"`{agent}`'s win rate", f"against 1/{n} (95% interval)", "CPU s a game"],
                field_rows, command=command,
-               notes=seatings + "Win rates with 95% Wilson intervals; the last column says whether the interval "
+               notes=seatings + "Win rates with 95% Wilson intervals; the next column says whether the interval "
                      f"lies above 1/{n}, below it, or holds it. The pooled row counts every table's games alike. "
                      + cpu_note)
     if self_rows:
         record(f"{name}_self", f"Self-play sanity: {n} copies of `{agent}`, {dice_text(args.dice)} each{preset}",
-               ["seat / copy", "games", "win rate", f"against 1/{n} (95% interval)", "CPU s"], self_rows,
+               ["seat / copy", "games", "win rate", f"against 1/{n} (95% interval)", "CPU s a game"], self_rows,
                command=command,
                notes=seatings + "A copy's win rate must hold 1/N (the copies are alike, so a copy off it means the "
                      "harness favours a player); a seat's may not (seat 0 opens the first round: what the position "
