@@ -6,6 +6,7 @@ N copies of itself (self-play sanity); full game, ones wild, today's rules or wi
   share 1/N, with 95% Wilson intervals.
 - self-play: N copies of the agent; each seat's win rate (seat 0 opens the first round) and each copy's, against
   1/N. The copies' rates test the harness (no copy may be favoured); the seats' show what the position is worth.
+  With the agent in the field, this is the field's table of N - 1 copies of it, played once.
 - seatings: game g of a table seats its players in permutation g mod N! (a sweep cell's ``seating="permute"``), so
   the agent takes every seat with the others in every order, all equally often when ``--games`` is a multiple of N!.
 - CPU seconds a game per table: the sweep's worker CPU time over the games of the run that last played in it.
@@ -76,10 +77,12 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "-", text)
 
 
-def play_table(cell: Cell, games: int, folder: Path, seed: int, workers: int
+def play_table(cell: Cell, games: int, out: Path, seed: int, workers: int
                ) -> tuple[list[SummaryRow], list[int], float]:
-    """Play ``cell`` into ``folder``: (its summary rows, one per player in the cell's order; wins per seat; worker CPU
-    seconds a game over the games of the run that last played in it)."""
+    """Play ``cell`` into its folder under ``out`` (named by its players, so a table met twice, such as self-play
+    when the agent is in the field, is played once): (its summary rows, one per player in the cell's order; wins
+    per seat; worker CPU seconds a game over the games of the run that last played in it)."""
+    folder = out / slug(f"{cell.players[0]}_vs_{'+'.join(cell.players[1:])}")
     seat_wins = [0] * cell.config.num_players
 
     def count(records: dict[tuple[str, int], dict]) -> None:
@@ -164,8 +167,7 @@ def main() -> None:
         wins = games = 0
         for others in opponents:
             cell = Cell((agent, *others), config, seating="permute")
-            (row, *_), _, cpu = play_table(cell, args.games, out / slug("_vs_".join((agent, "+".join(others)))),
-                                           args.seed, args.workers)
+            (row, *_), _, cpu = play_table(cell, args.games, out, args.seed, args.workers)
             wins, games = wins + row.wins, games + row.games
             field_rows.append([", ".join(f"`{o}`" for o in others), row.games, rate_text(row.wins, row.games),
                                verdict(row.wins, row.games, share), round(cpu, 3)])
@@ -176,8 +178,7 @@ def main() -> None:
             print(" | ".join(map(str, field_rows[-1])), flush=True)
         if not args.no_self_play:
             cell = Cell((agent,) * n, config, seating="permute")
-            copies, seat_wins, cpu = play_table(cell, args.games, out / slug(f"self-play_{agent}"), args.seed,
-                                                args.workers)
+            copies, seat_wins, cpu = play_table(cell, args.games, out, args.seed, args.workers)
             for seat, won in enumerate(seat_wins):
                 self_rows.append([f"seat {seat}" + (" (opens the first round)" if seat == 0 else ""), args.games,
                                   rate_text(won, args.games), verdict(won, args.games, share)])

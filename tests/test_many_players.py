@@ -80,7 +80,8 @@ def test_a_tiny_run_records_what_its_games_files_say(monkeypatch, tmp_path):
                             "below" if wilson_interval(wins, 12)[1] < 1 / 3 else "holds it"]
     assert rows[3][1:3] == [36, rate(pooled, 36)]
     _, self_rows = recorded["t_self"]
-    games = games_of(tmp_path / "3p1d" / "self-play_one-third")
+    assert sorted(f.name for f in (tmp_path / "3p1d").iterdir()) == sorted(folders.values())  # self-play: a table
+    games = games_of(tmp_path / "3p1d" / "one-third_vs_one-third-one-third")  # of the field, played once
     assert len(games) == 12 and [r[0] for r in self_rows] == ["seat 0 (opens the first round)", "seat 1", "seat 2",
                                                               "copy 0", "copy 1", "copy 2"]
     for i in range(3):
@@ -94,8 +95,8 @@ def test_a_resumed_run_plays_no_game_twice_and_the_same_games(monkeypatch, tmp_p
     first = run(monkeypatch, tmp_path / "whole")
     kept = tmp_path / "resumed" / "3p1d"
     run(monkeypatch, tmp_path / "resumed", "--games", "5")  # stopped early: 5 games of each table
-    lines = (kept / "self-play_one-third" / "games.jsonl").read_text(encoding="utf-8").splitlines()
-    (kept / "self-play_one-third" / "games.jsonl").write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
+    lines = (kept / "one-third_vs_random-one-third" / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    (kept / "one-third_vs_random-one-third" / "games.jsonl").write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
     resumed = run(monkeypatch, tmp_path / "resumed")  # the same command again, at 12 games
     assert [r[:4] for r in resumed["t"][1]] == [r[:4] for r in first["t"][1]]
     assert [r[:4] for r in resumed["t_self"][1]] == [r[:4] for r in first["t_self"][1]]
