@@ -218,9 +218,9 @@ def main() -> None:
         record(f"{name}_self", f"Self-play sanity: {n} copies of `{agent}`, {dice_text(args.dice)} each{preset}",
                ["seat / copy", "games", "win rate", f"against 1/{n} (95% interval)", "CPU s a game"], self_rows,
                command=command,
-               notes=seatings + "A copy's win rate must hold 1/N (the copies are alike, so a copy off it means the "
-                     "harness favours a player); a seat's may not (seat 0 opens the first round: what the position "
-                     "is worth). " + cpu_note)
+               notes=seatings + f"A copy's win rate must hold 1/{n} (the copies are alike, so a copy off it means "
+                     "the harness favours a player); a seat's need not (seat 0 opens the first round): it shows what "
+                     "the position is worth. " + cpu_note)
 
 
 if __name__ == "__main__":
