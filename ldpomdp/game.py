@@ -8,6 +8,8 @@ the player and its seat, with the traceback lines of the player's own code.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -46,6 +48,7 @@ __all__ = [
     "play_game",
     "ask",
     "rotate",
+    "permute",
     "seeded_rng",
 ]
 
@@ -441,3 +444,17 @@ def rotate(items: Sequence, game_index: int) -> tuple[list, list[int]]:
     seated = [items[(s + shift) % n] for s in range(n)]
     seat_of = [(i - shift) % n for i in range(n)]
     return seated, seat_of
+
+
+def permute(items: Sequence, game_index: int) -> tuple[list, list[int]]:
+    """Every seating in turn: game ``k`` seats the items in permutation ``k mod n!`` (lexicographic order, as
+    ``itertools.permutations`` lists them); returns ``(seated, seat_of_item)`` as :func:`rotate` does.
+
+    Over ``n!`` consecutive games every order of the items round the table comes once.
+    """
+    n = len(items)
+    order = next(itertools.islice(itertools.permutations(range(n)), game_index % math.factorial(n), None))
+    seat_of = [0] * n
+    for seat, item in enumerate(order):
+        seat_of[item] = seat
+    return [items[i] for i in order], seat_of

@@ -116,3 +116,15 @@ def test_an_id_written_before_canonical_specs_keeps_its_games_seeds():
     assert game_seed(0, cell, 2).entropy != game_seed(0, Cell.of(cell.players, 3), 2).entropy
     with pytest.raises(ValueError, match="is not a cell id"):  # a spec's spelling differs, not the rules' text
         Cell.from_id(old.replace("wild=1", "wild=01"))
+
+
+def test_a_permuting_cell_says_so_in_its_id_and_reads_back():
+    rotating = Cell.of(("one-third", "random", "random"), 2)
+    permuting = Cell(rotating.players, rotating.config, seating="permute")
+    assert permuting.id == rotating.id + ";seating=permute" and rotating.seating == "rotate"
+    perudo = Cell(rotating.players, GameConfig.preset("perudo", num_players=3, dice=2), seating="permute")
+    for cell in (permuting, perudo, rotating):
+        assert Cell.from_id(cell.id) == cell
+    with pytest.raises(ValueError, match=r"^cell players=one-third\|random\|random: seating must be one of rotate, "
+                                         r"permute, got 'shuffle'$"):
+        Cell(rotating.players, rotating.config, seating="shuffle")

@@ -12,7 +12,9 @@ import numpy as np
 from ..registry import canonical_spec
 from ..rules import MAX_TABLE_DICE, VARIANT_DEFAULTS, GameConfig
 
-__all__ = ["Cell", "game_seed", "parse_dice_range"]
+__all__ = ["Cell", "game_seed", "parse_dice_range", "SEATINGS"]
+
+SEATINGS = ("rotate", "permute")  # game g: rotation g mod n, or permutation g mod n! (game.rotate, game.permute)
 
 
 @dataclass(frozen=True)
@@ -22,11 +24,14 @@ class Cell:
 
     The specs are kept in their canonical text (:func:`~ldpomdp.registry.canonical_spec`; one that does not parse is
     kept as written, and building it names the problem). ``legacy_id``: the id under which an older version stored this
-    cell's games (:meth:`from_id` sets it); it stays the cell's :attr:`id`, so those games keep their seeds."""
+    cell's games (:meth:`from_id` sets it); it stays the cell's :attr:`id`, so those games keep their seeds.
+    ``seating``: how game ``g`` seats the players, ``"rotate"`` (rotation ``g mod n``) or ``"permute"`` (every order
+    round the table in turn, permutation ``g mod n!``)."""
 
     players: tuple[str, ...]
     config: GameConfig
     legacy_id: str | None = None
+    seating: str = "rotate"
 
     def __post_init__(self) -> None:
         players = tuple(_canonical(str(p)) for p in self.players)
@@ -40,6 +45,8 @@ class Cell:
         if len(set(config.starting_dice)) != 1:
             raise ValueError(f"{name}: every player must start with the same dice, its config gives "
                              f"{config.starting_dice}")
+        if self.seating not in SEATINGS:
+            raise ValueError(f"{name}: seating must be one of {', '.join(SEATINGS)}, got {self.seating!r}")
 
     @classmethod
     def of(cls, players: Sequence[str], dice: int, **rules) -> Cell:
@@ -67,20 +74,23 @@ class Cell:
     def canonical_id(self) -> str:
         """A stable, readable key built from every parameter that changes the games: the players' canonical specs,
         then the rules (the variants only when they differ from today's rules: a cell of today's rules keeps its
-        id, so its games' seeds). An id written before specs had a canonical text is the same where its specs
-        were already canonical."""
-        return _cell_id(self.players, self.config)
+        id, so its games' seeds), then the seating unless it rotates. An id written before specs had a canonical
+        text is the same where its specs were already canonical."""
+        return _cell_id(self.players, self.config) + ("" if self.seating == "rotate" else f";seating={self.seating}")
 
     @classmethod
     def from_id(cls, text: str) -> Cell:
         """The cell whose :attr:`id` is ``text`` (e.g. a ``games.jsonl`` record's), or a ValueError naming it."""
-        base, variants = str(text), {}
-        while True:  # the variants' tail, last first
+        base, variants, seating = str(text), {}, "rotate"
+        while True:  # the tail of variants and seating, last first
             head, _, last = base.rpartition(";")
             name, _, value = last.partition("=")
-            if name not in VARIANT_DEFAULTS:
+            if name == "seating" and value in SEATINGS:
+                seating = value
+            elif name in VARIANT_DEFAULTS:
+                variants[name] = value == "True" if value in ("True", "False") else value
+            else:
                 break
-            variants[name] = value == "True" if value in ("True", "False") else value
             base = head
         parts = base.rsplit(";", 5)  # the player specs come first and may hold any character but "|"
         fields = dict(part.partition("=")[::2] for part in parts)
@@ -92,7 +102,8 @@ class Cell:
         except ValueError:
             raise ValueError(f"{text!r} is not a cell id: dice, faces and wild must be integers") from None
         players = fields["players"].split("|")
-        cell = cls.of(players, dice, bids=fields["bids"], faces=faces, wild=wild, opener=fields["opener"], **variants)
+        cell = replace(cls.of(players, dice, bids=fields["bids"], faces=faces, wild=wild, opener=fields["opener"],
+                              **variants), seating=seating)
         if cell.id == text:
             return cell
         if _cell_id(players, cell.config) == text:  # written before canonical specs: its games keep this id

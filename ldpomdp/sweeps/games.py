@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..game import GameRecord, Player, play_game, rotate, seeded_rng
+from ..game import GameRecord, Player, permute, play_game, rotate, seeded_rng
 from .cell import Cell, game_seed
 
 __all__ = ["play_one", "game_line"]
@@ -12,8 +12,9 @@ __all__ = ["play_one", "game_line"]
 
 def play_one(cell: Cell, seed: int, game: int, players: Sequence[Player]) -> tuple[GameRecord, dict]:
     """Game ``game`` of ``cell`` in the sweep of ``seed``, ``players`` built from the cell's specs in its order:
-    the whole game and its ``games.jsonl`` line. The same arguments always play the same game."""
-    seated, seat_of = rotate(players, game)
+    the whole game and its ``games.jsonl`` line, the players seated by the cell's ``seating``. The same arguments
+    always play the same game."""
+    seated, seat_of = (permute if cell.seating == "permute" else rotate)(players, game)
     played = play_game(cell.config, seated, seeded_rng(game_seed(seed, cell, game), players), first_opener=0)
     return played, game_line(cell.id, game, seed, [seat_of.index(s) for s in range(len(players))], played)
 

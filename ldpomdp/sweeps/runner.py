@@ -3,8 +3,8 @@ resumes, summarised per cell and player.
 
 One function, :func:`run_sweep`, serves the CLI (``ldpomdp sweep``), the scripts in ``benchmarks/`` and
 the tests. Game ``g`` of a cell always uses the seed ``SeedSequence([seed, hash(cell id)]).spawn(...)[g]``
-and the seats rotate with ``g``, so a game's result never depends on the worker count, the batching or
-which games ran before an interruption.
+and the seats rotate with ``g`` (or run through every permutation, a cell's ``seating``), so a game's result
+never depends on the worker count, the batching or which games ran before an interruption.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     """Play the given games of one cell (in a worker); return their records and the CPU seconds spent
     (this thread's, so a busy machine does not inflate them).
 
-    Players are built once per batch from their specs; game ``g`` seats them with ``rotate(players, g)``
-    and seat 0 opens, so over ``n`` consecutive games every player opens once.
+    Players are built once per batch from their specs; game ``g`` seats them by the cell's seating
+    (``rotate(players, g)`` unless told) and seat 0 opens, so over ``n`` consecutive games every player opens once.
     """
     start = time.thread_time()
     players = [make_seat(spec) for spec in cell.players]
