@@ -11,7 +11,7 @@ from ldpomdp.cli import main
 from ldpomdp.errors import TableError
 from ldpomdp.exact.blueprint import BlueprintTable, end_probabilities, next_round_values, solve_blueprint
 from ldpomdp.exact.multiplayer import NRoundCFR
-from ldpomdp.exact.tables import table_for
+from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, table_for
 from ldpomdp.game import PublicView, play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.registry import make_player
@@ -130,3 +130,20 @@ def test_solve_command_writes_a_blueprint_and_refuses_variants(tmp_path, capsys)
     assert main(["solve", "equilibrium", "--players", "3", "--rules", "perudo", "--dice", "1", "--out",
                  str(tmp_path / "p.npz")]) == 2
     assert "today's rules" in capsys.readouterr().err
+
+
+def test_shipped_tables_fit_the_wheel_budget():
+    data = SHIPPED_BLUEPRINT.parent
+    assert SHIPPED_BLUEPRINT.is_file()
+    assert sum(f.stat().st_size for f in data.glob("*.npz")) < 40_000_000  # issue 32's budget for all tables
+
+
+def test_default_cfr_plays_the_shipped_blueprint_at_three_players_5_dice():
+    config = GameConfig(num_players=3, dice=5)
+    player = make_player("cfr")
+    player.reset(0, config)
+    table = player._table_of(config)
+    assert isinstance(table, BlueprintTable) and table.max_dice == 5 and len(table.strategies) == 125
+    assert all(abs(v.sum() - 1.0) < 1e-9 for v in table.values.values())
+    seats = [player, make_player("expected-count"), make_player("one-third")]
+    assert play_game(config, seats, 0).winner in (0, 1, 2)

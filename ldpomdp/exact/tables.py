@@ -14,10 +14,11 @@ from .blueprint import BLUEPRINT_RECALL, BlueprintTable, solve_blueprint
 from .equilibrium import GameTable, game_config, solve_game
 from .nash import cache_dir
 
-__all__ = ["SHIPPED_TABLE", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES", "shipped_path", "rules_key",
+__all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES", "shipped_path", "rules_key",
            "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
+SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solve equilibrium --players 3 --dice 5`
 
 
 @dataclass(frozen=True)
@@ -111,12 +112,15 @@ def _rules_text(config: GameConfig) -> str:
 
 
 def blueprint_for(config: GameConfig, path: str | Path | None = None) -> BlueprintTable:
-    """The blueprint for ``config`` (3-6 players, today's rules): ``path`` if given, else one solved now with
-    :data:`BLUEPRINT_ON_DEMAND` settings and cached on disk; its two-player rounds from :func:`table_for`."""
+    """The blueprint for ``config`` (3-6 players, today's rules): ``path`` if given, else the shipped one (three
+    players, up to 5 dice each), else one solved now with :data:`BLUEPRINT_ON_DEMAND` settings and cached on disk;
+    its two-player rounds from :func:`table_for`."""
     if not 3 <= config.num_players <= 6 or config.variants or config.bids != "full":
         raise ValueError(f"cfr: the blueprint for 3-6 players covers today's rules with full bids; the game has "
                          f"{config.num_players} players, {config.describe()}")
     two = table_for(game_config(config, config.starting_dice[0]))
+    if path is None and config.num_players == 3 and rules_key(config) == rules_key(GameConfig()):
+        path = SHIPPED_BLUEPRINT
     key = f"blueprint|players={config.num_players}|{rules_key(config)}"
     key += f"|path={Path(path).resolve()}" if path is not None else ""
     table = _BLUEPRINTS.lookup(key)
