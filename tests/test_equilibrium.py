@@ -142,7 +142,7 @@ def test_cfr_probabilities_are_a_distribution_over_legal_actions():
 def test_refuses_unsupported_games_clearly(tmp_path):
     player = make_player("cfr")
     with pytest.raises(ValueError, match="blueprints solved on demand cover up to"):  # refused before any solving
-        player.reset(0, GameConfig(num_players=3, dice=BLUEPRINT_ON_DEMAND.dice + 1))
+        player.reset(0, GameConfig(num_players=4, dice=BLUEPRINT_ON_DEMAND.dice + 1))
     with pytest.raises(ValueError, match="full-bid"):
         player.reset(0, GameConfig(dice=2, bids="sixes"))
     with pytest.raises(ValueError, match="covers up to"):

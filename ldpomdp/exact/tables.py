@@ -14,8 +14,8 @@ from .blueprint import BLUEPRINT_RECALL, BlueprintTable, solve_blueprint
 from .equilibrium import GameTable, game_config, solve_game
 from .nash import cache_dir
 
-__all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES", "shipped_path", "rules_key",
-           "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND"]
+__all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
+           "shipped_path", "rules_key", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solve equilibrium --players 3 --dice 5`
