@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -350,7 +351,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .exact.chain import key_round
     from .exact.equilibrium import SWEEP_TOLERANCE, game_config, game_iterations, solve_game
     from .exact.tables import SHIPPED
-    from .interrupts import sigterm_as_interrupt
     from .players.cfr import CFRPlayer
 
     dice = SHIPPED.dice if args.dice is None else args.dice
@@ -362,20 +362,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
     if args.players > 2:
         return _solve_blueprint(args, config, iterations, out, checkpoint)
-    try:
-        with sigterm_as_interrupt():  # `kill` stops it as Ctrl-C does: no temporary file is left behind
-            with tqdm(total=game_iterations(game_config(config, dice), iterations, args.sweeps), unit="it",
-                      disable=args.no_progress) as bar:
-                table = solve_game(config, dice, recall, iterations, seed=args.seed, checkpoint=checkpoint,
-                                   checkpoint_every=args.checkpoint_every, progress=bar.update, sweeps=args.sweeps)
-            table.save(out)
-            if table.residual <= SWEEP_TOLERANCE:
-                checkpoint.unlink(missing_ok=True)
-    except KeyboardInterrupt as exc:
-        if checkpoint.exists():
-            print(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: the rounds solved so far are saved "
-                  f"in {checkpoint}; run the same command again to resume", file=sys.stderr)
-        raise
+    with _resumable(checkpoint):
+        with tqdm(total=game_iterations(game_config(config, dice), iterations, args.sweeps), unit="it",
+                  disable=args.no_progress) as bar:
+            table = solve_game(config, dice, recall, iterations, seed=args.seed, checkpoint=checkpoint,
+                               checkpoint_every=args.checkpoint_every, progress=bar.update, sweeps=args.sweeps)
+        table.save(out)
+        if table.residual <= SWEEP_TOLERANCE:
+            checkpoint.unlink(missing_ok=True)
     print(f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out}, e.g. ldpomdp play "
           f"--opponents cfr:table={out}, under the rule flags it was solved with)")
     print(f"rules: {table.config.describe()}" + (f"; games starting with {dice_text(dice)} each, fixed point "
@@ -397,6 +391,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextmanager
+def _resumable(checkpoint: Path) -> Iterator[None]:
+    """A solve that ``kill`` stops as Ctrl-C does (no temporary file left behind), saying where its checkpoint is."""
+    from .interrupts import sigterm_as_interrupt
+
+    try:
+        with sigterm_as_interrupt():
+            yield
+    except KeyboardInterrupt as exc:
+        if checkpoint.exists():
+            print(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: the rounds solved so far are saved "
+                  f"in {checkpoint}; run the same command again to resume", file=sys.stderr)
+        raise
+
+
 def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: int, out: Path, checkpoint: Path
                      ) -> int:
     """``ldpomdp solve equilibrium --players N`` (N >= 3): the blueprint, resumable from ``checkpoint``."""
@@ -405,24 +414,17 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     from .exact.blueprint import BLUEPRINT_RECALL, blueprint_rounds, solve_blueprint
     from .exact.equilibrium import game_config
     from .exact.tables import table_for
-    from .interrupts import sigterm_as_interrupt
 
     if args.recall not in (None, str(BLUEPRINT_RECALL)):
         raise ValueError(f"--recall: the blueprint for 3-6 players recalls the last {BLUEPRINT_RECALL} bid, got "
                          f"{args.recall!r}")
     two = table_for(game_config(config, config.starting_dice[0]))  # refuses rules without a two-player table
-    try:
-        with sigterm_as_interrupt():
-            with tqdm(total=len(blueprint_rounds(config)) * iterations, unit="it", disable=args.no_progress) as bar:
-                table = solve_blueprint(config, two, iterations, samples=args.samples, seed=args.seed,
-                                        checkpoint=checkpoint, progress=bar.update)
-            table.save(out)
-            checkpoint.unlink(missing_ok=True)
-    except KeyboardInterrupt as exc:
-        if checkpoint.exists():
-            print(f"stopped{' by SIGTERM' if exc.args == ('SIGTERM',) else ''}: the rounds solved so far are saved "
-                  f"in {checkpoint}; run the same command again to resume", file=sys.stderr)
-        raise
+    with _resumable(checkpoint):
+        with tqdm(total=len(blueprint_rounds(config)) * iterations, unit="it", disable=args.no_progress) as bar:
+            table = solve_blueprint(config, two, iterations, samples=args.samples, seed=args.seed,
+                                    checkpoint=checkpoint, progress=bar.update)
+        table.save(out)
+        checkpoint.unlink(missing_ok=True)
     print(f"blueprint: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out} at tables of "
           f"{config.num_players}); rules: {config.describe()}")
     for dice, seconds in table.seconds.items():
