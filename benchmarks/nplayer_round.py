@@ -1,6 +1,6 @@
 """The N-seat round solvers (ldpomdp.exact.multiplayer): which regret minimiser, their cost, the abstraction's size.
 
-    python benchmarks/nplayer_round.py [--part method,cost,size,states,sampling] [--no-record]
+    python benchmarks/nplayer_round.py [--part method,cost,size,states,sampling,decide] [--no-record]
 
 ``method``: NashConv (the sum over seats of a perfect-recall best response's gain, in the unabstracted round) of
 the average strategy against CPU seconds, for vector CFR+ with alternating and with simultaneous updates and for
@@ -8,7 +8,8 @@ external-sampling MCCFR (defined here, scalar, on the same abstraction). ``cost`
 by public tree size. ``size``: the abstraction's information sets and the solver's regrets and sums at 5 dice each.
 ``states``: CPU seconds per iteration of the solver over information sets (NRoundCFR, 16 sampled joint hands) at
 5 dice each. ``sampling``: its NashConv with sampled joint hands against every joint hand, on a round small enough
-for the public tree's best response.
+for the public tree's best response. ``decide``: CPU milliseconds a ``cfr`` decision takes with the shipped
+three-player blueprint, over self-play games at 5 dice each.
 Run it with ``OPENBLAS_NUM_THREADS=1`` for one core's figures.
 """
 
@@ -21,7 +22,9 @@ import numpy as np
 from _record import record
 
 from ldpomdp.exact.multiplayer import NRound, NRoundCFR, PublicTreeCFR, n_round, public_tree_size
-from ldpomdp.rules import CHALLENGE, Bid, GameConfig
+from ldpomdp.game import PlayerView, play_game
+from ldpomdp.players.cfr import CFRPlayer
+from ldpomdp.rules import CHALLENGE, Action, Bid, GameConfig
 
 METHOD_ROUND = (GameConfig(num_players=3, dice=1, faces=3), (1, 1, 1), 2)
 COST_ROUNDS = [((1, 1, 1), 3), ((1, 1, 1), 4), ((2, 1, 1), 3), ((2, 2, 1), 3), ((1, 1, 1, 1), 4)]
@@ -162,9 +165,31 @@ def sampling_rows() -> list[list]:
     return rows
 
 
+def decide_rows(games: int = 100) -> list[list]:
+    spent, decisions = 0.0, 0
+    config = GameConfig(num_players=3, dice=5)
+
+    class Timed(CFRPlayer):
+        def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+            nonlocal spent, decisions
+            start = time.process_time()
+            action = super().act(view, rng)
+            spent, decisions = spent + time.process_time() - start, decisions + 1
+            return action
+
+    players = [Timed() for _ in range(3)]
+    play_game(config, players, games)  # loads the table: not timed
+    spent, decisions = 0.0, 0
+    for game in range(games):
+        play_game(config, players, game)
+    rows = [["3 players, 5 dice each", games, decisions, f"{1000 * spent / decisions:.3f}"]]
+    print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", default="method,cost,size,states,sampling")
+    parser.add_argument("--part", default="method,cost,size,states,sampling,decide")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
     parts = args.part.split(",")
@@ -203,6 +228,13 @@ def main() -> None:
                    command="python benchmarks/nplayer_round.py --part sampling",
                    notes=note + " NashConv: perfect-recall best responses in the unabstracted round, so it keeps "
                    "the abstraction's own loss.")
+    if "decide" in parts:
+        rows = decide_rows()
+        if not args.no_record:
+            record("nplayer_decide", "CPU ms a `cfr` decision takes with the shipped three-player blueprint (self-play)",
+                   ["table", "games", "decisions", "CPU ms a decision"], rows,
+                   command="python benchmarks/nplayer_round.py --part decide",
+                   notes=note + " Every decision of the games, the rounds of two seats (the two-player table) too.")
 
 
 if __name__ == "__main__":

@@ -411,14 +411,15 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     """``ldpomdp solve equilibrium --players N`` (N >= 3): the blueprint, resumable from ``checkpoint``."""
     from tqdm import tqdm
 
-    from .exact.blueprint import BLUEPRINT_RECALL, blueprint_rounds, solve_blueprint
+    from .exact.blueprint import BLUEPRINT_RECALL, blueprint_rounds, check_blueprint_rules, solve_blueprint
     from .exact.equilibrium import game_config
     from .exact.tables import table_for
 
     if args.recall not in (None, str(BLUEPRINT_RECALL)):
         raise ValueError(f"--recall: the blueprint for 3-6 players recalls the last {BLUEPRINT_RECALL} bid, got "
                          f"{args.recall!r}")
-    two = table_for(game_config(config, config.starting_dice[0]))  # refuses rules without a two-player table
+    check_blueprint_rules(config)  # before the two-player table, which may be solved first
+    two = table_for(game_config(config, config.starting_dice[0]))
     with _resumable(checkpoint):
         with tqdm(total=len(blueprint_rounds(config)) * iterations, unit="it", disable=args.no_progress) as bar:
             table = solve_blueprint(config, two, iterations, samples=args.samples, seed=args.seed,

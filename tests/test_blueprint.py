@@ -11,11 +11,11 @@ from ldpomdp.cli import main
 from ldpomdp.errors import TableError
 from ldpomdp.exact.blueprint import BlueprintTable, end_probabilities, next_round_values, solve_blueprint
 from ldpomdp.exact.multiplayer import NRoundCFR
-from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, table_for
+from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, SHIPPED_TABLE, table_for
 from ldpomdp.game import PublicView, play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.registry import make_player
-from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions
+from ldpomdp.rules import Bid, GameConfig, legal_actions
 
 TWO = table_for(GameConfig())  # the shipped two-player table (today's rules, 1-5 dice each)
 
@@ -79,11 +79,14 @@ def blueprints(tmp_path_factory):
 
 
 def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
-    table = BlueprintTable.load(blueprints[3], TWO)
-    assert set(table.strategies) == {(1, 1, 1)} and abs(table.values[(1, 1, 1)].sum() - 1.0) < 1e-9
-    again = BlueprintTable.load(table.save(tmp_path / "again.npz"), TWO)
-    assert all(np.array_equal(a, b) for a, b in zip(table.strategies[(1, 1, 1)], again.strategies[(1, 1, 1)],
-                                                    strict=True))
+    solved = solve_blueprint(GameConfig(num_players=3, dice=2), TWO, iterations=3, samples=4, seed=1)
+    loaded = BlueprintTable.load(solved.save(tmp_path / "b.npz"), TWO)
+    assert set(loaded.strategies) == set(solved.strategies) == {(1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1),
+                                                                (1, 2, 2), (2, 1, 2), (2, 2, 1), (2, 2, 2)}
+    for dice, per_seat in solved.strategies.items():
+        assert all(np.array_equal(a, b) for a, b in zip(per_seat, loaded.strategies[dice], strict=True))
+        np.testing.assert_array_equal(loaded.values[dice], solved.values[dice])
+        assert abs(solved.values[dice].sum() - 1.0) < 1e-9
     damaged = tmp_path / "damaged.npz"
     damaged.write_bytes(blueprints[3].read_bytes()[:200])
     with pytest.raises(TableError, match="damaged.npz"):
@@ -91,6 +94,13 @@ def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
     player = CFRPlayer(str(blueprints[3]))
     with pytest.raises(ValueError, match="is for 3 players"):
         player.reset(0, GameConfig(num_players=4, dice=1))
+    with pytest.raises(TableError, match="it is a blueprint for 3 players"):
+        CFRPlayer(str(blueprints[3])).reset(0, GameConfig(dice=1))
+    with pytest.raises(TableError, match="it is a two-player table"):
+        BlueprintTable.load(SHIPPED_TABLE, TWO)
+    with pytest.raises(ValueError, match="checkpoint .* other settings"):
+        solve_blueprint(GameConfig(num_players=3, dice=1), TWO, iterations=4, samples=4, seed=3,
+                        checkpoint=blueprints[3])
     with pytest.raises(ValueError, match="today's rules"):
         CFRPlayer().reset(0, GameConfig(num_players=3, dice=1, exact_call=True))
 
@@ -108,16 +118,24 @@ def test_action_probabilities_are_a_distribution_over_the_legal_actions(blueprin
     config = GameConfig(num_players=4, dice=1)
     player = CFRPlayer(str(blueprints[4]))
     player.reset(2, config)
-    hands = np.eye(6, dtype=np.int64)  # every one-die hand
-    view = PublicView(config, seat=2, dice=(1, 0, 1, 1), history=((0, Bid(1, 3)),))  # 3 seats with dice: blueprint
+    table = BlueprintTable.load(blueprints[4], TWO)
+    hands = np.eye(6, dtype=np.int64)  # every one-die hand, rows 5..0 of hand_support(1, 6)
+    rows = np.arange(6)[::-1]
+    # seat 1 has no dice: seat 2 is the second of the three seats with dice from the opener, seat 0
+    view = PublicView(config, seat=2, dice=(1, 0, 1, 1), history=((0, Bid(1, 3)),))
     legal = legal_actions(config, 3, Bid(1, 3))
-    total = sum(player.action_probabilities(hands, view, a) for a in legal)
-    np.testing.assert_allclose(total, 1.0, atol=1e-12)
-    assert not np.allclose(player.action_probabilities(hands, view, CHALLENGE), player.action_probabilities(
-        hands, view, CHALLENGE)[0])  # the hands play differently
-    two = PublicView(config, seat=3, dice=(0, 0, 1, 1), history=((2, Bid(1, 3)),))  # two seats left: the 2p table
-    total = sum(player.action_probabilities(hands, two, a) for a in legal_actions(config, 2, Bid(1, 3)))
-    np.testing.assert_allclose(total, 1.0, atol=1e-12)
+    r = table.round((1, 1, 1))
+    want = table.probabilities((1, 1, 1), 1, r.index[(1, (Bid(1, 3),))], rows)
+    got = np.stack([player.action_probabilities(hands, view, a) for a in legal], axis=1)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got.sum(axis=1), 1.0, atol=1e-12)
+    # two seats left (2 and 3): the two-player table, seat 3 the responder of the round seat 2 opened
+    two = PublicView(config, seat=3, dice=(0, 0, 1, 1), history=((2, Bid(1, 3)),))
+    pair = TWO.round((1, 1))
+    state = pair.state_of(1, (pair.bid_index[Bid(1, 3)],))
+    want = TWO.probabilities((1, 1), 1, state, pair.hand_rows(1, hands))
+    got = np.stack([player.action_probabilities(hands, two, a) for a in pair.actions(state)], axis=1)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
 def test_solve_command_writes_a_blueprint_and_refuses_variants(tmp_path, capsys):

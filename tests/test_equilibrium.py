@@ -141,7 +141,7 @@ def test_cfr_probabilities_are_a_distribution_over_legal_actions():
 
 def test_refuses_unsupported_games_clearly(tmp_path):
     player = make_player("cfr")
-    with pytest.raises(ValueError, match="blueprints solved on demand cover up to"):  # refused before any solving
+    with pytest.raises(ValueError, match="blueprints are solved on demand for 3 players up to"):  # before solving
         player.reset(0, GameConfig(num_players=4, dice=BLUEPRINT_ON_DEMAND.dice + 1))
     with pytest.raises(ValueError, match="full-bid"):
         player.reset(0, GameConfig(dice=2, bids="sixes"))

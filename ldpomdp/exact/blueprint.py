@@ -20,7 +20,7 @@ from .equilibrium import GameTable, quantize
 from .multiplayer import NRound, NRoundCFR, RoundPayoff, n_round
 
 __all__ = ["BlueprintTable", "blueprint_rounds", "solve_blueprint", "next_round_values", "round_payoff",
-           "end_probabilities", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
+           "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
 
 BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
 VALUE_SAMPLES = 8192  # joint hands drawn to value a solved round (its ends' probabilities)
@@ -91,6 +91,9 @@ class BlueprintTable:
 
     @classmethod
     def from_arrays(cls, data: Mapping[str, np.ndarray], two: GameTable) -> BlueprintTable:
+        if "players" not in data:
+            raise ValueError("it is a two-player table; 3-6 players play a blueprint from `ldpomdp solve "
+                             "equilibrium --players N`")
         if int(data["format"]) != cls.FORMAT:
             raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT}")
         wild = int(data["wild"])
@@ -115,6 +118,15 @@ class BlueprintTable:
         """The table in the file at ``path`` (``two``: the two-player table of its rules); TableError naming the
         file when it cannot be read."""
         return load_npz(path, "blueprint table", lambda data: cls.from_arrays(data, two))
+
+
+def check_blueprint_rules(config: GameConfig) -> None:
+    """ValueError naming what the blueprint does not cover: other than 3-6 players, rule variants, sixes bids."""
+    if not 3 <= config.num_players <= 6:
+        raise ValueError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
+    if config.variants or config.bids != "full":
+        raise ValueError(f"the blueprint for 3-6 players covers today's rules with full bids; the game has "
+                         f"{config.describe()}")
 
 
 def _round_rules(config: GameConfig, seats: int) -> GameConfig:
@@ -160,7 +172,7 @@ def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.nd
     hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along the abstraction's chain of
     states, exact for each joint hand."""
     r = solver.round
-    reach = solver._reach(strategy, rows, range(r.seats)) * weight[None, :]
+    reach = solver.reach(strategy, rows, range(r.seats)) * weight[None, :]
     matches = np.stack([r.matches[j][rows[j]] for j in range(r.seats)]).sum(axis=0)  # (T, faces)
     out = np.zeros((r.seats, r.seats))
     for x, (actor, window) in enumerate(r.keys):
@@ -182,15 +194,19 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
     dice first, each against the win probabilities of the rounds it leads to; ``two``: the two-player table of the
     same rules (up to the same dice). ``checkpoint``: a file the table is saved to after each round and resumed
     from. ``progress(n)``: n more CFR+ iterations done."""
-    if config.variants or config.bids != "full" or not 3 <= config.num_players <= 6:
-        raise ValueError(f"the blueprint solves 3-6 players under today's rules with full bids; got "
-                         f"{config.num_players} players, {config.describe()}")
+    check_blueprint_rules(config)
     if two.max_dice < config.starting_dice[0]:
         raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
                          f"{config.starting_dice[0]}")
     table = BlueprintTable(config, two, BLUEPRINT_RECALL, int(iterations), int(samples), int(seed))
     if checkpoint is not None and Path(checkpoint).is_file():
-        table = BlueprintTable.load(checkpoint, two)
+        done = BlueprintTable.load(checkpoint, two)
+        settings = (done.config, done.k, done.iterations, done.samples, done.seed)
+        if settings != (table.config, table.k, table.iterations, table.samples, table.seed):
+            raise ValueError(f"checkpoint {checkpoint} was solved with other settings ({done.config.num_players} "
+                             f"players, {done.max_dice} dice, {done.iterations} iterations, {done.samples} samples, "
+                             f"seed {done.seed}); remove it or give the same settings")
+        table = done
     for dice in blueprint_rounds(config):
         if dice in table.strategies:
             continue

@@ -522,6 +522,9 @@ class GameTable:
 
     @classmethod
     def from_arrays(cls, data: Mapping[str, np.ndarray]) -> GameTable:
+        if "players" in data:
+            raise ValueError(f"it is a blueprint for {int(data['players'])} players; two players play a table from "
+                             f"`ldpomdp solve equilibrium`")
         if int(data["format"]) not in (cls.FORMAT, cls.VARIANT_FORMAT):
             raise ValueError(f"equilibrium table format {int(data['format'])}, expected {cls.FORMAT} or "
                              f"{cls.VARIANT_FORMAT}")

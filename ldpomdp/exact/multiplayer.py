@@ -1,10 +1,11 @@
-"""CFR+ on one round of two to six seats on the last-bids abstraction, the others' hands entering by convolution.
+"""CFR+ on one round of two to six seats on the last-bids abstraction.
 
 A seat's information set is its seat (from the round's opener), its own hand and the round's last ``k`` bids.
-:class:`PublicTreeCFR` runs vector CFR+ over the round's public tree of bids, each seat's reach a vector over its own
-hands; at a call the other seats' hands enter only through the convolution of their count distributions
-(:func:`call_values`). Exact for the abstraction, but the tree has up to 2 ** bids nodes: tiny rounds only (the
-Exact solvers page, "Three to six players: the round solver")."""
+:class:`NRoundCFR` runs CFR+ over the information sets (a DAG), the other seats' hands as joint tuples, sampled when
+many: the blueprint's solver. :class:`PublicTreeCFR`, the reference, runs vector CFR+ over the round's public tree of
+bids, each seat's reach a vector over its own hands, a call valued by convolving the other seats' count
+distributions (:func:`call_values`): exact, but the tree has up to 2 ** bids nodes, so tiny rounds only. The
+method and its measurements: the Exact solvers page, "Three to six players: the blueprint"."""
 
 from __future__ import annotations
 
@@ -437,7 +438,6 @@ class NRoundCFR:
         r = self.round
         others = [j for j in range(r.seats) if j != seat]
         sizes = [len(r.hands[j]) for j in others]
-        rows = np.zeros((r.seats, 0), dtype=np.int64)
         if np.prod(sizes) <= self.max_tuples:
             grid = np.indices(sizes).reshape(len(others), -1)
             rows = np.zeros((r.seats, grid.shape[1]), dtype=np.int64)
@@ -449,7 +449,7 @@ class NRoundCFR:
             rows[j] = rng.choice(len(r.hands[j]), size=self.samples, p=r.priors[j])
         return rows, np.full(self.samples, 1.0 / self.samples)
 
-    def _reach(self, strategy: list[np.ndarray], rows: np.ndarray, weighted: Sequence[int]) -> np.ndarray:
+    def reach(self, strategy: list[np.ndarray], rows: np.ndarray, weighted: Sequence[int]) -> np.ndarray:
         """(states, columns) the sum over bid paths of the product of the ``weighted`` seats' action probabilities,
         seat j holding hand ``rows[j, c]`` in column c (the other seats' actions weigh 1)."""
         r = self.round
@@ -471,7 +471,7 @@ class NRoundCFR:
         other seats' hands weighted by ``weight`` (backward over the DAG)."""
         r, p = self.round, self.payoff
         others = [j for j in range(r.seats) if j != seat]
-        reach = self._reach(strategy, rows, others) * weight[None, :]  # (states, T) the others' reach x weight
+        reach = self.reach(strategy, rows, others) * weight[None, :]  # (states, T) the others' reach x weight
         counts = sum(r.matches[j][rows[j]] for j in others)  # (T, faces) the other seats' matching dice
         own = r.matches[seat]  # (H, faces)
         hands = len(r.hands[seat])
@@ -509,7 +509,7 @@ class NRoundCFR:
                 delta = self._update(strategy, seat, rows, weight)
                 own = np.zeros((r.seats, len(r.hands[seat])), dtype=np.int64)
                 own[seat] = np.arange(len(r.hands[seat]))
-                reach = self._reach(strategy, own, [seat])[r.seat_sets[seat]]  # (seat's states, H)
+                reach = self.reach(strategy, own, [seat])[r.seat_sets[seat]]  # (seat's states, H)
                 self.regrets[seat] = np.maximum(self.regrets[seat] + delta, 0.0)
                 self.strategy_sums[seat] += t * np.repeat(reach.T, self._widths[seat], axis=1) * strategy[seat]
                 strategy[seat] = _regret_matching(self.regrets[seat], self._widths[seat])

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..caches import BoundedCache, bounded_cache
 from ..errors import TableError
 from ..rules import PRESETS, GameConfig, dice_text
-from .blueprint import BLUEPRINT_RECALL, BlueprintTable, solve_blueprint
+from .blueprint import BLUEPRINT_RECALL, BlueprintTable, check_blueprint_rules, solve_blueprint
 from .equilibrium import GameTable, game_config, solve_game
 from .nash import cache_dir
 
@@ -33,7 +33,7 @@ class SolveSettings:
 
 SHIPPED = SolveSettings(dice=5, recall="3@4,2", iterations=150)  # the shipped table's (`ldpomdp solve equilibrium`)
 ON_DEMAND = SolveSettings(dice=3, recall="3@4,2", iterations=150)  # the tables solved on demand for other rules
-BLUEPRINT_ON_DEMAND = SolveSettings(dice=3, recall=str(BLUEPRINT_RECALL), iterations=150)  # 3-6 players, on use
+BLUEPRINT_ON_DEMAND = SolveSettings(dice=3, recall=str(BLUEPRINT_RECALL), iterations=150)  # 3 players, on use
 PRESET_TABLES = {name: GameConfig.preset(name) for name in PRESETS}  # the shipped preset tables' rules (and dice)
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
@@ -112,12 +112,13 @@ def _rules_text(config: GameConfig) -> str:
 
 
 def blueprint_for(config: GameConfig, path: str | Path | None = None) -> BlueprintTable:
-    """The blueprint for ``config`` (3-6 players, today's rules): ``path`` if given, else the shipped one (three
-    players, up to 5 dice each), else one solved now with :data:`BLUEPRINT_ON_DEMAND` settings and cached on disk;
-    its two-player rounds from :func:`table_for`."""
-    if not 3 <= config.num_players <= 6 or config.variants or config.bids != "full":
-        raise ValueError(f"cfr: the blueprint for 3-6 players covers today's rules with full bids; the game has "
-                         f"{config.num_players} players, {config.describe()}")
+    """The blueprint for ``config`` (3-6 players, today's rules): ``path`` if given, else at three players the
+    shipped one (up to 5 dice each) or one solved now with :data:`BLUEPRINT_ON_DEMAND` settings and cached on disk
+    (other rules); its two-player rounds from :func:`table_for`."""
+    try:
+        check_blueprint_rules(config)
+    except ValueError as exc:
+        raise ValueError(f"cfr: {exc}") from None
     two = table_for(game_config(config, config.starting_dice[0]))
     if path is None and config.num_players == 3 and rules_key(config) == rules_key(GameConfig()):
         path = SHIPPED_BLUEPRINT
@@ -127,10 +128,11 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
     if table is None:
         if path is not None:
             table = BlueprintTable.load(path, two)
-        elif max(config.starting_dice) > BLUEPRINT_ON_DEMAND.dice:  # refuse before solving
-            raise ValueError(f"cfr: blueprints solved on demand cover up to {BLUEPRINT_ON_DEMAND.dice} dice each; the "
-                             f"game starts with {config.starting_dice} (solve a larger one with `ldpomdp solve "
-                             f"equilibrium --players {config.num_players} --dice D --out FILE`, play cfr:table=FILE)")
+        elif max(config.starting_dice) > BLUEPRINT_ON_DEMAND.dice or config.num_players > 3:  # refuse before solving
+            raise ValueError(f"cfr: blueprints are solved on demand for 3 players up to {BLUEPRINT_ON_DEMAND.dice} "
+                             f"dice each; the game has {config.num_players} players, {config.starting_dice} dice "
+                             f"(solve one with `ldpomdp solve equilibrium --players {config.num_players} --dice D "
+                             f"--out FILE`, play cfr:table=FILE)")
         else:
             digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}|{astuple(BLUEPRINT_ON_DEMAND)}".encode()
                                     ).hexdigest()[:20]
