@@ -231,7 +231,7 @@ def main() -> None:
     if "decide" in parts:
         rows = decide_rows()
         if not args.no_record:
-            record("nplayer_decide", "CPU ms a `cfr` decision takes with the shipped three-player blueprint (self-play)",
+            record("nplayer_decide", "CPU ms a `cfr` decision with the shipped three-player blueprint (self-play)",
                    ["table", "games", "decisions", "CPU ms a decision"], rows,
                    command="python benchmarks/nplayer_round.py --part decide",
                    notes=note + " Every decision of the games, the rounds of two seats (the two-player table) too.")

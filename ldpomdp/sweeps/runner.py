@@ -51,7 +51,8 @@ def play_batch(cell: Cell, seed: int, games: Sequence[int]) -> tuple[list[dict],
     (this thread's, so a busy machine does not inflate them).
 
     Players are built once per batch from their specs; game ``g`` seats them by the cell's seating
-    (``rotate(players, g)`` unless told) and seat 0 opens, so over ``n`` consecutive games every player opens once.
+    (``rotate(players, g)`` unless told) and seat 0 opens, so every player opens once over ``n`` consecutive games
+    (rotated) or ``n!`` (permuted).
     """
     start = time.thread_time()
     players = [make_seat(spec) for spec in cell.players]
