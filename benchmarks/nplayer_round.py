@@ -187,54 +187,38 @@ def decide_rows(games: int = 100) -> list[list]:
     return rows
 
 
+NOTE = "One process on 2 cores, shared (other jobs running): CPU seconds are process time."
+PARTS = {  # part: (rows, title, columns, what the note adds)
+    "method": (method_rows, "Regret minimisers on one 3-seat round (1 die each, 3 faces, ones wild, k = 2)",
+               ["method", "iterations", "CPU s", "NashConv of the average"], ""),
+    "cost": (cost_rows, "Vector CFR+ (alternating), CPU seconds per iteration by public tree size (k = 2)",
+             ["dice per seat", "public tree nodes", "CPU s / iteration", "CPU us per node x hand"], ""),
+    "size": (size_rows, "The abstraction at 5 dice each (6 faces, ones wild)",
+             ["table", "recall k", "information sets", "columns (all seats)", "regrets + sums, MB",
+              "public tree nodes"], ""),
+    "states": (states_rows, "The solver over information sets (16 sampled joint hands), 5 dice each",
+               ["dice per seat", "recall k", "information sets", "CPU s to build", "CPU s / iteration"], ""),
+    "sampling": (sampling_rows, "Sampled joint hands against every joint hand (3 seats with 1, 2, 2 dice, 4 faces, "
+                 "ones wild, k = 1)", ["joint hands per update", "iterations", "CPU s", "NashConv of the average"],
+                 " NashConv: perfect-recall best responses in the unabstracted round, so it keeps the abstraction's "
+                 "own loss."),
+    "decide": (decide_rows, "CPU ms a `cfr` decision with the shipped three-player blueprint (self-play)",
+               ["table", "games", "decisions", "CPU ms a decision"],
+               " Every decision of the games, the rounds of two seats (the two-player table) too."),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", default="method,cost,size,states,sampling,decide")
+    parser.add_argument("--part", default=",".join(PARTS))
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
-    parts = args.part.split(",")
-    note = "One process on 2 cores, shared (other jobs running): CPU seconds are process time."
-    if "method" in parts:
-        rows = method_rows()
+    for part in args.part.split(","):
+        rows_of, title, columns, more = PARTS[part]
+        rows = rows_of()
         if not args.no_record:
-            record("nplayer_method", "Regret minimisers on one 3-seat round (1 die each, 3 faces, ones wild, k = 2)",
-                   ["method", "iterations", "CPU s", "NashConv of the average"], rows,
-                   command="python benchmarks/nplayer_round.py --part method", notes=note)
-    if "cost" in parts:
-        rows = cost_rows()
-        if not args.no_record:
-            record("nplayer_cost", "Vector CFR+ (alternating), CPU seconds per iteration by public tree size (k = 2)",
-                   ["dice per seat", "public tree nodes", "CPU s / iteration", "CPU us per node x hand"], rows,
-                   command="python benchmarks/nplayer_round.py --part cost", notes=note)
-    if "size" in parts:
-        rows = size_rows()
-        if not args.no_record:
-            record("nplayer_size", "The abstraction at 5 dice each (6 faces, ones wild)",
-                   ["table", "recall k", "information sets", "columns (all seats)", "regrets + sums, MB",
-                    "public tree nodes"], rows, command="python benchmarks/nplayer_round.py --part size",
-                   notes=note)
-    if "states" in parts:
-        rows = states_rows()
-        if not args.no_record:
-            record("nplayer_states", "The solver over information sets (16 sampled joint hands), 5 dice each",
-                   ["dice per seat", "recall k", "information sets", "CPU s to build", "CPU s / iteration"], rows,
-                   command="python benchmarks/nplayer_round.py --part states", notes=note)
-    if "sampling" in parts:
-        rows = sampling_rows()
-        if not args.no_record:
-            record("nplayer_sampling", "Sampled joint hands against every joint hand (3 seats with 1, 2, 2 dice, "
-                   "4 faces, ones wild, k = 1)", ["joint hands per update", "iterations", "CPU s",
-                                                  "NashConv of the average"], rows,
-                   command="python benchmarks/nplayer_round.py --part sampling",
-                   notes=note + " NashConv: perfect-recall best responses in the unabstracted round, so it keeps "
-                   "the abstraction's own loss.")
-    if "decide" in parts:
-        rows = decide_rows()
-        if not args.no_record:
-            record("nplayer_decide", "CPU ms a `cfr` decision with the shipped three-player blueprint (self-play)",
-                   ["table", "games", "decisions", "CPU ms a decision"], rows,
-                   command="python benchmarks/nplayer_round.py --part decide",
-                   notes=note + " Every decision of the games, the rounds of two seats (the two-player table) too.")
+            record(f"nplayer_{part}", title, columns, rows, command=f"python benchmarks/nplayer_round.py --part {part}",
+                   notes=NOTE + more)
 
 
 if __name__ == "__main__":
