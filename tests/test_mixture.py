@@ -55,7 +55,7 @@ def test_posterior_finds_the_watched_type(kind):
 def test_update_is_bayes_rule_with_floor():
     random_, conservative = make_player("random"), make_player("conservative")
     for floor in (0.0, 0.2):
-        model = TypeMixture(["random", "conservative"], floor=floor)  # three players: the safe type sits out
+        model = TypeMixture(["random", "conservative"], floor=floor, safe="none")  # the listed types alone
         model.reset(1, CONFIG)
         hand = (2, 0, 1, 0, 1, 1)
         views = [PlayerView(CONFIG, 1, (5, 5, 5), ((0, Bid(2, 3)),), hand=hand),
@@ -80,7 +80,7 @@ def test_update_is_bayes_rule_with_floor():
 def test_act_frequencies_match_action_probabilities():
     model = TypeMixture()
     model.reset(0, CONFIG)
-    model.posterior = np.array([0.3, 0.2, 0.2, 0.2, 0.1])
+    model.posterior = np.array([0.3, 0.2, 0.2, 0.1, 0.1, 0.1])  # the five types and cfr's blueprint (three players)
     view = PlayerView(CONFIG, 0, (5, 5, 5), ((1, Bid(2, 4)), (2, Bid(3, 4))), hand=(1, 0, 1, 2, 0, 1))
     rng, n = np.random.default_rng(5), 6000
     drawn = [model.act(view, rng) for _ in range(n)]
@@ -220,9 +220,12 @@ def test_check_opponent_with_the_safe_type_playing():
 
 def test_safe_type_sits_out_games_it_cannot_play():
     model = TypeMixture()
-    for config in (CONFIG, GameConfig(num_players=2, dice=6), GameConfig(dice=2, bids="sixes")):
-        model.reset(0, config)  # three players; more dice than the cfr table's; the sixes game
+    four = GameConfig(num_players=4, dice=5)
+    for config in (four, GameConfig(num_players=2, dice=6), GameConfig(dice=2, bids="sixes")):
+        model.reset(0, config)  # four players (no blueprint shipped); more dice than the cfr table's; the sixes game
         assert not model.safe_active and "cfr" not in model.weights and len(model.posterior) == 5
+    model.reset(0, CONFIG)  # three players, 5 dice each: the shipped blueprint plays
+    assert model.safe_active and len(model.posterior) == 6
     off = TypeMixture(safe="none")
     off.reset(0, SMALL)
     assert not off.safe_active and off.name == "mixture:safe=none"
