@@ -17,9 +17,9 @@ from ..caches import memo
 from ..datafiles import load_npz, write_npz
 from ..rules import GameConfig, next_opener
 from .equilibrium import GameTable, quantize
-from .multiplayer import NRound, NRoundCFR, RoundPayoff, n_round
+from .multiplayer import NRound, NRoundCFR, RoundPayoff, draw_hands, n_round
 
-__all__ = ["BlueprintTable", "blueprint_rounds", "solve_blueprint", "next_round_values", "round_payoff",
+__all__ = ["BlueprintTable", "blueprint_rounds", "solve_blueprint", "next_round_values", "end_values", "round_payoff",
            "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
 
 BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
@@ -143,6 +143,17 @@ def blueprint_rounds(config: GameConfig) -> list[tuple[int, ...]]:
     return sorted(rounds, key=lambda d: (sum(d), len(d), d))
 
 
+def end_values(table: BlueprintTable, dice: tuple[int, ...]) -> np.ndarray:
+    """(caller, loser, seat) :func:`next_round_values` for every end a challenge can have (the loser is the caller
+    or the bidder before it); 0 for the other losers."""
+    n = len(dice)
+    out = np.zeros((n, n, n))
+    for caller in range(n):
+        for loser in (caller, (caller - 1) % n):
+            out[caller, loser] = next_round_values(table, dice, caller, loser)
+    return out
+
+
 def next_round_values(table: BlueprintTable, dice: tuple[int, ...], caller: int, loser: int) -> np.ndarray:
     """Each seat's probability of winning after the round with ``dice`` ends, ``caller``'s call making ``loser``
     lose a die (seats counted from this round's opener); a seat out of dice wins with probability 0."""
@@ -154,15 +165,14 @@ def next_round_values(table: BlueprintTable, dice: tuple[int, ...], caller: int,
     return out
 
 
-def round_payoff(table: BlueprintTable, dice: tuple[int, ...]) -> RoundPayoff:
-    """The round's :class:`~ldpomdp.exact.multiplayer.RoundPayoff`: each seat's probability of winning the game
-    after each end (:func:`next_round_values`)."""
+def round_payoff(dice: tuple[int, ...], ends: np.ndarray) -> RoundPayoff:
+    """The :class:`~ldpomdp.exact.multiplayer.RoundPayoff` of the round with ``dice`` whose ends are worth ``ends``
+    (:func:`end_values`): each seat's probability of winning the game after each challenge."""
     n, total = len(dice), sum(dice)
     challenge = np.zeros((n, n, 2 * total + 1))
     for caller in range(n):
-        by_loser = {loser: next_round_values(table, dice, caller, loser) for loser in (caller, (caller - 1) % n)}
         for m in range(-total, total + 1):
-            challenge[:, caller, m + total] = by_loser[caller if m <= 0 else (caller - 1) % n]
+            challenge[:, caller, m + total] = ends[caller, caller if m <= 0 else (caller - 1) % n]
     return RoundPayoff(challenge, None, total)
 
 
@@ -211,21 +221,18 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
         if dice in table.strategies:
             continue
         start = time.process_time()
-        solver = NRoundCFR(_round_rules(config, len(dice)), dice, table.k, round_payoff(table, dice), samples=samples,
+        ends = end_values(table, dice)
+        solver = NRoundCFR(_round_rules(config, len(dice)), dice, table.k, round_payoff(dice, ends), samples=samples,
                            seed=seed)
         for _ in range(iterations):
             solver.run(1)
             if progress is not None:
                 progress(1)
         average = solver.average_strategy()
-        rng = np.random.default_rng((seed, *dice))
-        rows = np.stack([rng.choice(len(h), size=VALUE_SAMPLES, p=p) for h, p in zip(solver.round.hands,
-                                                                                     solver.round.priors, strict=True)])
-        ends = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
-        values = np.einsum("cl,cls->s", ends, np.array(
-            [[next_round_values(table, dice, c, loser) for loser in range(len(dice))] for c in range(len(dice))]))
+        rows = draw_hands(solver.round, range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
+        played = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
         table.strategies[dice] = tuple(quantize(s) for s in average)
-        table.values[dice] = values
+        table.values[dice] = np.einsum("cl,cls->s", played, ends)
         table.seconds[dice] = time.process_time() - start
         if checkpoint is not None:
             table.save(checkpoint)

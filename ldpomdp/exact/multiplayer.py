@@ -19,8 +19,9 @@ from ..hands import hand_support
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
 from .equilibrium import _regret_matching
 
-__all__ = ["RoundPayoff", "loser_values", "NRound", "n_round", "PublicTree", "PublicTreeCFR", "count_distribution",
-           "convolve", "call_values", "public_tree_size", "MAX_PUBLIC_NODES"]
+__all__ = ["RoundPayoff", "loser_values", "NRound", "n_round", "PublicTree", "PublicTreeCFR", "NRoundCFR",
+           "count_distribution",
+           "convolve", "call_values", "public_tree_size", "draw_hands", "MAX_PUBLIC_NODES"]
 
 MAX_PUBLIC_NODES = 2_000_000  # PublicTreeCFR refuses a round whose public tree of bids is larger
 
@@ -257,7 +258,35 @@ def call_values(own_counts: np.ndarray, others: Sequence[tuple[np.ndarray, np.nd
     return np.take_along_axis(by_own, own_counts, axis=1)
 
 
-class PublicTreeCFR:
+class _RoundSolver:
+    """What the round solvers share: the round ``n_round(config, dice, k)``, its checked ``payoff``, and per seat
+    ``regrets[i]`` (kept >= 0) and ``strategy_sums[i]``, (seat i's hands, seat i's columns)."""
+
+    def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None):
+        self.round = n_round(config, dice, k)
+        r = self.round
+        self.payoff = _round_payoff(r, payoff)
+        self.regrets = [np.zeros((len(h), e)) for h, e in zip(r.hands, r.edges, strict=True)]
+        self.strategy_sums = [np.zeros_like(x) for x in self.regrets]
+        self.iteration = 0
+        self._widths = [r.widths[sets] for sets in r.seat_sets]
+
+    def current_strategy(self) -> list[np.ndarray]:
+        return [_regret_matching(np.maximum(x, 0.0), w) for x, w in zip(self.regrets, self._widths, strict=True)]
+
+    def average_strategy(self) -> list[np.ndarray]:
+        """The average strategies, per seat (hands, columns)."""
+        return [_regret_matching(x, w) for x, w in zip(self.strategy_sums, self._widths, strict=True)]
+
+    def _step(self, seat: int, delta: np.ndarray, t: int, reach: np.ndarray, strategy: np.ndarray) -> np.ndarray:
+        """CFR+ for one seat: add its regrets ``delta`` (then clip at 0) and t x its ``reach`` (its information
+        sets, hands) x ``strategy`` to its sums; its next strategy."""
+        self.regrets[seat] = np.maximum(self.regrets[seat] + delta, 0.0)
+        self.strategy_sums[seat] += t * np.repeat(reach.T, self._widths[seat], axis=1) * strategy
+        return _regret_matching(self.regrets[seat], self._widths[seat])
+
+
+class PublicTreeCFR(_RoundSolver):
     """CFR+ (regret matching+, linear averaging) on one abstract round, full width over the public tree of bids,
     each seat's ends valued by ``payoff`` (default :meth:`RoundPayoff.by_loser` of :func:`loser_values`).
 
@@ -267,15 +296,10 @@ class PublicTreeCFR:
 
     def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None = None,
                  alternating: bool = True):
-        self.round = n_round(config, dice, k)
+        super().__init__(config, dice, k, payoff)
         r = self.round
-        self.payoff = _round_payoff(r, payoff)
         self.tree = _public_tree(r)
         self.alternating = alternating
-        self.regrets = [np.zeros((len(h), e)) for h, e in zip(r.hands, r.edges, strict=True)]
-        self.strategy_sums = [np.zeros_like(x) for x in self.regrets]
-        self.iteration = 0
-        self._widths = [r.widths[sets] for sets in r.seat_sets]
         self._calls = (CHALLENGE, EXACT) if config.exact_call else (CHALLENGE,)
         t = self.tree
         self._call_edge = r.edge_start[t.infoset] + r.widths[t.infoset] - len(self._calls)  # first call's column
@@ -285,13 +309,6 @@ class PublicTreeCFR:
         self._local = np.zeros(len(r.keys), dtype=np.int64)  # information set -> its place among its seat's
         for sets in r.seat_sets:
             self._local[sets] = np.arange(len(sets))
-
-    def current_strategy(self) -> list[np.ndarray]:
-        return [_regret_matching(np.maximum(x, 0.0), w) for x, w in zip(self.regrets, self._widths, strict=True)]
-
-    def average_strategy(self) -> list[np.ndarray]:
-        """The average strategies, per seat (hands, columns)."""
-        return [_regret_matching(x, w) for x, w in zip(self.strategy_sums, self._widths, strict=True)]
 
     def _reaches(self, strategy: list[np.ndarray]) -> list[np.ndarray]:
         """Per seat, (nodes, hands) its own reach: the product of its action probabilities on the way."""
@@ -364,13 +381,13 @@ class PublicTreeCFR:
                 np.add.at(delta, col, leaf[own] - v[own])
         return v, delta.T
 
-    def _add_average(self, seat: int, weight: float, reach: np.ndarray, strategy: np.ndarray) -> None:
-        """Add ``weight`` x the seat's reach x ``strategy`` to its strategy sums (reach summed per information set)."""
+    def _per_set(self, seat: int, reach: np.ndarray) -> np.ndarray:
+        """(the seat's information sets, hands) its reach (nodes, hands) summed over each set's nodes."""
         r, t = self.round, self.tree
         nodes = np.flatnonzero(self._actor == seat)
         per_set = np.zeros((len(r.seat_sets[seat]), reach.shape[1]))
         np.add.at(per_set, self._local[t.infoset[nodes]], reach[nodes])
-        self.strategy_sums[seat] += weight * np.repeat(per_set.T, self._widths[seat], axis=1) * strategy
+        return per_set
 
     def run(self, iterations: int) -> None:
         """``iterations`` more CFR+ iterations, iteration t weighing the average by t."""
@@ -382,9 +399,7 @@ class PublicTreeCFR:
                 reach = self._reaches(strategy)
                 deltas = [self._values(strategy, reach, i)[1] for i in group]
                 for i, delta in zip(group, deltas, strict=True):
-                    self.regrets[i] = np.maximum(self.regrets[i] + delta, 0.0)
-                    self._add_average(i, t, reach[i], strategy[i])
-                    strategy[i] = _regret_matching(self.regrets[i], self._widths[i])
+                    strategy[i] = self._step(i, delta, t, self._per_set(i, reach[i]), strategy[i])
             self.iteration = t
 
     def values(self, strategy: list[np.ndarray] | None = None) -> np.ndarray:
@@ -404,7 +419,7 @@ class PublicTreeCFR:
         return best - self.values(strategy)
 
 
-class NRoundCFR:
+class NRoundCFR(_RoundSolver):
     """CFR+ (regret matching+, linear averaging, alternating updates) on one abstract round over its information
     sets: strategies that see only the last k bids make play a chain over them, so one pass over that DAG per update
     replaces the public tree. The other seats' hands enter as joint tuples: all of them when there are at most
@@ -414,24 +429,10 @@ class NRoundCFR:
 
     def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None = None,
                  samples: int = 16, max_tuples: int = 64, seed: int = 0):
-        self.round = n_round(config, dice, k)
-        r = self.round
-        self.payoff = _round_payoff(r, payoff)
+        super().__init__(config, dice, k, payoff)
         self.samples, self.max_tuples, self.seed = int(samples), int(max_tuples), int(seed)
-        self.regrets = [np.zeros((len(h), e)) for h, e in zip(r.hands, r.edges, strict=True)]
-        self.strategy_sums = [np.zeros_like(x) for x in self.regrets]
-        self.iteration = 0
-        self._widths = [r.widths[sets] for sets in r.seat_sets]
-        self._calls = 2 if config.exact_call else 1
-        self._actor = np.array([key[0] for key in r.keys], dtype=np.int64)
-        self._children, self._order = _dag(r)
-
-    def current_strategy(self) -> list[np.ndarray]:
-        return [_regret_matching(np.maximum(x, 0.0), w) for x, w in zip(self.regrets, self._widths, strict=True)]
-
-    def average_strategy(self) -> list[np.ndarray]:
-        """The average strategies, per seat (hands, columns)."""
-        return [_regret_matching(x, w) for x, w in zip(self.strategy_sums, self._widths, strict=True)]
+        self._actor = np.array([key[0] for key in self.round.keys], dtype=np.int64)
+        self._children, self._order = _dag(self.round)
 
     def _tuples(self, seat: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """(seats, T) the other seats' hands per joint tuple (the seat's own row unused) and (T,) their weights."""
@@ -444,10 +445,7 @@ class NRoundCFR:
             rows[others] = grid
             weight = np.prod([r.priors[j][rows[j]] for j in others], axis=0)
             return rows, weight
-        rows = np.zeros((r.seats, self.samples), dtype=np.int64)
-        for j in others:
-            rows[j] = rng.choice(len(r.hands[j]), size=self.samples, p=r.priors[j])
-        return rows, np.full(self.samples, 1.0 / self.samples)
+        return draw_hands(r, others, self.samples, rng), np.full(self.samples, 1.0 / self.samples)
 
     def reach(self, strategy: list[np.ndarray], rows: np.ndarray, weighted: Sequence[int]) -> np.ndarray:
         """(states, columns) the sum over bid paths of the product of the ``weighted`` seats' action probabilities,
@@ -510,17 +508,24 @@ class NRoundCFR:
                 own = np.zeros((r.seats, len(r.hands[seat])), dtype=np.int64)
                 own[seat] = np.arange(len(r.hands[seat]))
                 reach = self.reach(strategy, own, [seat])[r.seat_sets[seat]]  # (seat's states, H)
-                self.regrets[seat] = np.maximum(self.regrets[seat] + delta, 0.0)
-                self.strategy_sums[seat] += t * np.repeat(reach.T, self._widths[seat], axis=1) * strategy[seat]
-                strategy[seat] = _regret_matching(self.regrets[seat], self._widths[seat])
+                strategy[seat] = self._step(seat, delta, t, reach, strategy[seat])
             self.iteration = t
+
+
+def draw_hands(r: NRound, seats: Sequence[int], samples: int, rng: np.random.Generator) -> np.ndarray:
+    """(all seats, samples) hands (rows of ``r.hands``) drawn from each of ``seats``' prior, seat by seat; the
+    other seats' rows are 0."""
+    rows = np.zeros((r.seats, samples), dtype=np.int64)
+    for j in seats:
+        rows[j] = rng.choice(len(r.hands[j]), size=samples, p=r.priors[j])
+    return rows
 
 
 def _dag(r: NRound) -> tuple[list[np.ndarray], np.ndarray]:
     """Per information set, the information sets its raises lead to (in column order), and a topological order."""
     children = []
-    for actor, window in r.keys:
-        bids = [a for a in legal_actions(r.config, r.table_dice, window[-1] if window else None) if isinstance(a, Bid)]
+    for s, (actor, window) in enumerate(r.keys):
+        bids = [a for a in r.actions(s) if isinstance(a, Bid)]
         children.append(np.array([r.index[((actor + 1) % r.seats, (window + (b,))[-r.k:])] for b in bids],
                                  dtype=np.int64))
     parents = np.zeros(len(r.keys), dtype=np.int64)
