@@ -119,13 +119,13 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
         check_blueprint_rules(config)
     except ValueError as exc:
         raise ValueError(f"cfr: {exc}") from None
-    two = table_for(game_config(config, config.starting_dice[0]))
     if path is None and config.num_players == 3 and rules_key(config) == rules_key(GameConfig()):
         path = SHIPPED_BLUEPRINT
     key = f"blueprint|players={config.num_players}|{rules_key(config)}"
     key += f"|path={Path(path).resolve()}" if path is not None else ""
     table = _BLUEPRINTS.lookup(key)
     if table is None:
+        two = table_for(game_config(config, config.starting_dice[0]))  # the rounds once two seats are left
         if path is not None:
             table = BlueprintTable.load(path, two)
         elif max(config.starting_dice) > BLUEPRINT_ON_DEMAND.dice or config.num_players > 3:  # refuse before solving
