@@ -89,25 +89,28 @@ class ExternalSampling:
                 for i, x in enumerate(self.sums)]
 
 
+def _runs(label: str, solver, targets: tuple[int, ...], nash_conv, digits: tuple[int, int]) -> list[list]:
+    """Rows (label, iterations, CPU s, NashConv) with ``solver`` run on to each of ``targets`` iterations;
+    ``nash_conv()`` measures it, ``digits`` the decimals of the CPU seconds and of the NashConv."""
+    rows, spent = [], 0.0
+    for target in targets:
+        start = time.process_time()
+        solver.run(target - solver.iteration)
+        spent += time.process_time() - start
+        rows.append([label, target, f"{spent:.{digits[0]}f}", f"{nash_conv():.{digits[1]}f}"])
+        print(rows[-1], flush=True)
+    return rows
+
+
 def method_rows() -> list[list]:
     config, dice, k = METHOD_ROUND
     rows = []
     for label, alternating in (("vector CFR+, alternating", True), ("vector CFR+, simultaneous", False)):
-        solver, spent = PublicTreeCFR(config, dice, k, alternating=alternating), 0.0
-        for target in (10, 40, 160):
-            start = time.process_time()
-            solver.run(target - solver.iteration)
-            spent += time.process_time() - start
-            rows.append([label, target, f"{spent:.2f}", f"{solver.gains().sum():.5f}"])
-            print(rows[-1], flush=True)
-    sampler, spent = ExternalSampling(PublicTreeCFR(config, dice, k), seed=0), 0.0
-    for target in (1000, 4000, 16000):
-        start = time.process_time()
-        sampler.run(target - sampler.iteration)
-        spent += time.process_time() - start
-        rows.append(["external-sampling MCCFR", target, f"{spent:.2f}",
-                     f"{sampler.solver.gains(sampler.average_strategy()).sum():.5f}"])
-        print(rows[-1], flush=True)
+        solver = PublicTreeCFR(config, dice, k, alternating=alternating)
+        rows += _runs(label, solver, (10, 40, 160), lambda s=solver: s.gains().sum(), (2, 5))
+    sampler = ExternalSampling(PublicTreeCFR(config, dice, k), seed=0)
+    rows += _runs("external-sampling MCCFR", sampler, (1000, 4000, 16000),
+                  lambda: sampler.solver.gains(sampler.average_strategy()).sum(), (2, 5))
     return rows
 
 
@@ -155,13 +158,9 @@ def sampling_rows() -> list[list]:
     rows = []
     for label, samples, max_tuples in (("8 sampled", 8, 1), ("16 sampled", 16, 1), ("64 sampled", 64, 1),
                                        ("every joint hand", 16, 10 ** 6)):
-        solver, spent = NRoundCFR(config, dice, k, samples=samples, max_tuples=max_tuples), 0.0
-        for target in (50, 150, 600):
-            start = time.process_time()
-            solver.run(target - solver.iteration)
-            spent += time.process_time() - start
-            rows.append([label, target, f"{spent:.1f}", f"{reference.gains(solver.average_strategy()).sum():.4f}"])
-            print(rows[-1], flush=True)
+        solver = NRoundCFR(config, dice, k, samples=samples, max_tuples=max_tuples)
+        rows += _runs(label, solver, (50, 150, 600), lambda s=solver: reference.gains(s.average_strategy()).sum(),
+                      (1, 4))
     return rows
 
 
