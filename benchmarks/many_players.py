@@ -34,7 +34,7 @@ from _record import record
 
 from ldpomdp.registry import canonical_spec, make_seat, split_specs
 from ldpomdp.rules import PRESETS, GameConfig, dice_text
-from ldpomdp.sweeps import Cell, SummaryRow, run_sweep, wilson_interval
+from ldpomdp.sweeps import Cell, SummaryRow, rate_text, run_sweep, wilson_interval
 
 FIELD = "one-third,bluff:0.3,oehm:0.2,expected-count,pomcp"
 
@@ -58,12 +58,6 @@ def tables(field: Sequence[str], seats: int, same: bool) -> list[tuple[str, ...]
     if same:
         return [(spec,) * seats for spec in field]
     return list(itertools.combinations_with_replacement(field, seats))
-
-
-def rate_text(wins: int, games: int) -> str:
-    """``rate [low, high]``, the 95% Wilson interval."""
-    low, high = wilson_interval(wins, games)
-    return f"{wins / games:.3f} [{low:.3f}, {high:.3f}]"
 
 
 def verdict(wins: int, games: int, share: float) -> str:

@@ -28,7 +28,7 @@ from ldpomdp.game import play_game, seeded_rng
 from ldpomdp.openspiel import load
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
-from ldpomdp.sweeps.statistics import wilson_interval
+from ldpomdp.sweeps.statistics import rate_text
 
 OPPONENTS = ("expected-count", "pomcp")
 
@@ -66,8 +66,7 @@ def strength(ismcts: str, opponent: str, dice: int, games: int, seed: int, cell:
         record_ = play_game(config, seated, rng)
         wins += record_.winner == g % 2
         seconds = [s + side.seconds for s, side in zip(seconds, sides, strict=True)]
-    low, high = wilson_interval(wins, games)
-    return [ismcts, opponent, dice, games, f"{wins / games:.3f} [{low:.3f}, {high:.3f}]",
+    return [ismcts, opponent, dice, games, rate_text(wins, games),
             f"{seconds[0] / games:.2f}", f"{seconds[1] / games:.3f}"]
 
 

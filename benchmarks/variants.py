@@ -22,7 +22,7 @@ import numpy as np
 from ldpomdp.game import play_game, rotate, seeded_rng
 from ldpomdp.registry import make_player, registered_names
 from ldpomdp.rules import GameConfig
-from ldpomdp.sweeps import wilson_interval
+from ldpomdp.sweeps import rate_text
 
 PRESETS = ("perudo", "dudo")
 # a person; trained on, or solving, today's rules only (the network, the fixed-opponent solver, cfr's tables)
@@ -31,11 +31,6 @@ SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s
          "lbr": "lbr:one-third", "openspiel": "openspiel:bot=ismcts,sims=100"}
 SEARCHERS = ("pomcp", "openspiel")  # play --pomcp-games per setting (a search per decision)
 TWO_PLAYERS = ("nash", "lbr")  # the per-round LP; a local best response
-
-
-def _interval(successes: int, n: int) -> str:
-    low, high = wilson_interval(successes, n)
-    return f"{successes / n:.3f} [{low:.3f}, {high:.3f}]" if n else "-"
 
 
 def strength(games: int, dice: int, seed: int) -> tuple[list[str], list[list]]:
@@ -60,8 +55,8 @@ def strength(games: int, dice: int, seed: int) -> tuple[list[str], list[list]]:
                             calls += 1
                             right += r.loser < 0
                 cpu = time.process_time() - start
-                row = [preset, players, spec, games, _interval(wins, games), f"{calls / games:.2f}",
-                       _interval(right, calls), f"{cpu:.0f}"]
+                row = [preset, players, spec, games, rate_text(wins, games), f"{calls / games:.2f}",
+                       rate_text(right, calls), f"{cpu:.0f}"]
                 print(" | ".join(map(str, row)), flush=True)
                 rows.append(row)
     return columns, rows

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from ldpomdp.sweeps import Cell, summarize, wilson_interval
+from ldpomdp.sweeps import Cell, rate_text, summarize, wilson_interval
 
 
 @pytest.mark.parametrize("k,n,low,high", [
@@ -56,3 +56,9 @@ def test_summarize_maps_seats_to_players():
     # player 2 sat in seats 2, 1, 0: challenges 1 + 3 + 1, successes 1 + 1 + 1
     assert rows[2].challenges_per_game == pytest.approx(5 / 3) and rows[2].challenge_success_rate == pytest.approx(0.6)
     assert rows[1].win_rate == 1.0 and rows[1].ci_low == pytest.approx(wilson_interval(3, 3)[0])
+
+
+def test_rate_text_is_the_rate_and_its_wilson_interval():
+    low, high = wilson_interval(3, 10)
+    assert rate_text(3, 10) == f"0.300 [{low:.3f}, {high:.3f}]" == "0.300 [0.108, 0.603]"
+    assert rate_text(0, 0) == "-"

@@ -13,13 +13,14 @@ from .games import play_one
 from .ratings import Rating, rate
 from .report import report, run_experiment
 from .runner import play_batch, run_sweep, validate
-from .statistics import SummaryRow, format_table, summarize, wilson_interval, write_summary
+from .statistics import SummaryRow, format_table, rate_text, summarize, wilson_interval, write_summary
 from .store import GameStore
 from .tournament import Standings, Tournament, run_tournament
 
 __all__ = [
     "Cell", "Experiment", "SummaryRow", "GameStore", "run_sweep", "run_experiment", "report", "game_seed",
-    "play_batch", "summarize", "wilson_interval", "parse_dice_range", "format_table", "write_summary", "validate",
+    "play_batch", "summarize", "wilson_interval", "rate_text", "parse_dice_range", "format_table", "write_summary",
+    "validate",
     "EXPERIMENTS", "get_experiment", "play_one", "LowerBound", "exploitability_lower_bound", "Tournament",
     "run_tournament", "Standings", "Rating", "rate",
 ]

@@ -13,7 +13,8 @@ import numpy as np
 
 from .cell import Cell, variants_text
 
-__all__ = ["SummaryRow", "summarize", "wilson_interval", "write_summary", "format_table", "SUMMARY_FILE", "Z95"]
+__all__ = ["SummaryRow", "summarize", "wilson_interval", "rate_text", "write_summary", "format_table", "SUMMARY_FILE",
+           "Z95"]
 
 SUMMARY_FILE = "summary.csv"
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -32,6 +33,14 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     low = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
     high = 1.0 if successes >= n else max(p, min(1.0, centre + half))
     return low, high
+
+
+def rate_text(successes: int, n: int) -> str:
+    """``"rate [low, high]"`` with the 95% Wilson interval, 3 decimals (``"-"`` when ``n`` is 0): a results cell."""
+    if n <= 0:
+        return "-"
+    low, high = wilson_interval(successes, n)
+    return f"{successes / n:.3f} [{low:.3f}, {high:.3f}]"
 
 
 @dataclass(frozen=True)
