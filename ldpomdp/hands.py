@@ -141,6 +141,8 @@ def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
 def hand_rows(hands: np.ndarray, num_dice: int, faces: int) -> np.ndarray:
     """Row of :func:`hand_support` ``(num_dice, faces)`` for each face-count row of ``hands``; ValueError naming the
     first hand that is not one of them."""
+    if hands is hand_support(num_dice, faces)[0]:  # the support itself (a range over it): no lookup
+        return np.arange(len(hands))
     hands = np.asarray(hands, dtype=np.int64).reshape(-1, faces)
     weights, known, order = _support_keys(num_dice, faces)
     keys = hands @ weights

@@ -3,17 +3,18 @@ hands at once, how likely each of them makes a given action. Beliefs and POMCP r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Generic, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 
 from .game import Event, Player, PublicView, player_name
 from .rules import Action, GameConfig
 
-_T = TypeVar("_T")  # what sample_action draws from
+_T = TypeVar("_T")  # what sample_action draws from; what a ViewMemo keeps
 
-__all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities", "sample_action"]
+__all__ = ["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "ViewMemo", "checked_probabilities",
+           "sample_action"]
 
 
 @runtime_checkable
@@ -28,6 +29,25 @@ class OpponentModel(Player, Protocol):
     """
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray: ...
+
+
+class ViewMemo(Generic[_T]):
+    """The last policy a model computed for one (hands, view): asked about several actions at the same view (a
+    lookahead over replies), it computes the policy once. Kept only for read-only ``hands`` (the cached supports of
+    :func:`~ldpomdp.hands.hand_support`), compared by identity."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, object] | None = None
+        self._value: _T | None = None
+
+    def get(self, hands: np.ndarray, view: PublicView, compute: Callable[[], _T]) -> _T:
+        key = self._key
+        if key is not None and key[0] is hands and key[1] is view:
+            return cast(_T, self._value)
+        value = compute()
+        kept = isinstance(hands, np.ndarray) and not hands.flags.writeable
+        self._key, self._value = ((hands, view), value) if kept else (None, None)
+        return value
 
 
 class BaseOpponent:

@@ -142,8 +142,8 @@ register("cfr", "ldpomdp.players.cfr:CFRPlayer", kinds={"table": FILE},
                  "today's rules, Perudo and Dudo up to 5 dice each, other rules solved once and cached); at 3-6 "
                  "players a blueprint of the same kind (today's rules), e.g. cfr:table=PATH")
 register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS, "safe": SPEC},
-         summary="recommended against unknown opponents (two players): the equilibrium (cfr), and the local best "
-                 "response to a listed type once revealed hands identify it, within a stop-loss, e.g. "
+         summary="recommended against unknown opponents: the equilibrium (cfr; at 3 players its blueprint), and the "
+                 "local best response to listed types once revealed hands identify them, within a stop-loss, e.g. "
                  "robust:confidence=0.9,stop_loss=0.5")
 register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", kinds={"assume": SPEC},
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "

@@ -3,6 +3,7 @@ round's LBR strategy, and it beats the policies it is built against in the full 
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -13,15 +14,18 @@ from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundSta
 from ldpomdp.hands import hand_support
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.players.lbr import (
+    REPLY_MASS,
     LocalBestResponse,
+    Range,
     candidate_raises,
     lbr_behaviour,
     local_best_response,
     lookahead_values,
+    table_lookahead_values,
 )
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, EXACT, Bid, GameConfig, legal_actions, match_matrix
-from ldpomdp.sweeps import exploitability_lower_bound
+from ldpomdp.sweeps import exploitability_lower_bound, wilson_interval
 
 POLICIES = ["one-third", "random", "oehm:0.2", "bluff:0.3", "aggressive", "nash"]
 
@@ -142,14 +146,14 @@ def test_range_is_bayes_on_the_policys_bids():
     view = PublicView(config, 1, (2, 2))
     bid = policy.act(PlayerView(config, 1, (2, 2), hand=(0, 0, 0, 0, 2, 0)), np.random.default_rng(0))
     lbr.observe(ActionTaken(1, bid, view))
-    likelihood = policy.action_probabilities(lbr._support, view, bid)
+    likelihood = policy.action_probabilities(lbr._ranges[1].support, view, bid)
     prior = hand_support(2, 6)[1]
     assert 0 < likelihood.sum() < len(likelihood)
-    np.testing.assert_allclose(lbr._weights, prior * likelihood / (prior * likelihood).sum())
-    before = lbr._weights.copy()
+    np.testing.assert_allclose(lbr._ranges[1].weights, prior * likelihood / (prior * likelihood).sum())
+    before = lbr._ranges[1].weights.copy()
     after = PublicView(config, 1, (2, 2), ((1, bid), (0, Bid(4, 6))))
     lbr.observe(ActionTaken(1, CHALLENGE, after))  # a challenge ends the round: no update
-    np.testing.assert_array_equal(lbr._weights, before)
+    np.testing.assert_array_equal(lbr._ranges[1].weights, before)
 
 
 def test_planners_are_read_through_their_act():
@@ -168,9 +172,95 @@ def test_bad_parameters(kwargs, match):
         LocalBestResponse(**kwargs)
 
 
-def test_refuses_three_players():
-    with pytest.raises(ValueError, match="two-player"):
-        LocalBestResponse("random").reset(0, GameConfig(num_players=3, dice=2))
+def test_refuses_a_table_without_a_blueprint():
+    with pytest.raises(ValueError, match="at 4 players it values a round's ends by the blueprint.*solve equilibrium"):
+        LocalBestResponse("random").reset(0, GameConfig(num_players=4, dice=2))
+    with pytest.raises(ValueError, match="blueprint"):
+        LocalBestResponse("random").reset(0, GameConfig.preset("perudo", num_players=3, dice=2))
+
+
+# --- three and more seats ------------------------------------------------------------------------------------------
+
+def _two_seat_ends(ends) -> np.ndarray:
+    """A two-player :class:`RoundOutcome` of today's rules (LBR at seat 0) as ``ends[caller, loser]`` by seat."""
+    t = ends.table_dice  # index of a bid missed by 0 (it stands: the caller loses); t + 1: missed by one
+    return np.array([[ends.challenge[0, t], ends.challenge[0, t + 1]],
+                     [ends.challenge[1, t + 1], ends.challenge[1, t]]])
+
+
+@pytest.mark.parametrize("spec", ["one-third", "oehm:0.2", "cfr"])
+def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec):
+    """With two seats the table's lookahead (the next seat after the reply is LBR again) values every candidate as
+    the two-player lookahead does, under today's rules."""
+    config = GameConfig(dice=3)
+    lbr = LocalBestResponse(spec)
+    lbr.reset(0, config)
+    lbr.observe(RoundStart(0, (3, 2), 1))
+    rng = np.random.default_rng(5)
+    r = lbr._ranges[1]
+    own = np.array([[1, 0, 2, 0, 0, 0]]) @ match_matrix(config)
+    for history in ((), ((1, Bid(2, 4)),), ((1, Bid(1, 6)), (0, Bid(2, 3)), (1, Bid(3, 3)))):
+        view = PublicView(config, 0, (3, 2), history)
+        weights = rng.dirichlet(np.ones(len(r.support)))
+        for lookahead in (1, 2):
+            two = lookahead_values(lbr.model, view, own, r.matching, r.support, weights, lbr._ends, lookahead)
+            ranges = {1: Range(r.support, r.matching, weights)}
+            table = table_lookahead_values({1: lbr.model}, view, own[0], ranges, _two_seat_ends(lbr._ends), lookahead)
+            assert table[0] == two[0]
+            np.testing.assert_allclose(table[1], two[1], rtol=0, atol=1e-12)
+
+
+def test_table_lookahead_values_a_raise_by_brute_force():
+    """Three seats, one die each, lookahead 2: a raise's value is the sum over the others' hands of the next seat's
+    challenge or reply and the seat after it challenging that reply, each end by the round's rules."""
+    config = GameConfig(num_players=3, dice=1)
+    models = {1: make_player("oehm:0.2"), 2: make_player("one-third")}
+    for seat, model in models.items():
+        model.reset(seat, config)
+    support, prior = hand_support(1, 6)
+    match = match_matrix(config)
+    rng = np.random.default_rng(1)
+    ranges = {s: Range(support, support @ match, rng.dirichlet(np.ones(6))) for s in (1, 2)}
+    ends = rng.random((3, 3))
+    neutral = np.mean([ends[s, s] + ends[(s + 1) % 3, s] for s in range(3)]) / 2.0
+    own = np.array([0, 0, 1, 0, 0, 0]) @ match
+    view = PublicView(config, 0, (1, 1, 1))
+    actions, values = table_lookahead_values(models, view, own, ranges, ends, 2, raises="all")
+
+    def count(hand: np.ndarray, face: int) -> int:
+        return int(hand @ match[:, face - 1])
+
+    for action, value in zip(actions, values[0], strict=True):
+        after = PublicView(config, 1, (1, 1, 1), ((0, action),))
+        expected = 0.0
+        for h1, h2 in itertools.product(range(6), repeat=2):
+            p = ranges[1].weights[h1] * ranges[2].weights[h2]
+            total = int(own[action.face - 1]) + count(support[h1], action.face) + count(support[h2], action.face)
+            stands = total >= action.quantity
+            expected += p * models[1].action_probabilities(support[h1:h1 + 1], after, CHALLENGE)[0] * (
+                ends[1, 1] if stands else ends[1, 0])
+            for reply in legal_actions(config, 3, action):
+                if not isinstance(reply, Bid):
+                    continue
+                q = p * models[1].action_probabilities(support[h1:h1 + 1], after, reply)[0]
+                again = PublicView(config, 2, (1, 1, 1), ((0, action), (1, reply)))
+                c = models[2].action_probabilities(support[h2:h2 + 1], again, CHALLENGE)[0]
+                total = int(own[reply.face - 1]) + count(support[h1], reply.face) + count(support[h2], reply.face)
+                expected += q * (c * (ends[2, 2] if total >= reply.quantity else ends[2, 1]) + (1 - c) * neutral)
+        assert value == pytest.approx(expected, abs=2 * REPLY_MASS)
+
+
+def test_lbr_beats_two_one_third_at_three_players():
+    """Three players, 3 dice each, the shipped blueprint valuing the ends: LBR's 95% interval over 30 games lies
+    above the fair third (seats rotated)."""
+    config, games, wins = GameConfig(num_players=3, dice=3), 30, 0
+    for seed in range(games):
+        lbr = make_player("lbr:one-third")
+        seated = [lbr, make_player("one-third"), make_player("one-third")]
+        seated = seated[seed % 3:] + seated[:seed % 3]
+        record = play_game(config, seated, np.random.default_rng(seed))
+        wins += seated[record.winner] is lbr
+    assert wilson_interval(wins, games)[0] > 1 / 3, wins
 
 
 # --- under the rule variants ---------------------------------------------------------------------------------------
@@ -214,10 +304,11 @@ def test_lbr_values_each_call_by_how_the_bid_missed():
     assert ends.exact is not None and 0.0 < ends.exact[0, 1] < 1.0 and ends.exact[0, 0] == 0.0  # LBR: right, wrong
     view = PublicView(config, 0, (1, 1), ((1, Bid(2, 5)),))
     own = np.array([[0, 0, 0, 0, 1, 0]]) @ match_matrix(config)  # one five
-    fives = lbr._support_matching[:, 4]  # the range's dice matching five: a five or a one
+    fives = lbr._ranges[1].matching[:, 4]  # the range's dice matching five: a five or a one
     for matching, exact_value, challenge_value in ((1, ends.exact[0, 1], 0.0), (0, 0.0, 1.0)):
         weights = (fives == matching) / (fives == matching).sum()
-        actions, values = lookahead_values(lbr.model, view, own, lbr._support_matching, lbr._support, weights, ends)
+        r = lbr._ranges[1]
+        actions, values = lookahead_values(lbr.model, view, own, r.matching, r.support, weights, ends)
         assert values[0, actions.index(EXACT)] == pytest.approx(exact_value)
         assert values[0, actions.index(CHALLENGE)] == pytest.approx(challenge_value)
 
@@ -250,7 +341,7 @@ def test_lbr_keeps_the_palifico_round_and_its_rules():
     lbr.observe(RoundEnd(0, ((1, 0, 0, 0, 0, 2), (0, 1, 1, 0, 0, 0)), Bid(3, 6), 0, 1, 1, 2, (3, 1)))
     lbr.observe(RoundStart(1, (3, 1), 1, palifico=True))
     rules = config.round_rules(True)
-    np.testing.assert_array_equal(lbr._support_matching, lbr._support @ match_matrix(rules))
+    np.testing.assert_array_equal(lbr._ranges[1].matching, lbr._ranges[1].support @ match_matrix(rules))
     assert lbr._had_palifico == {1}
 
 

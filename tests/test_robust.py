@@ -10,6 +10,7 @@ from ldpomdp.game import RoundStart, play_game
 from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
+from ldpomdp.sweeps import wilson_interval
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -23,8 +24,8 @@ def test_validation_names_the_problem(kwargs, match):
 
 
 def test_refuses_games_it_cannot_play():
-    with pytest.raises(ValueError, match="two-player"):
-        make_player("robust").reset(0, GameConfig(num_players=3, dice=2))
+    with pytest.raises(ValueError, match="blueprints are solved on demand for 3 players"):
+        make_player("robust").reset(0, GameConfig(num_players=4, dice=2))
     with pytest.raises(ValueError, match="covers up to"):
         make_player("robust").reset(0, GameConfig(dice=6))
 
@@ -118,3 +119,52 @@ def test_under_variants_the_exploiter_values_rounds_by_the_safe_players_own_tabl
     player.reset(0, config)
     assert player.exploiter._table is player.safe_player.table(config)
     assert play_game(config, [player, make_player("one-third")], np.random.default_rng(0)).winner in (0, 1)
+
+
+# --- three players -------------------------------------------------------------------------------------------------
+
+def test_at_three_players_plays_the_blueprint_against_opponents_it_cannot_name():
+    """Two cfr copies are never named as a listed type: robust's games are cfr's own, draw for draw."""
+    config = GameConfig(num_players=3, dice=2)
+    for seed in range(3):
+        robust = make_player("robust")
+        games = [play_game(config, [first, make_player("cfr"), make_player("cfr")], np.random.default_rng(seed))
+                 for first in (robust, make_player("cfr"))]
+        assert robust.decisions > 0 and robust.exploited == 0
+        assert games[0].rounds == games[1].rounds
+
+
+def test_at_three_players_exploits_only_once_every_seat_with_dice_is_named():
+    config = GameConfig(num_players=3, dice=3)
+    player = make_player("robust")
+    player.reset(0, config)
+    models = player.exploiter.models
+    assert sorted(models) == [1, 2] and models[1] is not models[2]
+    named = np.zeros_like(models[1].posterior)
+    named[0] = 1.0
+    player._rounds_seen = 1
+    models[1].posterior = named
+    player.observe(RoundStart(1, (3, 3, 3), 0))
+    assert not player.exploiting  # seat 2 is not named yet
+    models[2].posterior = named.copy()
+    player.observe(RoundStart(2, (3, 3, 3), 0))
+    assert player.exploiting
+    models[2].posterior = np.full_like(named, 1.0 / len(named))
+    player.observe(RoundStart(3, (3, 3, 0), 0))  # seat 2 is out: only seat 1 counts
+    assert player.exploiting
+    win = player._table.win_probabilities((3, 3, 2))[1]  # seat 0 second in turn from the opener, seat 2
+    assert player._value((3, 2, 3), 2, False) == pytest.approx(2.0 * win - 1.0)
+    assert player._value((0, 2, 3), 2, False) == -1.0 and player._value((2, 0, 0), 1, False) == 1.0
+
+
+def test_exploits_two_one_third_at_three_players():
+    """Three players, 3 dice each (the shipped blueprint), seats rotated: robust names both one-third seats and wins
+    with a 95% interval above the fair third over 30 games."""
+    config, games, wins, exploited = GameConfig(num_players=3, dice=3), 30, 0, 0
+    for seed in range(games):
+        robust = make_player("robust")
+        seated = [robust, make_player("one-third"), make_player("one-third")]
+        seated = seated[seed % 3:] + seated[:seed % 3]
+        wins += seated[play_game(config, seated, np.random.default_rng(seed)).winner] is robust
+        exploited += robust.exploited
+    assert exploited > 0 and wilson_interval(wins, games)[0] > 1 / 3, (wins, exploited)

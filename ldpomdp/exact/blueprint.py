@@ -48,6 +48,7 @@ class BlueprintTable:
     strategies: dict[tuple[int, ...], tuple[np.ndarray, ...]] = field(default_factory=dict)
     values: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
     seconds: dict[tuple[int, ...], float] = field(default_factory=dict)
+    _rounds: dict[tuple[int, ...], NRound] = field(default_factory=dict, repr=False, compare=False)
 
     FORMAT = 1
 
@@ -57,7 +58,10 @@ class BlueprintTable:
 
     def round(self, dice: tuple[int, ...]) -> NRound:
         """The abstraction the round with ``dice`` (turn order from the opener) was solved on."""
-        return _round(_round_rules(self.config, len(dice)), tuple(int(d) for d in dice), self.k)
+        r = self._rounds.get(dice)
+        if r is None:
+            r = self._rounds[dice] = _round(_round_rules(self.config, len(dice)), tuple(int(d) for d in dice), self.k)
+        return r
 
     def probabilities(self, dice: tuple[int, ...], seat: int, state: int, rows: np.ndarray) -> np.ndarray:
         """(len(rows), actions of ``state``) probabilities of ``seat``'s hand ``rows`` at information set ``state``."""
@@ -69,7 +73,10 @@ class BlueprintTable:
         return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
 
     def win_probabilities(self, dice: tuple[int, ...]) -> np.ndarray:
-        """Each seat's probability of winning from a round with ``dice`` (two seats: from the two-player table)."""
+        """Each seat's probability of winning from a round with ``dice`` (two seats: from the two-player table; one:
+        the game is won)."""
+        if len(dice) == 1:
+            return np.ones(1)
         if len(dice) == 2:
             v = self.two.value((int(dice[0]), int(dice[1])))
             return np.array([(1.0 + v) / 2.0, (1.0 - v) / 2.0])

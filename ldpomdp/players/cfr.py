@@ -15,7 +15,7 @@ from ..exact.equilibrium import GameTable
 from ..exact.tables import blueprint_for, rules_key, table_for
 from ..game import PlayerView, PublicView
 from ..hands import hand_rows
-from ..opponent import BaseOpponent, sample_action
+from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..rules import Action, GameConfig
 
 __all__ = ["CFRPlayer"]
@@ -44,6 +44,7 @@ class CFRPlayer(BaseOpponent):
         self.table_path = None if isinstance(table, GameTable) else table
         self._found: tuple[GameConfig, GameTable | BlueprintTable] | None = None  # the last rules asked, their table
         self._located: tuple[PublicView, _Decision] | None = None
+        self._memo: ViewMemo[np.ndarray] = ViewMemo()
         if self.table_path is not None and not Path(self.table_path).is_file():
             read_npz(self.table_path, "equilibrium table")  # raises TableError naming the file and its fault
 
@@ -52,6 +53,13 @@ class CFRPlayer(BaseOpponent):
         table = self._table_of(config)
         if not isinstance(table, GameTable):
             raise ValueError(f"cfr: {config.num_players} players play the blueprint, not a two-player table")
+        return table
+
+    def blueprint(self, config: GameConfig) -> BlueprintTable:
+        """The blueprint this player plays ``config`` (3-6 players) with (ValueError when it cannot)."""
+        table = self._table_of(config)
+        if not isinstance(table, BlueprintTable):
+            raise ValueError(f"cfr: {config.num_players} players play a two-player table, not a blueprint")
         return table
 
     def _table_of(self, config: GameConfig) -> GameTable | BlueprintTable:
@@ -128,10 +136,10 @@ class CFRPlayer(BaseOpponent):
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         decision = self._locate(view)
-        rows = decision.rows(hands)
         if action not in decision.actions:  # illegal here (or an action these rules do not have)
-            return np.zeros(len(rows))
-        return decision.probabilities(rows)[:, decision.actions.index(action)]
+            return np.zeros(len(decision.rows(hands)))
+        probabilities = self._memo.get(hands, view, lambda: decision.probabilities(decision.rows(hands)))
+        return probabilities[:, decision.actions.index(action)]
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         decision = self._locate(view)

@@ -9,18 +9,21 @@ it reads and its cost: the Robustness page."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
 
 from ..errors import TableError
 from ..exact.best_response import Exploitability, ReplayPolicy, policy_behaviour, reach_probabilities, strategy_value
+from ..exact.blueprint import BlueprintTable, end_values
 from ..exact.chain import DiceState, RoundOutcome, round_slots, successor
 from ..exact.equilibrium import GameTable
 from ..exact.game_values import FairRounds, GameValue, seat_values
 from ..exact.nash import cached_solution
-from ..exact.tables import table_for
+from ..exact.tables import blueprint_for, table_for
 from ..exact.tree import RoundTree
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart, player_name
 from ..hands import hand_support
@@ -29,12 +32,13 @@ from ..registry import make_player, spec_text
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix, settle_count
 from ..validation import one_of
 
-__all__ = ["LocalBestResponse", "local_best_response", "lbr_behaviour", "lookahead_values", "candidate_raises",
-           "round_payoff", "RAISES"]
+__all__ = ["LocalBestResponse", "local_best_response", "lbr_behaviour", "lookahead_values", "table_lookahead_values",
+           "candidate_raises", "round_payoff", "Range", "RAISES"]
 
 RAISES = ("smallest", "all")  # LBR's candidate raises: the smallest legal raise on each face, or every legal raise
 
 TIE = 1e-9  # lookahead values closer than this count as equal
+REPLY_MASS = 1e-3  # at 3+ seats the lookahead skips the unlikeliest replies, this much of their mass (valued neutral)
 
 
 def candidate_raises(actions: Sequence[Action], raises: str) -> list[Bid]:
@@ -102,6 +106,98 @@ def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.n
     return actions, values
 
 
+@dataclass
+class Range:
+    """One seat's hand range: every hand ``support`` (N, faces), its matching counts ``matching`` (N, faces) and
+    their probabilities ``weights`` (N,), summing to one."""
+
+    support: np.ndarray
+    matching: np.ndarray
+    weights: np.ndarray
+
+    def counts(self, face: int, reach: np.ndarray | None = None) -> np.ndarray:
+        """(dice + 1,) the weight (or ``reach``) of each count of dice matching ``face`` (1-based)."""
+        column = self.matching[:, face - 1]
+        return np.bincount(column, self.weights if reach is None else reach, minlength=int(column.max()) + 1)
+
+
+def _at_least(counts: np.ndarray, need: np.ndarray | int) -> np.ndarray:
+    """P(count >= ``need``) under the distribution ``counts`` (elementwise over ``need``)."""
+    tail = np.concatenate([np.cumsum(counts[::-1])[::-1], [0.0]])
+    return tail[np.clip(need, 0, len(counts))]
+
+
+def _sum_counts(ranges: Sequence[Range], face: int) -> np.ndarray:
+    """The distribution of the total count of dice matching ``face`` in ``ranges`` (independent seats)."""
+    total = np.ones(1)
+    for r in ranges:
+        total = np.convolve(total, r.counts(face))
+    return total
+
+
+def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView, own_matching: np.ndarray,
+                           ranges: Mapping[int, Range], ends: np.ndarray, lookahead: int = 2,
+                           raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
+    """LBR's candidate actions at ``view`` (LBR to act; today's rules, any number of seats) and their lookahead
+    values: ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with dice,
+    ``ends[caller, loser]`` (by seat) LBR's value of each challenge's end. After LBR's raise the next seat challenges
+    or raises as its model says; with ``lookahead`` 2 the seat after it challenges that raise as its model says (LBR,
+    if it is LBR's turn again, when that is worth more); a round that goes on is worth ``ends`` averaged over losers."""
+    config, me = view.config, view.seat
+    n = len(view.dice)
+    turn = [(me + j) % n for j in range(1, n) if view.dice[(me + j) % n] > 0]  # the others with dice, in turn
+    later = {s: turn[turn.index(s) + 1] if s != turn[-1] else me for s in turn} | {me: turn[0]}
+    neutral = float(np.mean([ends[s, s] + ends[later[s], s] for s in later])) / 2.0  # each seat loses equally often
+
+    def asked(seat: int, at: PublicView, action: Action) -> np.ndarray:
+        support = ranges[seat].support
+        return checked_probabilities(models[seat], models[seat].action_probabilities(support, at, action),
+                                     len(support))
+
+    def challenge(caller: int, bid: Bid, held: Mapping[int, np.ndarray]) -> float:
+        """The value of ``caller`` challenging ``bid`` (its author: the seat before), each seat in ``held`` with that
+        reach (else its range): sum over their counts of reach x P(the bid stands)."""
+        author = next(s for s, after in later.items() if after == caller)
+        free = [ranges[s] for s in turn if s not in held]
+        stands = np.array([1.0])  # the reach of each total count of the held seats
+        for seat, reach in held.items():
+            stands = np.convolve(stands, ranges[seat].counts(bid.face, reach))
+        need = bid.quantity - int(own_matching[bid.face - 1]) - np.arange(len(stands))
+        true = _at_least(_sum_counts(free, bid.face), need)
+        return float(stands @ (true * ends[caller, caller] + (1.0 - true) * ends[caller, author]))
+
+    legal = view.legal_actions()
+    actions: list[Action] = ([CHALLENGE] if CHALLENGE in legal else []) + list(candidate_raises(legal, raises))
+    values = np.empty((1, len(actions)))
+    nxt = turn[0]
+    third = later[nxt]
+    for k, action in enumerate(actions):
+        if not isinstance(action, Bid):
+            assert view.bid is not None
+            values[0, k] = challenge(me, view.bid, {})
+            continue
+        history = view.history + ((me, action),)
+        after = PublicView(config, nxt, view.dice, history, view.round_index)
+        value = challenge(nxt, action, {nxt: ranges[nxt].weights * asked(nxt, after, CHALLENGE)})
+        replies = [r for r in legal_actions(config, view.table_dice, action) if isinstance(r, Bid)]
+        reaches = [ranges[nxt].weights * asked(nxt, after, reply) for reply in replies]  # P(hand) x P(reply)
+        masses = np.array([float(reach.sum()) for reach in reaches])
+        value += float(masses.sum()) * neutral  # the round goes on; the lookahead's replies corrected below
+        if lookahead == 2 and third == me:
+            for reply, reach, mass in zip(replies, reaches, masses, strict=True):
+                value += max(0.0, challenge(me, reply, {nxt: reach}) - mass * neutral)
+        elif lookahead == 2:
+            order = np.argsort(-masses, kind="stable")
+            covered = np.searchsorted(np.cumsum(masses[order]), (1.0 - REPLY_MASS) * masses.sum()) + 1
+            for j in order[:covered]:  # the likeliest replies, all but REPLY_MASS of their mass
+                again = PublicView(config, third, view.dice, history + ((nxt, replies[j]),), view.round_index)
+                called = ranges[third].weights * asked(third, again, CHALLENGE)
+                value += challenge(third, replies[j], {nxt: reaches[j], third: called}) - float(
+                    called.sum()) * masses[j] * neutral
+        values[0, k] = value
+    return actions, values
+
+
 def best_actions(values: np.ndarray) -> np.ndarray:
     """(M,) per row of ``values`` (M, actions) the first action within :data:`TIE` of the row's best: exact ties
     (symmetric faces) break the same way whatever affine scale the outcome values are on."""
@@ -121,10 +217,13 @@ def _policy(policy: object) -> tuple[OpponentModel, str | None]:
 
 
 class LocalBestResponse(BaseOpponent):
-    """Local best response to ``policy`` (a player spec, or a player object) in two-player games of any size.
+    """Local best response to ``policy`` (a player spec, or a player object) at every other seat.
 
-    ``lookahead`` 1 or 2 and ``raises`` ("smallest" on each face, or "all") as in :func:`lookahead_values`.
-    Deterministic: it never draws from ``rng``. The policy's model sees every event, as a real player would.
+    Two players, any rules: :func:`lookahead_values`, round ends valued as :meth:`_round_ends` says. Three to six
+    players (today's rules): :func:`table_lookahead_values`, a copy of the policy at each other seat
+    (:attr:`copy_model`) and round ends valued by the blueprint (:attr:`blueprints`). ``lookahead`` 1 or 2 and
+    ``raises`` ("smallest" on each face, or "all") as there. Deterministic: it never draws from ``rng``. The
+    policy's models see every event, as a real player would.
     """
 
     def __init__(self, policy: object | str = "one-third", lookahead: int = 2, raises: str = "smallest",
@@ -135,51 +234,81 @@ class LocalBestResponse(BaseOpponent):
         self.model, self.spec = _policy(policy)
         self.name = name or (spec_text("lbr", {"policy": self.spec}) if self.spec else f"lbr:{player_name(self.model)}")
         self._ends: RoundOutcome | None = None
-        self._weights = np.ones(1)
         self.tables: Callable[[GameConfig], GameTable] = table_for  # the variant rules' table (robust: its safe one)
+        self.blueprints: Callable[[GameConfig], BlueprintTable] = blueprint_for  # 3-6 players (robust: its safe one)
+        self.copy_model: Callable[[], OpponentModel] = (  # the policy for each other seat at 3-6 players
+            (lambda: _policy(self.spec)[0]) if self.spec else (lambda: copy.deepcopy(self.model)))
+        self.models: dict[int, OpponentModel] = {}  # the policy at each other seat (two players: ``model``)
+        self._ranges: dict[int, Range] = {}  # the range of each other seat with dice, this round
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        if config.num_players != 2:
-            raise ValueError(f"{self.name}: local best response plays two-player games; num_players is "
-                             f"{config.num_players}")
         super().reset(seat, config)
-        self.model.reset(1 - seat, config)
-        self._table = _variant_table(config, self.tables)
-        self.values: GameValue = (seat_values(config, seat, self.spec)[0] if self.spec and self._table is None
-                                  else FairRounds(seat))
+        if config.num_players == 2:
+            self.models = {1 - seat: self.model}
+            self._table = _variant_table(config, self.tables)
+            self.values: GameValue = (seat_values(config, seat, self.spec)[0] if self.spec and self._table is None
+                                      else FairRounds(seat))
+        else:
+            try:
+                self._blueprint = self.blueprints(config)
+            except TableError:
+                raise
+            except ValueError as exc:
+                raise ValueError(f"{self.name}: at {config.num_players} players it values a round's ends by the "
+                                 f"blueprint, and {exc}") from None
+            self.models = {s: self.copy_model() for s in range(config.num_players) if s != seat}
+        for other, model in self.models.items():
+            model.reset(other, config)
         self._had_palifico: set[int] = set()  # the seats whose palifico round has been played
         self._loser = -1  # the last round's loser
 
     def observe(self, event: Event) -> None:
-        if callable(getattr(self.model, "observe", None)):
-            self.model.observe(event)
+        for model in self.models.values():
+            if callable(getattr(model, "observe", None)):
+                model.observe(event)
         if isinstance(event, RoundStart):
             if event.palifico:  # the palifico round of the seat that has just dropped to one die
                 self._had_palifico.add(self._loser)
             self._start(event)
         elif isinstance(event, RoundEnd):
             self._loser = event.loser
-        elif isinstance(event, ActionTaken) and event.seat != self.seat and isinstance(event.action, Bid):
-            likelihood = checked_probabilities(
-                self.model, self.model.action_probabilities(self._support, event.view, event.action),
-                len(self._support))
-            weights = self._weights * likelihood
+        elif isinstance(event, ActionTaken) and event.seat in self._ranges and isinstance(event.action, Bid):
+            r, model = self._ranges[event.seat], self.models[event.seat]
+            likelihood = checked_probabilities(model, model.action_probabilities(r.support, event.view, event.action),
+                                               len(r.support))
+            weights = r.weights * likelihood
             total = weights.sum()  # zero: the policy could not have played this; keep the range it had
-            self._weights = weights / total if total > 0.0 else self._weights
+            r.weights = weights / total if total > 0.0 else r.weights
 
     def _start(self, event: RoundStart) -> None:
-        """A new round: the range is the prior, and each way the round can end gets its game value."""
+        """A new round: each range is the prior, and each way the round can end gets its game value."""
         config = self.config
         assert config is not None  # reset sets it before any round starts
-        self._support, prior = hand_support(event.dice[1 - self.seat], config.faces)
-        self._weights = prior.copy()
-        self._support_matching = self._support @ match_matrix(config.round_rules(event.palifico))
-        self._ends = self._round_ends(event)
+        match = match_matrix(config.round_rules(event.palifico))
+        self._ranges = {}
+        for seat in self.models:
+            if event.dice[seat] > 0:
+                support, prior = hand_support(event.dice[seat], config.faces)
+                self._ranges[seat] = Range(support, support @ match, prior.copy())
+        if config.num_players == 2:
+            self._ends = self._round_ends(event)
+        elif event.dice[self.seat] > 0:
+            self._table_ends = self._blueprint_ends(event)
+
+    def _blueprint_ends(self, event: RoundStart) -> np.ndarray:
+        """(caller, loser) by seat: LBR's P(winning the game) after each challenge can end the round, from the
+        blueprint (:func:`~ldpomdp.exact.blueprint.end_values`); 0 for the ends a challenge cannot have."""
+        n = len(event.dice)
+        order = [(event.opener + j) % n for j in range(n) if event.dice[(event.opener + j) % n] > 0]
+        ends = end_values(self._blueprint, tuple(int(event.dice[s]) for s in order))
+        out = np.zeros((n, n))
+        out[np.ix_(order, order)] = ends[:, :, order.index(self.seat)]
+        return out
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
-        """LBR's P(winning the game) after each way the round can end (:func:`~ldpomdp.exact.chain.round_slots`),
-        from LBR's side: the game is over, or the next state is worth the variant rules' equilibrium value (the
-        ``cfr`` table), or under today's rules :attr:`values`."""
+        """LBR's P(winning the game) after each way a two-player round can end
+        (:func:`~ldpomdp.exact.chain.round_slots`), from LBR's side: the game is over, or the next state is worth the
+        variant rules' equilibrium value (the ``cfr`` table), or under today's rules :attr:`values`."""
         config, opener = self.config, event.opener
         assert config is not None
         dice = (event.dice[opener], event.dice[1 - opener])
@@ -201,9 +330,14 @@ class LocalBestResponse(BaseOpponent):
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         own = np.asarray(view.hand, dtype=np.int64)[None, :] @ match_matrix(view.config)
-        assert self._ends is not None  # a round has started
-        actions, values = lookahead_values(self.model, view.public(), own, self._support_matching, self._support,
-                                           self._weights, self._ends, self.lookahead, self.raises)
+        if view.config.num_players == 2:
+            assert self._ends is not None  # a round has started
+            r = self._ranges[1 - self.seat]
+            actions, values = lookahead_values(self.model, view.public(), own, r.matching, r.support, r.weights,
+                                               self._ends, self.lookahead, self.raises)
+        else:
+            actions, values = table_lookahead_values(self.models, view.public(), own[0], self._ranges,
+                                                     self._table_ends, self.lookahead, self.raises)
         return actions[int(best_actions(values)[0])]
 
 

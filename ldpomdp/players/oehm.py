@@ -13,7 +13,7 @@ import numpy as np
 
 from ..bid_probability import bid_true_probability
 from ..game import PlayerView, PublicView
-from ..opponent import BaseOpponent, sample_action
+from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..rules import CHALLENGE, Action, Bid, faces_for, match_matrix
 from ..validation import probability
 
@@ -26,6 +26,7 @@ class OehmPlayer(BaseOpponent):
     def __init__(self, bluff: float = 0.0, name: str | None = None):
         self.bluff = probability("OehmPlayer", "bluff", bluff)
         self.name = name or f"oehm:{self.bluff:g}"
+        self._memo: ViewMemo[tuple[np.ndarray, int, np.ndarray]] = ViewMemo()
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, int, np.ndarray]:
         """For each hand: P(challenge), the raise quantity, and P(raise lands on face f) as (N, faces)
@@ -50,7 +51,7 @@ class OehmPlayer(BaseOpponent):
         return p_challenge, quantity, face_probs
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        p_challenge, quantity, face_probs = self.policy(hands, view)
+        p_challenge, quantity, face_probs = self._memo.get(hands, view, lambda: self.policy(hands, view))
         if action is CHALLENGE:
             return p_challenge if view.bid is not None else np.zeros_like(p_challenge)
         if not isinstance(action, Bid) or action.quantity != quantity or not 1 <= action.face <= view.config.faces:

@@ -25,7 +25,7 @@ from ..estimate import (
 )
 from ..game import PlayerView, PublicView
 from ..hands import count_hands
-from ..opponent import BaseOpponent
+from ..opponent import BaseOpponent, ViewMemo
 from ..rules import CHALLENGE, Action, Bid, matching_count
 from ..validation import probability
 
@@ -43,6 +43,7 @@ class OneThirdRule(BaseOpponent):
     def __init__(self, bluff: float = 0.0, name: str | None = None):
         self.bluff = probability("OneThirdRule", "bluff", bluff)
         self.name = name or ("one-third" if self.bluff == 0 else f"bluff:{self.bluff:g}")
+        self._memo: ViewMemo[tuple[np.ndarray, tuple[Bid, ...], np.ndarray]] = ViewMemo()
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
         """For each hand: P(challenge), the candidate raises, and the index of the raise it would make
@@ -109,7 +110,7 @@ class OneThirdRule(BaseOpponent):
         if face is not None:  # look each hand's matching count up
             by_count = probability_of(action, *self._policy_by_count(view))
             return np.take(by_count, matching_count(hands, face, view.config))
-        return probability_of(action, *self._policy_by_hand(hands, view))
+        return probability_of(action, *self._memo.get(hands, view, lambda: self._policy_by_hand(hands, view)))
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         decided = self._settled(view, view.hand)  # one raise at most: the bid face's estimate decides

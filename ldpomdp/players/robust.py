@@ -9,9 +9,11 @@ gates agree: *identification* (after at least one round, at least ``confidence``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
+from ..exact.blueprint import BlueprintTable
 from ..exact.equilibrium import GameTable
 from ..game import Event, PlayerView, RoundEnd, RoundStart
 from ..opponent import BaseOpponent
@@ -30,7 +32,8 @@ DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the p
 class RobustPlayer(BaseOpponent):
     """Equilibrium play (``safe``: a ``cfr`` spec), and the local best response to the opponent-type posterior in the
     rounds where that posterior, after at least one round's evidence, puts at least ``confidence`` on the listed
-    ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. Two players; ``floor`` and
+    ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. At 3-6 players a type model
+    sits at each other seat, every one with dice must be identified, and ``cfr`` plays its blueprint. ``floor`` and
     ``tremble`` as in :class:`~ldpomdp.players.mixture.TypeMixture`, ``lookahead`` as in LBR. :attr:`exploited`
     counts the decisions it took as the best responder, :attr:`decisions` all of them; :attr:`exploit_result` is the
     game value the exploited rounds won (negative: lost), counted when the next round starts (the game's last round
@@ -55,6 +58,8 @@ class RobustPlayer(BaseOpponent):
         self.safe_player = safe_player
         self.exploiter = LocalBestResponse(self.model, lookahead=lookahead)
         self.exploiter.tables = self.safe_player.table  # the variant rules' next states valued by its own table
+        self.exploiter.blueprints = self.safe_player.blueprint  # and at 3-6 players by its blueprint
+        self.exploiter.copy_model = lambda: TypeMixture(types, floor=floor, safe=safe, tremble=tremble)
         self.name = name or spec_text("robust", {
             key: None if value == default else value for key, value, default in
             (("types", self.model.types, DEFAULT_TYPES), ("safe", self.model.safe, DEFAULT_SAFE),
@@ -64,24 +69,30 @@ class RobustPlayer(BaseOpponent):
         self.exploit_result, self.exploiting = 0.0, False
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        if config.num_players != 2:
-            raise ValueError(f"{self.name}: the robust player plays two-player games (its equilibrium and best "
-                             f"response are two-player); num_players is {config.num_players}")
         self.safe_player.reset(seat, config)  # refuses the games the equilibrium cannot play
         super().reset(seat, config)
-        self.exploiter.reset(seat, config)  # resets the type model on the opponent's seat
-        if not self.model.safe_active:
-            raise ValueError(f"{self.name}: its safe type {self.model.safe!r} cannot model the opponent here")
-        self._table: GameTable = self.safe_player.table(config)
+        self.exploiter.reset(seat, config)  # resets a type model on each other seat
+        if not all(cast(TypeMixture, model).safe_active for model in self.exploiter.models.values()):
+            raise ValueError(f"{self.name}: its safe type {self.model.safe!r} cannot model the opponents here")
+        self._table: GameTable | BlueprintTable = (self.safe_player.table(config) if config.num_players == 2
+                                                   else self.safe_player.blueprint(config))
         self.decisions = self.exploited = 0
         self.exploit_result, self.exploiting = 0.0, False
         self._round_value: float | None = None
         self._rounds_seen = 0
 
     def _value(self, dice: tuple[int, ...], opener: int, palifico: bool) -> float:
-        """This seat's game value (in [-1, 1]) at the start of a round with ``dice`` opened by ``opener``."""
+        """This seat's game value (in [-1, 1]: P(win) - P(lose)) at the start of a round with ``dice`` opened by
+        ``opener``."""
+        if dice[self.seat] == 0:
+            return -1.0
+        if isinstance(self._table, BlueprintTable):
+            n = len(dice)
+            order = [(opener + j) % n for j in range(n) if dice[(opener + j) % n] > 0]
+            win = self._table.win_probabilities(tuple(dice[s] for s in order))[order.index(self.seat)]
+            return 2.0 * float(win) - 1.0
         if min(dice) == 0:
-            return 1.0 if dice[self.seat] > 0 else -1.0
+            return 1.0
         value = self._table.value((dice[opener], dice[1 - opener]), palifico)
         return value if opener == self.seat else -value
 
@@ -95,7 +106,9 @@ class RobustPlayer(BaseOpponent):
             if self.exploiting and self._round_value is not None:  # the last round was exploited: its result
                 self.exploit_result += value - self._round_value
             self._round_value = value
-            identified = self._rounds_seen > 0 and 1.0 - float(self.model.posterior[-1]) >= self.confidence
+            identified = self._rounds_seen > 0 and all(
+                1.0 - float(cast(TypeMixture, model).posterior[-1]) >= self.confidence
+                for seat, model in self.exploiter.models.items() if event.dice[seat] > 0)
             self.exploiting = identified and self.exploit_result >= -self.stop_loss
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
