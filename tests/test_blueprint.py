@@ -14,6 +14,7 @@ from ldpomdp.exact.multiplayer import NRoundCFR
 from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, SHIPPED_TABLE, table_for
 from ldpomdp.game import PublicView, play_game
 from ldpomdp.players.cfr import CFRPlayer
+from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import Bid, GameConfig, legal_actions
 
@@ -112,6 +113,17 @@ def test_cfr_plays_whole_games_at_tables_of_three_to_six(blueprints, players):
     seats = [make_player(spec)] + [make_player("one-third") for _ in range(players - 2)] + [make_player(spec)]
     winners = {play_game(config, seats, seed).winner for seed in range(12)}
     assert winners <= set(range(players)) and len(winners) > 1
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_robust_plays_whole_games_with_a_blueprint_for_its_table(blueprints, players):
+    """At 4 and 6 players robust plays the blueprint it is given: its safe type, type models and LBR's round ends."""
+    config = GameConfig(num_players=players, dice=1)
+    robust = RobustPlayer(safe=f"cfr:table={blueprints[players]}")
+    seats = [robust] + [make_player("one-third") for _ in range(players - 1)]
+    for seed in range(4):
+        assert play_game(config, seats, seed).winner in range(players)
+    assert robust.decisions > 0 and len(robust.exploiter.models) == players - 1
 
 
 def test_action_probabilities_are_a_distribution_over_the_legal_actions(blueprints):

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from conftest import all_hands
 
-from ldpomdp import CHALLENGE, Bid, GameConfig, PlayerView, RoundEnd, play_game
+from ldpomdp import CHALLENGE, Bid, GameConfig, PlayerView, PublicView, RoundEnd, play_game
 from ldpomdp.bid_probability import bid_true_probability
 from ldpomdp.game import IllegalActionError
-from ldpomdp.opponent import BaseOpponent
+from ldpomdp.hands import hand_support
+from ldpomdp.opponent import BaseOpponent, ViewMemo
 from ldpomdp.players import (
     AggressivePlayer,
     BurcsiNagyPlayer,
@@ -329,3 +330,25 @@ def test_a_player_without_probabilities_is_rejected():
 
     with pytest.raises(ValueError, match="NoModel has no action_probabilities"):
         check_opponent(NoModel(), GameConfig(), np.random.default_rng(0))
+
+
+def test_view_memo_reuses_a_policy_only_for_the_same_read_only_hands_and_view():
+    support = hand_support(2, 6)[0]  # read-only, cached
+    config = GameConfig(num_players=2, dice=2)
+    view, other = PublicView(config, 1, (2, 2), ((0, Bid(2, 3)),)), PublicView(config, 1, (2, 2), ((0, Bid(2, 3)),))
+    memo, calls = ViewMemo(), []
+
+    def compute(tag: str):
+        calls.append(tag)
+        return tag
+
+    assert memo.get(support, view, lambda: compute("a")) == memo.get(support, view, lambda: compute("b")) == "a"
+    assert memo.get(support, other, lambda: compute("c")) == "c"  # an equal view, but another object
+    writeable = support.copy()
+    assert memo.get(writeable, view, lambda: compute("d")) == "d"
+    writeable[0] = writeable[1]  # changed in place: never answered from the memo
+    assert memo.get(writeable, view, lambda: compute("e")) == "e" and calls == ["a", "c", "d", "e"]
+    for model in (OneThirdRule(), OehmPlayer(0.2)):  # the memo answers as the policy does, action by action
+        for action in view.legal_actions()[:8]:
+            np.testing.assert_array_equal(model.action_probabilities(support, view, action),
+                                          model.action_probabilities(support.copy(), view, action))
