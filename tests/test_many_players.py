@@ -108,7 +108,7 @@ def test_a_resumed_run_plays_no_game_twice_and_the_same_games(monkeypatch, tmp_p
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--agent", "robust"], "--agent 'robust' cannot play 3 players, 1 die each: "),
+    (["--agent", "nash"], "--agent 'nash' cannot play 3 players, 1 die each: "),
     (["--agent", "no-such-player"], "--agent: unknown player 'no-such-player'"),
     (["--players", "2"], "--players must be 3 or more, got 2"),
     (["--field", "random,random"], "--field lists 'random' twice"),

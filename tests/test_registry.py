@@ -223,5 +223,6 @@ def test_the_recommended_agent_is_the_first_of_the_list_that_takes_the_rules():
 
     assert RECOMMENDED[0] == "robust" and recommended(GameConfig()) == ("robust", {})
     assert recommended(GameConfig.preset("perudo")) == recommended(GameConfig.preset("dudo")) == ("robust", {})
-    spec, refusals = recommended(GameConfig(num_players=3))
-    assert spec == "expected-count" and "two-player games" in refusals["robust"]
+    assert recommended(GameConfig(num_players=3)) == ("robust", {})  # the shipped three-player blueprint
+    spec, refusals = recommended(GameConfig(num_players=4))
+    assert spec == "expected-count" and "blueprints are solved on demand for 3 players" in refusals["robust"]

@@ -662,7 +662,8 @@ def test_the_agents_offered_are_the_registrys_seats_with_their_parameters_and_de
 
 @pytest.mark.parametrize("form, spec, refused", [
     ({}, "robust", None),
-    ({"players": 3}, "expected-count", "the robust player plays two-player games"),
+    ({"players": 3}, "robust", None),  # the shipped three-player blueprint
+    ({"players": 4}, "expected-count", "cfr: blueprints are solved on demand for 3 players"),
     ({**PERUDO}, "robust", None),
     ({"dice": 6}, "expected-count", "cfr: the table covers up to 5 dice each"),
 ])
@@ -730,7 +731,8 @@ def test_asking_hints_changes_nothing_in_the_game_and_a_late_first_hint_knows_th
 def test_where_the_recommended_agent_cannot_play_the_hint_says_why(app):
     client = _client(app)
     state = client.post("/api/game", json={"opponents": ["one-third"] * 2, "dice": 2, "seed": 3, **PERUDO}).json()
-    assert state["hint"]["agent"] == "robust" and "two-player games" in state["hint"]["refusal"]
+    assert state["hint"]["agent"] == "robust" and "blueprint for 3-6 players covers today's rules" in state["hint"][
+        "refusal"]
     hint = client.get("/api/game/hint").json()
     assert hint["actions"] is None and hint["refusal"] == state["hint"]["refusal"]
 

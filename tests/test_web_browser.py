@@ -274,15 +274,16 @@ def test_the_hint_shows_the_recommended_agents_move_probabilities_only_when_aske
         assert page.locator("#hint svg").count() == 0
         page.keyboard.press("h")
         page.wait_for_selector("#hint svg.chart")
-    # at a table of three the recommended agent cannot play: the button says so, and why
+    # at a table of four the recommended agent cannot play (no blueprint shipped): the button says so, and why
     page.click("#setup-box > summary")
     page.click("#add-opponent")
-    for agent in page.locator("#opponents .agent").all():  # robust refuses a table of three as an opponent too
+    page.click("#add-opponent")
+    for agent in page.locator("#opponents .agent").all():  # robust refuses a table of four as an opponent too
         agent.select_option("one-third")
     page.click("#start")
     page.wait_for_function("document.querySelector('#hint-button').disabled", timeout=30_000)  # the new game's
     assert page.inner_text("#hint-button") == "The recommended agent (robust) cannot play this game"
-    assert "two-player games" in page.inner_text("#hint")
+    assert "blueprints are solved on demand for 3 players" in page.inner_text("#hint")
 
 
 def test_the_results_of_sweeps_compared_and_of_a_tournament(open_page, shots):
