@@ -1,11 +1,11 @@
 """Local best response (LBR; Lisý & Bowling 2017): a lower bound on the exploitability of a two-player policy in
-the whole game, where no exact best response can be computed.
+the whole game, where no exact best response can be computed; at 3-6 players, one informed exploiter's gain.
 
-:class:`LocalBestResponse` keeps the exact range of the opponent's hand and takes the action of highest lookahead
-value against it, round outcomes valued by :func:`~ldpomdp.exact.game_values.seat_values` (under rule variants by
-the equilibrium table of those rules), so its win rate against the policy bounds the policy's exploitability from
-below. :func:`local_best_response` is the one-round version, exact on the round's tree. The lookahead, the policies
-it reads and its cost: the Robustness page."""
+:class:`LocalBestResponse` keeps the exact range of each other seat's hand and takes the action of highest lookahead
+value against them, round outcomes valued by :func:`~ldpomdp.exact.game_values.seat_values` (under rule variants by
+the equilibrium table of those rules; at 3-6 players by the blueprint), so its win rate against the policy bounds the
+policy's exploitability from below. :func:`local_best_response` is the one-round version, exact on the round's
+tree. The lookahead, the policies it reads and its cost: the Robustness page."""
 
 from __future__ import annotations
 
