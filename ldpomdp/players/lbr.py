@@ -167,7 +167,8 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
         return float(stands @ (true * ends[caller, caller] + (1.0 - true) * ends[caller, author]))
 
     legal = view.legal_actions()
-    actions: list[Action] = ([CHALLENGE] if CHALLENGE in legal else []) + list(candidate_raises(legal, raises))
+    actions: list[Action] = [CHALLENGE] if CHALLENGE in legal else []
+    actions += candidate_raises(legal, raises)
     values = np.empty((1, len(actions)))
     nxt = turn[0]
     third = later[nxt]
