@@ -18,6 +18,7 @@ from .caches import memo
 from .validation import int_at_least
 
 __all__ = [
+    "seats_in_turn",
     "GameConfig",
     "Bid",
     "Challenge",
@@ -534,6 +535,12 @@ def round_ends(config: GameConfig, dice: tuple[int, ...]) -> tuple[tuple[int, tu
             regained = int(dice[caller] < config.starting_dice[caller])
             ends.append((-1, tuple(d + regained * (s == caller) for s, d in enumerate(dice))))
     return tuple(dict.fromkeys(ends))
+
+
+def seats_in_turn(dice: tuple[int, ...] | list[int], first: int) -> list[int]:
+    """The seats that still have dice, in turn order from ``first`` (first included if it has dice)."""
+    n = len(dice)
+    return [(first + j) % n for j in range(n) if dice[(first + j) % n] > 0]
 
 
 def next_active_seat(dice: tuple[int, ...] | list[int], seat: int) -> int:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
-from ..rules import GameConfig, next_opener
+from ..rules import GameConfig, next_opener, seats_in_turn
 from .equilibrium import GameTable, quantize
 from .multiplayer import NRound, NRoundCFR, RoundPayoff, draw_hands, n_round
 
@@ -81,6 +81,14 @@ class BlueprintTable:
             v = self.two.value((int(dice[0]), int(dice[1])))
             return np.array([(1.0 + v) / 2.0, (1.0 - v) / 2.0])
         return self.values[tuple(int(d) for d in dice)]
+
+    def seat_win_probabilities(self, dice: tuple[int, ...], opener: int) -> np.ndarray:
+        """Each seat's probability of winning from a round with ``dice`` (by seat) opened by ``opener``; 0 for the
+        seats out of dice."""
+        order = seats_in_turn(dice, opener)
+        out = np.zeros(len(dice))
+        out[order] = self.win_probabilities(tuple(int(dice[s]) for s in order))
+        return out
 
     def arrays(self) -> dict[str, np.ndarray]:
         cfg = self.config
@@ -166,10 +174,7 @@ def next_round_values(table: BlueprintTable, dice: tuple[int, ...], caller: int,
     lose a die (seats counted from this round's opener); a seat out of dice wins with probability 0."""
     after = tuple(d - (s == loser) for s, d in enumerate(dice))
     opener = next_opener(_round_rules(table.config, len(dice)), after, caller, loser)
-    order = [(opener + j) % len(dice) for j in range(len(dice)) if after[(opener + j) % len(dice)] > 0]
-    out = np.zeros(len(dice))
-    out[order] = table.win_probabilities(tuple(after[s] for s in order))
-    return out
+    return table.seat_win_probabilities(after, opener)
 
 
 def round_payoff(dice: tuple[int, ...], ends: np.ndarray) -> RoundPayoff:

@@ -16,7 +16,7 @@ from ..exact.tables import blueprint_for, rules_key, table_for
 from ..game import PlayerView, PublicView
 from ..hands import hand_rows
 from ..opponent import BaseOpponent, ViewMemo, sample_action
-from ..rules import Action, GameConfig
+from ..rules import Action, GameConfig, seats_in_turn
 
 __all__ = ["CFRPlayer"]
 
@@ -103,8 +103,7 @@ class CFRPlayer(BaseOpponent):
             raise ValueError(f"{self.name}: a palifico round's view needs the player reset with the game's rules")
         table = self._table_of(self.config if palifico else view.config)  # type: ignore[arg-type]
         opener = view.history[0][0] if view.history else view.seat
-        n = len(view.dice)
-        order = [(opener + j) % n for j in range(n) if view.dice[(opener + j) % n] > 0]  # seats with dice, in turn
+        order = seats_in_turn(view.dice, opener)
         dice = tuple(int(view.dice[s]) for s in order)
         seat = order.index(view.seat)
         if isinstance(table, BlueprintTable) and len(order) > 2:
@@ -139,7 +138,7 @@ class CFRPlayer(BaseOpponent):
         if action not in decision.actions:  # illegal here (or an action these rules do not have)
             return np.zeros(len(decision.rows(hands)))
         probabilities = self._memo.get(hands, view, lambda: decision.probabilities(decision.rows(hands)))
-        return probabilities[:, decision.actions.index(action)]
+        return probabilities[:, decision.actions.index(action)].copy()  # the memo's matrix is shared
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         decision = self._locate(view)
