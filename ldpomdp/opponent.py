@@ -33,8 +33,9 @@ class OpponentModel(Player, Protocol):
 
 class ViewMemo(Generic[_T]):
     """The last policy a model computed for one (hands, view): asked about several actions at the same view (a
-    lookahead over replies), it computes the policy once. Kept only for read-only ``hands`` (the cached supports of
-    :func:`~ldpomdp.hands.hand_support`), compared by identity."""
+    lookahead over replies), it computes the policy once. Kept only for ``hands`` that nothing can change (read-only
+    down to their base: the cached supports of :func:`~ldpomdp.hands.hand_support`), compared by identity; the
+    arrays it keeps are made read-only, so an answer that shares one cannot change it."""
 
     def __init__(self) -> None:
         self._key: tuple[object, object] | None = None
@@ -45,9 +46,25 @@ class ViewMemo(Generic[_T]):
         if key is not None and key[0] is hands and key[1] is view:
             return cast(_T, self._value)
         value = compute()
-        kept = isinstance(hands, np.ndarray) and not hands.flags.writeable
-        self._key, self._value = ((hands, view), value) if kept else (None, None)
+        if _frozen(hands):
+            for array in value if isinstance(value, tuple) else (value,):
+                if isinstance(array, np.ndarray):
+                    array.flags.writeable = False
+            self._key, self._value = (hands, view), value
+        else:
+            self._key, self._value = None, None
         return value
+
+
+def _frozen(array: object) -> bool:
+    """Whether ``array`` is an ndarray that nothing can write: read-only, and so is every array it views."""
+    if not isinstance(array, np.ndarray):
+        return False
+    while isinstance(array, np.ndarray):
+        if array.flags.writeable:
+            return False
+        array = array.base
+    return array is None
 
 
 class BaseOpponent:

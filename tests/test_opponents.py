@@ -347,7 +347,15 @@ def test_view_memo_reuses_a_policy_only_for_the_same_read_only_hands_and_view():
     writeable = support.copy()
     assert memo.get(writeable, view, lambda: compute("d")) == "d"
     writeable[0] = writeable[1]  # changed in place: never answered from the memo
-    assert memo.get(writeable, view, lambda: compute("e")) == "e" and calls == ["a", "c", "d", "e"]
+    assert memo.get(writeable, view, lambda: compute("e")) == "e"
+    seen = np.broadcast_to(writeable, writeable.shape)  # read-only, but a view of a writeable array
+    assert memo.get(seen, view, lambda: compute("f")) == "f" and memo.get(seen, view, lambda: compute("g")) == "g"
+    assert calls == ["a", "c", "d", "e", "f", "g"]
+    for model in (OneThirdRule(), OehmPlayer(0.2)):  # an answer changed by its caller does not change the next
+        answer = model.action_probabilities(support, view, CHALLENGE)
+        kept = answer.copy()
+        answer *= 0.0
+        np.testing.assert_array_equal(model.action_probabilities(support, view, CHALLENGE), kept)
     for model in (OneThirdRule(), OehmPlayer(0.2)):  # the memo answers as the policy does, action by action
         for action in view.legal_actions()[:8]:
             np.testing.assert_array_equal(model.action_probabilities(support, view, action),

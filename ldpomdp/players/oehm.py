@@ -53,7 +53,7 @@ class OehmPlayer(BaseOpponent):
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         p_challenge, quantity, face_probs = self._memo.get(hands, view, lambda: self.policy(hands, view))
         if action is CHALLENGE:
-            return p_challenge if view.bid is not None else np.zeros_like(p_challenge)
+            return p_challenge.copy() if view.bid is not None else np.zeros_like(p_challenge)
         if not isinstance(action, Bid) or action.quantity != quantity or not 1 <= action.face <= view.config.faces:
             return np.zeros_like(p_challenge)
         return (1.0 - p_challenge) * face_probs[:, action.face - 1]

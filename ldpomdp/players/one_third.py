@@ -110,7 +110,8 @@ class OneThirdRule(BaseOpponent):
         if face is not None:  # look each hand's matching count up
             by_count = probability_of(action, *self._policy_by_count(view))
             return np.take(by_count, matching_count(hands, face, view.config))
-        return probability_of(action, *self._memo.get(hands, view, lambda: self._policy_by_hand(hands, view)))
+        policy = self._memo.get(hands, view, lambda: self._policy_by_hand(hands, view))
+        return np.array(probability_of(action, *policy))  # a copy: the memo's arrays are shared
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         decided = self._settled(view, view.hand)  # one raise at most: the bid face's estimate decides
