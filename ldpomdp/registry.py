@@ -150,8 +150,8 @@ register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", ki
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "
                  "best-response:assume=bluff:0.3")
 register("lbr", "ldpomdp.players.lbr:LocalBestResponse", positional="policy", kinds={"policy": SPEC},
-         summary="local best response to a two-player policy (a lower bound on its exploitability), e.g. lbr:one-third "
-                 "or lbr:mixture,lookahead=1")
+         summary="local best response to a policy at every other seat (two players: a lower bound on its "
+                 "exploitability), e.g. lbr:one-third or lbr:mixture,lookahead=1")
 register("expected-count", "ldpomdp.planners.expected_count:ExpectedCountPlanner",
          aliases={"particles": "n_particles"}, kinds={"assume": SPEC},
          summary="report 002's POMDP player: belief + expected count, e.g. expected-count:belief=exact,particles=1000")

@@ -14,6 +14,7 @@ from ldpomdp.exact.multiplayer import NRoundCFR
 from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, SHIPPED_TABLE, table_for
 from ldpomdp.game import PublicView, play_game
 from ldpomdp.players.cfr import CFRPlayer
+from ldpomdp.players.lbr import LocalBestResponse
 from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import Bid, GameConfig, legal_actions
@@ -116,14 +117,19 @@ def test_cfr_plays_whole_games_at_tables_of_three_to_six(blueprints, players):
 
 
 @pytest.mark.parametrize("players", [4, 6])
-def test_robust_plays_whole_games_with_a_blueprint_for_its_table(blueprints, players):
-    """At 4 and 6 players robust plays the blueprint it is given: its safe type, type models and LBR's round ends."""
+def test_lbr_and_robust_play_whole_games_with_a_blueprint_for_their_table(blueprints, players):
+    """At 4 and 6 players ``lbr`` against a ``cfr`` policy values its round ends by that policy's blueprint (its
+    lookahead runs at every turn of its seat), and ``robust`` plays the blueprint it is given."""
     config = GameConfig(num_players=players, dice=1)
-    robust = RobustPlayer(safe=f"cfr:table={blueprints[players]}")
-    seats = [robust] + [make_player("one-third") for _ in range(players - 1)]
-    for seed in range(4):
-        assert play_game(config, seats, seed).winner in range(players)
+    spec = f"cfr:table={blueprints[players]}"
+    lbr, robust = LocalBestResponse(spec), RobustPlayer(safe=spec)
+    for seats in ([lbr] + [make_player(spec) for _ in range(players - 1)],
+                  [robust] + [make_player("one-third") for _ in range(players - 1)]):
+        assert {play_game(config, seats, seed).winner for seed in range(4)} <= set(range(players))
+    assert lbr._blueprint is CFRPlayer(str(blueprints[players])).blueprint(config)  # the same cached table
     assert robust.decisions > 0 and len(robust.exploiter.models) == players - 1
+    with pytest.raises(ValueError, match="blueprint valuing its round's ends covers up to 1 dice each"):
+        LocalBestResponse(spec).reset(0, GameConfig(num_players=players, dice=2))
 
 
 def test_action_probabilities_are_a_distribution_over_the_legal_actions(blueprints):

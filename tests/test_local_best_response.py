@@ -9,14 +9,15 @@ import math
 import numpy as np
 import pytest
 
+import ldpomdp.players.lbr as lbr_module
 from ldpomdp.exact import cached_solution, exploitability, policy_behaviour
+from ldpomdp.exact.chain import RoundOutcome
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundStart, play_game, rotate
 from ldpomdp.hands import hand_support
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.players.lbr import (
-    REPLY_MASS,
+    HandRange,
     LocalBestResponse,
-    Range,
     candidate_raises,
     lbr_behaviour,
     local_best_response,
@@ -181,73 +182,80 @@ def test_refuses_a_table_without_a_blueprint():
 
 # --- three and more seats ------------------------------------------------------------------------------------------
 
-def _two_seat_ends(ends) -> np.ndarray:
-    """A two-player :class:`RoundOutcome` of today's rules (LBR at seat 0) as ``ends[caller, loser]`` by seat."""
-    t = ends.table_dice  # index of a bid missed by 0 (it stands: the caller loses); t + 1: missed by one
-    return np.array([[ends.challenge[0, t], ends.challenge[0, t + 1]],
-                     [ends.challenge[1, t + 1], ends.challenge[1, t]]])
-
-
 @pytest.mark.parametrize("spec", ["one-third", "oehm:0.2", "cfr"])
 def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec):
-    """With two seats the table's lookahead (the next seat after the reply is LBR again) values every candidate as
-    the two-player lookahead does, under today's rules."""
+    """With two seats, and round ends worth the same whoever called (the two-player lookahead's even-odds
+    continuation has LBR call, the table's averages over the callers), the table's lookahead values every candidate
+    as the two-player lookahead does, under today's rules."""
     config = GameConfig(dice=3)
     lbr = LocalBestResponse(spec)
     lbr.reset(0, config)
     lbr.observe(RoundStart(0, (3, 2), 1))
     rng = np.random.default_rng(5)
-    r = lbr._ranges[1]
+    r, t = lbr._ranges[1], 5
     own = np.array([[1, 0, 2, 0, 0, 0]]) @ match_matrix(config)
+    lose, win = rng.random(2)  # LBR's value when it loses the die, when the other seat does
+    missed = np.arange(-t, t + 1)  # by how many dice the bid missed (<= 0: it holds, the caller loses)
+    ends = RoundOutcome(np.array([np.where(missed <= 0, lose, win), np.where(missed <= 0, win, lose)]), None, t)
+    by_seat = np.array([[lose, win], [lose, win]])  # [caller, loser]: LBR is seat 0
     for history in ((), ((1, Bid(2, 4)),), ((1, Bid(1, 6)), (0, Bid(2, 3)), (1, Bid(3, 3)))):
         view = PublicView(config, 0, (3, 2), history)
         weights = rng.dirichlet(np.ones(len(r.support)))
         for lookahead in (1, 2):
-            two = lookahead_values(lbr.model, view, own, r.matching, r.support, weights, lbr._ends, lookahead)
-            ranges = {1: Range(r.support, r.matching, weights)}
-            table = table_lookahead_values({1: lbr.model}, view, own[0], ranges, _two_seat_ends(lbr._ends), lookahead)
+            two = lookahead_values(lbr.model, view, own, r.matching, r.support, weights, ends, lookahead)
+            table = table_lookahead_values({1: lbr.model}, view, own[0], {1: HandRange(r.support, r.matching, weights)},
+                                           by_seat, lookahead)
             assert table[0] == two[0]
             np.testing.assert_allclose(table[1], two[1], rtol=0, atol=1e-12)
 
 
-def test_table_lookahead_values_a_raise_by_brute_force():
-    """Three seats, one die each, lookahead 2: a raise's value is the sum over the others' hands of the next seat's
-    challenge or reply and the seat after it challenging that reply, each end by the round's rules."""
-    config = GameConfig(num_players=3, dice=1)
-    models = {1: make_player("oehm:0.2"), 2: make_player("one-third")}
+def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch):
+    """Four seats, one out of dice, LBR at seat 2 facing a standing bid (the turn wraps round), every raise a
+    candidate, no reply skipped: each value is the sum over the others' hands of LBR's challenge, or of the next
+    seat's challenge or reply and the seat after it challenging that reply, each end as ``ends`` says."""
+    monkeypatch.setattr(lbr_module, "REPLY_MASS", 0.0)
+    config = GameConfig(num_players=4, dice=2)
+    dice, me = (1, 0, 2, 1), 2
+    models = {3: make_player("oehm:0.2"), 0: make_player("one-third")}
     for seat, model in models.items():
         model.reset(seat, config)
-    support, prior = hand_support(1, 6)
     match = match_matrix(config)
-    rng = np.random.default_rng(1)
-    ranges = {s: Range(support, support @ match, rng.dirichlet(np.ones(6))) for s in (1, 2)}
-    ends = rng.random((3, 3))
-    neutral = np.mean([ends[s, s] + ends[(s + 1) % 3, s] for s in range(3)]) / 2.0
-    own = np.array([0, 0, 1, 0, 0, 0]) @ match
-    view = PublicView(config, 0, (1, 1, 1))
-    actions, values = table_lookahead_values(models, view, own, ranges, ends, 2, raises="all")
+    rng = np.random.default_rng(3)
+    ranges = {}
+    for seat in (3, 0):
+        support = hand_support(dice[seat], 6)[0]
+        ranges[seat] = HandRange(support, support @ match, rng.dirichlet(np.ones(len(support))))
+    ends = rng.random((4, 4))
+    own_hand = np.array([0, 0, 1, 0, 1, 0])
+    history = ((3, Bid(1, 3)), (0, Bid(2, 3)))  # seat 3 opened, seat 0 raised
+    view = PublicView(config, me, dice, history)
+    later, before = {2: 3, 3: 0, 0: 2}, {3: 2, 0: 3, 2: 0}
+    neutral = np.mean([ends[s, s] + ends[later[s], s] for s in later]) / 2
+    actions, values = table_lookahead_values(models, view, own_hand @ match, ranges, ends, 2, raises="all")
 
-    def count(hand: np.ndarray, face: int) -> int:
-        return int(hand @ match[:, face - 1])
+    def end(caller: int, bid: Bid, h3: int, h0: int) -> float:
+        total = sum(int(hand @ match[:, bid.face - 1]) for hand in (own_hand, ranges[3].support[h3],
+                                                                     ranges[0].support[h0]))
+        return ends[caller, caller] if total >= bid.quantity else ends[caller, before[caller]]
 
+    assert len(actions) > 10
     for action, value in zip(actions, values[0], strict=True):
-        after = PublicView(config, 1, (1, 1, 1), ((0, action),))
         expected = 0.0
-        for h1, h2 in itertools.product(range(6), repeat=2):
-            p = ranges[1].weights[h1] * ranges[2].weights[h2]
-            total = int(own[action.face - 1]) + count(support[h1], action.face) + count(support[h2], action.face)
-            stands = total >= action.quantity
-            expected += p * models[1].action_probabilities(support[h1:h1 + 1], after, CHALLENGE)[0] * (
-                ends[1, 1] if stands else ends[1, 0])
-            for reply in legal_actions(config, 3, action):
-                if not isinstance(reply, Bid):
-                    continue
-                q = p * models[1].action_probabilities(support[h1:h1 + 1], after, reply)[0]
-                again = PublicView(config, 2, (1, 1, 1), ((0, action), (1, reply)))
-                c = models[2].action_probabilities(support[h2:h2 + 1], again, CHALLENGE)[0]
-                total = int(own[reply.face - 1]) + count(support[h1], reply.face) + count(support[h2], reply.face)
-                expected += q * (c * (ends[2, 2] if total >= reply.quantity else ends[2, 1]) + (1 - c) * neutral)
-        assert value == pytest.approx(expected, abs=2 * REPLY_MASS)
+        for h3, h0 in itertools.product(range(len(ranges[3].support)), range(len(ranges[0].support))):
+            p = ranges[3].weights[h3] * ranges[0].weights[h0]
+            if action is CHALLENGE:
+                expected += p * end(me, view.bid, h3, h0)
+                continue
+            after = PublicView(config, 3, dice, history + ((me, action),))
+            hand3, hand0 = ranges[3].support[h3:h3 + 1], ranges[0].support[h0:h0 + 1]
+            expected += p * models[3].action_probabilities(hand3, after, CHALLENGE)[0] * end(3, action, h3, h0)
+            for reply in legal_actions(config, sum(dice), action):
+                if isinstance(reply, Bid):
+                    again = PublicView(config, 0, dice, history + ((me, action), (3, reply)))
+                    called = models[0].action_probabilities(hand0, again, CHALLENGE)[0]
+                    expected += p * models[3].action_probabilities(hand3, after, reply)[0] * (
+                        called * end(0, reply, h3, h0) + (1 - called) * neutral)
+        assert value == pytest.approx(expected, abs=1e-12)
 
 
 def test_lbr_beats_two_one_third_at_three_players():

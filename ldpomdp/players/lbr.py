@@ -29,11 +29,22 @@ from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundSt
 from ..hands import hand_support
 from ..opponent import BaseOpponent, OpponentModel, checked_probabilities
 from ..registry import make_player, spec_text
-from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix, settle_count
+from ..rules import (
+    CHALLENGE,
+    EXACT,
+    Action,
+    Bid,
+    GameConfig,
+    legal_actions,
+    match_matrix,
+    seats_in_turn,
+    settle_count,
+)
 from ..validation import one_of
+from .cfr import CFRPlayer
 
 __all__ = ["LocalBestResponse", "local_best_response", "lbr_behaviour", "lookahead_values", "table_lookahead_values",
-           "candidate_raises", "round_payoff", "Range", "RAISES"]
+           "candidate_raises", "round_payoff", "HandRange", "RAISES"]
 
 RAISES = ("smallest", "all")  # LBR's candidate raises: the smallest legal raise on each face, or every legal raise
 
@@ -107,7 +118,7 @@ def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.n
 
 
 @dataclass
-class Range:
+class HandRange:
     """One seat's hand range: every hand ``support`` (N, faces), its matching counts ``matching`` (N, faces) and
     their probabilities ``weights`` (N,), summing to one."""
 
@@ -127,7 +138,7 @@ def _at_least(counts: np.ndarray, need: np.ndarray | int) -> np.ndarray:
     return tail[np.clip(need, 0, len(counts))]
 
 
-def _sum_counts(ranges: Sequence[Range], face: int) -> np.ndarray:
+def _sum_counts(ranges: Sequence[HandRange], face: int) -> np.ndarray:
     """The distribution of the total count of dice matching ``face`` in ``ranges`` (independent seats)."""
     total = np.ones(1)
     for r in ranges:
@@ -136,7 +147,7 @@ def _sum_counts(ranges: Sequence[Range], face: int) -> np.ndarray:
 
 
 def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView, own_matching: np.ndarray,
-                           ranges: Mapping[int, Range], ends: np.ndarray, lookahead: int = 2,
+                           ranges: Mapping[int, HandRange], ends: np.ndarray, lookahead: int = 2,
                            raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
     """LBR's candidate actions at ``view`` (LBR to act; today's rules, any number of seats) and their lookahead
     values: ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with dice,
@@ -144,8 +155,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
     or raises as its model says; with ``lookahead`` 2 the seat after it challenges that raise as its model says (LBR,
     if it is LBR's turn again, when that is worth more); a round that goes on is worth ``ends`` averaged over losers."""
     config, me = view.config, view.seat
-    n = len(view.dice)
-    turn = [(me + j) % n for j in range(1, n) if view.dice[(me + j) % n] > 0]  # the others with dice, in turn
+    turn = seats_in_turn(view.dice, me)[1:]  # the others with dice, in turn
     later = {s: turn[turn.index(s) + 1] if s != turn[-1] else me for s in turn} | {me: turn[0]}
     neutral = float(np.mean([ends[s, s] + ends[later[s], s] for s in later])) / 2.0  # each seat loses equally often
 
@@ -236,11 +246,12 @@ class LocalBestResponse(BaseOpponent):
         self.name = name or (spec_text("lbr", {"policy": self.spec}) if self.spec else f"lbr:{player_name(self.model)}")
         self._ends: RoundOutcome | None = None
         self.tables: Callable[[GameConfig], GameTable] = table_for  # the variant rules' table (robust: its safe one)
-        self.blueprints: Callable[[GameConfig], BlueprintTable] = blueprint_for  # 3-6 players (robust: its safe one)
+        self.blueprints: Callable[[GameConfig], BlueprintTable] = (  # 3-6 players: a cfr policy's, else the default
+            self.model.blueprint if isinstance(self.model, CFRPlayer) else blueprint_for)
         self.copy_model: Callable[[], OpponentModel] = (  # the policy for each other seat at 3-6 players
             (lambda: _policy(self.spec)[0]) if self.spec else (lambda: copy.deepcopy(self.model)))
         self.models: dict[int, OpponentModel] = {}  # the policy at each other seat (two players: ``model``)
-        self._ranges: dict[int, Range] = {}  # the range of each other seat with dice, this round
+        self._ranges: dict[int, HandRange] = {}  # the range of each other seat with dice, this round
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -257,6 +268,9 @@ class LocalBestResponse(BaseOpponent):
             except ValueError as exc:
                 raise ValueError(f"{self.name}: at {config.num_players} players it values a round's ends by the "
                                  f"blueprint, and {exc}") from None
+            if max(config.starting_dice) > self._blueprint.max_dice:
+                raise ValueError(f"{self.name}: the blueprint valuing its round's ends covers up to "
+                                 f"{self._blueprint.max_dice} dice each; the game starts with {config.starting_dice}")
             self.models = {s: self.copy_model() for s in range(config.num_players) if s != seat}
         for other, model in self.models.items():
             model.reset(other, config)
@@ -290,7 +304,7 @@ class LocalBestResponse(BaseOpponent):
         for seat in self.models:
             if event.dice[seat] > 0:
                 support, prior = hand_support(event.dice[seat], config.faces)
-                self._ranges[seat] = Range(support, support @ match, prior.copy())
+                self._ranges[seat] = HandRange(support, support @ match, prior.copy())
         if config.num_players == 2:
             self._ends = self._round_ends(event)
         elif event.dice[self.seat] > 0:
@@ -300,7 +314,7 @@ class LocalBestResponse(BaseOpponent):
         """(caller, loser) by seat: LBR's P(winning the game) after each challenge can end the round, from the
         blueprint (:func:`~ldpomdp.exact.blueprint.end_values`); 0 for the ends a challenge cannot have."""
         n = len(event.dice)
-        order = [(event.opener + j) % n for j in range(n) if event.dice[(event.opener + j) % n] > 0]
+        order = seats_in_turn(event.dice, event.opener)
         ends = end_values(self._blueprint, tuple(int(event.dice[s]) for s in order))
         out = np.zeros((n, n))
         out[np.ix_(order, order)] = ends[:, :, order.index(self.seat)]

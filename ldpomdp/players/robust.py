@@ -13,6 +13,7 @@ from typing import cast
 
 import numpy as np
 
+from ..errors import TableError
 from ..exact.blueprint import BlueprintTable
 from ..exact.equilibrium import GameTable
 from ..game import Event, PlayerView, RoundEnd, RoundStart
@@ -32,12 +33,12 @@ DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the p
 class RobustPlayer(BaseOpponent):
     """Equilibrium play (``safe``: a ``cfr`` spec), and the local best response to the opponent-type posterior in the
     rounds where that posterior, after at least one round's evidence, puts at least ``confidence`` on the listed
-    ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. At 3-6 players a type model
-    sits at each other seat, every one with dice must be identified, and ``cfr`` plays its blueprint. ``floor`` and
-    ``tremble`` as in :class:`~ldpomdp.players.mixture.TypeMixture`, ``lookahead`` as in LBR. :attr:`exploited`
-    counts the decisions it took as the best responder, :attr:`decisions` all of them; :attr:`exploit_result` is the
-    game value the exploited rounds won (negative: lost), counted when the next round starts (the game's last round
-    is not)."""
+    ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. At 3-6 players ``cfr`` plays
+    its blueprint and a type model sits at each other seat (``exploiter.models``; ``model`` serves two players),
+    every one with dice to be named. ``floor``, ``tremble`` as in :class:`~ldpomdp.players.mixture.TypeMixture`,
+    ``lookahead`` as in LBR. :attr:`exploited` counts the best responder's decisions, :attr:`decisions` all;
+    :attr:`exploit_result` is the game value the exploited rounds won (negative: lost), counted when the next round
+    starts (the game's last round is not)."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE, confidence: float = 0.95,
                  floor: float = 0.01, tremble: float = DEFAULT_TREMBLE, lookahead: int = 2,
@@ -69,7 +70,12 @@ class RobustPlayer(BaseOpponent):
         self.exploit_result, self.exploiting = 0.0, False
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        self.safe_player.reset(seat, config)  # refuses the games the equilibrium cannot play
+        try:  # refuses the games the equilibrium cannot play
+            self.safe_player.reset(seat, config)
+        except TableError:
+            raise
+        except ValueError as exc:
+            raise ValueError(f"{self.name}: {exc}") from None
         super().reset(seat, config)
         self.exploiter.reset(seat, config)  # resets a type model on each other seat
         if not all(cast(TypeMixture, model).safe_active for model in self.exploiter.models.values()):
@@ -87,10 +93,7 @@ class RobustPlayer(BaseOpponent):
         if dice[self.seat] == 0:
             return -1.0
         if isinstance(self._table, BlueprintTable):
-            n = len(dice)
-            order = [(opener + j) % n for j in range(n) if dice[(opener + j) % n] > 0]
-            win = self._table.win_probabilities(tuple(dice[s] for s in order))[order.index(self.seat)]
-            return 2.0 * float(win) - 1.0
+            return 2.0 * float(self._table.seat_win_probabilities(dice, opener)[self.seat]) - 1.0
         if min(dice) == 0:
             return 1.0
         value = self._table.value((dice[opener], dice[1 - opener]), palifico)
