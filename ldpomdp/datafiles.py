@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .errors import TableError
+from .interrupts import signals_deferred
 
 __all__ = ["read_npz", "load_npz", "write_npz"]
 
@@ -75,13 +76,14 @@ def _unreadable(path: str | Path, what: str, fault: str, hint: str) -> TableErro
 
 def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True) -> Path:
     """Write ``arrays`` to ``path`` atomically (a reader, or a kill, never sees a half-written file) through a
-    temporary file beside it, which is removed on every exit (an error, Ctrl-C)."""
+    temporary file beside it, which is removed on every exit (an error); Ctrl-C and SIGTERM wait for the write."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
     try:
-        (np.savez_compressed if compress else np.savez)(tmp, **arrays)
-        os.replace(tmp, path)
+        with signals_deferred():  # a kill waits for the file to be whole
+            (np.savez_compressed if compress else np.savez)(tmp, **arrays)
+            os.replace(tmp, path)
     except Exception as exc:
         _raise_interrupt_behind(exc)
         raise

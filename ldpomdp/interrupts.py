@@ -7,7 +7,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["sigterm_as_interrupt"]
+__all__ = ["sigterm_as_interrupt", "signals_deferred"]
 
 
 @contextmanager
@@ -28,3 +28,25 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """While inside, Ctrl-C and SIGTERM wait: the first is delivered on leaving, to the handler it had, so a file
+    write they would cut short (leaving zipfile's half-closed archive to complain at exit) finishes first. Only in
+    the main thread (where Python runs signal handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = [signal.getsignal(s) for s in held]
+    for s in held:
+        signal.signal(s, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for s, handler in zip(held, previous, strict=True):
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+        if caught:
+            signal.raise_signal(caught[0])

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+
 import numpy as np
 import pytest
 from conftest import DAMAGE, damage, small_table
@@ -22,6 +26,7 @@ from ldpomdp.exact.equilibrium import (
 )
 from ldpomdp.exact.tables import BLUEPRINT_ON_DEMAND, ON_DEMAND, SHIPPED, SHIPPED_TABLE, table_for
 from ldpomdp.game import play_game
+from ldpomdp.interrupts import sigterm_as_interrupt
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
@@ -263,6 +268,23 @@ def test_an_interrupted_or_failed_write_leaves_no_temporary_file(tmp_path, monke
         write_npz(path, {"x": np.zeros(3)})
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.npz"]
     assert path.read_bytes() == before
+
+
+def test_a_kill_during_a_write_waits_for_the_file_to_be_whole(tmp_path, monkeypatch):
+    """SIGTERM arriving inside the write (as Ctrl-C would) is raised once the file is written and in place: a kill
+    inside zipfile used to leave a half-closed archive that printed a traceback at exit."""
+    save = np.savez_compressed
+
+    def killed_while_saving(file, **arrays):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)  # the signal has arrived; unheld, its handler would have run by now
+        save(file, **arrays)
+
+    monkeypatch.setattr(np, "savez_compressed", killed_while_saving)
+    with sigterm_as_interrupt(), pytest.raises(KeyboardInterrupt, match="SIGTERM"):
+        write_npz(tmp_path / "t.npz", {"x": np.arange(3)})
+    assert np.load(tmp_path / "t.npz")["x"].tolist() == [0, 1, 2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.npz"]
 
 
 def test_an_interrupt_inside_reading_an_npz_is_the_interrupt_not_a_damaged_file(tmp_path, monkeypatch):
