@@ -132,20 +132,6 @@ class HandRange:
         return np.bincount(column, self.weights if reach is None else reach, minlength=int(column.max()) + 1)
 
 
-def _at_least(counts: np.ndarray, need: np.ndarray | int) -> np.ndarray:
-    """P(count >= ``need``) under the distribution ``counts`` (elementwise over ``need``)."""
-    tail = np.concatenate([np.cumsum(counts[::-1])[::-1], [0.0]])
-    return tail[np.clip(need, 0, len(counts))]
-
-
-def _sum_counts(ranges: Sequence[HandRange], face: int) -> np.ndarray:
-    """The distribution of the total count of dice matching ``face`` in ``ranges`` (independent seats)."""
-    total = np.ones(1)
-    for r in ranges:
-        total = np.convolve(total, r.counts(face))
-    return total
-
-
 def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView, own_matching: np.ndarray,
                            ranges: Mapping[int, HandRange], ends: np.ndarray, lookahead: int = 2,
                            raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
@@ -157,6 +143,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
     config, me = view.config, view.seat
     turn = seats_in_turn(view.dice, me)[1:]  # the others with dice, in turn
     later = {s: turn[turn.index(s) + 1] if s != turn[-1] else me for s in turn} | {me: turn[0]}
+    before = {after: s for s, after in later.items()}  # the author of the bid a seat calls
     neutral = float(np.mean([ends[s, s] + ends[later[s], s] for s in later])) / 2.0  # each seat loses equally often
 
     def asked(seat: int, at: PublicView, action: Action) -> np.ndarray:
@@ -165,16 +152,14 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
                                      len(support))
 
     def challenge(caller: int, bid: Bid, held: Mapping[int, np.ndarray]) -> float:
-        """The value of ``caller`` challenging ``bid`` (its author: the seat before), each seat in ``held`` with that
-        reach (else its range): sum over their counts of reach x P(the bid stands)."""
-        author = next(s for s, after in later.items() if after == caller)
-        free = [ranges[s] for s in turn if s not in held]
-        stands = np.array([1.0])  # the reach of each total count of the held seats
-        for seat, reach in held.items():
-            stands = np.convolve(stands, ranges[seat].counts(bid.face, reach))
-        need = bid.quantity - int(own_matching[bid.face - 1]) - np.arange(len(stands))
-        true = _at_least(_sum_counts(free, bid.face), need)
-        return float(stands @ (true * ends[caller, caller] + (1.0 - true) * ends[caller, author]))
+        """The value of ``caller`` challenging ``bid`` (its author: the seat before), each seat in ``held`` weighted
+        by that reach (else by its range): the others' total count convolved seat by seat, its mass where the bid
+        stands (the caller loses) and where it falls (the author does)."""
+        total = np.ones(1)  # the weight of each total count of the others' dice matching the bid's face
+        for seat in turn:
+            total = np.convolve(total, ranges[seat].counts(bid.face, held.get(seat)))
+        stands = float(total[max(bid.quantity - int(own_matching[bid.face - 1]), 0):].sum())
+        return stands * ends[caller, caller] + (float(total.sum()) - stands) * ends[caller, before[caller]]
 
     legal = view.legal_actions()
     actions: list[Action] = [CHALLENGE] if CHALLENGE in legal else []
