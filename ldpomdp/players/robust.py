@@ -9,6 +9,7 @@ gates agree: *identification* (after at least one round, at least ``confidence``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import cast
 
 import numpy as np
@@ -51,7 +52,8 @@ class RobustPlayer(BaseOpponent):
                              f"least the floor {floor} of the posterior (need confidence < 1 - floor)")
         if safe in (None, "", "none"):
             raise ValueError("RobustPlayer.safe: the robust player needs a safe (equilibrium) type, e.g. safe=cfr")
-        self.model = TypeMixture(types, floor=floor, safe=safe, tremble=tremble)
+        type_model = partial(TypeMixture, types, floor=floor, safe=safe, tremble=tremble)
+        self.model = type_model()
         safe_player = make_player(str(safe))
         if not isinstance(safe_player, CFRPlayer):
             raise ValueError(f"RobustPlayer.safe: {safe!r} is not a cfr player (its table gives the game values "
@@ -60,7 +62,7 @@ class RobustPlayer(BaseOpponent):
         self.exploiter = LocalBestResponse(self.model, lookahead=lookahead)
         self.exploiter.tables = self.safe_player.table  # the variant rules' next states valued by its own table
         self.exploiter.blueprints = self.safe_player.blueprint  # and at 3-6 players by its blueprint
-        self.exploiter.copy_model = lambda: TypeMixture(types, floor=floor, safe=safe, tremble=tremble)
+        self.exploiter.copy_model = type_model  # one at each other seat at 3-6 players
         self.name = name or spec_text("robust", {
             key: None if value == default else value for key, value, default in
             (("types", self.model.types, DEFAULT_TYPES), ("safe", self.model.safe, DEFAULT_SAFE),
