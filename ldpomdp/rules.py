@@ -18,7 +18,6 @@ from .caches import memo
 from .validation import int_at_least
 
 __all__ = [
-    "seats_in_turn",
     "GameConfig",
     "Bid",
     "Challenge",
@@ -41,6 +40,7 @@ __all__ = [
     "settled_by_count",
     "round_ends",
     "next_opener",
+    "seats_in_turn",
     "next_active_seat",
     "palifico_follows",
     "NextRound",
