@@ -84,6 +84,9 @@ def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True
         with signals_deferred():  # a kill waits for the file to be whole
             (np.savez_compressed if compress else np.savez)(tmp, **arrays)
             os.replace(tmp, path)
+    except Exception as exc:
+        _raise_interrupt_behind(exc)
+        raise
     finally:
         tmp.unlink(missing_ok=True)
     return path
