@@ -1,5 +1,6 @@
-"""An agent at tables of three and more players (issue 32): against every table of opponents drawn from a field, and
-N copies of itself (self-play sanity); full game, ones wild, today's rules or with ``--rules`` a preset.
+"""An agent at tables of N players, three and more above all (issue 32; two for comparison): against every table of
+opponents drawn from a field, and N copies of itself (self-play sanity); full game, ones wild, today's rules or with
+``--rules`` a preset.
 
 - field: the agent's win rate at each table of N - 1 opponents drawn from ``--field`` with repetition (two copies of
   one opponent is a table too; ``--tables same``: only those), and over all of them pooled, against the fair
@@ -12,7 +13,7 @@ N copies of itself (self-play sanity); full game, ones wild, today's rules or wi
 - CPU seconds a game per table: the sweep's worker CPU time over the games of the run that last played in it.
 
 Tables are played with the sweep machinery (``run_sweep``: seeded from ``--seed``, resumable, one folder per table
-under ``--out``). Bad input (an unknown spec, fewer than 3 players, an agent that cannot play N players) is one line
+under ``--out``). Bad input (an unknown spec, fewer than 2 players, an agent that cannot play N players) is one line
 and exit status 2, before any game.
 
     python benchmarks/many_players.py [--agent expected-count] [--players 3] [--dice 5] [--rules perudo|dudo]
@@ -93,8 +94,8 @@ def play_table(cell: Cell, games: int, out: Path, seed: int, workers: int
 
 def check(parser: Parser, args: argparse.Namespace) -> tuple[GameConfig, str, list[str]]:
     """The run's config, agent and field, or one line naming the problem and exit status 2."""
-    if args.players < 3:
-        parser.error(f"--players must be 3 or more, got {args.players} (two-player tables: benchmarks/robustness.py)")
+    if args.players < 2:
+        parser.error(f"--players must be 2 or more, got {args.players}")
     if args.games < 1 or args.seed < 0 or args.workers < 1:
         parser.error("--games and --workers must be >= 1, --seed >= 0")
     try:
@@ -127,7 +128,7 @@ def check(parser: Parser, args: argparse.Namespace) -> tuple[GameConfig, str, li
 def main() -> None:
     parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="expected-count", help="the agent's spec (default expected-count)")
-    parser.add_argument("--players", type=int, default=3, help="players at each table, >= 3 (default 3)")
+    parser.add_argument("--players", type=int, default=3, help="players at each table, >= 2 (default 3)")
     parser.add_argument("--dice", type=int, default=5, help="dice each (default 5)")
     parser.add_argument("--rules", choices=tuple(PRESETS), default=None, help="a preset's rules (default: today's)")
     parser.add_argument("--field", default=FIELD, help=f"the opponents, comma-separated specs (default {FIELD})")

@@ -110,7 +110,7 @@ def test_a_resumed_run_plays_no_game_twice_and_the_same_games(monkeypatch, tmp_p
 @pytest.mark.parametrize("args,message", [
     (["--agent", "nash"], "--agent 'nash' cannot play 3 players, 1 die each: "),
     (["--agent", "no-such-player"], "--agent: unknown player 'no-such-player'"),
-    (["--players", "2"], "--players must be 3 or more, got 2"),
+    (["--players", "1"], "--players must be 2 or more, got 1"),
     (["--field", "random,random"], "--field lists 'random' twice"),
     (["--field", "mixture"], "--field 'mixture' cannot play 3 players"),
     (["--games", "0"], "--games and --workers must be >= 1"),
