@@ -91,6 +91,17 @@ def test_a_tiny_run_records_what_its_games_files_say(monkeypatch, tmp_path):
 
 
 @pytest.mark.slow  # process pools
+def test_two_player_tables_seat_the_agent_in_both_seats(monkeypatch, tmp_path):
+    recorded = run(monkeypatch, tmp_path, "--players", "2", "--games", "4", "--no-self-play")
+    rows = recorded["t"][1]
+    assert [r[0] for r in rows] == ["`random`", "`one-third`", "**all tables, pooled**"]
+    for row, folder in zip(rows[:2], ["one-third_vs_random", "one-third_vs_one-third"], strict=True):
+        games = games_of(tmp_path / "2p1d" / folder)
+        assert [g["seats"] for g in sorted(games, key=lambda g: g["game"])] == [[0, 1], [1, 0], [0, 1], [1, 0]]
+        assert row[1:3] == [4, rate(sum(g["seats"][g["winner"]] == 0 for g in games), 4)]
+
+
+@pytest.mark.slow  # process pools
 def test_a_resumed_run_plays_no_game_twice_and_the_same_games(monkeypatch, tmp_path):
     first = run(monkeypatch, tmp_path / "whole")
     kept = tmp_path / "resumed" / "3p1d"

@@ -15,7 +15,7 @@ from ldpomdp.registry import make_player
 from ldpomdp.rules import Bid, GameConfig, matching_count
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from strangers.ismcts import InformedISMCTS
+from strangers.ismcts import _PRIOR_HANDS, InformedISMCTS
 
 
 @pytest.mark.parametrize("players,dice,rules", [(2, 3, None), (3, 2, None), (3, 2, "perudo"), (4, 1, "dudo")])
@@ -37,10 +37,22 @@ def test_informed_prior_leans_toward_the_bids_face():
     view = PlayerView(config, 0, (5, 5), ((1, Bid(2, 5)), (0, Bid(3, 5)), (1, Bid(4, 5))), 0, hand=(1, 0, 1, 1, 1, 1))
     drawn = np.array(agent._determinisations(view, np.random.default_rng(0))[1])
     fives = matching_count(drawn, 5, config)
-    # uniform hands: 5 dice, each matching a five with p = 1/3, so mean 5/3 and variance 10/9 per hand
-    assert fives.mean() > 5 / 3 + 5 * math.sqrt(10 / 9 / len(fives))
+    # uniform hands: 5 dice, each matching a five with p = 1/3, so mean 5/3 and variance 10/9 per hand; the draws are
+    # resampled from _PRIOR_HANDS rolled hands, so the mean's variance is 10/9 (1/_PRIOR_HANDS + 1/draws)
+    assert fives.mean() > 5 / 3 + 5 * math.sqrt(10 / 9 * (1 / _PRIOR_HANDS + 1 / len(fives)))
+
+
+def test_forced_faces_of_a_palifico_round_do_not_move_the_prior():
+    config = GameConfig.preset("perudo", num_players=2, dice=3).round_rules(True)
+    agent = InformedISMCTS(sims=50)
+    opening = ((1, Bid(1, 3)),)
+    forced = opening + ((0, Bid(2, 3)), (1, Bid(3, 3)))  # in a palifico round every bid repeats the opening face
+    draws = [agent._determinisations(PlayerView(config, 0, (3, 3), history, 0, hand=(0, 1, 1, 0, 1, 0)),
+                                     np.random.default_rng(3))[1] for history in (opening, forced)]
+    assert draws[0] == draws[1]
 
 
 def test_bad_parameters_are_one_error():
-    with pytest.raises(ValueError, match="sims >= 1"):
-        InformedISMCTS(sims=0)
+    for bad in ({"sims": 0}, {"sims": 2.5}, {"noise": 0}):
+        with pytest.raises(ValueError, match="InformedISMCTS: needs an integer sims >= 1"):
+            InformedISMCTS(**bad)

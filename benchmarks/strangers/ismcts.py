@@ -5,12 +5,14 @@ shares no model, table or belief with the package's agents, so it plays as a com
 seat it with ``strangers.ismcts:InformedISMCTS[:sims=500,...]`` from a script run in ``benchmarks/``.
 
 Each decision runs ``sims`` iterations of ISMCTS over the rest of the round. An iteration draws the other seats'
-hands from an informed prior (rolled hands weighted by how likely each seat's own bids were under a softmax bidder
-with temperature ``1 / beta``), descends a tree of public action histories (UCT at the searcher's own turns; at the
-others' turns, and after the one node an iteration adds, a noisy one-third rule on the drawn hands plays), and ends
-when a call settles the round on the drawn hands. The reward is the dice the searcher gains or loses in the round;
-the most visited action is played. Its own raises considered: on each face the smallest legal quantity and the one
-above it; then the calls.
+hands from an informed prior (rolled hands weighted by how likely each seat's choices of face were under a softmax
+bidder over its matching dice, temperature ``1 / beta``: the faces it chose, not the quantities; a wild die counts
+for every other face alike, so it barely moves the weight; forced faces, in a palifico round after its opening bid
+and in the sixes game, count for nothing), descends a tree of public action histories (UCT at the searcher's own
+turns; at the others' turns, and after the one node an iteration adds, a noisy one-third rule on the drawn hands
+plays), and ends when a call settles the round on the drawn hands. The reward is the dice the searcher gains or
+loses in the round; the most visited action is played. Its own raises considered: on each face the smallest legal
+quantity and the one above it; then the calls.
 """
 
 from __future__ import annotations
@@ -20,7 +22,17 @@ import math
 import numpy as np
 
 from ldpomdp.game import PlayerView
-from ldpomdp.rules import CHALLENGE, EXACT, Action, Bid, GameConfig, minimal_raises, settle_count
+from ldpomdp.rules import (
+    CHALLENGE,
+    EXACT,
+    Action,
+    Bid,
+    GameConfig,
+    match_probability,
+    matching_count,
+    minimal_raises,
+    settle_count,
+)
 
 __all__ = ["InformedISMCTS"]
 
@@ -46,14 +58,13 @@ class InformedISMCTS:
     docstring); ``noise``: the challenge's logistic scale in dice, ``uct_c``: UCT's exploration constant."""
 
     def __init__(self, sims: int = 500, uct_c: float = 0.7, beta: float = 1.0, noise: float = 0.5):
-        if sims < 1 or uct_c < 0 or beta < 0 or noise <= 0:
-            raise ValueError(f"InformedISMCTS: needs sims >= 1, uct_c >= 0, beta >= 0 and noise > 0; got sims={sims}, "
-                             f"uct_c={uct_c}, beta={beta}, noise={noise}")
-        self.sims, self.uct_c, self.beta, self.noise = int(sims), float(uct_c), float(beta), float(noise)
-        self.seat = 0
+        if isinstance(sims, bool) or not isinstance(sims, int) or sims < 1 or uct_c < 0 or beta < 0 or noise <= 0:
+            raise ValueError(f"InformedISMCTS: needs an integer sims >= 1, uct_c >= 0, beta >= 0 and noise > 0; got "
+                             f"sims={sims!r}, uct_c={uct_c}, beta={beta}, noise={noise}")
+        self.sims, self.uct_c, self.beta, self.noise = sims, float(uct_c), float(beta), float(noise)
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        self.seat = seat
+        pass
 
     def observe(self, event: object) -> None:
         pass
@@ -90,6 +101,10 @@ class InformedISMCTS:
             np.add.at(counts, (np.arange(_PRIOR_HANDS)[:, None], rolls), 1)
             logw = np.zeros(_PRIOR_HANDS)
             bids = [bid for who, bid in view.history if who == seat and isinstance(bid, Bid)]
+            if config.bids == "sixes":
+                bids = []
+            elif config.palifico_round:  # after the round's opening bid the face is forced
+                bids = [bid for bid in bids if bid is view.history[0][1]]
             if bids:
                 matching = counts @ match  # (hands, faces): matching dice of each face
                 logits = self.beta * matching
@@ -104,6 +119,7 @@ class InformedISMCTS:
     # --- search ----------------------------------------------------------------------------------------------
     @staticmethod
     def _candidates(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple[Action, ...]:
+        """The searcher's actions over ``bid``: on each face the smallest legal raise and the next, then the calls."""
         raises: list[Action] = []
         for low in minimal_raises(config, table_dice, bid):
             raises.append(low)
@@ -116,7 +132,8 @@ class InformedISMCTS:
         return tuple(raises)
 
     def _iterate(self, root: _Node, config: GameConfig, dice: tuple[int, ...], order: list[int],
-                 history: tuple, counts: list, rng: np.random.Generator) -> None:
+                 history: tuple[tuple[int, Action], ...], counts: list[tuple[int, ...]], rng: np.random.Generator
+                 ) -> None:
         """One iteration: UCT at the searcher's own nodes, the rollout policy for the other seats, one new node."""
         me, node, path = root.actor, root, []
         bid = history[-1][1] if history else None
@@ -148,6 +165,7 @@ class InformedISMCTS:
             visited.totals[a] += rewards[me]
 
     def _select(self, node: _Node) -> int:
+        """UCT at ``node``: an untried action first, else the best mean reward plus the exploration bonus."""
         for a, n in enumerate(node.visits):
             if n == 0:
                 return a
@@ -156,20 +174,14 @@ class InformedISMCTS:
         return max(range(len(node.actions)),
                    key=lambda a: node.totals[a] / node.visits[a] + c * math.sqrt(log_n / node.visits[a]))
 
-    @staticmethod
-    def _matching(config: GameConfig, hand: tuple[int, ...], face: int) -> int:
-        wild = config.wild
-        return hand[face - 1] + (hand[wild - 1] if wild is not None and wild != face else 0)
-
-    def _rollout_action(self, config: GameConfig, dice: tuple[int, ...], counts: list, actor: int, bid: Bid | None,
-                        table: int, rng: np.random.Generator) -> Action:
+    def _rollout_action(self, config: GameConfig, dice: tuple[int, ...], counts: list[tuple[int, ...]], actor: int,
+                        bid: Bid | None, table: int, rng: np.random.Generator) -> Action:
         """A noisy one-third rule on the actor's determinised hand: challenge when the bid exceeds its estimate,
         with a logistic chance of ``noise`` dice; else the smallest raise on the face it estimates highest."""
         hand, unseen = counts[actor], table - dice[actor]
 
         def estimate(face: int) -> float:
-            p = 2 / config.faces if config.wild is not None and face != config.wild else 1 / config.faces
-            return self._matching(config, hand, face) + unseen * p
+            return matching_count(hand, face, config) + unseen * match_probability(config, face)
 
         raises = minimal_raises(config, table, bid)
         if bid is not None:
@@ -179,10 +191,9 @@ class InformedISMCTS:
         return max(raises, key=lambda r: estimate(r.face) - r.quantity + 0.01 * rng.random())
 
     @staticmethod
-    def _settle(config: GameConfig, dice: tuple[int, ...], counts: list, bid: Bid, bidder: int, caller: int,
-                call: Action) -> list[float]:
-        wild = config.wild
-        matching = sum(c[bid.face - 1] + (c[wild - 1] if wild is not None and wild != bid.face else 0)
-                       for s, c in enumerate(counts) if dice[s] > 0)
+    def _settle(config: GameConfig, dice: tuple[int, ...], counts: list[tuple[int, ...]], bid: Bid, bidder: int,
+                caller: int, call: Action) -> list[float]:
+        """Each seat's dice gained (lost: negative) when ``caller``'s ``call`` settles ``bid`` on the drawn hands."""
+        matching = sum(matching_count(c, bid.face, config) for s, c in enumerate(counts) if dice[s] > 0)
         _, after = settle_count(config, dice, bid.quantity - matching, bidder, caller, call)
         return [float(a - d) for a, d in zip(after, dice, strict=True)]
