@@ -28,9 +28,11 @@ from ldpomdp.rules import (
     Action,
     Bid,
     GameConfig,
+    match_matrix,
     match_probability,
     matching_count,
     minimal_raises,
+    next_active_seat,
     settle_count,
 )
 
@@ -76,11 +78,10 @@ class InformedISMCTS:
         config, dice = view.config, view.dice
         hands = self._determinisations(view, rng)
         root = _Node(view.seat, self._candidates(config, sum(dice), view.bid))
-        order = [s for s in range(len(dice)) if dice[s] > 0]
         empty = (0,) * config.faces
         for i in range(self.sims):
             counts = [view.hand if s == view.seat else hands[s][i] if s in hands else empty for s in range(len(dice))]
-            self._iterate(root, config, dice, order, view.history, counts, rng)
+            self._iterate(root, config, dice, view.history, counts, rng)
         best = max(range(len(root.actions)), key=lambda a: root.visits[a])
         return root.actions[best]
 
@@ -89,9 +90,6 @@ class InformedISMCTS:
         """``sims`` hands for each other seat with dice, drawn from rolled hands weighted by that seat's bids."""
         config = view.config
         faces = config.faces
-        match = np.eye(faces)
-        if config.wild is not None:
-            match[config.wild - 1, :] = 1
         drawn: dict[int, list[tuple[int, ...]]] = {}
         for seat, n in enumerate(view.dice):
             if seat == view.seat or n == 0:
@@ -106,7 +104,7 @@ class InformedISMCTS:
             elif config.palifico_round:  # after the round's opening bid the face is forced
                 bids = [bid for bid in bids if bid is view.history[0][1]]
             if bids:
-                matching = counts @ match  # (hands, faces): matching dice of each face
+                matching = counts @ match_matrix(config)  # (hands, faces): matching dice of each face
                 logits = self.beta * matching
                 logz = np.log(np.exp(logits - logits.max(axis=1, keepdims=True)).sum(axis=1)) + logits.max(axis=1)
                 for bid in bids:
@@ -131,9 +129,8 @@ class InformedISMCTS:
                 raises.append(EXACT)
         return tuple(raises)
 
-    def _iterate(self, root: _Node, config: GameConfig, dice: tuple[int, ...], order: list[int],
-                 history: tuple[tuple[int, Action], ...], counts: list[tuple[int, ...]], rng: np.random.Generator
-                 ) -> None:
+    def _iterate(self, root: _Node, config: GameConfig, dice: tuple[int, ...], history: tuple[tuple[int, Action], ...],
+                 counts: list[tuple[int, ...]], rng: np.random.Generator) -> None:
         """One iteration: UCT at the searcher's own nodes, the rollout policy for the other seats, one new node."""
         me, node, path = root.actor, root, []
         bid = history[-1][1] if history else None
@@ -151,7 +148,7 @@ class InformedISMCTS:
                 rewards = self._settle(config, dice, counts, bid, bidder, actor, action)
                 break
             bid, bidder = action, actor
-            actor = order[(order.index(actor) + 1) % len(order)]
+            actor = next_active_seat(dice, actor)
             if node is not None:
                 child = node.children.get(action)
                 if child is None:  # the one node this iteration adds; the rest of the round is a rollout
@@ -194,6 +191,6 @@ class InformedISMCTS:
     def _settle(config: GameConfig, dice: tuple[int, ...], counts: list[tuple[int, ...]], bid: Bid, bidder: int,
                 caller: int, call: Action) -> list[float]:
         """Each seat's dice gained (lost: negative) when ``caller``'s ``call`` settles ``bid`` on the drawn hands."""
-        matching = sum(matching_count(c, bid.face, config) for s, c in enumerate(counts) if dice[s] > 0)
+        matching = sum(matching_count(c, bid.face, config) for c in counts)  # a seat out of dice holds no die
         _, after = settle_count(config, dice, bid.quantity - matching, bidder, caller, call)
         return [float(a - d) for a, d in zip(after, dice, strict=True)]
