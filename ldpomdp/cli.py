@@ -349,7 +349,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
     from .exact import exploitability
     from .exact.chain import key_round
-    from .exact.equilibrium import SWEEP_TOLERANCE, game_config, game_iterations, solve_game
+    from .exact.equilibrium import SWEEP_TOLERANCE, discard_checkpoint, game_config, game_iterations, solve_game
     from .exact.tables import SHIPPED
     from .players.cfr import CFRPlayer
 
@@ -369,7 +369,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                                checkpoint_every=args.checkpoint_every, progress=bar.update, sweeps=args.sweeps)
         table.save(out)
         if table.residual <= SWEEP_TOLERANCE:
-            checkpoint.unlink(missing_ok=True)
+            discard_checkpoint(checkpoint)
     print(f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out}, e.g. ldpomdp play "
           f"--opponents cfr:table={out}, under the rule flags it was solved with)")
     print(f"rules: {table.config.describe()}" + (f"; games starting with {dice_text(dice)} each, fixed point "
@@ -463,9 +463,10 @@ def _solve_parser(sub) -> None:
                     help="solve every round up to this many dice each (under the exact call: for games starting with "
                          "this many; default: the shipped table's)")
     eq.add_argument("--sweeps", type=_option_int(1), default=1,
-                    help="under the exact call, full sweeps of the rounds at most, each valued by the last one's fixed "
-                         "point (default 1); sweeps that run out above the tolerance keep the checkpoint, which a "
-                         "larger --sweeps continues")
+                    help="under the exact call, full sweeps of the rounds at most (default 1), each continuing the "
+                         "last valued by its fixed point: the first to --iterations a round, each further one a tenth "
+                         "more; sweeps that run out above the tolerance keep the checkpoint, which a larger --sweeps "
+                         "continues")
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
     eq.add_argument("--recall", default=None,
                     help="the last k bids recalled, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "

@@ -8,7 +8,17 @@ import pytest
 
 from ldpomdp.exact import solve_round
 from ldpomdp.exact.chain import RoundOutcome, canonical_state, round_outcome, round_slots, successor
-from ldpomdp.exact.equilibrium import SWEEP_TOLERANCE, RoundCFR, game_config, game_rounds, solve_game
+from ldpomdp.exact.equilibrium import (
+    SWEEP_TOLERANCE,
+    RoundCFR,
+    discard_checkpoint,
+    game_config,
+    game_iterations,
+    game_rounds,
+    quantize,
+    solve_game,
+    sweep_targets,
+)
 from ldpomdp.exact.tree import build_tree
 from ldpomdp.game import play_game
 from ldpomdp.players.cfr import CFRPlayer
@@ -113,6 +123,65 @@ def test_the_one_die_perudo_game_repeats_on_a_right_exact_call():
         exact = np.array([[-1.0, value], [1.0, -value]])  # [caller, right]; right: the caller opens the same round
         value = solve_round(config, (1, 1), RoundOutcome(challenge, exact, 2)).value
     assert abs(table.values[1, 1] - value) < 0.002
+
+
+def test_sweep_targets_continue_each_round():
+    """Coarse sweeps of a tenth, the first full sweep up to the iterations, each further one a tenth more; without
+    the exact call one sweep."""
+    perudo = GameConfig.preset("perudo")
+    assert sweep_targets(perudo, 150, 3) == [15, 30, 150, 165, 180]
+    assert sweep_targets(perudo, 2, 1) == [1, 2, 2]
+    assert sweep_targets(GameConfig.preset("dudo"), 150, 3) == [150]
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_solve_stopped_inside_a_sweep_resumes_to_the_same_table(tmp_path):
+    """Each sweep continues the rounds' CFR+ from the last: stopped in the middle of the second full sweep (after a
+    round's state was replaced), the run resumes from the checkpoint and its round states to the table an
+    uninterrupted run gives, and discard_checkpoint removes both."""
+    config = GameConfig.preset("perudo", dice=2, faces=3)
+    whole = solve_game(config, 2, 2, 20, sweeps=2)
+    checkpoint = tmp_path / "run.npz"
+    done = []
+
+    def stop_late(n: int) -> None:
+        done.append(n)
+        if sum(done) > game_iterations(config, 20, 2) - 6:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=stop_late, sweeps=2)
+    folder = tmp_path / "run.npz.rounds"
+    assert checkpoint.exists() and len(list(folder.iterdir())) == len(game_rounds(game_config(config, 2)))
+    counted = []
+    resumed = solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=counted.append,
+                         sweeps=2)
+    assert sum(counted) == game_iterations(config, 20, 2)
+    assert resumed.residual == whole.residual
+    np.testing.assert_array_equal(resumed.values, whole.values)
+    for key, strategies in whole.strategies.items():
+        for got, want in zip(resumed.strategies[key], strategies, strict=True):  # checkpoints store them quantized
+            np.testing.assert_array_equal(got, quantize(want) if got.dtype == np.uint8 else want)
+    discard_checkpoint(checkpoint)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_round_states_left_without_their_checkpoint_are_not_continued(tmp_path):
+    """A fresh run (no checkpoint) starts afresh even when an older run's round states lie beside it; a checkpoint
+    whose round states are gone is refused with a way out."""
+    config = GameConfig.preset("perudo", dice=2, faces=3)
+    checkpoint = tmp_path / "run.npz"
+    solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)  # residual above the tolerance: both kept
+    checkpoint.unlink()
+    fresh = solve_game(config, 2, 2, 5, checkpoint=checkpoint, sweeps=1)
+    np.testing.assert_array_equal(fresh.values, solve_game(config, 2, 2, 5, sweeps=1).values)
+    for state in (tmp_path / "run.npz.rounds").iterdir():
+        state.unlink()
+    with pytest.raises(ValueError, match="no CFR\\+ state of round .* delete it to start afresh"):
+        solve_game(config, 2, 2, 5, checkpoint=checkpoint, sweeps=2)
 
 
 def test_end_probabilities_sum_to_one_and_give_the_value():

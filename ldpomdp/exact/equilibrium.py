@@ -9,6 +9,7 @@ lead to. The algorithm and its measurements: the Exact solvers page.
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..caches import memo
-from ..datafiles import load_npz, write_npz
+from ..datafiles import load_npz, read_npz, write_npz
 from ..hands import hand_rows, hand_support
 from ..rules import CHALLENGE, EXACT, Action, ActionCoding, Bid, GameConfig, legal_actions, match_matrix
 from .chain import (
@@ -36,7 +37,7 @@ from .chain import (
 
 __all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "solve_game", "game_config",
            "game_iterations", "GameTable", "quantize", "QUANTUM", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS",
-           "VALUE_DTYPE"]
+           "VALUE_DTYPE", "sweep_targets", "discard_checkpoint"]
 
 VALUE_DTYPE = np.float32  # the backward pass's values (regrets and strategy sums stay float64)
 MAX_FULL_WIDTH_CELLS = 300_000_000  # states x hand pairs kept as values (1.2 GB); above it, sample opponents
@@ -583,11 +584,20 @@ def game_rounds(config: GameConfig) -> list[tuple[int, ...]]:
 
 
 def game_iterations(config: GameConfig, iterations: int, sweeps: int = 1) -> int:
-    """The most CFR+ iterations :func:`solve_game` runs for the two-player ``config`` (coarse sweeps included), as
-    its ``progress`` counts them."""
+    """The most CFR+ iterations :func:`solve_game` runs for the two-player ``config``, as its ``progress`` counts
+    them."""
+    return len(game_rounds(config)) * sweep_targets(config, iterations, sweeps)[-1]
+
+
+def sweep_targets(config: GameConfig, iterations: int, sweeps: int = 1) -> list[int]:
+    """Each sweep's CFR+ iterations a round has had in all at its end (:func:`solve_game`): ``[iterations]`` without
+    the exact call; under it :data:`COARSE_SWEEPS` coarse sweeps of a tenth of ``iterations`` each, the first full
+    sweep up to ``iterations``, and each further one (``sweeps`` full ones in all) a tenth of ``iterations`` more."""
     if not config.exact_call:
-        return len(game_rounds(config)) * iterations
-    return len(game_rounds(config)) * (COARSE_SWEEPS * COARSE_ITERATIONS + sweeps * iterations)
+        return [iterations]
+    tenth = max(1, iterations // 10)
+    coarse = [min(tenth * (i + 1), iterations) for i in range(COARSE_SWEEPS)]
+    return coarse + [iterations + tenth * i for i in range(sweeps)]
 
 
 def _starts(config: GameConfig) -> list[DiceState]:
@@ -601,14 +611,13 @@ def _starts(config: GameConfig) -> list[DiceState]:
 def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations: int, seed: int = 0,
                checkpoint: str | Path | None = None, checkpoint_every: int = 50,
                progress: Callable[[int], None] | None = None, sweeps: int = 1) -> GameTable:
-    """Solve every round of ``config``'s rules up to ``max_dice`` each (:func:`game_rounds`) with ``iterations``
-    CFR+ iterations, the recall ``recall`` gives it (:func:`recall_for`), its ends valued by the game values of the
-    states they lead to (:func:`~ldpomdp.exact.chain.round_outcome`). Under the exact call, coarse sweeps estimate
-    every state's value, then up to ``sweeps`` full sweeps each value the rounds by the last one's fixed point until
-    the :attr:`GameTable.residual` is below :data:`SWEEP_TOLERANCE` (the Exact solvers page). With ``checkpoint``,
-    progress is written there every ``checkpoint_every`` iterations and a run finding that file continues from it,
-    to the same result; sweeps that run out above the tolerance leave their table there, which the same run returns
-    and a run with more ``sweeps`` continues. ``progress(n)``: n iterations done."""
+    """Solve every round of ``config``'s rules up to ``max_dice`` each (:func:`game_rounds`) by CFR+ with the recall
+    ``recall`` gives it, its ends valued by the game values of the states they lead to. Under the exact call each
+    sweep (:func:`sweep_targets`, ``sweeps`` full ones at most) continues every round's CFR+ valued by the last one's
+    fixed point, until the :attr:`GameTable.residual` is below :data:`SWEEP_TOLERANCE` (the Exact solvers page).
+    With ``checkpoint``, progress goes there every ``checkpoint_every`` iterations (rounds' states beside it:
+    :func:`discard_checkpoint`) and a run finding it continues to the same result; sweeps that run out above the
+    tolerance leave their table there, which the same run returns and more ``sweeps`` continue. ``progress(n)``."""
     cfg = game_config(config, max_dice)
     if cfg.exact_call and len(set(config.starting_dice)) != 1:
         raise ValueError(f"under the exact call the solver takes equal starting dice (a right call wins a die back up "
@@ -617,6 +626,7 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
     table = GameTable(cfg, str(recall), int(iterations), int(seed), np.zeros((max_dice + 1, max_dice + 1)), {}, {})
     states = game_states(cfg, _starts(cfg))
     keys = list(dict.fromkeys(s.key for s in states))
+    targets = sweep_targets(cfg, iterations, sweeps)
     state: dict | None = None
     estimate, sweep, spent = np.zeros(len(states)), 0, {}
     if checkpoint is not None and Path(checkpoint).exists():
@@ -625,17 +635,20 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
             estimate, sweep = np.array(state["estimate"]), int(state["sweep"])
             spent = dict(zip(keys, np.array(state["spent"]).tolist(), strict=True))
             if "finished" in state:  # a finished sweep's table: done, or the next sweep's start
-                if sweep >= sweeps:
+                if sweep >= len(targets):
                     return table
                 table, state = _without_rounds(table), None
-            if progress and cfg.exact_call:
-                progress(len(keys) * (COARSE_SWEEPS * COARSE_ITERATIONS + sweep * iterations))
-    elif cfg.exact_call:
-        estimate = _coarse_estimate(cfg, table, states, keys, progress)
+            if progress and sweep:
+                progress(len(keys) * targets[sweep - 1])
+    elif checkpoint is not None:
+        discard_checkpoint(checkpoint)  # round states a deleted checkpoint left behind are not this run's
+    rounds = _RoundStates(None if checkpoint is None else _states_folder(checkpoint))
     while True:
         extra = {"estimate": estimate, "sweep": np.array(sweep), "spent": np.array([spent.get(k, 0.0) for k in keys])}
         guess = dict(zip(states, estimate.tolist(), strict=True))
-        _sweep(table, states, keys, guess, state, extra, checkpoint, checkpoint_every, progress)
+        done = targets[sweep - 1] if sweep else 0
+        _sweep(table, states, keys, guess, state, extra, checkpoint, checkpoint_every, progress,
+               rounds if cfg.exact_call else None, (done, targets[sweep]))
         state = None
         for key in keys:
             table.seconds[key] += spent.get(key, 0.0)
@@ -643,15 +656,46 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
             return table
         values = _fix_values(table, states, keys, guess)
         sweep += 1
-        if table.residual <= SWEEP_TOLERANCE:
+        if table.residual <= SWEEP_TOLERANCE and sweep > COARSE_SWEEPS:
             return table
         estimate, spent = np.array([values[s] for s in states]), dict(table.seconds)
         if checkpoint is not None:  # kept when the sweeps run out: the same run returns the table, more continue
             write_npz(checkpoint, {**table.arrays(), "estimate": estimate, "sweep": np.array(sweep),
                                    "spent": np.array([spent[k] for k in keys]), "finished": np.array(True)})
-        if sweep >= sweeps:
+        if sweep >= len(targets):
             return table
         table = _without_rounds(table)
+
+
+def discard_checkpoint(checkpoint: str | Path) -> None:
+    """Delete a solve's checkpoint and the rounds' CFR+ states kept beside it (:func:`solve_game`)."""
+    Path(checkpoint).unlink(missing_ok=True)
+    shutil.rmtree(_states_folder(checkpoint), ignore_errors=True)
+
+
+def _states_folder(checkpoint: str | Path) -> Path:
+    return Path(checkpoint).with_name(Path(checkpoint).name + ".rounds")
+
+
+class _RoundStates:
+    """Each round's CFR+ state (:meth:`RoundCFR.state_dict`) after the last sweep that ran it: in memory, or in
+    ``folder`` (uncompressed, a file per round) when the solve keeps a checkpoint."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self.memory: dict[tuple[int, ...], dict] = {}
+
+    def get(self, key: tuple[int, ...]) -> dict | None:
+        if self.folder is None:
+            return self.memory.get(key)
+        path = self.folder / f"{_round_name(key)}.npz"
+        return read_npz(path, "round state", hint="delete the checkpoint to start afresh") if path.exists() else None
+
+    def put(self, key: tuple[int, ...], state: dict) -> None:
+        if self.folder is None:
+            self.memory[key] = state
+        else:
+            write_npz(self.folder / f"{_round_name(key)}.npz", state, compress=False)
 
 
 def _without_rounds(table: GameTable) -> GameTable:
@@ -665,15 +709,17 @@ SWEEP_TOLERANCE = 1e-3  # solve_game stops its sweeps when the residual is below
 
 def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]], guess: dict[DiceState, float],
            state: dict | None, extra: dict[str, np.ndarray], checkpoint: str | Path | None, checkpoint_every: int,
-           progress: Callable[[int], None] | None) -> None:
+           progress: Callable[[int], None] | None, rounds: _RoundStates | None, span: tuple[int, int]) -> None:
     """Solve the rounds ``keys`` the table does not cover yet, in order, each valued by the rounds solved before it
-    and ``guess`` for the states not solved yet (:func:`solve_game`); ``state``: the running round to resume."""
-    cfg, iterations = table.config, table.iterations
+    and ``guess`` for the states not solved yet (:func:`solve_game`), from ``span[0]`` CFR+ iterations (continuing
+    its state in ``rounds``) to ``span[1]``; ``state``: the running round to resume."""
+    cfg = table.config
+    done, target = span
     solved = {canonical_state(cfg, k): table.value(*key_round(k)) for k in table.strategies}
     for key in keys:
         if table.covers(*key_round(key)):
             if progress:
-                progress(iterations)
+                progress(target - done)
             continue
         usual = canonical_state(cfg, key)
         outcome = round_outcome(cfg, usual, lambda s: solved[s] if s in solved else guess[s])
@@ -682,15 +728,20 @@ def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]
         if state is not None and "dice" in state and tuple(int(x) for x in state["dice"]) == key:
             solver.load_state(state)
             spent = float(state["seconds"])
-            if progress:
-                progress(solver.iteration)
+        elif done:
+            if rounds is None or (previous := rounds.get(key)) is None:
+                raise ValueError(f"the checkpoint has no CFR+ state of round {_round_name(key)} to continue; "
+                                 f"delete it to start afresh")
+            solver.load_state(previous)
+        if progress and solver.iteration > done:
+            progress(solver.iteration - done)
         state = None
-        while solver.iteration < iterations:
+        while solver.iteration < target:
             start = time.process_time()
-            step = min(checkpoint_every, iterations - solver.iteration)
+            step = min(checkpoint_every, target - solver.iteration)
             solver.run(step)
             spent += time.process_time() - start
-            if checkpoint is not None and solver.iteration < iterations:
+            if checkpoint is not None and solver.iteration < target:
                 write_npz(checkpoint, {**table.arrays(), **solver.state_dict(), "dice": np.array(key),
                                        "running_seconds": np.array(spent), **extra})
             if progress:
@@ -703,6 +754,8 @@ def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]
         if cfg.exact_call:
             table.ends[key] = _end_probabilities(solver, average, cfg, [s for s in states if s.key == key])
         table.seconds[key] = spent + time.process_time() - start
+        if rounds is not None:  # before the checkpoint records the round as solved
+            rounds.put(key, solver.state_dict())
         if checkpoint is not None:
             write_npz(checkpoint, {**table.arrays(), **extra})
 
@@ -713,27 +766,7 @@ def _round_solver(table: GameTable, key: tuple[int, ...], outcome: RoundOutcome)
     return RoundCFR(table.config.round_rules(palifico), dice, recall_for(table.recall, dice), outcome, seed=table.seed)
 
 
-def _coarse_estimate(config: GameConfig, table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]],
-                     progress: Callable[[int], None] | None) -> np.ndarray:
-    """Every state's value from :data:`COARSE_SWEEPS` sweeps of :data:`COARSE_ITERATIONS` CFR+ iterations per round,
-    each round valued by the previous sweep's chain values (zero at first)."""
-    values = dict.fromkeys(states, 0.0)
-    for _ in range(COARSE_SWEEPS):
-        ends = {}
-        for key in keys:
-            outcome = round_outcome(config, canonical_state(config, key), values.__getitem__)
-            solver = _round_solver(table, key, outcome)
-            solver.run(COARSE_ITERATIONS)
-            if progress:
-                progress(COARSE_ITERATIONS)
-            ends[key] = _end_probabilities(solver, solver.average_strategy(), config,
-                                           [s for s in states if s.key == key])
-        values = chain_values(config, states, ends)
-    return np.array([values[s] for s in states])
-
-
-COARSE_SWEEPS = 2  # the exact call's coarse sweeps (solve_game)
-COARSE_ITERATIONS = 15
+COARSE_SWEEPS = 2  # the exact call's coarse sweeps before the full ones (sweep_targets)
 
 
 def _end_probabilities(solver: RoundCFR, strategy: list[np.ndarray], config: GameConfig,
