@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ldpomdp.datafiles import read_npz, write_npz
 from ldpomdp.exact import solve_round
 from ldpomdp.exact.chain import RoundOutcome, canonical_state, round_outcome, round_slots, successor
 from ldpomdp.exact.equilibrium import (
@@ -171,7 +172,7 @@ def test_a_solve_stopped_inside_a_sweep_resumes_to_the_same_table(tmp_path):
 
 def test_round_states_left_without_their_checkpoint_are_not_continued(tmp_path):
     """A fresh run (no checkpoint) starts afresh even when an older run's round states lie beside it; a checkpoint
-    whose round states are gone is refused with a way out."""
+    whose round states are gone, or one an older solver wrote, is refused with a way out."""
     config = GameConfig.preset("perudo", dice=2, faces=3)
     checkpoint = tmp_path / "run.npz"
     solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)  # residual above the tolerance: both kept
@@ -181,6 +182,10 @@ def test_round_states_left_without_their_checkpoint_are_not_continued(tmp_path):
     for state in (tmp_path / "run.npz.rounds").iterdir():
         state.unlink()
     with pytest.raises(ValueError, match="no CFR\\+ state of round .* delete it to start afresh"):
+        solve_game(config, 2, 2, 5, checkpoint=checkpoint, sweeps=2)
+    older = {name: array for name, array in read_npz(checkpoint, "checkpoint").items() if name != "schedule"}
+    write_npz(checkpoint, older)  # as the solver that solved every sweep afresh left it
+    with pytest.raises(ValueError, match="written by an older solver .* delete it to start afresh"):
         solve_game(config, 2, 2, 5, checkpoint=checkpoint, sweeps=2)
 
 

@@ -632,6 +632,9 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
     if checkpoint is not None and Path(checkpoint).exists():
         table, state = _resume(Path(checkpoint), table)
         if state is not None and "estimate" in state:
+            if cfg.exact_call and not np.array_equal(state.get("schedule", ()), targets[:COARSE_SWEEPS + 1]):
+                raise ValueError(f"checkpoint {checkpoint} was written by an older solver (its sweeps solved every "
+                                 f"round afresh); delete it to start afresh")
             estimate, sweep = np.array(state["estimate"]), int(state["sweep"])
             spent = dict(zip(keys, np.array(state["spent"]).tolist(), strict=True))
             if "finished" in state:  # a finished sweep's table: done, or the next sweep's start
@@ -644,7 +647,8 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
         discard_checkpoint(checkpoint)  # round states a deleted checkpoint left behind are not this run's
     rounds = _RoundStates(None if checkpoint is None else _states_folder(checkpoint))
     while True:
-        extra = {"estimate": estimate, "sweep": np.array(sweep), "spent": np.array([spent.get(k, 0.0) for k in keys])}
+        extra = {"estimate": estimate, "sweep": np.array(sweep), "spent": np.array([spent.get(k, 0.0) for k in keys]),
+                 "schedule": np.array(targets[:COARSE_SWEEPS + 1])}
         guess = dict(zip(states, estimate.tolist(), strict=True))
         done = targets[sweep - 1] if sweep else 0
         _sweep(table, states, keys, guess, state, extra, checkpoint, checkpoint_every, progress,
@@ -660,7 +664,7 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
             return table
         estimate, spent = np.array([values[s] for s in states]), dict(table.seconds)
         if checkpoint is not None:  # kept when the sweeps run out: the same run returns the table, more continue
-            write_npz(checkpoint, {**table.arrays(), "estimate": estimate, "sweep": np.array(sweep),
+            write_npz(checkpoint, {**table.arrays(), **extra, "estimate": estimate, "sweep": np.array(sweep),
                                    "spent": np.array([spent[k] for k in keys]), "finished": np.array(True)})
         if sweep >= len(targets):
             return table
@@ -832,6 +836,6 @@ def _checkpoint(data: Mapping[str, np.ndarray]) -> tuple[GameTable, dict | None]
         state = {name: data[name] for name in ("regrets0", "regrets1", "sums0", "sums1", "iteration", "dice")}
         state["seconds"] = data["running_seconds"]
     if "estimate" in data:
-        names = ("estimate", "sweep", "spent", "finished")
+        names = ("estimate", "sweep", "spent", "finished", "schedule")
         state = {**(state or {}), **{name: data[name] for name in names if name in data}}
     return GameTable.from_arrays(data), state
