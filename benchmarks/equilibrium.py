@@ -136,11 +136,11 @@ def main() -> None:
                    "opener) and cfr's time per decision there", ["preset", "games", "rounds", "MB", "CPU s", "residual",
                                                          "value", "ms / decision"], rows,
                    command="python benchmarks/equilibrium.py --presets",
-                   notes="Solved with `ldpomdp solve equilibrium --rules perudo --dice S --sweeps 2` (S = 1-5; for "
-                         "S = 5 the second sweep continued from the first's checkpoint) and `--rules dudo --dice 5`, "
-                         "each 150 CFR+ iterations a round, "
-                         "recall 3@4,2, seed 0. CPU s: the rounds' solve time summed over the sweeps (the coarse "
-                         "sweeps and the end probabilities not included; the whole commands' times are in the text).")
+                   notes="Solved with `ldpomdp solve equilibrium --rules perudo --dice S --sweeps 2` (S = 1-5; each "
+                         "sweep continues every round's CFR+: 150 iterations a round after the first full sweep, 15 "
+                         "more after the second) and `--rules dudo --dice 5` (150 iterations a round), recall 3@4,2, "
+                         "seed 0. CPU s: the rounds' solve time summed over the sweeps, their end probabilities "
+                         "included (the whole commands' times are in the text).")
         return
     table = GameTable.load(SHIPPED_TABLE)
     per_decision = decision_ms(SHIPPED_TABLE, GameConfig(dice=table.max_dice))

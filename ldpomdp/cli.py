@@ -464,9 +464,9 @@ def _solve_parser(sub) -> None:
                          "this many; default: the shipped table's)")
     eq.add_argument("--sweeps", type=_option_int(1), default=1,
                     help="under the exact call, full sweeps of the rounds at most (default 1), each continuing the "
-                         "last valued by its fixed point: the first to --iterations a round, each further one a tenth "
-                         "more; sweeps that run out above the tolerance keep the checkpoint, which a larger --sweeps "
-                         "continues")
+                         "last one's CFR+, valued by its fixed point: the first to --iterations a round, each further "
+                         "one a tenth more; sweeps that run out above the tolerance keep the checkpoint, which a "
+                         "larger --sweeps continues")
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
     eq.add_argument("--recall", default=None,
                     help="the last k bids recalled, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "

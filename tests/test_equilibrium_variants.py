@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ldpomdp.datafiles import read_npz, write_npz
-from ldpomdp.exact import solve_round
+from ldpomdp.exact import equilibrium, solve_round
 from ldpomdp.exact.chain import RoundOutcome, canonical_state, round_outcome, round_slots, successor
 from ldpomdp.exact.equilibrium import (
     SWEEP_TOLERANCE,
@@ -139,54 +139,103 @@ class _Stop(Exception):
     pass
 
 
-def test_a_solve_stopped_inside_a_sweep_resumes_to_the_same_table(tmp_path):
-    """Each sweep continues the rounds' CFR+ from the last: stopped in the middle of the second full sweep (after a
-    round's state was replaced), the run resumes from the checkpoint and its round states to the table an
-    uninterrupted run gives, and discard_checkpoint removes both."""
+def _assert_same_table(got, want) -> None:
+    assert got.residual == want.residual
+    np.testing.assert_array_equal(got.values, want.values)
+    for key, strategies in want.strategies.items():
+        for mine, theirs in zip(got.strategies[key], strategies, strict=True):  # checkpoints store them quantized
+            np.testing.assert_array_equal(mine, quantize(theirs) if mine.dtype == np.uint8 else theirs)
+
+
+# iterations done before the stop (7 rounds; sweeps to 2, 4, 20 and 22 iterations a round: 14, 28, 140, 154 done)
+@pytest.mark.parametrize("stop_after", [10, 60, 148], ids=["coarse sweep", "first full sweep", "second full sweep"])
+def test_a_solve_stopped_inside_a_sweep_resumes_to_the_same_table(tmp_path, stop_after):
+    """Each sweep continues the rounds' CFR+ from the last: stopped inside a sweep, the run resumes from the
+    checkpoint and its round states to the table an uninterrupted run gives, counting every iteration once, and
+    discard_checkpoint removes both."""
     config = GameConfig.preset("perudo", dice=2, faces=3)
-    whole = solve_game(config, 2, 2, 20, sweeps=2)
     checkpoint = tmp_path / "run.npz"
     done = []
 
-    def stop_late(n: int) -> None:
+    def stop(n: int) -> None:
         done.append(n)
-        if sum(done) > game_iterations(config, 20, 2) - 6:
+        if sum(done) > stop_after:
             raise _Stop
 
     with pytest.raises(_Stop):
-        solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=stop_late, sweeps=2)
-    folder = tmp_path / "run.npz.rounds"
-    assert checkpoint.exists() and len(list(folder.iterdir())) == len(game_rounds(game_config(config, 2)))
+        solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=stop, sweeps=2)
+    assert checkpoint.exists() and (tmp_path / "run.npz.rounds").is_dir()
     counted = []
     resumed = solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=counted.append,
                          sweeps=2)
-    assert sum(counted) == game_iterations(config, 20, 2)
-    assert resumed.residual == whole.residual
-    np.testing.assert_array_equal(resumed.values, whole.values)
-    for key, strategies in whole.strategies.items():
-        for got, want in zip(resumed.strategies[key], strategies, strict=True):  # checkpoints store them quantized
-            np.testing.assert_array_equal(got, quantize(want) if got.dtype == np.uint8 else want)
+    assert sum(counted) == game_iterations(config, 20, 2) == 154
+    _assert_same_table(resumed, solve_game(config, 2, 2, 20, sweeps=2))
     discard_checkpoint(checkpoint)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_round_states_left_without_their_checkpoint_are_not_continued(tmp_path):
-    """A fresh run (no checkpoint) starts afresh even when an older run's round states lie beside it; a checkpoint
-    whose round states are gone, or one an older solver wrote, is refused with a way out."""
+def test_a_solve_stopped_between_a_rounds_state_and_the_checkpoint_resumes_to_the_same_table(tmp_path, monkeypatch):
+    """A kill after a round's new state is written but before the checkpoint records the round: the resumed run
+    finds the round finished (it runs no iteration twice) and gives the uninterrupted run's table."""
     config = GameConfig.preset("perudo", dice=2, faces=3)
     checkpoint = tmp_path / "run.npz"
+    put = equilibrium._RoundStates.put
+    written = []
+
+    def put_then_stop(self, key, state):
+        put(self, key, state)
+        written.append(key)
+        if len(written) == 7 * 3 + 2:  # the second round of the second full sweep
+            raise _Stop
+
+    monkeypatch.setattr(equilibrium._RoundStates, "put", put_then_stop)
+    with pytest.raises(_Stop):
+        solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=2)
+    monkeypatch.undo()
+    counted = []
+    resumed = solve_game(config, 2, 2, 20, checkpoint=checkpoint, progress=counted.append, sweeps=2)
+    assert sum(counted) == game_iterations(config, 20, 2)
+    _assert_same_table(resumed, solve_game(config, 2, 2, 20, sweeps=2))
+
+
+def test_a_solve_stopped_in_a_later_sweep_finishes_it_when_rerun_with_fewer_sweeps(tmp_path):
+    config = GameConfig.preset("perudo", dice=2, faces=3)
+    checkpoint = tmp_path / "run.npz"
+    done = []
+
+    def stop(n: int) -> None:
+        done.append(n)
+        if sum(done) > game_iterations(config, 20, 3) - 6:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=stop, sweeps=3)
+    resumed = solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)
+    _assert_same_table(resumed, solve_game(config, 2, 2, 20, sweeps=3))
+
+
+def test_round_states_left_without_their_checkpoint_are_not_continued(tmp_path):
+    """A fresh run (no checkpoint) clears round states an older run left beside it; a checkpoint whose round states
+    are gone, or one an older solver wrote, is refused with a way out; sweeps < 1 are refused."""
+    config = GameConfig.preset("perudo", dice=2, faces=3)
+    checkpoint = tmp_path / "run.npz"
+    folder = tmp_path / "run.npz.rounds"
     solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)  # residual above the tolerance: both kept
     checkpoint.unlink()
+    write_npz(folder / "9_9.npz", {"iteration": np.array(99)})
     fresh = solve_game(config, 2, 2, 5, checkpoint=checkpoint, sweeps=1)
+    assert not (folder / "9_9.npz").exists()
     np.testing.assert_array_equal(fresh.values, solve_game(config, 2, 2, 5, sweeps=1).values)
-    for state in (tmp_path / "run.npz.rounds").iterdir():
-        state.unlink()
-    with pytest.raises(ValueError, match="no CFR\\+ state of round .* delete it to start afresh"):
+    (folder / "2_2.npz").unlink()
+    with pytest.raises(ValueError, match=r"round states in .*run.npz.rounds lack round\(s\) 2_2 or are from another "
+                                         r"sweep; delete the checkpoint to start afresh"):
         solve_game(config, 2, 2, 5, checkpoint=checkpoint, sweeps=2)
     older = {name: array for name, array in read_npz(checkpoint, "checkpoint").items() if name != "schedule"}
     write_npz(checkpoint, older)  # as the solver that solved every sweep afresh left it
     with pytest.raises(ValueError, match="written by an older solver .* delete it to start afresh"):
         solve_game(config, 2, 2, 5, checkpoint=checkpoint, sweeps=2)
+    with pytest.raises(ValueError, match="sweeps must be >= 1, got 0"):
+        solve_game(config, 2, 2, 5, sweeps=0)
 
 
 def test_end_probabilities_sum_to_one_and_give_the_value():

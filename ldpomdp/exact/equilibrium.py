@@ -436,8 +436,9 @@ class GameTable:
     stored, see :func:`quantize`) of the round ``key`` (:func:`~ldpomdp.exact.chain.round_key`: the opener's dice,
     the responder's, and a 1 for a palifico round), and ``values[a, b]`` (``palifico_values``) the ordinary (palifico)
     round's game value to its opener in its usual state (:func:`~ldpomdp.exact.chain.canonical_state`). ``recall``,
-    ``iterations``, ``seed`` and the rules say how it was solved; under the exact call, ``ends`` holds each round's
-    end probabilities and ``residual`` the fixed point's (:func:`solve_game`)."""
+    ``iterations``, ``seed`` and the rules say how it was solved (under the exact call each full sweep after the
+    first adds a tenth of ``iterations``: :func:`sweep_targets`), ``ends`` each round's end probabilities and
+    ``residual`` the fixed point's (:func:`solve_game`)."""
 
     config: GameConfig  # rules; its dice are the largest dice per player covered (under exact_call: the start)
     recall: str  # k per round, see recall_for
@@ -622,6 +623,8 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
     if cfg.exact_call and len(set(config.starting_dice)) != 1:
         raise ValueError(f"under the exact call the solver takes equal starting dice (a right call wins a die back up "
                          f"to them); got {config.starting_dice}")
+    if sweeps < 1:
+        raise ValueError(f"sweeps must be >= 1, got {sweeps!r}")
     recall_for(recall, (max_dice, max_dice))  # a bad schedule fails now, not after the small rounds
     table = GameTable(cfg, str(recall), int(iterations), int(seed), np.zeros((max_dice + 1, max_dice + 1)), {}, {})
     states = game_states(cfg, _starts(cfg))
@@ -641,14 +644,19 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
                 if sweep >= len(targets):
                     return table
                 table, state = _without_rounds(table), None
+            elif sweep >= len(targets):  # stopped inside a sweep beyond ``sweeps``: that sweep is finished
+                targets = sweep_targets(cfg, iterations, sweep + 1 - COARSE_SWEEPS)
             if progress and sweep:
                 progress(len(keys) * targets[sweep - 1])
     elif checkpoint is not None:
-        discard_checkpoint(checkpoint)  # round states a deleted checkpoint left behind are not this run's
+        discard_checkpoint(checkpoint)  # clear round states whose checkpoint was deleted
     rounds = _RoundStates(None if checkpoint is None else _states_folder(checkpoint))
+    if sweep and cfg.exact_call:
+        rounds.check([key for key in keys if not table.covers(*key_round(key))], (targets[sweep - 1], targets[sweep]))
     while True:
-        extra = {"estimate": estimate, "sweep": np.array(sweep), "spent": np.array([spent.get(k, 0.0) for k in keys]),
-                 "schedule": np.array(targets[:COARSE_SWEEPS + 1])}
+        extra = {"estimate": estimate, "sweep": np.array(sweep), "spent": np.array([spent.get(k, 0.0) for k in keys])}
+        if cfg.exact_call:
+            extra["schedule"] = np.array(targets[:COARSE_SWEEPS + 1])
         guess = dict(zip(states, estimate.tolist(), strict=True))
         done = targets[sweep - 1] if sweep else 0
         _sweep(table, states, keys, guess, state, extra, checkpoint, checkpoint_every, progress,
@@ -682,24 +690,41 @@ def _states_folder(checkpoint: str | Path) -> Path:
 
 
 class _RoundStates:
-    """Each round's CFR+ state (:meth:`RoundCFR.state_dict`) after the last sweep that ran it: in memory, or in
-    ``folder`` (uncompressed, a file per round) when the solve keeps a checkpoint."""
+    """Each round's CFR+ state (:meth:`RoundCFR.state_dict` and its ``seconds``) after the last sweep that ran it:
+    in memory, or in ``folder`` (uncompressed, a file per round: 1.3 GB from 5 dice each) with a checkpoint."""
 
     def __init__(self, folder: Path | None):
         self.folder = folder
         self.memory: dict[tuple[int, ...], dict] = {}
 
-    def get(self, key: tuple[int, ...]) -> dict | None:
+    def _path(self, key: tuple[int, ...]) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{_round_name(key)}.npz"
+
+    def check(self, keys: list[tuple[int, ...]], span: tuple[int, int]) -> None:
+        """ValueError naming the folder and the rounds unless each round of ``keys`` has a state of ``span[0]`` to
+        ``span[1]`` iterations (a resumed sweep's)."""
+        def fits(key: tuple[int, ...]) -> bool:
+            if self.folder is None or not self._path(key).exists():
+                return False
+            return span[0] <= int(read_npz(self._path(key), "round state")["iteration"]) <= span[1]
+
+        wrong = [_round_name(k) for k in keys if not fits(k)]
+        if wrong:
+            raise ValueError(f"the checkpoint's round states in {self.folder} lack round(s) {', '.join(wrong)} or "
+                             f"are from another sweep; delete the checkpoint to start afresh")
+
+    def take(self, key: tuple[int, ...]) -> dict:
+        """The round's state (removed from memory: the solver holds it now)."""
         if self.folder is None:
-            return self.memory.get(key)
-        path = self.folder / f"{_round_name(key)}.npz"
-        return read_npz(path, "round state", hint="delete the checkpoint to start afresh") if path.exists() else None
+            return self.memory.pop(key)
+        return read_npz(self._path(key), "round state", hint="delete the checkpoint to start afresh")
 
     def put(self, key: tuple[int, ...], state: dict) -> None:
         if self.folder is None:
             self.memory[key] = state
         else:
-            write_npz(self.folder / f"{_round_name(key)}.npz", state, compress=False)
+            write_npz(self._path(key), state, compress=False)
 
 
 def _without_rounds(table: GameTable) -> GameTable:
@@ -709,6 +734,7 @@ def _without_rounds(table: GameTable) -> GameTable:
 
 
 SWEEP_TOLERANCE = 1e-3  # solve_game stops its sweeps when the residual is below it
+COARSE_SWEEPS = 2  # the exact call's coarse sweeps before the full ones (sweep_targets)
 
 
 def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]], guess: dict[DiceState, float],
@@ -732,11 +758,12 @@ def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]
         if state is not None and "dice" in state and tuple(int(x) for x in state["dice"]) == key:
             solver.load_state(state)
             spent = float(state["seconds"])
-        elif done:
-            if rounds is None or (previous := rounds.get(key)) is None:
-                raise ValueError(f"the checkpoint has no CFR+ state of round {_round_name(key)} to continue; "
-                                 f"delete it to start afresh")
+        elif done and rounds is not None:
+            previous = rounds.take(key)
             solver.load_state(previous)
+            if solver.iteration == target > done:  # this sweep's state, stopped before the checkpoint had the round
+                spent = float(previous["seconds"])
+            del previous
         if progress and solver.iteration > done:
             progress(solver.iteration - done)
         state = None
@@ -759,7 +786,7 @@ def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]
             table.ends[key] = _end_probabilities(solver, average, cfg, [s for s in states if s.key == key])
         table.seconds[key] = spent + time.process_time() - start
         if rounds is not None:  # before the checkpoint records the round as solved
-            rounds.put(key, solver.state_dict())
+            rounds.put(key, {**solver.state_dict(), "seconds": np.array(spent)})
         if checkpoint is not None:
             write_npz(checkpoint, {**table.arrays(), **extra})
 
@@ -768,9 +795,6 @@ def _round_solver(table: GameTable, key: tuple[int, ...], outcome: RoundOutcome)
     """A fresh CFR+ solver of the table's round ``key`` with its ends valued by ``outcome``."""
     dice, palifico = key_round(key)
     return RoundCFR(table.config.round_rules(palifico), dice, recall_for(table.recall, dice), outcome, seed=table.seed)
-
-
-COARSE_SWEEPS = 2  # the exact call's coarse sweeps before the full ones (sweep_targets)
 
 
 def _end_probabilities(solver: RoundCFR, strategy: list[np.ndarray], config: GameConfig,
@@ -829,8 +853,8 @@ def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
 
 
 def _checkpoint(data: Mapping[str, np.ndarray]) -> tuple[GameTable, dict | None]:
-    """The solved rounds and the running round's state (None between rounds) of a checkpoint's arrays, and the
-    coarse estimate under the exact call."""
+    """The solved rounds of a checkpoint's arrays, and the running round's state with the sweep's place (the last
+    sweep's values ``estimate``, the sweep's number, the seconds spent before it), or None."""
     state: dict | None = None
     if "dice" in data:
         state = {name: data[name] for name in ("regrets0", "regrets1", "sums0", "sums1", "iteration", "dice")}

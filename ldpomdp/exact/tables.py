@@ -88,9 +88,11 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
                              f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
         if path is None:
             dice = config.starting_dice[0] if config.exact_call else ON_DEMAND.dice
-            # the settings as the tuple they were: the digests of tables already cached on disk stay the same
-            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(replace(ON_DEMAND, dice=dice))}".encode()
-                                    ).hexdigest()[:20]
+            # the settings as the tuple they were: the digests of tables already cached on disk stay the same (but
+            # under the exact call, whose sweeps continue each round's CFR+ since 2026-11-27)
+            solver = "|continued sweeps" if config.exact_call else ""
+            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(replace(ON_DEMAND, dice=dice))}{solver}"
+                                    .encode()).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"table-{digest}.npz"
             try:
                 table = GameTable.load(cached)
