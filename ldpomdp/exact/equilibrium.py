@@ -323,8 +323,9 @@ class RoundCFR:
         ``regrets`` is given, add the updater's instantaneous counterfactual regrets (opponent reach ``reach_opp`` x
         ``opp_weight``).
 
-        The states of a block share their raises' children, so each block is one batched matrix product (BLAS,
-        :data:`VALUE_DTYPE`): over the updater's hands where the updater acts, over the opponent's where it does not.
+        The states of a block share their actions' values (the raises' children, then the calls' terminals), so
+        each block is one batched matrix product (BLAS, :data:`VALUE_DTYPE`): over the updater's hands where the
+        updater acts, over the opponent's where it does not.
         """
         r = self.round
         hands = len(r.hands[updater])
@@ -333,26 +334,22 @@ class RoundCFR:
             raises, width, e = len(children), len(children) + len(r.calls) * (last >= 0), r.edge_start[lo]
             sigma64 = strategy[actor][:, e:e + (hi - lo) * width].reshape(-1, hi - lo, width)  # (H_a, states, actions)
             terminals = self._terminals(last, actor, updater, opp) if last >= 0 else []
-            below = values[:, children, :]  # (H_u, raises, opp)
             if actor != updater:
-                sigma = sigma64[opp].astype(VALUE_DTYPE)
-                out = np.matmul(sigma[:, :, :raises], np.ascontiguousarray(below.transpose(2, 1, 0)))  # (opp, g, H_u)
+                below = np.empty((len(opp), width, hands), dtype=VALUE_DTYPE)  # (opp, actions, H_u)
+                below[:, :raises, :] = values[:, children, :].transpose(2, 1, 0)
                 for i, terminal in enumerate(terminals):
-                    out += sigma[:, :, raises + i][:, :, None] * terminal.T[:, None, :]
-                values[:, lo:hi, :] = out.transpose(2, 1, 0)
+                    below[:, raises + i, :] = terminal.T
+                values[:, lo:hi, :] = np.matmul(sigma64[opp].astype(VALUE_DTYPE), below).transpose(2, 1, 0)
                 continue
-            sigma = sigma64.astype(VALUE_DTYPE)
-            block = values[:, lo:hi, :]
-            np.matmul(sigma[:, :, :raises], below, out=block)
+            below = np.empty((hands, width, len(opp)), dtype=VALUE_DTYPE)  # (H_u, actions, opp)
+            below[:, :raises, :] = values[:, children, :]
             for i, terminal in enumerate(terminals):
-                block += sigma[:, :, raises + i][:, :, None] * terminal[:, None, :]
+                below[:, raises + i, :] = terminal
+            np.matmul(sigma64.astype(VALUE_DTYPE), below, out=values[:, lo:hi, :])
             if regrets is None or reach_opp is None:
                 continue
             w = (reach_opp[lo:hi][:, opp] * opp_weight[None, :]).astype(VALUE_DTYPE)  # (states, opp)
-            q = (below.reshape(-1, len(opp)) @ w.T).reshape(hands, raises, hi - lo).transpose(0, 2, 1)
-            if terminals:
-                q = np.concatenate([q] + [(terminal @ w.T)[:, :, None] for terminal in terminals], axis=2)
-            q = q.astype(np.float64)
+            q = (below.reshape(-1, len(opp)) @ w.T).reshape(hands, width, hi - lo).transpose(0, 2, 1).astype(np.float64)
             regrets[:, e:e + (hi - lo) * width] += (q - (sigma64 * q).sum(axis=2, keepdims=True)).reshape(hands, -1)
         return values
 
