@@ -136,11 +136,12 @@ def main() -> None:
                    "opener) and cfr's time per decision there", ["preset", "games", "rounds", "MB", "CPU s", "residual",
                                                          "value", "ms / decision"], rows,
                    command="python benchmarks/equilibrium.py --presets",
-                   notes="Solved with `ldpomdp solve equilibrium --rules perudo --dice S --sweeps 2` (S = 1-5; each "
-                         "sweep continues every round's CFR+: 150 iterations a round after the first full sweep, 15 "
-                         "more after the second) and `--rules dudo --dice 5` (150 iterations a round), recall 3@4,2, "
-                         "seed 0. CPU s: the rounds' solve time summed over the sweeps, their end probabilities "
-                         "included (the whole commands' times are in the text).")
+                   notes="Perudo: `ldpomdp solve equilibrium --rules perudo --dice S --iterations 135 --sweeps 2` "
+                         "(S = 1-5; each sweep continues every round's CFR+: 135 iterations a round after the first "
+                         "full sweep, 148 after the second); Dudo: "
+                         "`--rules dudo --dice 5 --iterations 150` (an earlier solver, one sweep); recall 3@4,2, seed "
+                         "0. CPU s: the rounds' solve time summed over the sweeps, their end probabilities included "
+                         "(the whole commands' times are in the text).")
         return
     table = GameTable.load(SHIPPED_TABLE)
     per_decision = decision_ms(SHIPPED_TABLE, GameConfig(dice=table.max_dice))
