@@ -139,7 +139,7 @@ def main() -> None:
                    notes="Perudo: `ldpomdp solve equilibrium --rules perudo --dice S --iterations 135 --sweeps 2` "
                          "(S = 1-5; each sweep continues every round's CFR+: 135 iterations a round after the first "
                          "full sweep, 148 after the second); Dudo: "
-                         "`--rules dudo --dice 5 --iterations 150` (an earlier solver, one sweep); recall 3@4,2, seed "
+                         "`--rules dudo --dice 5 --iterations 150` (solved before 5be0463); recall 3@4,2, seed "
                          "0. CPU s: the rounds' solve time summed over the sweeps, their end probabilities included "
                          "(the whole commands' times are in the text).")
         return

@@ -376,8 +376,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                                                  f"residual {table.residual:.2g}" if table.config.exact_call else ""))
     if table.residual > SWEEP_TOLERANCE:
         print(f"the fixed point's residual is above {SWEEP_TOLERANCE:g} after {args.sweeps} sweep(s): the next "
-              f"sweep's start is kept in {checkpoint}; run the same command with --sweeps {args.sweeps + 1} to "
-              f"continue from it")
+              f"sweep's start is kept in {checkpoint} (the rounds' states beside it); run the same command with "
+              f"--sweeps {args.sweeps + 1} to continue from it")
     for key, seconds in table.seconds.items():
         kind = " (palifico)" if key_round(key)[1] else ""
         print(f"round {key[0]} vs {key[1]} dice{kind}: game value to the opener "

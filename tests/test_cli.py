@@ -444,7 +444,8 @@ def test_a_solve_whose_sweeps_run_out_keeps_its_checkpoint_and_says_how_to_conti
     solve = ["solve", "equilibrium", "--rules", "perudo", "--dice", "2", "--faces", "3", "--iterations", "60",
              "--recall", "2", "--no-progress", "--out", str(out)]
     assert cli_main([*solve, "--sweeps", "1"]) == 0
-    assert f"kept in {checkpoint}; run the same command with --sweeps 2" in capsys.readouterr().out
+    assert f"kept in {checkpoint} (the rounds' states beside it); run the same command with --sweeps 2" in (
+        capsys.readouterr().out)
     first = GameTable.load(out)
     assert checkpoint.exists()
     assert cli_main([*solve, "--sweeps", "1"]) == 0  # the same command: the same table, nothing solved again

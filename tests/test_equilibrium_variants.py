@@ -131,6 +131,7 @@ def test_sweep_targets_continue_each_round():
     the exact call one sweep."""
     perudo = GameConfig.preset("perudo")
     assert sweep_targets(perudo, 150, 3) == [15, 30, 150, 165, 180]
+    assert sweep_targets(perudo, 135, 2) == [13, 26, 135, 148]  # the shipped tables'
     assert sweep_targets(perudo, 2, 1) == [1, 2, 2]
     assert sweep_targets(GameConfig.preset("dudo"), 150, 3) == [150]
 
@@ -192,9 +193,13 @@ def test_a_solve_stopped_between_a_rounds_state_and_the_checkpoint_resumes_to_th
     with pytest.raises(_Stop):
         solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=2)
     monkeypatch.undo()
+    stopped_in = written[-1]  # its new state is written, its seconds with it; the checkpoint does not have it
+    seconds = float(read_npz(tmp_path / "run.npz.rounds" / f"{stopped_in[0]}_{stopped_in[1]}.npz", "state")["seconds"])
+    earlier = read_npz(checkpoint, "checkpoint")["spent"][game_rounds(game_config(config, 2)).index(stopped_in)]
     counted = []
     resumed = solve_game(config, 2, 2, 20, checkpoint=checkpoint, progress=counted.append, sweeps=2)
     assert sum(counted) == game_iterations(config, 20, 2)
+    assert seconds > 0 and resumed.seconds[stopped_in] >= earlier + seconds  # this sweep's seconds of it are kept
     _assert_same_table(resumed, solve_game(config, 2, 2, 20, sweeps=2))
 
 
@@ -286,6 +291,7 @@ def test_the_shipped_preset_tables_play_whole_games(preset, dice):
     table = CFRPlayer().table(config)
     iterations = 135 if config.exact_call else 150  # Perudo's: --iterations 135 --sweeps 2 (148 a round in all)
     assert (table.recall, table.iterations) == ("3@4,2", iterations) and table.config.variants == config.variants
+    assert table.residual <= SWEEP_TOLERANCE
 
 
 @pytest.mark.parametrize("preset", ["perudo", "dudo"])

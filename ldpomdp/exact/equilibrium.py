@@ -704,7 +704,8 @@ class _RoundStates:
         def fits(key: tuple[int, ...]) -> bool:
             if self.folder is None or not self._path(key).exists():
                 return False
-            return span[0] <= int(read_npz(self._path(key), "round state")["iteration"]) <= span[1]
+            state = read_npz(self._path(key), "round state", hint="delete the checkpoint to start afresh")
+            return span[0] <= int(state["iteration"]) <= span[1]
 
         wrong = [_round_name(k) for k in keys if not fits(k)]
         if wrong:

@@ -89,7 +89,8 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
         if path is None:
             dice = config.starting_dice[0] if config.exact_call else ON_DEMAND.dice
             # the settings as the tuple they were: the digests of tables already cached on disk stay the same (but
-            # under the exact call, whose sweeps continue each round's CFR+ since 2026-11-27)
+            # under the exact call, whose sweeps continue each round's CFR+ since 2026-11-27; a table cached before
+            # 5be0463 may differ from a fresh one in the float32 sums' last bits)
             solver = "|continued sweeps" if config.exact_call else ""
             digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(replace(ON_DEMAND, dice=dice))}{solver}"
                                     .encode()).hexdigest()[:20]
