@@ -22,10 +22,11 @@ T = TypeVar("T")
 _ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")  # a zip archive's first bytes (a local file header, an empty archive)
 
 
-def read_npz(path: str | Path, what: str, hint: str = "") -> dict[str, np.ndarray]:
-    """Every array of the ``.npz`` file at ``path``, read now (no pickled objects). One that cannot be read (missing,
-    a folder, empty, not an ``.npz``, truncated or corrupted) raises TableError "cannot read the ``what`` ``path``:
-    its fault", then ``; hint`` (what to do about it) if given."""
+def read_npz(path: str | Path, what: str, hint: str = "", names: tuple[str, ...] | None = None
+             ) -> dict[str, np.ndarray]:
+    """Every array of the ``.npz`` file at ``path`` (or only ``names``), read now (no pickled objects). One that
+    cannot be read (missing, a folder, empty, not an ``.npz``, truncated or corrupted) raises TableError "cannot read
+    the ``what`` ``path``: its fault", then ``; hint`` (what to do about it) if given."""
     try:
         with open(path, "rb") as file:
             start = file.read(4)
@@ -39,7 +40,7 @@ def read_npz(path: str | Path, what: str, hint: str = "") -> dict[str, np.ndarra
         else:
             try:
                 with np.load(path, allow_pickle=False) as data:
-                    return {name: data[name] for name in data.files}
+                    return {name: data[name] for name in (data.files if names is None else names)}
             # a damaged archive fails in zipfile, zlib or numpy's header parser with many exception types, and this
             # block runs nothing else: whatever it raises says the file is damaged
             except Exception as exc:

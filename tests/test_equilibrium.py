@@ -302,3 +302,14 @@ def test_an_interrupt_inside_reading_an_npz_is_the_interrupt_not_a_damaged_file(
     monkeypatch.setattr(np, "load", interrupted)
     with pytest.raises(KeyboardInterrupt):
         read_npz(path, "table")
+
+
+def test_read_npz_reads_only_the_arrays_named(tmp_path):
+    from ldpomdp.datafiles import read_npz
+    from ldpomdp.errors import TableError
+
+    path = write_npz(tmp_path / "t.npz", {"x": np.arange(3), "big": np.zeros(10)})
+    assert list(read_npz(path, "state", names=("x",))) == ["x"]
+    assert sorted(read_npz(path, "state")) == ["big", "x"]
+    with pytest.raises(TableError, match="cannot read the state .*t.npz: the file is damaged"):
+        read_npz(path, "state", names=("iteration",))

@@ -704,7 +704,7 @@ class _RoundStates:
         def fits(key: tuple[int, ...]) -> bool:
             if self.folder is None or not self._path(key).exists():
                 return False
-            state = read_npz(self._path(key), "round state", hint="delete the checkpoint to start afresh")
+            state = read_npz(self._path(key), "round state", "delete the checkpoint to start afresh", ("iteration",))
             return span[0] <= int(state["iteration"]) <= span[1]
 
         wrong = [_round_name(k) for k in keys if not fits(k)]
