@@ -140,6 +140,18 @@ class _Stop(Exception):
     pass
 
 
+def _stop_after(iterations: int):
+    """A progress callback raising _Stop once more than ``iterations`` are done."""
+    done = []
+
+    def stop(n: int) -> None:
+        done.append(n)
+        if sum(done) > iterations:
+            raise _Stop
+
+    return stop
+
+
 def _assert_same_table(got, want) -> None:
     assert got.residual == want.residual
     np.testing.assert_array_equal(got.values, want.values)
@@ -156,15 +168,9 @@ def test_a_solve_stopped_inside_a_sweep_resumes_to_the_same_table(tmp_path, stop
     discard_checkpoint removes both."""
     config = GameConfig.preset("perudo", dice=2, faces=3)
     checkpoint = tmp_path / "run.npz"
-    done = []
-
-    def stop(n: int) -> None:
-        done.append(n)
-        if sum(done) > stop_after:
-            raise _Stop
-
     with pytest.raises(_Stop):
-        solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=stop, sweeps=2)
+        solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=_stop_after(stop_after),
+                   sweeps=2)
     assert checkpoint.exists() and (tmp_path / "run.npz.rounds").is_dir()
     counted = []
     resumed = solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=counted.append,
@@ -207,15 +213,9 @@ def test_a_solve_stopped_between_a_rounds_state_and_the_checkpoint_resumes_to_th
 def test_a_solve_stopped_in_a_later_sweep_finishes_it_when_rerun_with_fewer_sweeps(tmp_path):
     config = GameConfig.preset("perudo", dice=2, faces=3)
     checkpoint = tmp_path / "run.npz"
-    done = []
-
-    def stop(n: int) -> None:
-        done.append(n)
-        if sum(done) > game_iterations(config, 20, 3) - 6:
-            raise _Stop
-
     with pytest.raises(_Stop):
-        solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1, progress=stop, sweeps=3)
+        solve_game(config, 2, 2, 20, checkpoint=checkpoint, checkpoint_every=1,
+                   progress=_stop_after(game_iterations(config, 20, 3) - 6), sweeps=3)
     resumed = solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=1)
     _assert_same_table(resumed, solve_game(config, 2, 2, 20, sweeps=3))
 
