@@ -231,12 +231,17 @@ def one_round_outcome() -> np.ndarray:
     return np.array([[-1.0, -1.0], [1.0, 1.0]])
 
 
-def _regret_matching(positive: np.ndarray, widths: np.ndarray) -> np.ndarray:
-    """Per state segment of columns (``widths``), the positive parts normalised (uniform when all are 0)."""
+def _regret_matching(positive: np.ndarray, widths: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Per state segment of columns (``widths``), the positive parts normalised (uniform when all are 0); written
+    into ``out`` when given (an array shaped like ``positive``, not ``positive`` itself), else into a new array."""
     if positive.shape[1] == 0:
-        return positive.copy()
+        return positive.copy() if out is None else out
     starts = np.cumsum(widths) - widths
-    out = np.repeat(np.add.reduceat(positive, starts, axis=1), widths, axis=1)  # each segment's total
+    totals = np.add.reduceat(positive, starts, axis=1)  # each segment's total
+    if out is None:
+        out = np.repeat(totals, widths, axis=1)
+    else:
+        np.take(totals, np.repeat(np.arange(len(widths)), widths), axis=1, out=out, mode="clip")  # clip: no temporary
     empty = ~(out > 0)
     out[empty] = 1.0
     np.divide(positive, out, out=out)  # in place: these arrays are the round's largest
@@ -279,6 +284,7 @@ class RoundCFR:
         self.iteration = 0
         self.seed = int(seed)  # iteration t draws from default_rng((seed, opener's dice, responder's dice, t))
         self._widths = [np.array([r.num_actions(s) for s in r.role_states[p]], dtype=np.int64) for p in (0, 1)]
+        self._columns = [np.repeat(np.arange(len(w)), w) for w in self._widths]  # each action column's state
         self._merges = [_merge(children) for *_, children in r.groups]
         self._values_buffer: np.ndarray | None = None
 
@@ -370,22 +376,25 @@ class RoundCFR:
         return drawn, np.full(self.opponent_samples, 1.0 / self.opponent_samples)
 
     def run(self, iterations: int) -> None:
-        """``iterations`` more CFR+ iterations (each updates the opener, then the responder)."""
+        """``iterations`` more CFR+ iterations (each updates the opener, then the responder); the round's largest
+        arrays (the current strategies, t x reach x strategy) live in buffers kept across the iterations."""
+        strategy = self.current_strategy()  # each iteration leaves the next one's current strategies here
+        weighted_buffer = np.empty(max(x.size for x in self.regrets))
         for _ in range(iterations):
             t = self.iteration + 1
             rng = np.random.default_rng((self.seed, *self.round.dice, t))
-            strategy = self.current_strategy()
             for updater in (0, 1):
                 reach = self._reaches(strategy)
                 opp, weight = self._opponents(updater, rng)
                 self._values(strategy, updater, opp, weight, reach[1 - updater], self.regrets[updater])
                 np.maximum(self.regrets[updater], 0.0, out=self.regrets[updater])
                 own = reach[updater][self.round.role_states[updater]]  # (states of updater, H)
-                weighted = np.repeat(own.T, self._widths[updater], axis=1)
+                weighted = weighted_buffer[:self.regrets[updater].size].reshape(self.regrets[updater].shape)
+                np.take(own.T, self._columns[updater], axis=1, out=weighted, mode="clip")  # reach per action
                 weighted *= t  # t x reach x strategy, in place
                 weighted *= strategy[updater]
                 self.strategy_sums[updater] += weighted
-                strategy[updater] = _regret_matching(self.regrets[updater], self._widths[updater])
+                _regret_matching(self.regrets[updater], self._widths[updater], out=strategy[updater])
             self.iteration = t
 
     def value(self, strategy: list[np.ndarray] | None = None, outcome: RoundOutcome | None = None) -> float:
