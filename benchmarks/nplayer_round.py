@@ -9,19 +9,25 @@ by public tree size. ``size``: the abstraction's information sets and the solver
 ``states``: CPU seconds per iteration of the solver over information sets (NRoundCFR, 16 sampled joint hands) at
 5 dice each. ``sampling``: its NashConv with sampled joint hands against every joint hand, on a round small enough
 for the public tree's best response. ``decide``: CPU milliseconds a ``cfr`` decision takes with the shipped
-three-player blueprint, over self-play games at 5 dice each.
+three-player blueprint, over self-play games at 5 dice each. ``chain``: what a blueprint's rounds of N seats holding
+dice would cost at 5 dice each (N = 3, 4, 6): CPU seconds per iteration at sampled rounds, fitted to the rounds' total
+dice and summed over every round at the solve's default iterations, with the strategies' raw size (uint8); at
+N = 3 every round is also measured, to check the fit.
 Run it with ``OPENBLAS_NUM_THREADS=1`` for one core's figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import time
 
 import numpy as np
 from _record import record
 
+from ldpomdp.exact.blueprint import BLUEPRINT_RECALL
 from ldpomdp.exact.multiplayer import NRound, NRoundCFR, PublicTreeCFR, n_round, public_tree_size
+from ldpomdp.exact.tables import SHIPPED
 from ldpomdp.game import PlayerView, play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.rules import CHALLENGE, Action, Bid, GameConfig
@@ -31,6 +37,7 @@ COST_ROUNDS = [((1, 1, 1), 3), ((1, 1, 1), 4), ((2, 1, 1), 3), ((2, 2, 1), 3), (
 SIZE_ROUNDS = [((5, 5, 5), 1), ((5, 5, 5), 2), ((5,) * 6, 1), ((5,) * 6, 2)]
 STATES_ROUNDS = [((5, 5, 5), 1), ((5, 5, 5), 2), ((5, 5, 5, 5), 1)]
 SAMPLING_ROUND = (GameConfig(num_players=3, dice=2, faces=4), (1, 2, 2), 1)
+CHAIN_SEATS, CHAIN_SAMPLE = (3, 4, 6), 12  # seats holding dice; rounds measured per count (plus every seat at 5)
 
 
 def _matched(row: np.ndarray) -> np.ndarray:
@@ -186,6 +193,37 @@ def decide_rows(games: int = 100) -> list[list]:
     return rows
 
 
+def _per_iteration(dice: tuple[int, ...]) -> tuple[float, int]:
+    """CPU seconds per CFR+ iteration of the blueprint's solver on the round ``dice`` (after one), and its raw
+    strategies' bytes (uint8 per hand and column, as the table stores them before compression)."""
+    solver = NRoundCFR(GameConfig(num_players=len(dice), dice=5), dice, BLUEPRINT_RECALL)
+    solver.run(1)
+    start = time.process_time()
+    solver.run(2)
+    return (time.process_time() - start) / 2, solver.round.memory_bytes() // 16
+
+
+def chain_rows() -> list[list]:
+    iterations, rows = SHIPPED.iterations, []
+    rng = np.random.default_rng(0)
+    for seats in CHAIN_SEATS:
+        rounds = list(itertools.product(range(1, 6), repeat=seats))
+        picked = [rounds[i] for i in rng.choice(len(rounds), CHAIN_SAMPLE, replace=False)] + [(5,) * seats]
+        measured = {d: _per_iteration(d) for d in picked}
+        totals = np.array([sum(d) for d in measured])
+        cost = np.array([c for c, _ in measured.values()])
+        slope, intercept = np.polyfit(totals, np.log(cost), 1)  # cost grows about geometrically with the dice
+        fitted = iterations * sum(np.exp(intercept + slope * sum(d)) for d in rounds)
+        size = np.mean([b for _, b in measured.values()]) * len(rounds) / 1e6
+        every = ""
+        if seats == 3:  # few enough to measure them all
+            every = f"{iterations * sum(_per_iteration(d)[0] for d in rounds) / 3600:.2f}"
+        rows.append([seats, f"{len(rounds):,}", len(measured), f"{measured[(5,) * seats][0]:.2f}",
+                     f"{fitted / 3600:,.2f}", every, f"{size:,.0f}"])
+        print(rows[-1], flush=True)
+    return rows
+
+
 NOTE = "One process on 2 cores, shared (other jobs running): CPU seconds are process time."
 PARTS = {  # part: (rows, title, columns, what the note adds)
     "method": (method_rows, "Regret minimisers on one 3-seat round (1 die each, 3 faces, ones wild, k = 2)",
@@ -204,6 +242,14 @@ PARTS = {  # part: (rows, title, columns, what the note adds)
     "decide": (decide_rows, "CPU ms a `cfr` decision with the shipped three-player blueprint (self-play)",
                ["table", "games", "decisions", "CPU ms a decision"],
                " Every decision of the games, the rounds of two seats (the two-player table) too."),
+    "chain": (chain_rows, "What a blueprint's rounds of N seats holding dice cost to solve at 5 dice each (k = 1, 16 "
+              f"sampled joint hands, {SHIPPED.iterations} iterations a round as the solve's default)",
+              ["seats holding dice", "rounds", "rounds measured", "CPU s / iteration at 5 dice each",
+               "CPU hours, fitted", "CPU hours, every round measured", "strategies, raw MB"],
+              " Fitted: log CPU s per iteration linear in the round's total dice, fitted to the rounds measured "
+              "(drawn with seed 0, and every seat at 5 dice), summed over every round. The rounds' values (8,192 "
+              "joint hands each) are not counted. Raw MB: uint8 strategies before compression (the shipped "
+              "three-player blueprint compresses 69 MB to 6.6)."),
 }
 
 
