@@ -233,15 +233,12 @@ def one_round_outcome() -> np.ndarray:
 
 def _regret_matching(positive: np.ndarray, widths: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Per state segment of columns (``widths``), the positive parts normalised (uniform when all are 0); written
-    into ``out`` when given (an array shaped like ``positive``, not ``positive`` itself), else into a new array."""
+    into ``out`` when given (a float64 array shaped like ``positive``, not ``positive`` itself), else a new array."""
     if positive.shape[1] == 0:
         return positive.copy() if out is None else out
-    starts = np.cumsum(widths) - widths
-    totals = np.add.reduceat(positive, starts, axis=1)  # each segment's total
-    if out is None:
-        out = np.repeat(totals, widths, axis=1)
-    else:
-        np.take(totals, np.repeat(np.arange(len(widths)), widths), axis=1, out=out, mode="clip")  # clip: no temporary
+    totals = np.add.reduceat(positive, np.cumsum(widths) - widths, axis=1)  # each segment's total
+    out = np.empty_like(positive) if out is None else out
+    np.take(totals, np.repeat(np.arange(len(widths)), widths), axis=1, out=out, mode="clip")  # clip: no temporary
     empty = ~(out > 0)
     out[empty] = 1.0
     np.divide(positive, out, out=out)  # in place: these arrays are the round's largest
