@@ -1,6 +1,6 @@
 """The N-seat round solvers (ldpomdp.exact.multiplayer): which regret minimiser, their cost, the abstraction's size.
 
-    python benchmarks/nplayer_round.py [--part method,cost,size,states,sampling,decide] [--no-record]
+    python benchmarks/nplayer_round.py [--part method,cost,size,states,sampling,decide,chain] [--no-record]
 
 ``method``: NashConv (the sum over seats of a perfect-recall best response's gain, in the unabstracted round) of
 the average strategy against CPU seconds, for vector CFR+ with alternating and with simultaneous updates and for
@@ -10,9 +10,8 @@ by public tree size. ``size``: the abstraction's information sets and the solver
 5 dice each. ``sampling``: its NashConv with sampled joint hands against every joint hand, on a round small enough
 for the public tree's best response. ``decide``: CPU milliseconds a ``cfr`` decision takes with the shipped
 three-player blueprint, over self-play games at 5 dice each. ``chain``: what a blueprint's rounds of N seats holding
-dice would cost at 5 dice each (N = 3, 4, 6): CPU seconds per iteration at sampled rounds, fitted to the rounds' total
-dice and summed over every round at the solve's default iterations, with the strategies' raw size (uint8); at
-N = 3 every round is also measured, to check the fit.
+dice would cost at 5 dice each (N = 3-6): CPU per iteration at sampled rounds, fitted to their raw size and summed
+over every round; at N = 3 every round is measured too, to check the fit.
 Run it with ``OPENBLAS_NUM_THREADS=1`` for one core's figures.
 """
 
@@ -29,6 +28,7 @@ from ldpomdp.exact.blueprint import BLUEPRINT_RECALL
 from ldpomdp.exact.multiplayer import NRound, NRoundCFR, PublicTreeCFR, n_round, public_tree_size
 from ldpomdp.exact.tables import SHIPPED
 from ldpomdp.game import PlayerView, play_game
+from ldpomdp.hands import hand_support
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.rules import CHALLENGE, Action, Bid, GameConfig
 
@@ -37,7 +37,7 @@ COST_ROUNDS = [((1, 1, 1), 3), ((1, 1, 1), 4), ((2, 1, 1), 3), ((2, 2, 1), 3), (
 SIZE_ROUNDS = [((5, 5, 5), 1), ((5, 5, 5), 2), ((5,) * 6, 1), ((5,) * 6, 2)]
 STATES_ROUNDS = [((5, 5, 5), 1), ((5, 5, 5), 2), ((5, 5, 5, 5), 1)]
 SAMPLING_ROUND = (GameConfig(num_players=3, dice=2, faces=4), (1, 2, 2), 1)
-CHAIN_SEATS, CHAIN_SAMPLE = (3, 4, 6), 12  # seats holding dice; rounds measured per count (plus every seat at 5)
+CHAIN_SEATS, CHAIN_SAMPLE = (3, 4, 5, 6), 12  # seats holding dice; rounds measured per count (and every seat at 5)
 
 
 def _matched(row: np.ndarray) -> np.ndarray:
@@ -193,33 +193,45 @@ def decide_rows(games: int = 100) -> list[list]:
     return rows
 
 
-def _per_iteration(dice: tuple[int, ...]) -> tuple[float, int]:
-    """CPU seconds per CFR+ iteration of the blueprint's solver on the round ``dice`` (after one), and its raw
-    strategies' bytes (uint8 per hand and column, as the table stores them before compression)."""
+def _per_iteration(dice: tuple[int, ...]) -> float:
+    """CPU seconds per CFR+ iteration of the blueprint's solver on the round ``dice`` (after one)."""
     solver = NRoundCFR(GameConfig(num_players=len(dice), dice=5), dice, BLUEPRINT_RECALL)
     solver.run(1)
     start = time.process_time()
     solver.run(2)
-    return (time.process_time() - start) / 2, solver.round.memory_bytes() // 16
+    return (time.process_time() - start) / 2
+
+
+def _raw_sizes(rounds: list[tuple[int, ...]]) -> np.ndarray:
+    """Each round's strategies in bytes as the table stores them before compression (uint8 per hand and column):
+    a seat's columns depend only on the seats and the table's dice (k = 1), so one round stands for each total."""
+    edges = {}
+    for dice in rounds:
+        if sum(dice) not in edges:
+            edges[sum(dice)] = n_round(GameConfig(num_players=len(dice), dice=5), dice, BLUEPRINT_RECALL).edges
+    hands = {d: len(hand_support(d, 6)[0]) for d in range(1, 6)}
+    return np.array([sum(hands[d] * e for d, e in zip(dice, edges[sum(dice)], strict=True)) for dice in rounds])
 
 
 def chain_rows() -> list[list]:
-    iterations, rows = SHIPPED.iterations, []
+    iterations, rows, blueprint_hours, blueprint_mb = SHIPPED.iterations, [], 0.0, 0.0
     rng = np.random.default_rng(0)
     for seats in CHAIN_SEATS:
         rounds = list(itertools.product(range(1, 6), repeat=seats))
-        picked = [rounds[i] for i in rng.choice(len(rounds), CHAIN_SAMPLE, replace=False)] + [(5,) * seats]
-        measured = {d: _per_iteration(d) for d in picked}
-        totals = np.array([sum(d) for d in measured])
-        cost = np.array([c for c, _ in measured.values()])
-        slope, intercept = np.polyfit(totals, np.log(cost), 1)  # cost grows about geometrically with the dice
-        fitted = iterations * sum(np.exp(intercept + slope * sum(d)) for d in rounds)
-        size = np.mean([b for _, b in measured.values()]) * len(rounds) / 1e6
-        every = ""
-        if seats == 3:  # few enough to measure them all
-            every = f"{iterations * sum(_per_iteration(d)[0] for d in rounds) / 3600:.2f}"
-        rows.append([seats, f"{len(rounds):,}", len(measured), f"{measured[(5,) * seats][0]:.2f}",
-                     f"{fitted / 3600:,.2f}", every, f"{size:,.0f}"])
+        sizes = _raw_sizes(rounds)
+        picked = sorted(set(rng.choice(len(rounds), CHAIN_SAMPLE, replace=False)) | {len(rounds) - 1})  # + all 5s
+        every = seats == 3  # few enough to measure them all, to check the fit
+        cost = {i: _per_iteration(rounds[i]) for i in (range(len(rounds)) if every else picked)}
+        for i in picked:  # the sizes are exact: the solver's own count agrees
+            if 16 * sizes[i] != n_round(GameConfig(num_players=seats, dice=5), rounds[i], 1).memory_bytes():
+                raise RuntimeError(f"the raw size of round {rounds[i]} is not its solver's")
+        slope, intercept = np.polyfit(np.log(sizes[picked]), np.log([cost[i] for i in picked]), 1)
+        fitted = iterations * np.exp(intercept + slope * np.log(sizes)).sum() / 3600
+        blueprint_hours += fitted
+        blueprint_mb += sizes.sum() / 1e6
+        rows.append([seats, f"{len(rounds):,}", len(picked), f"{cost[len(rounds) - 1]:.2f}", f"{fitted:,.2f}",
+                     f"{iterations * sum(cost.values()) / 3600:.2f}" if every else "", f"{sizes.sum() / 1e6:,.0f}",
+                     f"{blueprint_hours:,.1f}", f"{blueprint_mb:,.0f}"])
         print(rows[-1], flush=True)
     return rows
 
@@ -245,11 +257,14 @@ PARTS = {  # part: (rows, title, columns, what the note adds)
     "chain": (chain_rows, "What a blueprint's rounds of N seats holding dice cost to solve at 5 dice each (k = 1, 16 "
               f"sampled joint hands, {SHIPPED.iterations} iterations a round as the solve's default)",
               ["seats holding dice", "rounds", "rounds measured", "CPU s / iteration at 5 dice each",
-               "CPU hours, fitted", "CPU hours, every round measured", "strategies, raw MB"],
-              " Fitted: log CPU s per iteration linear in the round's total dice, fitted to the rounds measured "
-              "(drawn with seed 0, and every seat at 5 dice), summed over every round. The rounds' values (8,192 "
-              "joint hands each) are not counted. Raw MB: uint8 strategies before compression (the shipped "
-              "three-player blueprint compresses 69 MB to 6.6)."),
+               "CPU hours, fitted", "CPU hours, every round measured", "strategies, raw MB",
+               "the blueprint for that many players (rounds of 3 seats up): CPU hours, fitted",
+               "the blueprint for that many players: raw MB"],
+              " Fitted: log CPU s per iteration linear in the log of the round's raw size, fitted to the rounds "
+              "measured (drawn with seed 0, and every seat at 5 dice), summed over every round. CFR+ iterations "
+              "only: the rounds' values (8,192 joint hands each) and the checkpoint the solve rewrites after each "
+              "round (the whole table so far, compressed) are not counted. Raw MB: uint8 strategies before "
+              "compression, exact (the shipped three-player blueprint's file compresses 69 MB to 6.6)."),
 }
 
 
