@@ -193,13 +193,14 @@ def decide_rows(games: int = 100) -> list[list]:
     return rows
 
 
-def _per_iteration(dice: tuple[int, ...]) -> float:
-    """CPU seconds per CFR+ iteration of the blueprint's solver on the round ``dice`` (after one)."""
+def _per_iteration(dice: tuple[int, ...]) -> tuple[float, int]:
+    """CPU seconds per CFR+ iteration of the blueprint's solver on the round ``dice`` (after one), and the bytes of
+    its regrets and strategy sums."""
     solver = NRoundCFR(GameConfig(num_players=len(dice), dice=5), dice, BLUEPRINT_RECALL)
     solver.run(1)
     start = time.process_time()
     solver.run(2)
-    return (time.process_time() - start) / 2
+    return (time.process_time() - start) / 2, solver.round.memory_bytes()
 
 
 def _raw_sizes(rounds: list[tuple[int, ...]]) -> np.ndarray:
@@ -221,9 +222,10 @@ def chain_rows() -> list[list]:
         sizes = _raw_sizes(rounds)
         picked = sorted(set(rng.choice(len(rounds), CHAIN_SAMPLE, replace=False)) | {len(rounds) - 1})  # + all 5s
         every = seats == 3  # few enough to measure them all, to check the fit
-        cost = {i: _per_iteration(rounds[i]) for i in (range(len(rounds)) if every else picked)}
-        for i in picked:  # the sizes are exact: the solver's own count agrees
-            if 16 * sizes[i] != n_round(GameConfig(num_players=seats, dice=5), rounds[i], 1).memory_bytes():
+        measured = {i: _per_iteration(rounds[i]) for i in (range(len(rounds)) if every else picked)}
+        cost = {i: seconds for i, (seconds, _) in measured.items()}
+        for i, (_, solver_bytes) in measured.items():  # the sizes are exact: the solver's own count agrees
+            if 16 * sizes[i] != solver_bytes:
                 raise RuntimeError(f"the raw size of round {rounds[i]} is not its solver's")
         slope, intercept = np.polyfit(np.log(sizes[picked]), np.log([cost[i] for i in picked]), 1)
         fitted = iterations * np.exp(intercept + slope * np.log(sizes)).sum() / 3600
