@@ -10,7 +10,7 @@ import argparse
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -362,6 +362,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
     if args.players > 2:
         return _solve_blueprint(args, config, iterations, out, checkpoint)
+    if args.workers != 1:
+        raise ValueError("--workers: two-player rounds are solved one after another (it applies to 3-6 players)")
     with _resumable(checkpoint):
         with tqdm(total=game_iterations(game_config(config, dice), iterations, args.sweeps), unit="it",
                   disable=args.no_progress) as bar:
@@ -412,20 +414,24 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     from tqdm import tqdm
 
     from .exact.blueprint import BLUEPRINT_RECALL, blueprint_rounds, check_blueprint_rules, solve_blueprint
-    from .exact.equilibrium import game_config
+    from .exact.equilibrium import discard_checkpoint, game_config
     from .exact.tables import table_for
+    from .sweeps.runner import worker_pool
 
     if args.recall not in (None, str(BLUEPRINT_RECALL)):
         raise ValueError(f"--recall: the blueprint for 3-6 players recalls the last {BLUEPRINT_RECALL} bid, got "
                          f"{args.recall!r}")
     check_blueprint_rules(config)  # before the two-player table, which may be solved first
     two = table_for(game_config(config, config.starting_dice[0]))
-    with _resumable(checkpoint):
+    with _resumable(checkpoint), ExitStack() as pool:
+        executor = None if args.workers == 1 else pool.enter_context(worker_pool(
+            args.workers, broken=f"It was killed or ran out of memory; the rounds solved so far are saved beside "
+                                 f"{checkpoint}: run the same command again to resume"))[0]
         with tqdm(total=len(blueprint_rounds(config)) * iterations, unit="it", disable=args.no_progress) as bar:
             table = solve_blueprint(config, two, iterations, samples=args.samples, seed=args.seed,
-                                    checkpoint=checkpoint, progress=bar.update)
+                                    checkpoint=checkpoint, progress=bar.update, executor=executor)
         table.save(out)
-        checkpoint.unlink(missing_ok=True)
+        discard_checkpoint(checkpoint)
     print(f"blueprint: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out} at tables of "
           f"{config.num_players}); rules: {config.describe()}")
     for dice, seconds in table.seconds.items():
@@ -478,6 +484,9 @@ def _solve_parser(sub) -> None:
                          "today's rules only")
     eq.add_argument("--samples", type=_option_int(1), default=16,
                     help="3-6 players: the other seats' joint hands drawn per update (default 16)")
+    eq.add_argument("--workers", type=_option_int(1), default=1,
+                    help="3-6 players: worker processes solving the rounds of one dice total at once, to the same "
+                         "table (default 1)")
     eq.add_argument("--seed", type=_option_int(0), default=0, help="seed of sampled hands (default 0)")
     eq.add_argument("--out", default="results/cfr.npz", help="table file; <out>.checkpoint.npz resumes a killed run")
     eq.add_argument("--checkpoint-every", type=_option_int(1), default=25, help="iterations between checkpoints")

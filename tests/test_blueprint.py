@@ -3,6 +3,7 @@ history and joint hand, the values after a round against the rules, the table's 
 3, 4 and 6, and the command that solves it."""
 
 import itertools
+import shutil
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from ldpomdp.cli import main
 from ldpomdp.errors import TableError
 from ldpomdp.exact.blueprint import BlueprintTable, end_probabilities, next_round_values, solve_blueprint
+from ldpomdp.exact.equilibrium import discard_checkpoint, rounds_folder
 from ldpomdp.exact.multiplayer import NRoundCFR
 from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, SHIPPED_TABLE, table_for
 from ldpomdp.game import PublicView, play_game
@@ -18,6 +20,7 @@ from ldpomdp.players.lbr import LocalBestResponse
 from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import Bid, GameConfig, legal_actions
+from ldpomdp.sweeps.runner import worker_pool
 
 TWO = table_for(GameConfig())  # the shipped two-player table (today's rules, 1-5 dice each)
 
@@ -105,6 +108,39 @@ def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
                         checkpoint=blueprints[3])
     with pytest.raises(ValueError, match="today's rules"):
         CFRPlayer().reset(0, GameConfig(num_players=3, dice=1, exact_call=True))
+
+
+def _same_tables(a: BlueprintTable, b: BlueprintTable) -> bool:
+    return a.settings() == b.settings() and a.strategies.keys() == b.strategies.keys() and all(
+        all(np.array_equal(x, y) for x, y in zip(a.strategies[d], b.strategies[d], strict=True))
+        and np.array_equal(a.values[d], b.values[d]) for d in a.strategies)
+
+
+def test_workers_and_a_resumed_solve_give_the_same_table(tmp_path):
+    config = GameConfig(num_players=4, dice=2, faces=3)
+    two = table_for(GameConfig(dice=2, faces=3))
+    alone = solve_blueprint(config, two, iterations=3, samples=4, seed=2)
+    checkpoint = tmp_path / "b4.npz.checkpoint.npz"
+    with worker_pool(2) as (pool, _):
+        shared = solve_blueprint(config, two, iterations=3, samples=4, seed=2, checkpoint=checkpoint, executor=pool)
+    assert _same_tables(alone, shared) and len(alone.strategies) == 8 + 16
+    files = sorted(rounds_folder(checkpoint).glob("round_*.npz"))
+    assert len(files) == 24
+    for path in files[::3]:  # as if stopped before these rounds were saved
+        path.unlink()
+    done: list[int] = []
+    resumed = solve_blueprint(config, two, iterations=3, samples=4, seed=2, checkpoint=checkpoint,
+                              progress=done.append)
+    assert _same_tables(alone, resumed) and sum(done) == 3 * 8  # only the 8 missing rounds solved again
+    assert list(alone.arrays()) == list(resumed.arrays())  # saved in one order, however solved
+    other = tmp_path / "b3.npz.checkpoint.npz"
+    solve_blueprint(GameConfig(num_players=3, dice=1, faces=3), two, iterations=3, samples=4, seed=2,
+                    checkpoint=other)
+    shutil.copy(rounds_folder(other) / "round_1_1_1.npz", rounds_folder(checkpoint) / "round_1_1_1.npz")
+    with pytest.raises(ValueError, match=r"round_1_1_1\.npz was solved with other settings \(3 players"):
+        solve_blueprint(config, two, iterations=3, samples=4, seed=2, checkpoint=checkpoint)
+    discard_checkpoint(checkpoint)
+    assert not checkpoint.exists() and not rounds_folder(checkpoint).exists()
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import numpy as np
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
 from ..rules import GameConfig, next_opener, seats_in_turn
-from .equilibrium import GameTable, quantize
+from .equilibrium import GameTable, discard_checkpoint, quantize, rounds_folder
 from .multiplayer import NRound, NRoundCFR, RoundPayoff, draw_hands, n_round
 
 __all__ = ["BlueprintTable", "blueprint_rounds", "solve_blueprint", "next_round_values", "end_values", "round_payoff",
@@ -90,19 +91,24 @@ class BlueprintTable:
         out[order] = self.win_probabilities(tuple(int(dice[s]) for s in order))
         return out
 
-    def arrays(self) -> dict[str, np.ndarray]:
+    def arrays(self, rounds: Iterable[tuple[int, ...]] | None = None) -> dict[str, np.ndarray]:
+        """The table's arrays as saved: its settings and the rounds ``rounds`` (default: every one solved)."""
         cfg = self.config
         out = {"format": np.array(self.FORMAT), "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
                "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
                "samples": np.array(self.samples), "seed": np.array(self.seed)}
-        for dice, per_seat in self.strategies.items():
+        for dice in sorted(self.strategies, key=_solve_order) if rounds is None else rounds:
             name = "_".join(map(str, dice))
-            for seat, strategy in enumerate(per_seat):  # stored (columns, hands): a fifth smaller compressed
+            for seat, strategy in enumerate(self.strategies[dice]):  # stored (columns, hands): a fifth smaller
                 out[f"round_{name}_seat{seat}"] = np.ascontiguousarray(strategy.T)
             out[f"values_{name}"] = self.values[dice]
             out[f"seconds_{name}"] = np.array(self.seconds[dice])
         return out
+
+    def settings(self) -> tuple:
+        """What the table was solved with: rules, players, dice, k, iterations, samples, seed."""
+        return self.config, self.k, self.iterations, self.samples, self.seed
 
     @classmethod
     def from_arrays(cls, data: Mapping[str, np.ndarray], two: GameTable) -> BlueprintTable:
@@ -155,7 +161,11 @@ def blueprint_rounds(config: GameConfig) -> list[tuple[int, ...]]:
     from the opener, in the order they are solved: fewest dice first."""
     top = config.starting_dice[0]
     rounds = [d for m in range(3, config.num_players + 1) for d in itertools.product(range(1, top + 1), repeat=m)]
-    return sorted(rounds, key=lambda d: (sum(d), len(d), d))
+    return sorted(rounds, key=_solve_order)
+
+
+def _solve_order(dice: tuple[int, ...]) -> tuple:
+    return sum(dice), len(dice), dice
 
 
 def end_values(table: BlueprintTable, dice: tuple[int, ...]) -> np.ndarray:
@@ -210,42 +220,69 @@ def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.nd
 
 
 def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples: int = 16, seed: int = 0,
-                    checkpoint: str | Path | None = None, progress: Callable[[int], None] | None = None
-                    ) -> BlueprintTable:
+                    checkpoint: str | Path | None = None, progress: Callable[[int], None] | None = None,
+                    executor: Executor | None = None) -> BlueprintTable:
     """Solve every round of ``config`` (3-6 players, today's rules) with three or more seats holding dice, fewest
     dice first, each against the win probabilities of the rounds it leads to; ``two``: the two-player table of the
-    same rules (up to the same dice). ``checkpoint``: a file the table is saved to after each round and resumed
-    from. ``progress(n)``: n more CFR+ iterations done."""
+    same rules (up to the same dice). ``checkpoint``: a file naming the settings, each solved round saved in a file
+    beside it (:func:`~ldpomdp.exact.equilibrium.rounds_folder`) and resumed from. ``progress(n)``: n more CFR+
+    iterations done. ``executor``: solves the rounds of one dice total at once, to the same table."""
     check_blueprint_rules(config)
     if two.max_dice < config.starting_dice[0]:
         raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
                          f"{config.starting_dice[0]}")
     table = BlueprintTable(config, two, BLUEPRINT_RECALL, int(iterations), int(samples), int(seed))
-    if checkpoint is not None and Path(checkpoint).is_file():
-        done = BlueprintTable.load(checkpoint, two)
-        settings = (done.config, done.k, done.iterations, done.samples, done.seed)
-        if settings != (table.config, table.k, table.iterations, table.samples, table.seed):
-            raise ValueError(f"checkpoint {checkpoint} was solved with other settings ({done.config.num_players} "
-                             f"players, {done.max_dice} dice, {done.iterations} iterations, {done.samples} samples, "
-                             f"seed {done.seed}); remove it or give the same settings")
-        table = done
-    for dice in blueprint_rounds(config):
-        if dice in table.strategies:
-            continue
-        start = time.process_time()
-        ends = end_values(table, dice)
-        solver = NRoundCFR(_round_rules(config, len(dice)), dice, table.k, round_payoff(dice, ends), samples=samples,
-                           seed=seed)
-        for _ in range(iterations):
-            solver.run(1)
-            if progress is not None:
-                progress(1)
-        average = solver.average_strategy()
-        rows = draw_hands(solver.round, range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
-        played = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
-        table.strategies[dice] = tuple(quantize(s) for s in average)
-        table.values[dice] = np.einsum("cl,cls->s", played, ends)
-        table.seconds[dice] = time.process_time() - start
-        if checkpoint is not None:
-            table.save(checkpoint)
+    folder = None if checkpoint is None else rounds_folder(checkpoint)
+    if checkpoint is not None:
+        _resume(table, Path(checkpoint))
+    for _, level in itertools.groupby(blueprint_rounds(config), key=sum):  # a round leads to rounds of fewer dice
+        jobs = [(config, table.k, iterations, samples, seed, dice, end_values(table, dice)) for dice in level
+                if dice not in table.strategies]
+        if executor is None:
+            solved = ((job[5], _solve_round(*job, progress=progress)) for job in jobs)
+        else:
+            futures = {executor.submit(_solve_round, *job): job[5] for job in jobs}
+            solved = ((futures[future], future.result()) for future in as_completed(futures))
+        for dice, (strategies, values, seconds) in solved:
+            table.strategies[dice], table.values[dice], table.seconds[dice] = strategies, values, seconds
+            if executor is not None and progress is not None:
+                progress(iterations)
+            if folder is not None:
+                write_npz(folder / f"round_{'_'.join(map(str, dice))}.npz", table.arrays([dice]))
     return table
+
+
+def _resume(table: BlueprintTable, checkpoint: Path) -> None:
+    """Add to ``table`` the rounds ``checkpoint`` and the files beside it hold (the checkpoint's settings written
+    first when there is none, after clearing round files left without it); ValueError if solved otherwise."""
+    if not checkpoint.is_file():
+        discard_checkpoint(checkpoint)
+        write_npz(checkpoint, table.arrays())
+        return
+    hint = "delete the checkpoint to start afresh"
+    for path in [checkpoint, *sorted(rounds_folder(checkpoint).glob("round_*.npz"))]:
+        done = load_npz(path, "blueprint checkpoint", lambda data: BlueprintTable.from_arrays(data, table.two), hint)
+        if done.settings() != table.settings():
+            raise ValueError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
+                             f"{done.max_dice} dice, {done.iterations} iterations, {done.samples} samples, seed "
+                             f"{done.seed}); remove it or give the same settings")
+        table.strategies.update(done.strategies)
+        table.values.update(done.values)
+        table.seconds.update(done.seconds)
+
+
+def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed: int, dice: tuple[int, ...],
+                 ends: np.ndarray, progress: Callable[[int], None] | None = None
+                 ) -> tuple[tuple[np.ndarray, ...], np.ndarray, float]:
+    """One blueprint round with ends worth ``ends`` (:func:`end_values`), solved: its quantized average strategies,
+    each seat's win probability, CPU seconds."""
+    start = time.process_time()
+    solver = NRoundCFR(_round_rules(config, len(dice)), dice, k, round_payoff(dice, ends), samples=samples, seed=seed)
+    for _ in range(iterations):
+        solver.run(1)
+        if progress is not None:
+            progress(1)
+    average = solver.average_strategy()
+    rows = draw_hands(solver.round, range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
+    played = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
+    return tuple(quantize(s) for s in average), np.einsum("cl,cls->s", played, ends), time.process_time() - start

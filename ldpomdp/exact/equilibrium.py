@@ -37,7 +37,7 @@ from .chain import (
 
 __all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "solve_game", "game_config",
            "game_iterations", "GameTable", "quantize", "QUANTUM", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS",
-           "VALUE_DTYPE", "sweep_targets", "discard_checkpoint"]
+           "VALUE_DTYPE", "sweep_targets", "discard_checkpoint", "rounds_folder"]
 
 VALUE_DTYPE = np.float32  # the backward pass's values (regrets and strategy sums stay float64)
 MAX_FULL_WIDTH_CELLS = 300_000_000  # states x hand pairs kept as values (1.2 GB); above it, sample opponents
@@ -653,7 +653,7 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
                 progress(len(keys) * targets[sweep - 1])
     elif checkpoint is not None:
         discard_checkpoint(checkpoint)  # clear round states whose checkpoint was deleted
-    rounds = _RoundStates(None if checkpoint is None else _states_folder(checkpoint))
+    rounds = _RoundStates(None if checkpoint is None else rounds_folder(checkpoint))
     if sweep and cfg.exact_call:
         rounds.check([key for key in keys if not table.covers(*key_round(key))], (targets[sweep - 1], targets[sweep]))
     while True:
@@ -685,10 +685,11 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
 def discard_checkpoint(checkpoint: str | Path) -> None:
     """Delete a solve's checkpoint and the rounds' CFR+ states kept beside it (:func:`solve_game`)."""
     Path(checkpoint).unlink(missing_ok=True)
-    shutil.rmtree(_states_folder(checkpoint), ignore_errors=True)
+    shutil.rmtree(rounds_folder(checkpoint), ignore_errors=True)
 
 
-def _states_folder(checkpoint: str | Path) -> Path:
+def rounds_folder(checkpoint: str | Path) -> Path:
+    """The folder beside a solve's ``checkpoint`` that holds a file per round."""
     return Path(checkpoint).with_name(Path(checkpoint).name + ".rounds")
 
 

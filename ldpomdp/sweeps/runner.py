@@ -40,9 +40,12 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-__all__ = ["run_sweep", "play_batch", "validate"]
+__all__ = ["run_sweep", "play_batch", "validate", "worker_pool"]
 
 LOCK_FILE = ".lock"
+SWEEP_BROKEN = ('It was killed, ran out of memory, or started the sweep again: a script that calls run_sweep must do '
+                'so under `if __name__ == "__main__":`, since every worker imports it. The games finished so far are '
+                'saved.')
 SCHEDULER_TIMEOUT = 10  # seconds to connect to a dask scheduler before the sweep gives up
 
 
@@ -150,9 +153,10 @@ def _start_forkserver() -> None:
 
 
 @contextmanager
-def _executor(workers: int | None, scheduler: str | None, executor: Executor | None
-              ) -> Iterator[tuple[Executor, int]]:
-    """The executor to run on and how many games it runs at once."""
+def worker_pool(workers: int | None, scheduler: str | None = None, executor: Executor | None = None,
+                broken: str = SWEEP_BROKEN) -> Iterator[tuple[Executor, int]]:
+    """The executor to run on (``executor``, a dask ``scheduler``'s, or ``workers`` local processes: default one a
+    core) and how many jobs it runs at once; ``broken`` follows the error when a local worker dies."""
     if executor is not None:
         yield executor, max(1, workers or os.cpu_count() or 1)
         return
@@ -188,9 +192,7 @@ def _executor(workers: int | None, scheduler: str | None, executor: Executor | N
         yield pool, workers
     except BrokenProcessPool as exc:
         alive.close()
-        raise BrokenProcessPool(f"{exc} It was killed, ran out of memory, or started the sweep again: a script that "
-                                f"calls run_sweep must do so under `if __name__ == \"__main__\":`, since every "
-                                f"worker imports it. The games finished so far are saved.") from exc
+        raise BrokenProcessPool(f"{exc} {broken}") from exc
     except BaseException:
         alive.close()  # an interrupted or failed run does not wait for the batches still running
         raise
@@ -341,7 +343,7 @@ def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: i
     timing: dict[str, list[float]] = {}
     start = time.perf_counter()
     # SIGTERM stops the sweep as Ctrl-C does (games so far stay saved, the resume hint is printed)
-    with sigterm_as_interrupt(), _executor(workers, scheduler, executor) as (pool, parallelism):
+    with sigterm_as_interrupt(), worker_pool(workers, scheduler, executor) as (pool, parallelism):
         futures: dict[Future, Cell] = {
             pool.submit(play_batch, cell, seed, idx): cell for cell, idx in _batches(todo, parallelism, batch)
         }
