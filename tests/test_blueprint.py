@@ -195,10 +195,13 @@ def test_action_probabilities_are_a_distribution_over_the_legal_actions(blueprin
 def test_solve_command_writes_a_blueprint_and_refuses_variants(tmp_path, capsys):
     out = tmp_path / "b3.npz"
     assert main(["solve", "equilibrium", "--players", "3", "--dice", "1", "--iterations", "2", "--out", str(out),
-                 "--no-progress"]) == 0
+                 "--workers", "2", "--no-progress"]) == 0
     assert "cfr:table=" in capsys.readouterr().out
     assert set(BlueprintTable.load(out, TWO).strategies) == {(1, 1, 1)}
-    assert not out.with_name(out.name + ".checkpoint.npz").exists()
+    checkpoint = out.with_name(out.name + ".checkpoint.npz")
+    assert not checkpoint.exists() and not rounds_folder(checkpoint).exists()
+    assert main(["solve", "equilibrium", "--dice", "1", "--workers", "2", "--out", str(tmp_path / "t.npz")]) == 2
+    assert "--workers: two-player rounds are solved one after another" in capsys.readouterr().err
     assert main(["solve", "equilibrium", "--players", "3", "--rules", "perudo", "--dice", "1", "--out",
                  str(tmp_path / "p.npz")]) == 2
     assert "today's rules" in capsys.readouterr().err
