@@ -264,9 +264,9 @@ PARTS = {  # part: (rows, title, columns, what the note adds)
                "the blueprint for that many players: raw MB"],
               " Fitted: log CPU s per iteration linear in the log of the round's raw size, fitted to the rounds "
               "measured (drawn with seed 0, and every seat at 5 dice), summed over every round. CFR+ iterations "
-              "only: the rounds' values (8,192 joint hands each) and the checkpoint the solve rewrites after each "
-              "round (the whole table so far, compressed) are not counted. Raw MB: uint8 strategies before "
-              "compression, exact (the shipped three-player blueprint's file compresses 69 MB to 6.6)."),
+              "only: the rounds' values (8,192 joint hands each) and the checkpoint's writes are not counted. Raw "
+              "MB: uint8 strategies before compression, exact (the shipped three-player blueprint's file "
+              "compresses 69 MB to 6.6)."),
 }
 
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -423,10 +423,9 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
                          f"{args.recall!r}")
     check_blueprint_rules(config)  # before the two-player table, which may be solved first
     two = table_for(game_config(config, config.starting_dice[0]))
-    with _resumable(checkpoint), ExitStack() as pool:
-        executor = None if args.workers == 1 else pool.enter_context(worker_pool(
-            args.workers, broken=f"It was killed or ran out of memory; the rounds solved so far are saved beside "
-                                 f"{checkpoint}: run the same command again to resume"))[0]
+    pool = worker_pool(args.workers, broken=f"It was killed or ran out of memory; the rounds solved so far are saved "
+                       f"beside {checkpoint}: run the same command again to resume")
+    with _resumable(checkpoint), (pool if args.workers > 1 else nullcontext((None, 1))) as (executor, _):
         with tqdm(total=len(blueprint_rounds(config)) * iterations, unit="it", disable=args.no_progress) as bar:
             table = solve_blueprint(config, two, iterations, samples=args.samples, seed=args.seed,
                                     checkpoint=checkpoint, progress=bar.update, executor=executor)
@@ -489,7 +488,8 @@ def _solve_parser(sub) -> None:
                          "table (default 1)")
     eq.add_argument("--seed", type=_option_int(0), default=0, help="seed of sampled hands (default 0)")
     eq.add_argument("--out", default="results/cfr.npz", help="table file; <out>.checkpoint.npz resumes a killed run")
-    eq.add_argument("--checkpoint-every", type=_option_int(1), default=25, help="iterations between checkpoints")
+    eq.add_argument("--checkpoint-every", type=_option_int(1), default=25,
+                    help="iterations between checkpoints (2 players; 3-6 players save each round once solved)")
     eq.add_argument("--no-progress", action="store_true", help="no progress bar")
     eq.set_defaults(func=cmd_solve)
 

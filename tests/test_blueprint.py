@@ -126,12 +126,18 @@ def test_workers_and_a_resumed_solve_give_the_same_table(tmp_path):
     assert _same_tables(alone, shared) and len(alone.strategies) == 8 + 16
     files = sorted(rounds_folder(checkpoint).glob("round_*.npz"))
     assert len(files) == 24
-    for path in files[::3]:  # as if stopped before these rounds were saved
-        path.unlink()
+    for path in files[::3]:  # as if stopped before these rounds were saved, one write's temporary file left
+        path.rename(path.with_name(path.name + ".123.456.tmp.npz"))
+    damaged = files[1].read_bytes()
+    files[1].write_bytes(damaged[:100])
+    with pytest.raises(TableError, match=rf"{files[1].name}: .*delete this file to solve its round again"):
+        solve_blueprint(config, two, iterations=3, samples=4, seed=2, checkpoint=checkpoint)
+    files[1].write_bytes(damaged)
     done: list[int] = []
     resumed = solve_blueprint(config, two, iterations=3, samples=4, seed=2, checkpoint=checkpoint,
                               progress=done.append)
-    assert _same_tables(alone, resumed) and sum(done) == 3 * 8  # only the 8 missing rounds solved again
+    assert _same_tables(alone, resumed)
+    assert done == [3 * 16] + [1] * 3 * 8  # the 16 rounds saved, then the 8 missing solved again
     assert list(alone.arrays()) == list(resumed.arrays())  # saved in one order, however solved
     other = tmp_path / "b3.npz.checkpoint.npz"
     solve_blueprint(GameConfig(num_players=3, dice=1, faces=3), two, iterations=3, samples=4, seed=2,
@@ -139,6 +145,9 @@ def test_workers_and_a_resumed_solve_give_the_same_table(tmp_path):
     shutil.copy(rounds_folder(other) / "round_1_1_1.npz", rounds_folder(checkpoint) / "round_1_1_1.npz")
     with pytest.raises(ValueError, match=r"round_1_1_1\.npz was solved with other settings \(3 players"):
         solve_blueprint(config, two, iterations=3, samples=4, seed=2, checkpoint=checkpoint)
+    checkpoint.unlink()  # round files left without their checkpoint are cleared by the next solve
+    again = solve_blueprint(config, two, iterations=3, samples=4, seed=3, checkpoint=checkpoint)
+    assert len(list(rounds_folder(checkpoint).glob("round_*"))) == 24 and again.seed == 3
     discard_checkpoint(checkpoint)
     assert not checkpoint.exists() and not rounds_folder(checkpoint).exists()
 

@@ -6,6 +6,7 @@ its cost and its measurements: the Exact solvers page, "Three to six players".""
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor, as_completed
@@ -98,7 +99,7 @@ class BlueprintTable:
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
                "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
                "samples": np.array(self.samples), "seed": np.array(self.seed)}
-        for dice in sorted(self.strategies, key=_solve_order) if rounds is None else rounds:
+        for dice in self.strategies if rounds is None else rounds:
             name = "_".join(map(str, dice))
             for seat, strategy in enumerate(self.strategies[dice]):  # stored (columns, hands): a fifth smaller
                 out[f"round_{name}_seat{seat}"] = np.ascontiguousarray(strategy.T)
@@ -106,8 +107,8 @@ class BlueprintTable:
             out[f"seconds_{name}"] = np.array(self.seconds[dice])
         return out
 
-    def settings(self) -> tuple:
-        """What the table was solved with: rules, players, dice, k, iterations, samples, seed."""
+    def settings(self) -> tuple[GameConfig, int, int, int, int]:
+        """What the table was solved with: its config, k, iterations, samples and seed."""
         return self.config, self.k, self.iterations, self.samples, self.seed
 
     @classmethod
@@ -161,11 +162,7 @@ def blueprint_rounds(config: GameConfig) -> list[tuple[int, ...]]:
     from the opener, in the order they are solved: fewest dice first."""
     top = config.starting_dice[0]
     rounds = [d for m in range(3, config.num_players + 1) for d in itertools.product(range(1, top + 1), repeat=m)]
-    return sorted(rounds, key=_solve_order)
-
-
-def _solve_order(dice: tuple[int, ...]) -> tuple:
-    return sum(dice), len(dice), dice
+    return sorted(rounds, key=lambda d: (sum(d), len(d), d))
 
 
 def end_values(table: BlueprintTable, dice: tuple[int, ...]) -> np.ndarray:
@@ -224,9 +221,10 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
                     executor: Executor | None = None) -> BlueprintTable:
     """Solve every round of ``config`` (3-6 players, today's rules) with three or more seats holding dice, fewest
     dice first, each against the win probabilities of the rounds it leads to; ``two``: the two-player table of the
-    same rules (up to the same dice). ``checkpoint``: a file naming the settings, each solved round saved in a file
-    beside it (:func:`~ldpomdp.exact.equilibrium.rounds_folder`) and resumed from. ``progress(n)``: n more CFR+
-    iterations done. ``executor``: solves the rounds of one dice total at once, to the same table."""
+    same rules (up to the same dice). ``checkpoint``: a file naming the settings, each solved round saved in the
+    folder beside it (:func:`~ldpomdp.exact.equilibrium.rounds_folder`), resumed from, left for the caller to
+    discard. ``progress(n)``: n more CFR+ iterations done. ``executor``: solves the rounds of one dice total at
+    once, to the same table."""
     check_blueprint_rules(config)
     if two.max_dice < config.starting_dice[0]:
         raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
@@ -235,13 +233,16 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
     folder = None if checkpoint is None else rounds_folder(checkpoint)
     if checkpoint is not None:
         _resume(table, Path(checkpoint))
-    for _, level in itertools.groupby(blueprint_rounds(config), key=sum):  # a round leads to rounds of fewer dice
-        jobs = [(config, table.k, iterations, samples, seed, dice, end_values(table, dice)) for dice in level
-                if dice not in table.strategies]
+        if progress is not None:
+            progress(iterations * len(table.strategies))
+    # today's rules only take dice away: a round leads to rounds of one die fewer, all solved at the total before
+    for _, level in itertools.groupby(blueprint_rounds(config), key=sum):
+        jobs = {dice: (config, table.k, iterations, samples, seed, dice, end_values(table, dice)) for dice in level
+                if dice not in table.strategies}
         if executor is None:
-            solved = ((job[5], _solve_round(*job, progress=progress)) for job in jobs)
+            solved = ((dice, _solve_round(*job, progress=progress)) for dice, job in jobs.items())
         else:
-            futures = {executor.submit(_solve_round, *job): job[5] for job in jobs}
+            futures = {executor.submit(_solve_round, *job): dice for dice, job in jobs.items()}
             solved = ((futures[future], future.result()) for future in as_completed(futures))
         for dice, (strategies, values, seconds) in solved:
             table.strategies[dice], table.values[dice], table.seconds[dice] = strategies, values, seconds
@@ -249,23 +250,31 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
                 progress(iterations)
             if folder is not None:
                 write_npz(folder / f"round_{'_'.join(map(str, dice))}.npz", table.arrays([dice]))
+    order = blueprint_rounds(config)  # however solved and resumed, the table lists its rounds in solve order
+    table.strategies, table.values = {d: table.strategies[d] for d in order}, {d: table.values[d] for d in order}
+    table.seconds = {d: table.seconds[d] for d in order}
     return table
 
 
 def _resume(table: BlueprintTable, checkpoint: Path) -> None:
-    """Add to ``table`` the rounds ``checkpoint`` and the files beside it hold (the checkpoint's settings written
-    first when there is none, after clearing round files left without it); ValueError if solved otherwise."""
+    """Add to ``table`` the rounds ``checkpoint`` and the round files beside it hold (the checkpoint written first
+    when there is none, after clearing round files left without it). ValueError if one was solved otherwise,
+    TableError if one cannot be read."""
     if not checkpoint.is_file():
         discard_checkpoint(checkpoint)
         write_npz(checkpoint, table.arrays())
         return
-    hint = "delete the checkpoint to start afresh"
-    for path in [checkpoint, *sorted(rounds_folder(checkpoint).glob("round_*.npz"))]:
+    # a kill may leave a write's temporary file beside the rounds' files: not a round's, not read
+    rounds = sorted(p for p in rounds_folder(checkpoint).glob("round_*.npz")
+                    if re.fullmatch(r"round_\d+(_\d+)+\.npz", p.name))
+    for path in [checkpoint, *rounds]:
+        hint = ("delete the checkpoint to start afresh" if path == checkpoint else
+                "delete this file to solve its round again")
         done = load_npz(path, "blueprint checkpoint", lambda data: BlueprintTable.from_arrays(data, table.two), hint)
         if done.settings() != table.settings():
             raise ValueError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
-                             f"{done.max_dice} dice, {done.iterations} iterations, {done.samples} samples, seed "
-                             f"{done.seed}); remove it or give the same settings")
+                             f"{done.max_dice} dice, {done.config.describe()}, {done.iterations} iterations, "
+                             f"{done.samples} samples, seed {done.seed}); remove it or give the same settings")
         table.strategies.update(done.strategies)
         table.values.update(done.values)
         table.seconds.update(done.seconds)
