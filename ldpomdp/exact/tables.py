@@ -135,7 +135,7 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
             raise ValueError(f"cfr: blueprints are solved on demand for 3 players up to {BLUEPRINT_ON_DEMAND.dice} "
                              f"dice each; the game has {config.num_players} players, {config.starting_dice} dice "
                              f"(solve one with `ldpomdp solve equilibrium --players {config.num_players} --dice D "
-                             f"--out FILE`, play cfr:table=FILE)")
+                             f"--workers W --out FILE`, play cfr:table=FILE; its cost: the Exact solvers page)")
         else:
             digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}|{astuple(BLUEPRINT_ON_DEMAND)}".encode()
                                     ).hexdigest()[:20]
