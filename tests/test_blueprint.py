@@ -201,6 +201,24 @@ def test_action_probabilities_are_a_distribution_over_the_legal_actions(blueprin
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("seat, opener", [(1, 2), (0, 1), (3, 0), (2, 2), (0, 3)])
+def test_every_seat_of_a_four_seat_round_plays_its_position_from_the_opener(blueprints, seat, opener):
+    config = GameConfig(num_players=4, dice=1)
+    table = BlueprintTable.load(blueprints[4], TWO)
+    r, position = table.round((1, 1, 1, 1)), (seat - opener) % 4
+    bids = [Bid(1, 3), Bid(1, 4), Bid(1, 6)][:position]
+    history = tuple(((opener + i) % 4, bid) for i, bid in enumerate(bids))
+    player = CFRPlayer(str(blueprints[4]))
+    player.reset(seat, config)
+    hands = np.asarray(r.hands[position])
+    view = PublicView(config, seat=seat, dice=(1, 1, 1, 1), history=history)
+    state = r.index[(position, tuple(bids[-1:]))]
+    got = np.stack([player.action_probabilities(hands, view, a) for a in r.actions(state)], axis=1)
+    want = table.probabilities((1, 1, 1, 1), position, state, np.arange(len(hands)))
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    assert tuple(legal_actions(config, 4, bids[-1] if bids else None)) == r.actions(state)
+
+
 def test_solve_command_writes_a_blueprint_and_refuses_variants(tmp_path, capsys):
     out = tmp_path / "b3.npz"
     assert main(["solve", "equilibrium", "--players", "3", "--dice", "1", "--iterations", "2", "--out", str(out),
