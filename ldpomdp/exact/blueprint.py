@@ -100,7 +100,7 @@ class BlueprintTable:
                "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
                "samples": np.array(self.samples), "seed": np.array(self.seed)}
         for dice in self.strategies if rounds is None else rounds:
-            name = "_".join(map(str, dice))
+            name = _label(dice)
             for seat, strategy in enumerate(self.strategies[dice]):  # stored (columns, hands): a fifth smaller
                 out[f"round_{name}_seat{seat}"] = np.ascontiguousarray(strategy.T)
             out[f"values_{name}"] = self.values[dice]
@@ -140,6 +140,11 @@ class BlueprintTable:
         """The table in the file at ``path`` (``two``: the two-player table of its rules); TableError naming the
         file when it cannot be read."""
         return load_npz(path, "blueprint table", lambda data: cls.from_arrays(data, two))
+
+
+def _label(dice: tuple[int, ...]) -> str:
+    """A round's name in a table's arrays and in its file beside a checkpoint: the dice joined by ``_``."""
+    return "_".join(map(str, dice))
 
 
 def check_blueprint_rules(config: GameConfig) -> None:
@@ -249,7 +254,7 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
             if executor is not None and progress is not None:
                 progress(iterations)
             if folder is not None:
-                write_npz(folder / f"round_{'_'.join(map(str, dice))}.npz", table.arrays([dice]))
+                write_npz(folder / f"round_{_label(dice)}.npz", table.arrays([dice]))
     order = blueprint_rounds(config)  # however solved and resumed, the table lists its rounds in solve order
     table.strategies, table.values = {d: table.strategies[d] for d in order}, {d: table.values[d] for d in order}
     table.seconds = {d: table.seconds[d] for d in order}
