@@ -118,6 +118,9 @@ def recommended(config: GameConfig, seat: int = 1) -> tuple[str, dict[str, str]]
 register("one-third", "ldpomdp.players.one_third:OneThirdRule", summary="report 002's one-third rule (MDP player)")
 register("bluff", "ldpomdp.players.one_third:OneThirdRule", positional="bluff",
          summary="one-third rule that bluffs with the given probability, e.g. bluff:0.3")
+register("quantal", "ldpomdp.players.quantal:QuantalEstimate",
+         summary="the one-third rule's estimates as a logit response: challenges and raises the more likely the "
+                 "more its estimates say so, e.g. quantal:temperature=0.5 (in dice; default 1)")
 register("random", "ldpomdp.players.random_player:RandomPlayer", summary="uniform over legal actions")
 register("human", "ldpomdp.players.human:HumanPlayer", summary="you, in the terminal (ldpomdp play; sweeps refuse it)")
 register("oehm", "ldpomdp.players.oehm:OehmPlayer", positional="bluff",
@@ -149,7 +152,7 @@ register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", ki
          summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
                  "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "
                  "best-response:assume=bluff:0.3")
-register("lbr", "ldpomdp.players.lbr:LocalBestResponse", positional="policy", kinds={"policy": SPEC},
+register("lbr", "ldpomdp.players.lbr:LocalBestResponse", positional="policy", kinds={"policy": SPEC, "table": FILE},
          summary="local best response to a policy at every other seat (two players: a lower bound on its "
                  "exploitability), e.g. lbr:one-third or lbr:mixture,lookahead=1")
 register("expected-count", "ldpomdp.planners.expected_count:ExpectedCountPlanner",

@@ -217,22 +217,26 @@ class LocalBestResponse(BaseOpponent):
 
     Two players, any rules: :func:`lookahead_values`, round ends valued as :meth:`_round_ends` says. Three to six
     players (today's rules): :func:`table_lookahead_values`, a copy of the policy at each other seat
-    (:attr:`copy_model`) and round ends valued by the blueprint (:attr:`blueprints`). ``lookahead`` 1 or 2 and
-    ``raises`` ("smallest" on each face, or "all") as there. Deterministic: it never draws from ``rng``. The
-    policy's models see every event, as a real player would.
+    (:attr:`copy_model`) and round ends valued by the blueprint (:attr:`blueprints`: ``table``, a blueprint file,
+    else a cfr policy's, else the shipped one). ``lookahead`` 1 or 2 and ``raises`` ("smallest" on each face, or
+    "all") as there. Deterministic: it never draws from ``rng``. The policy's models see every event, as a real
+    player would.
     """
 
     def __init__(self, policy: object | str = "one-third", lookahead: int = 2, raises: str = "smallest",
-                 name: str | None = None):
+                 table: str | None = None, name: str | None = None):
         if lookahead not in (1, 2) or isinstance(lookahead, bool):
             raise ValueError(f"LocalBestResponse.lookahead must be 1 or 2, got {lookahead!r}")
         self.lookahead, self.raises = int(lookahead), one_of("LocalBestResponse", "raises", raises, RAISES)
         self.model, self.spec = _policy(policy)
-        self.name = name or (spec_text("lbr", {"policy": self.spec}) if self.spec else f"lbr:{player_name(self.model)}")
+        self.name = name or (spec_text("lbr", {"policy": self.spec, "table": table}) if self.spec
+                             else f"lbr:{player_name(self.model)}")
         self._ends: RoundOutcome | None = None
         self.tables: Callable[[GameConfig], GameTable] = table_for  # the variant rules' table (robust: its safe one)
-        self.blueprints: Callable[[GameConfig], BlueprintTable] = (  # 3-6 players: a cfr policy's, else the default
-            self.model.blueprint if isinstance(self.model, CFRPlayer) else blueprint_for)
+        self.table_path = table
+        self.blueprints: Callable[[GameConfig], BlueprintTable] = (  # 3-6 players: the round ends' values
+            CFRPlayer(table).blueprint if table is not None
+            else self.model.blueprint if isinstance(self.model, CFRPlayer) else blueprint_for)
         self.copy_model: Callable[[], OpponentModel] = (  # the policy for each other seat at 3-6 players
             (lambda: _policy(self.spec)[0]) if self.spec else (lambda: copy.deepcopy(self.model)))
         self.models: dict[int, OpponentModel] = {}  # the policy at each other seat (two players: ``model``)
@@ -240,6 +244,9 @@ class LocalBestResponse(BaseOpponent):
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
+        if config.num_players == 2 and self.table_path is not None:
+            raise ValueError(f"{self.name}: table= names a blueprint for 3-6 players; two players value round ends "
+                             f"by the game's values")
         if config.num_players == 2:
             self.models = {1 - seat: self.model}
             self._table = _variant_table(config, self.tables)
