@@ -164,14 +164,18 @@ def test_cfr_plays_whole_games_at_tables_of_three_to_six(blueprints, players):
 @pytest.mark.parametrize("players", [4, 6])
 def test_lbr_and_robust_play_whole_games_with_a_blueprint_for_their_table(blueprints, players):
     """At 4 and 6 players ``lbr`` against a ``cfr`` policy values its round ends by that policy's blueprint (its
-    lookahead runs at every turn of its seat), and ``robust`` plays the blueprint it is given."""
+    lookahead runs at every turn of its seat), against another policy by the blueprint its ``table`` names, and
+    ``robust`` plays the blueprint it is given."""
     config = GameConfig(num_players=players, dice=1)
     spec = f"cfr:table={blueprints[players]}"
     lbr, robust = LocalBestResponse(spec), RobustPlayer(safe=spec)
+    quantal = make_player(f"lbr:quantal,table={blueprints[players]}")
     for seats in ([lbr] + [make_player(spec) for _ in range(players - 1)],
-                  [robust] + [make_player("one-third") for _ in range(players - 1)]):
+                  [robust] + [make_player("one-third") for _ in range(players - 1)],
+                  [quantal] + [make_player("one-third") for _ in range(players - 1)]):
         assert {play_game(config, seats, seed).winner for seed in range(4)} <= set(range(players))
     assert lbr._blueprint is CFRPlayer(str(blueprints[players])).blueprint(config)  # the same cached table
+    assert quantal._blueprint is lbr._blueprint
     assert robust.decisions > 0 and len(robust.exploiter.models) == players - 1
     with pytest.raises(ValueError, match="blueprint valuing its round's ends covers up to 1 dice each"):
         LocalBestResponse(spec).reset(0, GameConfig(num_players=players, dice=2))

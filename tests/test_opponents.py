@@ -20,6 +20,7 @@ from ldpomdp.players import (
     ConservativePlayer,
     OehmPlayer,
     OneThirdRule,
+    QuantalEstimate,
     RandomPlayer,
     check_opponent,
 )
@@ -33,7 +34,8 @@ CONFIGS = {
     "sixes-ones-wild": GameConfig(num_players=2, dice=4, bids="sixes"),
     "sixes-high-wild": GameConfig(num_players=3, dice=3, wild=6, bids="sixes"),
 }
-SPECS = ["oehm:0.3", "burcsi-nagy:s=0.6,t=0.4", "aggressive", "conservative", "random", "one-third", "bluff:0.35"]
+SPECS = ["oehm:0.3", "burcsi-nagy:s=0.6,t=0.4", "aggressive", "conservative", "random", "one-third", "bluff:0.35",
+         "quantal:temperature=0.7"]
 
 
 def view_for(config, hand, dice, history=(), seat=0):
@@ -108,7 +110,7 @@ def test_burcsi_nagy_frequencies_match_probabilities_with_every_nudge():
     assert 0 < raise_probs["both"] < 1
 
 
-@pytest.mark.parametrize("spec", ["aggressive", "random", "bluff:0.35"])
+@pytest.mark.parametrize("spec", ["aggressive", "random", "bluff:0.35", "quantal:temperature=0.7"])
 def test_other_stochastic_frequencies_match_probabilities(spec):
     config = GameConfig(num_players=2, dice=3)
     model = make_player(spec)
@@ -173,7 +175,10 @@ def test_vectorized_probabilities_equal_row_by_row(spec):
         for action in view.legal_actions():
             together = model.action_probabilities(hands, view, action)
             alone = np.array([model.action_probabilities(h[None, :], view, action)[0] for h in hands])
-            np.testing.assert_array_equal(together, alone)
+            if spec.startswith("quantal"):  # numpy's exp may round a value in a vector lane an ulp off the lone one
+                np.testing.assert_allclose(together, alone, rtol=1e-13, atol=0.0)
+            else:
+                np.testing.assert_array_equal(together, alone)
 
 
 # --- each family's rule on hand-made states -------------------------------------------------------
@@ -238,10 +243,35 @@ def test_conservative_bids_only_what_its_hand_makes_true():
 @pytest.mark.parametrize("bad", [
     lambda: OehmPlayer(bluff=1.5), lambda: OehmPlayer(bluff="x"), lambda: BurcsiNagyPlayer(s=-0.1),
     lambda: BurcsiNagyPlayer(t=float("inf")), lambda: make_player("oehm:2"), lambda: make_player("burcsi-nagy:u=1"),
+    lambda: QuantalEstimate(0), lambda: QuantalEstimate(-1.0), lambda: QuantalEstimate(float("nan")),
+    lambda: QuantalEstimate(True), lambda: make_player("quantal:temperature=x"),
 ])
 def test_parameters_are_validated(bad):
-    with pytest.raises(ValueError, match="bluff|BurcsiNagyPlayer|burcsi-nagy"):
+    with pytest.raises(ValueError, match="bluff|BurcsiNagyPlayer|burcsi-nagy|QuantalEstimate.temperature"):
         bad()
+
+
+def test_quantal_is_the_logit_of_the_estimate_rule():
+    """At temperature T: P(challenge) = logistic((q - e) / T) with e the bid face's estimate, each raise in
+    proportion to exp((e(face) - quantity) / T); as T falls it challenges exactly where the one-third rule does."""
+    config = GameConfig(num_players=3, dice=3)
+    hand = (1, 0, 2, 0, 0, 0)  # one wild one, two threes: e(3) = 3 + 6/3 = 5, e(other faces) = 1 + 2 = 3
+    view = view_for(config, hand, (3, 3, 3), ((2, Bid(4, 3)),)).public()
+    model = QuantalEstimate(temperature=0.5)
+    raises = [a for a in view.legal_actions() if isinstance(a, Bid)]
+    logits = np.array([((5.0 if b.face == 3 else 3.0 if b.face != 1 else 1.0 + 6 / 6) - b.quantity) / 0.5
+                       for b in raises])
+    challenge = 1.0 / (1.0 + np.exp(-(4 - 5.0) / 0.5))
+    expected = (1.0 - challenge) * np.exp(logits) / np.exp(logits).sum()
+    got = np.array([model.action_probabilities(np.array([hand]), view, b)[0] for b in raises])
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    assert model.action_probabilities(np.array([hand]), view, CHALLENGE)[0] == pytest.approx(challenge, rel=1e-12)
+    hands = hand_support(3, 6)[0]  # with 4 unseen dice no estimate is a whole number: no ties with the quantity
+    cold, rule = QuantalEstimate(temperature=1e-3), make_player("one-third")
+    for bid in (Bid(4, 3), Bid(5, 6), Bid(3, 1)):
+        at = view_for(config, hand, (3, 2, 2), ((2, bid),)).public()
+        np.testing.assert_allclose(cold.action_probabilities(hands, at, CHALLENGE),
+                                   rule.action_probabilities(hands, at, CHALLENGE), atol=1e-6)
 
 
 # --- broken user classes fail loudly, naming themselves ----------------------------------------------
