@@ -217,10 +217,9 @@ class LocalBestResponse(BaseOpponent):
 
     Two players, any rules: :func:`lookahead_values`, round ends valued as :meth:`_round_ends` says. Three to six
     players (today's rules): :func:`table_lookahead_values`, a copy of the policy at each other seat
-    (:attr:`copy_model`) and round ends valued by the blueprint (:attr:`blueprints`: ``table``, a blueprint file,
-    else a cfr policy's, else the shipped one). ``lookahead`` 1 or 2 and ``raises`` ("smallest" on each face, or
-    "all") as there. Deterministic: it never draws from ``rng``. The policy's models see every event, as a real
-    player would.
+    (:attr:`copy_model`), round ends valued by the blueprint (:attr:`blueprints`: the file ``table``, else a cfr
+    policy's, else the shipped one). ``lookahead`` 1 or 2 and ``raises`` ("smallest" on each face, or "all") as
+    there. Deterministic: it never draws from ``rng``. The policy's models see every event, as a real player would.
     """
 
     def __init__(self, policy: object | str = "one-third", lookahead: int = 2, raises: str = "smallest",

@@ -1,11 +1,10 @@
 """The quantal estimate rule: the one-third rule's estimates, played as a logit (quantal) response.
 
-With e(f) the estimate rule's expected matching dice on the table for face f
-(:func:`~ldpomdp.estimate.expected_matches`) and T the ``temperature`` (in dice): facing a bid of q on face f it
-challenges with probability 1 / (1 + exp(-(q - e(f)) / T)), the one-third rule's "challenge iff e(f) < q" softened,
-and otherwise raises to a legal bid (q', f') with probability proportional to exp((e(f') - q') / T), so mostly to
-the bids its estimates hold. It never makes the exact call. As a model of other seats it says how an honest, noisy
-player bids and challenges (the Many players page measures ``lbr:quantal``).
+With e(f) the expected matching dice on the table for face f (:func:`~ldpomdp.estimate.expected_matches`) and T the
+``temperature`` (in dice): facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(f)) / T))
+(the one-third rule's "challenge iff e(f) < q", softened), and otherwise raises to a legal bid (q', f') with
+probability proportional to exp((e(f') - q') / T). It never makes the exact call. As a model of other seats it is an
+honest, noisy player (the Many players page measures ``lbr:quantal``).
 """
 
 from __future__ import annotations
