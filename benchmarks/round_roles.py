@@ -4,6 +4,7 @@ the dice it loses in each role (the Many players page reads it to say why a blue
 For each agent, a table of it and N - 1 copies of ``--opponent``, game g seated in permutation g mod N! and seeded
 from (``--seed``, g). Of the rounds in which the agent holds dice, the share that end with its bid challenged, with
 its own challenge, and with it looking on, and the dice it loses per round in the first two; its bids per round.
+Every player's draws are seeded from the game's seed, as in a sweep.
 
     python benchmarks/round_roles.py --agents cfr,expected-count,lbr:quantal --opponent expected-count
                                      [--players 3] [--dice 5] [--games 300] [--seed 0] [--record --name NAME]
@@ -17,7 +18,7 @@ import math
 import numpy as np
 from _record import record
 
-from ldpomdp.game import permute, play_game
+from ldpomdp.game import permute, play_game, seeded_rng
 from ldpomdp.registry import make_seat, split_specs
 from ldpomdp.rules import Bid, GameConfig
 
@@ -33,7 +34,7 @@ def roles(agent: str, opponent: str, config: GameConfig, games: int, seed: int) 
         players = [make_seat(agent)] + [make_seat(opponent) for _ in range(n - 1)]
         seated, seat_of = permute(players, g)
         me = seat_of[0]
-        record_ = play_game(config, seated, np.random.default_rng([seed, g]))
+        record_ = play_game(config, seated, seeded_rng(np.random.SeedSequence([seed, g]), seated))
         wins += record_.winner == me
         for r in record_.rounds:
             if not sum(r.hands[me]):
@@ -60,10 +61,12 @@ def main() -> None:
     parser.add_argument("--name", default="round_roles")
     args = parser.parse_args()
     try:
+        if args.games < 1:
+            raise ValueError(f"--games must be at least 1, got {args.games}")
         config = GameConfig(num_players=args.players, dice=args.dice)
         agents = split_specs(args.agents)
         for spec in (*agents, args.opponent):
-            make_seat(spec)
+            make_seat(spec).reset(0, config)  # refuses a game it cannot play before any is played
     except ValueError as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     if args.games % math.factorial(args.players):

@@ -59,7 +59,8 @@ def test_every_opponent_passes_check_opponent(spec, config_name):
 # --- exact likelihoods against the sampled frequencies of act -------------------------------------
 
 def frequency_check(model, view, rng, samples=3000):
-    """Sample act and compare each action's frequency with action_probabilities (4-sigma bands)."""
+    """Sample act and compare each action's frequency with action_probabilities (4-sigma bands), the actions
+    expected fewer than 5 times pooled into one (a lone draw of a rarer one would fall outside its band)."""
     legal = view.legal_actions()
     hand = np.asarray(view.hand)[None, :]
     probs = np.array([model.action_probabilities(hand, view.public(), a)[0] for a in legal])
@@ -68,8 +69,12 @@ def frequency_check(model, view, rng, samples=3000):
     for _ in range(samples):
         counts[model.act(view, rng)] += 1
     freq = np.array([counts[a] for a in legal]) / samples
-    tolerance = 4 * np.sqrt(probs * (1 - probs) / samples)
-    assert np.all(np.abs(freq - probs) <= tolerance), (type(model).__name__, list(zip(legal, probs, freq, strict=True)))
+    rare = probs * samples < 5
+    binned_probs = np.append(probs[~rare], probs[rare].sum())
+    binned_freq = np.append(freq[~rare], freq[rare].sum())
+    tolerance = 4 * np.sqrt(binned_probs * (1 - binned_probs) / samples)
+    assert np.all(np.abs(binned_freq - binned_probs) <= tolerance), (
+        type(model).__name__, list(zip(legal, probs, freq, strict=True)))
     return probs
 
 
@@ -253,7 +258,8 @@ def test_parameters_are_validated(bad):
 
 def test_quantal_is_the_logit_of_the_estimate_rule():
     """At temperature T: P(challenge) = logistic((q - e) / T) with e the bid face's estimate, each raise in
-    proportion to exp((e(face) - quantity) / T); as T falls it challenges exactly where the one-third rule does."""
+    proportion to exp((e(face) - quantity) / T); cold, it challenges where the one-third rule does (no estimate equal
+    to the bid here: there it would challenge half the time)."""
     config = GameConfig(num_players=3, dice=3)
     hand = (1, 0, 2, 0, 0, 0)  # one wild one, two threes: e(3) = 3 + 6/3 = 5, e(other faces) = 1 + 2 = 3
     view = view_for(config, hand, (3, 3, 3), ((2, Bid(4, 3)),)).public()

@@ -1,10 +1,10 @@
 """The quantal estimate rule: the one-third rule's estimates, played as a logit (quantal) response.
 
 With e(f) the expected matching dice on the table for face f (:func:`~ldpomdp.estimate.expected_matches`) and T the
-``temperature`` (in dice): facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(f)) / T))
-(the one-third rule's "challenge iff e(f) < q", softened), and otherwise raises to a legal bid (q', f') with
-probability proportional to exp((e(f') - q') / T). It never makes the exact call. As a model of other seats it is an
-honest, noisy player (the Many players page measures ``lbr:quantal``).
+``temperature`` (in dice): facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(f)) / T)),
+and otherwise raises to a legal bid (q', f') with probability proportional to exp((e(f') - q') / T); never the exact
+call. Cold, it challenges where the one-third rule does (but for e(f) = q: half the time) and raises to the bids that
+its estimates hold by most, not to the best-estimated face. A model of an honest, noisy player (Many players page).
 """
 
 from __future__ import annotations
@@ -20,13 +20,17 @@ from ..validation import number
 
 __all__ = ["QuantalEstimate"]
 
+COLDEST = 1e-6  # the lowest temperature, in dice
+
 
 class QuantalEstimate(BaseOpponent):
     """Challenges with logistic((q - e) / ``temperature``), else raises with softmax((e - q') / ``temperature``)."""
 
     def __init__(self, temperature: float = 1.0, name: str | None = None):
-        self.temperature = number("QuantalEstimate", "temperature", temperature, 0.0, low_open=True)
-        self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else temperature})
+        # colder plays as the cold limit already (any two margins differ by a sixth of a die at least), and cannot
+        # overflow the logits
+        self.temperature = number("QuantalEstimate", "temperature", temperature, COLDEST)
+        self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else self.temperature})
         self._memo: ViewMemo[tuple[tuple[Action, ...], np.ndarray]] = ViewMemo()
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:
@@ -36,9 +40,8 @@ class QuantalEstimate(BaseOpponent):
         raises = tuple(a for a in view.legal_actions() if isinstance(a, Bid))
         probs = np.zeros((estimate.shape[0], len(raises)))
         if raises:
-            quantities = np.array([b.quantity for b in raises])
-            margin = (estimate[:, [b.face - 1 for b in raises]] - quantities) / self.temperature
-            probs = np.exp(margin - margin.max(axis=1, keepdims=True))
+            margin = estimate[:, [b.face - 1 for b in raises]] - np.array([b.quantity for b in raises])
+            probs = np.exp((margin - margin.max(axis=1, keepdims=True)) / self.temperature)
             probs /= probs.sum(axis=1, keepdims=True)
         if view.bid is None:
             return raises, probs
