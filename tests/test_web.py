@@ -225,6 +225,14 @@ def _file_parameters() -> list[tuple[str, str]]:
             for p, kind in entry.kinds.items() if kind == registry.FILE]
 
 
+def _file_spec(player: str, key: str, value: str, spaced: bool = False) -> str:
+    """``player`` with its file parameter ``key`` set to ``value``, after a spec for its positional parameter when
+    that one is required and takes a spec (``lbr``'s policy)."""
+    entry = registry._REGISTRY[player]
+    first = "one-third," if entry.kinds.get(entry.positional or "") == registry.SPEC else ""
+    return f" {player} : {first}{key} = {value} " if spaced else f"{player}:{first}{key}={value}"
+
+
 def _spec_parameters() -> list[tuple[str, str, str]]:
     """(player, parameter, kind) for every parameter of every registered player that takes specs."""
     return [(name, entry.shown(p), kind) for name, entry in registry._REGISTRY.items()
@@ -248,7 +256,8 @@ def planted(tmp_path, monkeypatch):
 
 
 def test_the_registry_declares_the_file_parameters_every_player_takes():
-    assert sorted(_file_parameters()) == [("cfr", "table"), ("dqn", "weights"), ("openspiel", "policy")]
+    assert sorted(_file_parameters()) == [("cfr", "table"), ("dqn", "weights"), ("lbr", "table"),
+                                          ("openspiel", "policy")]
     assert {(name, key) for name, key, _ in _spec_parameters()} >= {
         ("mixture", "types"), ("mixture", "safe"), ("robust", "types"), ("robust", "safe"),
         ("best-response", "assume"), ("lbr", "policy"), ("expected-count", "assume"), ("pomcp", "assume")}
@@ -261,11 +270,11 @@ def test_a_spec_naming_a_file_anywhere_is_refused_without_allow_plugins(planted,
     included), as a player and nested in every parameter that takes specs: 403, the file neither read nor
     unpickled."""
     client = _client(create_app())
-    for spec in _naming(f"{player}:{key}={name}"):
+    for spec in _naming(_file_spec(player, key, name)):
         _refused(client.post("/api/game", json={"opponents": [spec]}), 403, "--allow-plugins",
                  f"the file '{name.strip('[]')}' ({player}'s {key})")
-    spaced = f" {player} : {key} = {name} "
-    _refused(client.post("/api/game", json={"opponents": [spaced]}), 403, "--allow-plugins")
+    _refused(client.post("/api/game", json={"opponents": [_file_spec(player, key, name, spaced=True)]}), 403,
+             "--allow-plugins")
 
 
 @pytest.mark.parametrize("player, key", _file_parameters())
@@ -273,7 +282,7 @@ def test_with_allow_plugins_a_named_pickle_is_refused_unread(planted, player, ke
     """The server's owner allowed files: each file parameter still reads only its own safe format (npz without
     pickles, JSON), so the pickle is refused with one line and its code never runs."""
     _refused(_client(create_app(allow_plugins=True)).post(
-        "/api/game", json={"opponents": [f"{player}:{key}=evil.pkl"], "dice": 1}), 400, "evil.pkl")
+        "/api/game", json={"opponents": [_file_spec(player, key, "evil.pkl")], "dice": 1}), 400, "evil.pkl")
 
 
 def test_a_plugin_that_fails_to_import_reports_why_over_the_api(tmp_path, monkeypatch):
