@@ -51,9 +51,11 @@ class QuantalEstimate(BaseOpponent):
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         actions, probs = self._memo.get(hands, view, lambda: self.policy(hands, view))
-        if action not in actions:
+        try:
+            column = actions.index(action)  # one scan of the ~100 legal actions, not a test then a search
+        except ValueError:  # not legal here, or the exact call
             return np.zeros(len(probs))
-        return probs[:, actions.index(action)].copy()
+        return probs[:, column].copy()
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         actions, probs = self.policy(np.asarray(view.hand)[None, :], view)
