@@ -167,6 +167,7 @@ def test_planners_are_read_through_their_act():
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"lookahead": 3}, "lookahead"), ({"raises": "some"}, "raises"), ({"policy": "nope"}, "nope"),
+    ({"ends": "even"}, "ends"), ({"ends": "fair", "table": "blueprint.npz"}, "give one or the other"),
 ])
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -174,7 +175,8 @@ def test_bad_parameters(kwargs, match):
 
 
 def test_refuses_a_table_without_a_blueprint(tmp_path):
-    with pytest.raises(ValueError, match="at 4 players it values a round's ends by the blueprint.*solve equilibrium"):
+    with pytest.raises(ValueError, match="at 4 players it values a round's ends by the blueprint \\(or by fair rounds: "
+                                         "ends=fair\\).*solve equilibrium"):
         LocalBestResponse("random").reset(0, GameConfig(num_players=4, dice=2))
     with pytest.raises(ValueError, match="blueprint"):
         LocalBestResponse("random").reset(0, GameConfig.preset("perudo", num_players=3, dice=2))
@@ -184,6 +186,33 @@ def test_refuses_a_table_without_a_blueprint(tmp_path):
 
 
 # --- three and more seats ------------------------------------------------------------------------------------------
+
+def test_fair_ends_value_each_loser_by_fair_rounds():
+    """ends=fair: after the loser drops a die, LBR (seat 0) wins as fair rounds say, whoever called: by hand, from
+    (1, 1, 1) each seat wins 1/3; from (2, 0, 1) seat 0 loses only if it loses two coin flips running (1/4)."""
+    lbr = LocalBestResponse("one-third", ends="fair")
+    assert lbr.name == "lbr:one-third,ends=fair" and make_player(lbr.name).ends == "fair"
+    lbr.reset(0, GameConfig(num_players=3, dice=2))
+    lbr.observe(RoundStart(0, (2, 1, 1), 0))
+    by_loser = np.array([[1 / 3, 3 / 4, 3 / 4]])
+    np.testing.assert_allclose(lbr._table_ends, np.repeat(by_loser, 3, axis=0), rtol=0, atol=1e-12)
+    two = LocalBestResponse("one-third", ends="fair")
+    two.reset(1, GameConfig(dice=2))
+    assert type(two.values).__name__ == "FairRounds"
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_fair_ends_beat_one_third_at_five_and_six_players(players):
+    """lbr:quantal,ends=fair needs no blueprint at five and six seats: over 30 games of 2 dice each against
+    one-third at every other seat (LBR's seat rotated), its 95% interval lies above the fair share 1/N."""
+    config, games, wins = GameConfig(num_players=players, dice=2), 30, 0
+    for seed in range(games):
+        lbr = make_player("lbr:quantal,ends=fair")
+        seated = [lbr] + [make_player("one-third") for _ in range(players - 1)]
+        seated = seated[seed % players:] + seated[:seed % players]
+        record = play_game(config, seated, np.random.default_rng(seed))
+        wins += seated[record.winner] is lbr
+    assert wilson_interval(wins, games)[0] > 1 / players, wins
 
 @pytest.mark.parametrize("spec", ["one-third", "oehm:0.2", "cfr"])
 def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec):

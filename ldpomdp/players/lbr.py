@@ -47,6 +47,7 @@ __all__ = ["LocalBestResponse", "local_best_response", "lbr_behaviour", "lookahe
            "candidate_raises", "round_payoff", "HandRange", "RAISES"]
 
 RAISES = ("smallest", "all")  # LBR's candidate raises: the smallest legal raise on each face, or every legal raise
+ENDS = ("blueprint", "fair")  # how 3-6 players' round ends are valued: the blueprint's values, or fair rounds
 
 TIE = 1e-9  # lookahead values closer than this count as equal
 REPLY_MASS = 1e-3  # at 3+ seats the lookahead skips the unlikeliest replies, this much of their mass (valued neutral)
@@ -216,20 +217,24 @@ class LocalBestResponse(BaseOpponent):
     """Local best response to ``policy`` (a player spec, or a player object) at every other seat.
 
     Two players, any rules: :func:`lookahead_values`, round ends valued as :meth:`_round_ends` says. Three to six
-    players (today's rules): :func:`table_lookahead_values`, a copy of the policy at each other seat
-    (:attr:`copy_model`), round ends valued by the blueprint (:attr:`blueprints`: the file ``table``, else a cfr
-    policy's, else the shipped one). ``lookahead`` 1 or 2 and ``raises`` ("smallest" on each face, or "all") as
-    there. Deterministic: it never draws from ``rng``. The policy's models see every event, as a real player would.
+    players (today's rules): :func:`table_lookahead_values`, a copy of the policy at each other seat, round ends
+    valued by the blueprint (:attr:`blueprints`: the file ``table``, else a cfr policy's, else the shipped one).
+    ``ends="fair"``: by :class:`FairRounds` at any table (each seat with dice as likely to lose each later round).
+    ``lookahead`` and ``raises`` as there. Deterministic: it never draws from ``rng``. The models see every event.
     """
 
     def __init__(self, policy: object | str = "one-third", lookahead: int = 2, raises: str = "smallest",
-                 table: str | None = None, name: str | None = None):
+                 table: str | None = None, ends: str = "blueprint", name: str | None = None):
         if lookahead not in (1, 2) or isinstance(lookahead, bool):
             raise ValueError(f"LocalBestResponse.lookahead must be 1 or 2, got {lookahead!r}")
         self.lookahead, self.raises = int(lookahead), one_of("LocalBestResponse", "raises", raises, RAISES)
+        self.ends = one_of("LocalBestResponse", "ends", ends, ENDS)
+        if self.ends == "fair" and table is not None:
+            raise ValueError("LocalBestResponse: table= names the blueprint valuing round ends; ends=fair values "
+                             "them without one (give one or the other)")
         self.model, self.spec = _policy(policy)
-        self.name = name or (spec_text("lbr", {"policy": self.spec, "table": table}) if self.spec
-                             else f"lbr:{player_name(self.model)}")
+        params = {"policy": self.spec, "table": table, "ends": None if self.ends == "blueprint" else self.ends}
+        self.name = name or (spec_text("lbr", params) if self.spec else f"lbr:{player_name(self.model)}")
         self._ends: RoundOutcome | None = None
         self.tables: Callable[[GameConfig], GameTable] = table_for  # the variant rules' table (robust: its safe one)
         self.table_path = table
@@ -248,9 +253,12 @@ class LocalBestResponse(BaseOpponent):
                              f"by the game's values")
         if config.num_players == 2:
             self.models = {1 - seat: self.model}
-            self._table = _variant_table(config, self.tables)
-            self.values: GameValue = (seat_values(config, seat, self.spec)[0] if self.spec and self._table is None
+            self._table = None if self.ends == "fair" else _variant_table(config, self.tables)
+            self.values: GameValue = (seat_values(config, seat, self.spec)[0]
+                                      if self.spec and self._table is None and self.ends == "blueprint"
                                       else FairRounds(seat))
+        elif self.ends == "fair":
+            self.models = {s: self.copy_model() for s in range(config.num_players) if s != seat}
         else:
             try:
                 self._blueprint = self.blueprints(config)
@@ -258,7 +266,7 @@ class LocalBestResponse(BaseOpponent):
                 raise
             except ValueError as exc:
                 raise ValueError(f"{self.name}: at {config.num_players} players it values a round's ends by the "
-                                 f"blueprint, and {exc}") from None
+                                 f"blueprint (or by fair rounds: ends=fair), and {exc}") from None
             if max(config.starting_dice) > self._blueprint.max_dice:
                 raise ValueError(f"{self.name}: the blueprint valuing its round's ends covers up to "
                                  f"{self._blueprint.max_dice} dice each; the game starts with {config.starting_dice}")
@@ -299,7 +307,7 @@ class LocalBestResponse(BaseOpponent):
         if config.num_players == 2:
             self._ends = self._round_ends(event)
         elif event.dice[self.seat] > 0:
-            self._table_ends = self._blueprint_ends(event)
+            self._table_ends = self._blueprint_ends(event) if self.ends == "blueprint" else self._fair_ends(event)
 
     def _blueprint_ends(self, event: RoundStart) -> np.ndarray:
         """(caller, loser) by seat: LBR's P(winning the game) after each challenge can end the round, from the
@@ -310,6 +318,15 @@ class LocalBestResponse(BaseOpponent):
         out = np.zeros((n, n))
         out[np.ix_(order, order)] = ends[:, :, order.index(self.seat)]
         return out
+
+    def _fair_ends(self, event: RoundStart) -> np.ndarray:
+        """(caller, loser) by seat: LBR's P(winning the game) once ``loser`` has lost a die, by fair rounds (the
+        caller does not matter)."""
+        fair = FairRounds(self.seat)
+        dice = tuple(int(d) for d in event.dice)
+        after = [fair.win_probability(tuple(d - (s == loser) for s, d in enumerate(dice)))
+                 for loser in range(len(dice))]
+        return np.tile(np.array(after), (len(dice), 1))
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
         """LBR's P(winning the game) after each way a two-player round can end
