@@ -180,6 +180,8 @@ def test_refuses_a_table_without_a_blueprint(tmp_path):
         LocalBestResponse("random").reset(0, GameConfig(num_players=4, dice=2))
     with pytest.raises(ValueError, match="blueprint"):
         LocalBestResponse("random").reset(0, GameConfig.preset("perudo", num_players=3, dice=2))
+    with pytest.raises(ValueError, match="at 3 players a round's loser loses one die; loss by the difference"):
+        LocalBestResponse("random", ends="fair").reset(0, GameConfig.preset("dudo", num_players=3, dice=2))
     with pytest.raises(ValueError, match="table= names a blueprint for 3-6 players"):
         (tmp_path / "blueprint.npz").write_bytes(b"")  # never read: two players refuse it first
         LocalBestResponse("quantal", table=str(tmp_path / "blueprint.npz")).reset(0, GameConfig(dice=2))
@@ -201,11 +203,12 @@ def test_fair_ends_value_each_loser_by_fair_rounds():
     assert type(two.values).__name__ == "FairRounds"
 
 
-@pytest.mark.parametrize("players", [5, 6])
-def test_fair_ends_beat_one_third_at_five_and_six_players(players):
-    """lbr:quantal,ends=fair needs no blueprint at five and six seats: over 30 games of 2 dice each against
-    one-third at every other seat (LBR's seat rotated), its 95% interval lies above the fair share 1/N."""
-    config, games, wins = GameConfig(num_players=players, dice=2), 30, 0
+@pytest.mark.parametrize("players, preset", [(5, None), (6, None), (3, "perudo"), (4, "perudo")])
+def test_fair_ends_beat_one_third_without_a_blueprint(players, preset):
+    """lbr:quantal,ends=fair needs no blueprint (five and six seats, Perudo's rules): over 30 games of 2 dice each
+    against one-third at every other seat (LBR's seat rotated), its 95% interval lies above the fair share 1/N."""
+    config = GameConfig(num_players=players, dice=2)
+    config, games, wins = config if preset is None else GameConfig.preset(preset, num_players=players, dice=2), 30, 0
     for seed in range(games):
         lbr = make_player("lbr:quantal,ends=fair")
         seated = [lbr] + [make_player("one-third") for _ in range(players - 1)]
@@ -214,41 +217,47 @@ def test_fair_ends_beat_one_third_at_five_and_six_players(players):
         wins += seated[record.winner] is lbr
     assert wilson_interval(wins, games)[0] > 1 / players, wins
 
-@pytest.mark.parametrize("spec", ["one-third", "oehm:0.2", "cfr"])
-def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec):
+
+@pytest.mark.parametrize("spec, preset", [("one-third", None), ("oehm:0.2", None), ("cfr", None),
+                                          ("one-third", "perudo"), ("quantal", "perudo")])
+def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec, preset):
     """With two seats, and round ends worth the same whoever called (the two-player lookahead's even-odds
     continuation has LBR call, the table's averages over the callers), the table's lookahead values every candidate
-    as the two-player lookahead does, under today's rules."""
-    config = GameConfig(dice=3)
+    as the two-player lookahead does, under today's rules and Perudo's (exact calls and ones' bids)."""
+    config = GameConfig(dice=3) if preset is None else GameConfig.preset(preset, dice=3)
     lbr = LocalBestResponse(spec)
     lbr.reset(0, config)
     lbr.observe(RoundStart(0, (3, 2), 1))
     rng = np.random.default_rng(5)
     r, t = lbr._ranges[1], 5
     own = np.array([[1, 0, 2, 0, 0, 0]]) @ match_matrix(config)
-    lose, win = rng.random(2)  # LBR's value when it loses the die, when the other seat does
+    lose, win, regain, given = rng.random(4)  # LBR's value when it loses the die, when the other seat does; when
+    # its exact call is right, when the other seat's is
     missed = np.arange(-t, t + 1)  # by how many dice the bid missed (<= 0: it holds, the caller loses)
-    ends = RoundOutcome(np.array([np.where(missed <= 0, lose, win), np.where(missed <= 0, win, lose)]), None, t)
+    exact = np.array([[lose, regain], [win, given]]) if config.exact_call else None  # [caller, right]
+    ends = RoundOutcome(np.array([np.where(missed <= 0, lose, win), np.where(missed <= 0, win, lose)]), exact, t)
     by_seat = np.array([[lose, win], [lose, win]])  # [caller, loser]: LBR is seat 0
-    for history in ((), ((1, Bid(2, 4)),), ((1, Bid(1, 6)), (0, Bid(2, 3)), (1, Bid(3, 3)))):
+    right = np.array([regain, given]) if config.exact_call else None
+    for history in ((), ((1, Bid(2, 4)),), ((1, Bid(1, 6)), (0, Bid(2, 3)), (1, Bid(3, 3))), ((1, Bid(1, 1)),)):
         view = PublicView(config, 0, (3, 2), history)
         weights = rng.dirichlet(np.ones(len(r.support)))
         for lookahead in (1, 2):
             two = lookahead_values(lbr.model, view, own, r.matching, r.support, weights, ends, lookahead)
             table = table_lookahead_values({1: lbr.model}, view, own[0], {1: HandRange(r.support, r.matching, weights)},
-                                           by_seat, lookahead)
+                                           by_seat, lookahead, exact=right)
             assert table[0] == two[0]
             np.testing.assert_allclose(table[1], two[1], rtol=0, atol=1e-12)
 
 
-def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch):
+@pytest.mark.parametrize("perudo", [False, True])
+def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch, perudo):
     """Four seats, one out of dice, LBR at seat 2 facing a standing bid (the turn wraps round), every raise a
-    candidate, no reply skipped: each value is the sum over the others' hands of LBR's challenge, or of the next
-    seat's challenge or reply and the seat after it challenging that reply, each end as ``ends`` says."""
+    candidate, no reply skipped: each value is the sum over the others' hands of LBR's call, or of the next seat's
+    call or reply and the seat after it calling that reply, each end as ``ends`` (and under Perudo ``exact``) says."""
     monkeypatch.setattr(lbr_module, "REPLY_MASS", 0.0)
-    config = GameConfig(num_players=4, dice=2)
+    config = GameConfig.preset("perudo", num_players=4, dice=2) if perudo else GameConfig(num_players=4, dice=2)
     dice, me = (1, 0, 2, 1), 2
-    models = {3: make_player("oehm:0.2"), 0: make_player("one-third")}
+    models = {3: make_player("oehm:0.2"), 0: make_player("random" if perudo else "one-third")}  # random: exact calls
     for seat, model in models.items():
         model.reset(seat, config)
     match = match_matrix(config)
@@ -257,37 +266,47 @@ def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch):
     for seat in (3, 0):
         support = hand_support(dice[seat], 6)[0]
         ranges[seat] = HandRange(support, support @ match, rng.dirichlet(np.ones(len(support))))
-    ends = rng.random((4, 4))
+    ends, right = rng.random((4, 4)), rng.random(4)
+    calls = (CHALLENGE, EXACT) if perudo else (CHALLENGE,)
     own_hand = np.array([0, 0, 1, 0, 1, 0])
     history = ((3, Bid(1, 3)), (0, Bid(2, 3)))  # seat 3 opened, seat 0 raised
     view = PublicView(config, me, dice, history)
     later, before = {2: 3, 3: 0, 0: 2}, {3: 2, 0: 3, 2: 0}
     neutral = np.mean([ends[s, s] + ends[later[s], s] for s in later]) / 2
-    actions, values = table_lookahead_values(models, view, own_hand @ match, ranges, ends, 2, raises="all")
+    actions, values = table_lookahead_values(models, view, own_hand @ match, ranges, ends, 2, raises="all",
+                                             exact=right if perudo else None)
 
-    def end(caller: int, bid: Bid, h3: int, h0: int) -> float:
+    def end(call, caller: int, bid: Bid, h3: int, h0: int) -> float:
         total = sum(int(hand @ match[:, bid.face - 1]) for hand in (own_hand, ranges[3].support[h3],
                                                                      ranges[0].support[h0]))
+        if call is EXACT:
+            return right[caller] if total == bid.quantity else ends[caller, caller]
         return ends[caller, caller] if total >= bid.quantity else ends[caller, before[caller]]
 
-    assert len(actions) > 10
+    assert len(actions) > 10 and (EXACT in actions) == perudo
+    exact_mass = 0.0  # how much the brute force weighs the others' exact calls (Perudo: it must be tested)
     for action, value in zip(actions, values[0], strict=True):
         expected = 0.0
         for h3, h0 in itertools.product(range(len(ranges[3].support)), range(len(ranges[0].support))):
             p = ranges[3].weights[h3] * ranges[0].weights[h0]
-            if action is CHALLENGE:
-                expected += p * end(me, view.bid, h3, h0)
+            if not isinstance(action, Bid):
+                expected += p * end(action, me, view.bid, h3, h0)
                 continue
             after = PublicView(config, 3, dice, history + ((me, action),))
             hand3, hand0 = ranges[3].support[h3:h3 + 1], ranges[0].support[h0:h0 + 1]
-            expected += p * models[3].action_probabilities(hand3, after, CHALLENGE)[0] * end(3, action, h3, h0)
+            for call in calls:
+                expected += p * models[3].action_probabilities(hand3, after, call)[0] * end(call, 3, action, h3, h0)
             for reply in legal_actions(config, sum(dice), action):
                 if isinstance(reply, Bid):
                     again = PublicView(config, 0, dice, history + ((me, action), (3, reply)))
-                    called = models[0].action_probabilities(hand0, again, CHALLENGE)[0]
-                    expected += p * models[3].action_probabilities(hand3, after, reply)[0] * (
-                        called * end(0, reply, h3, h0) + (1 - called) * neutral)
+                    replied = p * models[3].action_probabilities(hand3, after, reply)[0]
+                    for call in calls:
+                        called = models[0].action_probabilities(hand0, again, call)[0]
+                        expected += replied * called * (end(call, 0, reply, h3, h0) - neutral)
+                        exact_mass += replied * called * (call is EXACT)
+                    expected += replied * neutral
         assert value == pytest.approx(expected, abs=1e-12)
+    assert (exact_mass > 0.0) == perudo
 
 
 def test_lbr_beats_two_one_third_at_three_players():

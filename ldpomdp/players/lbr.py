@@ -135,35 +135,45 @@ class HandRange:
 
 def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView, own_matching: np.ndarray,
                            ranges: Mapping[int, HandRange], ends: np.ndarray, lookahead: int = 2,
-                           raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
-    """LBR's candidate actions at ``view`` (LBR to act; today's rules, any number of seats) and their lookahead
-    values: ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with dice,
-    ``ends[caller, loser]`` (by seat) LBR's value of each challenge's end. After LBR's raise the next seat challenges
-    or raises as its model says; with ``lookahead`` 2 the seat after it challenges that raise as its model says (LBR,
-    if it is LBR's turn again, when that is worth more); a round that goes on is worth ``ends`` averaged over losers."""
+                           raises: str = "smallest", exact: np.ndarray | None = None
+                           ) -> tuple[list[Action], np.ndarray]:
+    """LBR's candidate actions at ``view`` (LBR to act; any number of seats, a loser losing one die) and their
+    lookahead values: ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with
+    dice, ``ends[caller, loser]`` (by seat) LBR's value of each challenge's end (and of a wrong exact call, the caller
+    losing), ``exact[caller]`` of a right exact call (under the exact call). After LBR's raise the next seat calls or
+    raises as its model says; with ``lookahead`` 2 the seat after it calls that raise as its model says (LBR, if it is
+    LBR's turn again, when that is worth more); a round that goes on is worth ``ends`` averaged over losers."""
     config, me = view.config, view.seat
     turn = seats_in_turn(view.dice, me)[1:]  # the others with dice, in turn
     later = {s: turn[turn.index(s) + 1] if s != turn[-1] else me for s in turn} | {me: turn[0]}
     before = {after: s for s, after in later.items()}  # the author of the bid a seat calls
     neutral = float(np.mean([ends[s, s] + ends[later[s], s] for s in later])) / 2.0  # each seat loses equally often
+    calls = (CHALLENGE, EXACT) if config.exact_call else (CHALLENGE,)
+    if config.exact_call and exact is None:
+        raise ValueError("table_lookahead_values: under the exact call, exact= values a right one")
 
     def asked(seat: int, at: PublicView, action: Action) -> np.ndarray:
         support = ranges[seat].support
         return checked_probabilities(models[seat], models[seat].action_probabilities(support, at, action),
                                      len(support))
 
-    def challenge(caller: int, bid: Bid, held: Mapping[int, np.ndarray]) -> float:
-        """The value of ``caller`` challenging ``bid`` (its author: the seat before), each seat in ``held`` weighted
-        by that reach (else by its range): the others' total count convolved seat by seat, its mass where the bid
-        stands (the caller loses) and where it falls (the author does)."""
+    def called(call: Action, caller: int, bid: Bid, held: Mapping[int, np.ndarray]) -> float:
+        """The value of ``caller``'s ``call`` of ``bid`` (its author: the seat before), each seat in ``held`` weighted
+        by that reach (else by its range): the others' total count convolved seat by seat; a challenge loses where
+        the bid stands (else the author does), an exact call is right where the count is the bid's."""
         total = np.ones(1)  # the weight of each total count of the others' dice matching the bid's face
         for seat in turn:
             total = np.convolve(total, ranges[seat].counts(bid.face, held.get(seat)))
-        stands = float(total[max(bid.quantity - int(own_matching[bid.face - 1]), 0):].sum())
+        need = bid.quantity - int(own_matching[bid.face - 1])
+        if call is EXACT:
+            assert exact is not None  # checked above: the exact call is legal only under its rules
+            right = float(total[need]) if 0 <= need < len(total) else 0.0
+            return right * exact[caller] + (float(total.sum()) - right) * ends[caller, caller]
+        stands = float(total[max(need, 0):].sum())
         return stands * ends[caller, caller] + (float(total.sum()) - stands) * ends[caller, before[caller]]
 
     legal = view.legal_actions()
-    actions: list[Action] = [CHALLENGE] if CHALLENGE in legal else []
+    actions: list[Action] = [c for c in calls if c in legal]
     actions += candidate_raises(legal, raises)
     values = np.empty((1, len(actions)))
     nxt = turn[0]
@@ -171,26 +181,27 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
     for k, action in enumerate(actions):
         if not isinstance(action, Bid):
             assert view.bid is not None
-            values[0, k] = challenge(me, view.bid, {})
+            values[0, k] = called(action, me, view.bid, {})
             continue
         history = view.history + ((me, action),)
         after = PublicView(config, nxt, view.dice, history, view.round_index)
-        value = challenge(nxt, action, {nxt: ranges[nxt].weights * asked(nxt, after, CHALLENGE)})
+        value = sum(called(c, nxt, action, {nxt: ranges[nxt].weights * asked(nxt, after, c)}) for c in calls)
         replies = [r for r in legal_actions(config, view.table_dice, action) if isinstance(r, Bid)]
         reaches = [ranges[nxt].weights * asked(nxt, after, reply) for reply in replies]  # P(hand) x P(reply)
         masses = np.array([float(reach.sum()) for reach in reaches])
         value += float(masses.sum()) * neutral  # the round goes on; the lookahead's replies corrected below
         if lookahead == 2 and third == me:
             for reply, reach, mass in zip(replies, reaches, masses, strict=True):
-                value += max(0.0, challenge(me, reply, {nxt: reach}) - mass * neutral)
+                value += max(0.0, *(called(c, me, reply, {nxt: reach}) - mass * neutral for c in calls))
         elif lookahead == 2:
             order = np.argsort(-masses, kind="stable")
             covered = np.searchsorted(np.cumsum(masses[order]), (1.0 - REPLY_MASS) * masses.sum()) + 1
             for j in order[:covered]:  # the likeliest replies, all but REPLY_MASS of their mass
                 again = PublicView(config, third, view.dice, history + ((nxt, replies[j]),), view.round_index)
-                called = ranges[third].weights * asked(third, again, CHALLENGE)
-                value += challenge(third, replies[j], {nxt: reaches[j], third: called}) - float(
-                    called.sum()) * masses[j] * neutral
+                for c in calls:
+                    reach = ranges[third].weights * asked(third, again, c)
+                    value += called(c, third, replies[j], {nxt: reaches[j], third: reach}) - float(
+                        reach.sum()) * masses[j] * neutral
         values[0, k] = value
     return actions, values
 
@@ -217,9 +228,9 @@ class LocalBestResponse(BaseOpponent):
     """Local best response to ``policy`` (a player spec, or a player object) at every other seat.
 
     Two players, any rules: :func:`lookahead_values`, round ends valued as :meth:`_round_ends` says. Three to six
-    players (today's rules): :func:`table_lookahead_values`, a copy of the policy at each other seat, round ends
-    valued by the blueprint (:attr:`blueprints`: the file ``table``, else a cfr policy's, else the shipped one).
-    ``ends="fair"``: by :class:`FairRounds` at any table (each seat with dice as likely to lose each later round).
+    players: :func:`table_lookahead_values`, a copy of the policy at each other seat, round ends valued by the
+    blueprint (today's rules; :attr:`blueprints`: the file ``table``, else a cfr policy's, else the shipped one), or
+    with ``ends="fair"`` by :class:`FairRounds` (any rules losing one die: each seat as likely to lose each round).
     ``lookahead`` and ``raises`` as there. Deterministic: it never draws from ``rng``. The models see every event.
     """
 
@@ -245,6 +256,7 @@ class LocalBestResponse(BaseOpponent):
             (lambda: _policy(self.spec)[0]) if self.spec else (lambda: copy.deepcopy(self.model)))
         self.models: dict[int, OpponentModel] = {}  # the policy at each other seat (two players: ``model``)
         self._ranges: dict[int, HandRange] = {}  # the range of each other seat with dice, this round
+        self._table_exact: np.ndarray | None = None  # 3-6 players: LBR's value of each seat's right exact call
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -257,24 +269,31 @@ class LocalBestResponse(BaseOpponent):
             self.values: GameValue = (seat_values(config, seat, self.spec)[0]
                                       if self.spec and self._table is None and self.ends == "blueprint"
                                       else FairRounds(seat))
-        elif self.ends == "fair":
-            self.models = {s: self.copy_model() for s in range(config.num_players) if s != seat}
         else:
-            try:
-                self._blueprint = self.blueprints(config)
-            except TableError:
-                raise
-            except ValueError as exc:
-                raise ValueError(f"{self.name}: at {config.num_players} players it values a round's ends by the "
-                                 f"blueprint (or by fair rounds: ends=fair), and {exc}") from None
-            if max(config.starting_dice) > self._blueprint.max_dice:
-                raise ValueError(f"{self.name}: the blueprint valuing its round's ends covers up to "
-                                 f"{self._blueprint.max_dice} dice each; the game starts with {config.starting_dice}")
+            if config.loss != "one":
+                raise ValueError(f"{self.name}: at {config.num_players} players a round's loser loses one die; "
+                                 f"loss by the difference (Dudo) is played by two")
+            if self.ends == "blueprint":
+                self._blueprint = self._blueprint_for(config)
             self.models = {s: self.copy_model() for s in range(config.num_players) if s != seat}
         for other, model in self.models.items():
             model.reset(other, config)
         self._had_palifico: set[int] = set()  # the seats whose palifico round has been played
         self._loser = -1  # the last round's loser
+
+    def _blueprint_for(self, config: GameConfig) -> BlueprintTable:
+        """The blueprint valuing round ends at this table (3-6 players), or a ValueError naming what is missing."""
+        try:
+            blueprint = self.blueprints(config)
+        except TableError:
+            raise
+        except ValueError as exc:
+            raise ValueError(f"{self.name}: at {config.num_players} players it values a round's ends by the "
+                             f"blueprint (or by fair rounds: ends=fair), and {exc}") from None
+        if max(config.starting_dice) > blueprint.max_dice:
+            raise ValueError(f"{self.name}: the blueprint valuing its round's ends covers up to "
+                             f"{blueprint.max_dice} dice each; the game starts with {config.starting_dice}")
+        return blueprint
 
     def observe(self, event: Event) -> None:
         for model in self.models.values():
@@ -306,8 +325,10 @@ class LocalBestResponse(BaseOpponent):
                 self._ranges[seat] = HandRange(support, support @ match, prior.copy())
         if config.num_players == 2:
             self._ends = self._round_ends(event)
+        elif event.dice[self.seat] > 0 and self.ends == "fair":
+            self._table_ends, self._table_exact = self._fair_ends(event)
         elif event.dice[self.seat] > 0:
-            self._table_ends = self._blueprint_ends(event) if self.ends == "blueprint" else self._fair_ends(event)
+            self._table_ends, self._table_exact = self._blueprint_ends(event), None
 
     def _blueprint_ends(self, event: RoundStart) -> np.ndarray:
         """(caller, loser) by seat: LBR's P(winning the game) after each challenge can end the round, from the
@@ -319,14 +340,16 @@ class LocalBestResponse(BaseOpponent):
         out[np.ix_(order, order)] = ends[:, :, order.index(self.seat)]
         return out
 
-    def _fair_ends(self, event: RoundStart) -> np.ndarray:
-        """(caller, loser) by seat: LBR's P(winning the game) once ``loser`` has lost a die, by fair rounds (the
-        caller does not matter)."""
-        fair = FairRounds(self.seat)
+    def _fair_ends(self, event: RoundStart) -> tuple[np.ndarray, np.ndarray]:
+        """LBR's P(winning the game) by fair rounds: (caller, loser) by seat once ``loser`` has lost a die (whoever
+        called), and (caller,) once the caller's right exact call has given it a die back (up to its starting dice)."""
+        config, fair = self.config, FairRounds(self.seat)
+        assert config is not None  # reset sets it before any round starts
         dice = tuple(int(d) for d in event.dice)
-        after = [fair.win_probability(tuple(d - (s == loser) for s, d in enumerate(dice)))
-                 for loser in range(len(dice))]
-        return np.tile(np.array(after), (len(dice), 1))
+        lost = [fair.win_probability(tuple(d - (s == loser) for s, d in enumerate(dice))) for loser in range(len(dice))]
+        regained = [fair.win_probability(tuple(min(d + 1, config.starting_dice[s]) if s == caller else d
+                                               for s, d in enumerate(dice))) for caller in range(len(dice))]
+        return np.tile(np.array(lost), (len(dice), 1)), np.array(regained)
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
         """LBR's P(winning the game) after each way a two-player round can end
@@ -360,7 +383,7 @@ class LocalBestResponse(BaseOpponent):
                                                self._ends, self.lookahead, self.raises)
         else:
             actions, values = table_lookahead_values(self.models, view.public(), own[0], self._ranges,
-                                                     self._table_ends, self.lookahead, self.raises)
+                                                     self._table_ends, self.lookahead, self.raises, self._table_exact)
         return actions[int(best_actions(values)[0])]
 
 
