@@ -26,6 +26,7 @@ from ldpomdp.players import (
 )
 from ldpomdp.players.burcsi_nagy import uniform_difference_sf
 from ldpomdp.registry import make_player
+from ldpomdp.rules import match_matrix
 
 CONFIGS = {
     "full-ones-wild": GameConfig(num_players=3, dice=5),
@@ -35,7 +36,7 @@ CONFIGS = {
     "sixes-high-wild": GameConfig(num_players=3, dice=3, wild=6, bids="sixes"),
 }
 SPECS = ["oehm:0.3", "burcsi-nagy:s=0.6,t=0.4", "aggressive", "conservative", "random", "one-third", "bluff:0.35",
-         "quantal:temperature=0.7"]
+         "quantal:temperature=0.7", "quantal:reads=true"]
 
 
 def view_for(config, hand, dice, history=(), seat=0):
@@ -115,7 +116,8 @@ def test_burcsi_nagy_frequencies_match_probabilities_with_every_nudge():
     assert 0 < raise_probs["both"] < 1
 
 
-@pytest.mark.parametrize("spec", ["aggressive", "random", "bluff:0.35", "quantal:temperature=0.7"])
+@pytest.mark.parametrize("spec", ["aggressive", "random", "bluff:0.35", "quantal:temperature=0.7",
+                                  "quantal:reads=true"])
 def test_other_stochastic_frequencies_match_probabilities(spec):
     config = GameConfig(num_players=2, dice=3)
     model = make_player(spec)
@@ -249,10 +251,10 @@ def test_conservative_bids_only_what_its_hand_makes_true():
     lambda: OehmPlayer(bluff=1.5), lambda: OehmPlayer(bluff="x"), lambda: BurcsiNagyPlayer(s=-0.1),
     lambda: BurcsiNagyPlayer(t=float("inf")), lambda: make_player("oehm:2"), lambda: make_player("burcsi-nagy:u=1"),
     lambda: QuantalEstimate(0), lambda: QuantalEstimate(-1.0), lambda: QuantalEstimate(float("nan")),
-    lambda: QuantalEstimate(True), lambda: make_player("quantal:temperature=x"),
+    lambda: QuantalEstimate(True), lambda: make_player("quantal:temperature=x"), lambda: QuantalEstimate(reads=1),
 ])
 def test_parameters_are_validated(bad):
-    with pytest.raises(ValueError, match="bluff|BurcsiNagyPlayer|burcsi-nagy|QuantalEstimate.temperature"):
+    with pytest.raises(ValueError, match="bluff|BurcsiNagyPlayer|burcsi-nagy|QuantalEstimate.(temperature|reads)"):
         bad()
 
 
@@ -278,6 +280,38 @@ def test_quantal_is_the_logit_of_the_estimate_rule():
         at = view_for(config, hand, (3, 2, 2), ((2, bid),)).public()
         np.testing.assert_allclose(cold.action_probabilities(hands, at, CHALLENGE),
                                    rule.action_probabilities(hands, at, CHALLENGE), atol=1e-6)
+
+
+def test_reading_quantal_counts_the_others_at_their_posterior():
+    """reads=true: each bid this round updates its author's hand by the non-reading policy's likelihood (the exact
+    posterior, by hand here), and the estimate counts each other seat at its posterior's expected matching dice; with
+    no bid yet it is the non-reading estimate."""
+    config = GameConfig(num_players=3, dice=2)
+    plain, reader = QuantalEstimate(), QuantalEstimate(reads=True)
+    assert reader.name == "quantal:reads=true" and make_player(reader.name).reads
+    dice, hand = (2, 2, 2), (0, 1, 0, 0, 1, 0)
+    opening = view_for(config, hand, dice).public()
+    for action in opening.legal_actions():
+        np.testing.assert_allclose(reader.action_probabilities(np.array([hand]), opening, action),
+                                   plain.action_probabilities(np.array([hand]), opening, action), rtol=1e-12)
+    history = ((1, Bid(2, 5)), (2, Bid(3, 5)))
+    support, prior = hand_support(2, 6)
+    match = support @ match_matrix(config)
+    posterior = {}
+    for k, (seat, bid) in enumerate(history):
+        at = PlayerView(config, seat, dice, history[:k], hand=(2, 0, 0, 0, 0, 0)).public()
+        weights = prior * plain.action_probabilities(support, at, bid)
+        posterior[seat] = weights / weights.sum()
+    view = view_for(config, hand, dice, history).public()
+    estimate = np.array(hand) @ match_matrix(config) + posterior[1] @ match + posterior[2] @ match
+    assert estimate[4] > 1 + 4 / 3 + 0.2  # the bids on fives moved the estimate of fives up
+    challenge = 1.0 / (1.0 + np.exp(-(3 - estimate[4])))
+    assert reader.action_probabilities(np.array([hand]), view, CHALLENGE)[0] == pytest.approx(challenge, rel=1e-12)
+    raises = [a for a in view.legal_actions() if isinstance(a, Bid)]
+    logits = np.array([estimate[b.face - 1] - b.quantity for b in raises])
+    expected = (1.0 - challenge) * np.exp(logits) / np.exp(logits).sum()
+    got = np.array([reader.action_probabilities(np.array([hand]), view, b)[0] for b in raises])
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
 # --- broken user classes fail loudly, naming themselves ----------------------------------------------

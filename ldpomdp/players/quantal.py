@@ -3,40 +3,95 @@
 With e(f) the expected matching dice on the table for face f (:func:`~ldpomdp.estimate.expected_matches`) and T the
 ``temperature`` (in dice): facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(f)) / T)),
 and otherwise raises to a legal bid (q', f') with probability proportional to exp((e(f') - q') / T); never the exact
-call. Cold, it challenges where the one-third rule does (but for e(f) = q: half the time) and raises to the bids that
-its estimates hold by most, not to the best-estimated face. A model of an honest, noisy player (Many players page).
+call; cold, it challenges where the one-third rule does (e(f) = q: half the time). With ``reads``, e(f) counts each
+other seat at its expected matching dice given its bids this round, read as the non-reading rule's (exact posterior).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..estimate import expected_matches
+from ..estimate import expected_matches, unseen_matches
 from ..game import PlayerView, PublicView
+from ..hands import hand_support
 from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..registry import spec_text
-from ..rules import CHALLENGE, Action, Bid
+from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix
 from ..validation import number
 
 __all__ = ["QuantalEstimate"]
 
 COLDEST = 1e-6  # the lowest temperature, in dice
+READ_MEMO = 20_000  # the reading posteriors kept (by round and bids), cleared when full
+
+History = tuple[tuple[int, Bid], ...]
 
 
 class QuantalEstimate(BaseOpponent):
     """Challenges with logistic((q - e) / ``temperature``), else raises with softmax((e - q') / ``temperature``)."""
 
-    def __init__(self, temperature: float = 1.0, name: str | None = None):
+    def __init__(self, temperature: float = 1.0, reads: bool = False, name: str | None = None):
         # colder plays as the cold limit already (any two margins differ by a sixth of a die at least), and cannot
         # overflow the logits
         self.temperature = number("QuantalEstimate", "temperature", temperature, COLDEST)
-        self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else self.temperature})
+        if not isinstance(reads, bool):
+            raise ValueError(f"QuantalEstimate.reads must be true or false, got {reads!r}")
+        self.reads = reads
+        self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else self.temperature,
+                                                  "reads": reads or None})
         self._memo: ViewMemo[tuple[tuple[Action, ...], np.ndarray]] = ViewMemo()
+        self._read: dict[tuple[GameConfig, tuple[int, ...], History], dict[int, np.ndarray]] = {}
+        self._bidding: dict[tuple[GameConfig, tuple[int, ...], History, int], tuple[dict[Action, int], np.ndarray]] = {}
+
+    def posteriors(self, config: GameConfig, dice: tuple[int, ...], history: History) -> dict[int, np.ndarray]:
+        """Each seat's posterior over :func:`~ldpomdp.hands.hand_support` after the round's bids ``history``, every
+        bid read as the non-reading policy's (a bid it could not make leaves that seat's posterior as it was)."""
+        key = (config, dice, history)
+        found = self._read.get(key)
+        if found is not None:
+            return found
+        if not history:
+            out = {s: hand_support(d, config.faces)[1] for s, d in enumerate(dice) if d > 0}
+        else:
+            out = dict(self.posteriors(config, dice, history[:-1]))
+            seat, bid = history[-1]
+            columns, probs = self._bids(config, dice, history[:-1], seat)
+            weights = out[seat] * (probs[:, columns[bid]] if bid in columns else 0.0)
+            out[seat] = weights / weights.sum() if weights.sum() > 0.0 else out[seat]
+        if len(self._read) >= READ_MEMO:
+            self._read.clear()
+        self._read[key] = out
+        return out
+
+    def _bids(self, config: GameConfig, dice: tuple[int, ...], history: History, seat: int
+              ) -> tuple[dict[Action, int], np.ndarray]:
+        """The non-reading policy of ``seat`` to act after ``history``, over every hand it may hold: (each action's
+        column, (hands, actions) probabilities)."""
+        key = (config, dice, history, seat)
+        found = self._bidding.get(key)
+        if found is None:
+            view = PublicView(config, seat, dice, history)
+            actions, probs = self._policy(hand_support(dice[seat], config.faces)[0], view, reading=False)
+            found = ({a: i for i, a in enumerate(actions)}, probs)
+            if len(self._bidding) >= READ_MEMO:
+                self._bidding.clear()
+            self._bidding[key] = found
+        return found
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:
         """The legal raises, then the challenge when a bid stands, and (N, those actions) their probabilities for
         each of the N ``hands``."""
+        return self._policy(hands, view, self.reads)
+
+    def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[tuple[Action, ...], np.ndarray]:
         estimate = expected_matches(np.atleast_2d(np.asarray(hands)), view)  # (N, faces)
+        if reading:
+            config, dice = view.config, tuple(int(d) for d in view.dice)
+            match = match_matrix(config)
+            seen = sum(weights @ (hand_support(dice[s], config.faces)[0] @ match)
+                       for s, weights in self.posteriors(config, dice, view.history).items() if s != view.seat)
+            estimate = estimate + (seen - unseen_matches(config, view.table_dice, dice[view.seat],
+                                                         range(1, config.faces + 1)))
         raises = tuple(a for a in view.legal_actions() if isinstance(a, Bid))
         probs = np.zeros((estimate.shape[0], len(raises)))
         if raises:
