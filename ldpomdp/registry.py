@@ -120,7 +120,8 @@ register("bluff", "ldpomdp.players.one_third:OneThirdRule", positional="bluff",
          summary="one-third rule that bluffs with the given probability, e.g. bluff:0.3")
 register("quantal", "ldpomdp.players.quantal:QuantalEstimate",
          summary="the one-third rule's estimates as a logit response: challenges and raises the more likely the "
-                 "more its estimates say so, e.g. quantal:temperature=0.5 (in dice; default 1)")
+                 "more its estimates say so, e.g. quantal:temperature=0.5 (in dice; default 1); reads=true reads "
+                 "the others' bids this round")
 register("random", "ldpomdp.players.random_player:RandomPlayer", summary="uniform over legal actions")
 register("human", "ldpomdp.players.human:HumanPlayer", summary="you, in the terminal (ldpomdp play; sweeps refuse it)")
 register("oehm", "ldpomdp.players.oehm:OehmPlayer", positional="bluff",
@@ -154,7 +155,8 @@ register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", ki
                  "best-response:assume=bluff:0.3")
 register("lbr", "ldpomdp.players.lbr:LocalBestResponse", positional="policy", kinds={"policy": SPEC, "table": FILE},
          summary="local best response to a policy at every other seat (two players: a lower bound on its "
-                 "exploitability), e.g. lbr:one-third or lbr:mixture,lookahead=1")
+                 "exploitability), e.g. lbr:one-third or lbr:mixture,lookahead=1; at 3-6 players "
+                 "lbr:quantal:reads=true,ends=fair")
 register("expected-count", "ldpomdp.planners.expected_count:ExpectedCountPlanner",
          aliases={"particles": "n_particles"}, kinds={"assume": SPEC},
          summary="report 002's POMDP player: belief + expected count, e.g. expected-count:belief=exact,particles=1000")

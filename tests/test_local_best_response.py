@@ -203,12 +203,23 @@ def test_fair_ends_value_each_loser_by_fair_rounds():
     assert type(two.values).__name__ == "FairRounds"
 
 
+def test_fair_ends_value_a_right_exact_call_by_the_die_it_gives_back():
+    """Under Perudo, from (1, 2, 0) of 2 dice each: seat 0's right exact call gives it its second die (then each of
+    the 2 + 2 dice left as likely to be the next lost: seat 0 wins 1/2), seat 1's gives nothing (it has its 2: 1/4
+    for seat 0, by hand); the seat without dice gets 0, in both arrays."""
+    lbr = LocalBestResponse("one-third", ends="fair")
+    lbr.reset(0, GameConfig.preset("perudo", num_players=3, dice=2))
+    lbr.observe(RoundStart(0, (1, 2, 0), 0))
+    np.testing.assert_allclose(lbr._table_exact, [1 / 2, 1 / 4, 0.0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(lbr._table_ends[0], [0.0, 1 / 2, 0.0], rtol=0, atol=1e-12)
+
+
 @pytest.mark.parametrize("players, preset", [(5, None), (6, None), (3, "perudo"), (4, "perudo")])
 def test_fair_ends_beat_one_third_without_a_blueprint(players, preset):
-    """lbr:quantal,ends=fair needs no blueprint (five and six seats, Perudo's rules): over 30 games of 2 dice each
+    """lbr:quantal,ends=fair needs no blueprint (five and six seats, Perudo's rules): over 60 games of 2 dice each
     against one-third at every other seat (LBR's seat rotated), its 95% interval lies above the fair share 1/N."""
     config = GameConfig(num_players=players, dice=2)
-    config, games, wins = config if preset is None else GameConfig.preset(preset, num_players=players, dice=2), 30, 0
+    config, games, wins = config if preset is None else GameConfig.preset(preset, num_players=players, dice=2), 60, 0
     for seed in range(games):
         lbr = make_player("lbr:quantal,ends=fair")
         seated = [lbr] + [make_player("one-third") for _ in range(players - 1)]
@@ -238,7 +249,9 @@ def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec, preset):
     ends = RoundOutcome(np.array([np.where(missed <= 0, lose, win), np.where(missed <= 0, win, lose)]), exact, t)
     by_seat = np.array([[lose, win], [lose, win]])  # [caller, loser]: LBR is seat 0
     right = np.array([regain, given]) if config.exact_call else None
-    for history in ((), ((1, Bid(2, 4)),), ((1, Bid(1, 6)), (0, Bid(2, 3)), (1, Bid(3, 3))), ((1, Bid(1, 1)),)):
+    histories = [(), ((1, Bid(2, 4)),), ((1, Bid(1, 6)), (0, Bid(2, 3)), (1, Bid(3, 3)))]
+    histories.append(((1, Bid(1, 1)),) if preset is None else ((1, Bid(2, 4)), (0, Bid(1, 1))))  # Perudo: ones later
+    for history in histories:
         view = PublicView(config, 0, (3, 2), history)
         weights = rng.dirichlet(np.ones(len(r.support)))
         for lookahead in (1, 2):

@@ -294,18 +294,19 @@ def test_reading_quantal_counts_the_others_at_their_posterior():
     for action in opening.legal_actions():
         np.testing.assert_allclose(reader.action_probabilities(np.array([hand]), opening, action),
                                    plain.action_probabilities(np.array([hand]), opening, action), rtol=1e-12)
-    history = ((1, Bid(2, 5)), (2, Bid(3, 5)))
+    history = ((1, Bid(2, 5)), (2, Bid(3, 5)), (0, Bid(3, 6)), (1, Bid(4, 5)))  # seat 1 bids twice
     support, prior = hand_support(2, 6)
     match = support @ match_matrix(config)
-    posterior = {}
+    posterior = {1: prior, 2: prior}
     for k, (seat, bid) in enumerate(history):
         at = PlayerView(config, seat, dice, history[:k], hand=(2, 0, 0, 0, 0, 0)).public()
-        weights = prior * plain.action_probabilities(support, at, bid)
-        posterior[seat] = weights / weights.sum()
+        if seat != 0:  # the reader's own bids do not move its estimate
+            weights = posterior[seat] * plain.action_probabilities(support, at, bid)
+            posterior[seat] = weights / weights.sum()
     view = view_for(config, hand, dice, history).public()
     estimate = np.array(hand) @ match_matrix(config) + posterior[1] @ match + posterior[2] @ match
     assert estimate[4] > 1 + 4 / 3 + 0.2  # the bids on fives moved the estimate of fives up
-    challenge = 1.0 / (1.0 + np.exp(-(3 - estimate[4])))
+    challenge = 1.0 / (1.0 + np.exp(-(4 - estimate[4])))
     assert reader.action_probabilities(np.array([hand]), view, CHALLENGE)[0] == pytest.approx(challenge, rel=1e-12)
     raises = [a for a in view.legal_actions() if isinstance(a, Bid)]
     logits = np.array([estimate[b.face - 1] - b.quantity for b in raises])

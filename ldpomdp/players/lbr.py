@@ -3,9 +3,9 @@ the whole game, where no exact best response can be computed; at 3-6 players, on
 
 :class:`LocalBestResponse` keeps the exact range of each other seat's hand and takes the action of highest lookahead
 value against them, round outcomes valued by :func:`~ldpomdp.exact.game_values.seat_values` (under rule variants by
-the equilibrium table of those rules; at 3-6 players by the blueprint), so its win rate against the policy bounds the
-policy's exploitability from below. :func:`local_best_response` is the one-round version, exact on the round's
-tree. The lookahead, the policies it reads and its cost: the Robustness page."""
+the equilibrium table of those rules; at 3-6 players by the blueprint, or by fair rounds), so its win rate against the
+policy bounds the policy's exploitability from below. :func:`local_best_response` is the one-round version, exact on
+the round's tree. The lookahead, the policies it reads and its cost: the Robustness page."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ from ..validation import one_of
 from .cfr import CFRPlayer
 
 __all__ = ["LocalBestResponse", "local_best_response", "lbr_behaviour", "lookahead_values", "table_lookahead_values",
-           "candidate_raises", "round_payoff", "HandRange", "RAISES"]
+           "candidate_raises", "round_payoff", "HandRange", "RAISES", "ENDS"]
 
 RAISES = ("smallest", "all")  # LBR's candidate raises: the smallest legal raise on each face, or every legal raise
 ENDS = ("blueprint", "fair")  # how 3-6 players' round ends are valued: the blueprint's values, or fair rounds
@@ -342,14 +342,18 @@ class LocalBestResponse(BaseOpponent):
 
     def _fair_ends(self, event: RoundStart) -> tuple[np.ndarray, np.ndarray]:
         """LBR's P(winning the game) by fair rounds: (caller, loser) by seat once ``loser`` has lost a die (whoever
-        called), and (caller,) once the caller's right exact call has given it a die back (up to its starting dice)."""
+        called), and (caller,) once the caller's right exact call has given it a die back (up to its starting dice);
+        0 for seats without dice."""
         config, fair = self.config, FairRounds(self.seat)
         assert config is not None  # reset sets it before any round starts
         dice = tuple(int(d) for d in event.dice)
-        lost = [fair.win_probability(tuple(d - (s == loser) for s, d in enumerate(dice))) for loser in range(len(dice))]
-        regained = [fair.win_probability(tuple(min(d + 1, config.starting_dice[s]) if s == caller else d
-                                               for s, d in enumerate(dice))) for caller in range(len(dice))]
-        return np.tile(np.array(lost), (len(dice), 1)), np.array(regained)
+        n = len(dice)
+        lost, regained = np.zeros(n), np.zeros(n)
+        for s in seats_in_turn(dice, 0):
+            lost[s] = fair.win_probability(tuple(d - (i == s) for i, d in enumerate(dice)))
+            regained[s] = fair.win_probability(tuple(min(d + 1, config.starting_dice[i]) if i == s else d
+                                                     for i, d in enumerate(dice)))
+        return np.tile(lost, (n, 1)), regained
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
         """LBR's P(winning the game) after each way a two-player round can end

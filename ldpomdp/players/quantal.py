@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..estimate import expected_matches, unseen_matches
-from ..game import PlayerView, PublicView
+from ..game import Event, PlayerView, PublicView, RoundStart
 from ..hands import hand_support
 from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..registry import spec_text
@@ -22,13 +22,15 @@ from ..validation import number
 __all__ = ["QuantalEstimate"]
 
 COLDEST = 1e-6  # the lowest temperature, in dice
-READ_MEMO = 20_000  # the reading posteriors kept (by round and bids), cleared when full
+READ_MEMO = 20_000  # reading: the posteriors kept (by bids), cleared at each round's start and when full
+BIDS_MEMO = 256  # reading: the non-reading policies kept (each hands x actions), likewise
 
 History = tuple[tuple[int, Bid], ...]
 
 
 class QuantalEstimate(BaseOpponent):
-    """Challenges with logistic((q - e) / ``temperature``), else raises with softmax((e - q') / ``temperature``)."""
+    """Challenges with logistic((q - e) / ``temperature``), else raises with softmax((e - q') / ``temperature``);
+    with ``reads``, e counts the other seats at their posteriors given their bids this round."""
 
     def __init__(self, temperature: float = 1.0, reads: bool = False, name: str | None = None):
         # colder plays as the cold limit already (any two margins differ by a sixth of a die at least), and cannot
@@ -45,7 +47,8 @@ class QuantalEstimate(BaseOpponent):
 
     def posteriors(self, config: GameConfig, dice: tuple[int, ...], history: History) -> dict[int, np.ndarray]:
         """Each seat's posterior over :func:`~ldpomdp.hands.hand_support` after the round's bids ``history``, every
-        bid read as the non-reading policy's (a bid it could not make leaves that seat's posterior as it was)."""
+        bid read as the non-reading policy's (a bid it could not make leaves that seat's posterior as it was);
+        read-only."""
         key = (config, dice, history)
         found = self._read.get(key)
         if found is not None:
@@ -58,9 +61,8 @@ class QuantalEstimate(BaseOpponent):
             columns, probs = self._bids(config, dice, history[:-1], seat)
             weights = out[seat] * (probs[:, columns[bid]] if bid in columns else 0.0)
             out[seat] = weights / weights.sum() if weights.sum() > 0.0 else out[seat]
-        if len(self._read) >= READ_MEMO:
-            self._read.clear()
-        self._read[key] = out
+            out[seat].flags.writeable = False
+        _remember(self._read, key, out, READ_MEMO)
         return out
 
     def _bids(self, config: GameConfig, dice: tuple[int, ...], history: History, seat: int
@@ -73,10 +75,13 @@ class QuantalEstimate(BaseOpponent):
             view = PublicView(config, seat, dice, history)
             actions, probs = self._policy(hand_support(dice[seat], config.faces)[0], view, reading=False)
             found = ({a: i for i, a in enumerate(actions)}, probs)
-            if len(self._bidding) >= READ_MEMO:
-                self._bidding.clear()
-            self._bidding[key] = found
+            _remember(self._bidding, key, found, BIDS_MEMO)
         return found
+
+    def observe(self, event: Event) -> None:
+        if isinstance(event, RoundStart):  # a new round's bids: no key of the last round's comes again
+            self._read.clear()
+            self._bidding.clear()
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:
         """The legal raises, then the challenge when a bid stands, and (N, those actions) their probabilities for
@@ -115,3 +120,10 @@ class QuantalEstimate(BaseOpponent):
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         actions, probs = self.policy(np.asarray(view.hand)[None, :], view)
         return sample_action(actions, probs[0], rng)
+
+
+def _remember(memo: dict, key: object, value: object, cap: int) -> None:
+    """Store ``value`` at ``key`` in ``memo``, emptied first when it holds ``cap`` entries."""
+    if len(memo) >= cap:
+        memo.clear()
+    memo[key] = value
