@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..caches import BoundedCache
 from ..estimate import expected_matches, unseen_matches
 from ..game import Event, PlayerView, PublicView, RoundStart
 from ..hands import hand_support
@@ -22,10 +23,11 @@ from ..validation import number
 __all__ = ["QuantalEstimate"]
 
 COLDEST = 1e-6  # the lowest temperature, in dice
-READ_MEMO = 20_000  # reading: the posteriors kept (by bids), cleared at each round's start and when full
+READ_MEMO = 20_000  # reading: the posteriors kept (by bids), cleared at each round's start, least recent dropped
 BIDS_MEMO = 256  # reading: the non-reading policies kept (each hands x actions), likewise
 
 History = tuple[tuple[int, Bid], ...]
+Reading = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # each seat's posterior, its expected matching dice
 
 
 class QuantalEstimate(BaseOpponent):
@@ -42,40 +44,51 @@ class QuantalEstimate(BaseOpponent):
         self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else self.temperature,
                                                   "reads": reads or None})
         self._memo: ViewMemo[tuple[tuple[Action, ...], np.ndarray]] = ViewMemo()
-        self._read: dict[tuple[GameConfig, tuple[int, ...], History], dict[int, np.ndarray]] = {}
-        self._bidding: dict[tuple[GameConfig, tuple[int, ...], History, int], tuple[dict[Action, int], np.ndarray]] = {}
+        self._read: BoundedCache[tuple[GameConfig, tuple[int, ...], History], Reading] = BoundedCache(READ_MEMO)
+        self._bidding: BoundedCache[tuple[GameConfig, tuple[int, ...], History, int],
+                                    tuple[dict[Action, int], np.ndarray]] = BoundedCache(BIDS_MEMO)
 
     def posteriors(self, config: GameConfig, dice: tuple[int, ...], history: History) -> dict[int, np.ndarray]:
         """Each seat's posterior over :func:`~ldpomdp.hands.hand_support` after the round's bids ``history``, every
         bid read as the non-reading policy's (a bid it could not make leaves that seat's posterior as it was);
         read-only."""
+        return self._reading(config, dice, history)[0]
+
+    def _reading(self, config: GameConfig, dice: tuple[int, ...], history: History) -> Reading:
+        """(:meth:`posteriors`, each seat's expected matching dice (faces,) under its posterior), memoised."""
         key = (config, dice, history)
-        found = self._read.get(key)
+        found = self._read.lookup(key)
         if found is not None:
             return found
+        match = match_matrix(config)
         if not history:
-            out = {s: hand_support(d, config.faces)[1] for s, d in enumerate(dice) if d > 0}
+            weights = {s: hand_support(d, config.faces)[1] for s, d in enumerate(dice) if d > 0}
+            expected = {s: w @ (hand_support(dice[s], config.faces)[0] @ match) for s, w in weights.items()}
         else:
-            out = dict(self.posteriors(config, dice, history[:-1]))
+            before, expected_before = self._reading(config, dice, history[:-1])
+            weights, expected = dict(before), dict(expected_before)
             seat, bid = history[-1]
             columns, probs = self._bids(config, dice, history[:-1], seat)
-            weights = out[seat] * (probs[:, columns[bid]] if bid in columns else 0.0)
-            out[seat] = weights / weights.sum() if weights.sum() > 0.0 else out[seat]
-            out[seat].flags.writeable = False
-        _remember(self._read, key, out, READ_MEMO)
-        return out
+            updated = before[seat] * (probs[:, columns[bid]] if bid in columns else 0.0)
+            weights[seat] = updated / updated.sum() if updated.sum() > 0.0 else before[seat]
+            weights[seat].flags.writeable = False
+            expected[seat] = weights[seat] @ (hand_support(dice[seat], config.faces)[0] @ match)
+        for array in expected.values():
+            array.flags.writeable = False
+        self._read[key] = (weights, expected)
+        return weights, expected
 
     def _bids(self, config: GameConfig, dice: tuple[int, ...], history: History, seat: int
               ) -> tuple[dict[Action, int], np.ndarray]:
         """The non-reading policy of ``seat`` to act after ``history``, over every hand it may hold: (each action's
         column, (hands, actions) probabilities)."""
         key = (config, dice, history, seat)
-        found = self._bidding.get(key)
+        found = self._bidding.lookup(key)
         if found is None:
             view = PublicView(config, seat, dice, history)
             actions, probs = self._policy(hand_support(dice[seat], config.faces)[0], view, reading=False)
-            found = ({a: i for i, a in enumerate(actions)}, probs)
-            _remember(self._bidding, key, found, BIDS_MEMO)
+            probs.flags.writeable = False
+            found = self._bidding[key] = ({a: i for i, a in enumerate(actions)}, probs)
         return found
 
     def observe(self, event: Event) -> None:
@@ -92,9 +105,7 @@ class QuantalEstimate(BaseOpponent):
         estimate = expected_matches(np.atleast_2d(np.asarray(hands)), view)  # (N, faces)
         if reading:
             config, dice = view.config, tuple(int(d) for d in view.dice)
-            match = match_matrix(config)
-            seen = sum(weights @ (hand_support(dice[s], config.faces)[0] @ match)
-                       for s, weights in self.posteriors(config, dice, view.history).items() if s != view.seat)
+            seen = sum(e for s, e in self._reading(config, dice, view.history)[1].items() if s != view.seat)
             estimate = estimate + (seen - unseen_matches(config, view.table_dice, dice[view.seat],
                                                          range(1, config.faces + 1)))
         raises = tuple(a for a in view.legal_actions() if isinstance(a, Bid))
@@ -121,9 +132,3 @@ class QuantalEstimate(BaseOpponent):
         actions, probs = self.policy(np.asarray(view.hand)[None, :], view)
         return sample_action(actions, probs[0], rng)
 
-
-def _remember(memo: dict, key: object, value: object, cap: int) -> None:
-    """Store ``value`` at ``key`` in ``memo``, emptied first when it holds ``cap`` entries."""
-    if len(memo) >= cap:
-        memo.clear()
-    memo[key] = value
