@@ -349,10 +349,9 @@ class LocalBestResponse(BaseOpponent):
         dice = tuple(int(d) for d in event.dice)
         n = len(dice)
         lost, regained = np.zeros(n), np.zeros(n)
-        for s in seats_in_turn(dice, 0):
-            lost[s] = fair.win_probability(tuple(d - (i == s) for i, d in enumerate(dice)))
-            regained[s] = fair.win_probability(tuple(min(d + 1, config.starting_dice[i]) if i == s else d
-                                                     for i, d in enumerate(dice)))
+        for s in seats_in_turn(dice, 0):  # the caller s is wrong by a bid that holds, right by an exact one
+            lost[s] = fair.win_probability(settle_count(config, dice, 0, -1, s, CHALLENGE)[1])
+            regained[s] = fair.win_probability(settle_count(config, dice, 0, -1, s, EXACT)[1])
         return np.tile(lost, (n, 1)), regained
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
