@@ -180,8 +180,8 @@ def test_refuses_a_table_without_a_blueprint(tmp_path):
         LocalBestResponse("random").reset(0, GameConfig(num_players=4, dice=2))
     with pytest.raises(ValueError, match="blueprint"):
         LocalBestResponse("random").reset(0, GameConfig.preset("perudo", num_players=3, dice=2))
-    with pytest.raises(ValueError, match="at 3 players a round's loser loses one die; loss by the difference"):
-        LocalBestResponse("random", ends="fair").reset(0, GameConfig.preset("dudo", num_players=3, dice=2))
+    with pytest.raises(ValueError, match="blueprint.*covers today's rules"):
+        LocalBestResponse("random").reset(0, GameConfig.preset("dudo", num_players=3, dice=2))
     with pytest.raises(ValueError, match="table= names a blueprint for 3-6 players"):
         (tmp_path / "blueprint.npz").write_bytes(b"")  # never read: two players refuse it first
         LocalBestResponse("quantal", table=str(tmp_path / "blueprint.npz")).reset(0, GameConfig(dice=2))
@@ -191,13 +191,18 @@ def test_refuses_a_table_without_a_blueprint(tmp_path):
 
 def test_fair_ends_value_each_loser_by_fair_rounds():
     """ends=fair: after the loser drops a die, LBR (seat 0) wins as fair rounds say, whoever called: by hand, from
-    (1, 1, 1) each seat wins 1/3; from (2, 0, 1) seat 0 loses only if it loses two coin flips running (1/4)."""
+    (1, 1, 1) each seat wins 1/3; from (2, 0, 1) seat 0 loses only if it loses two coin flips running (3/4). A bid
+    that holds costs the challenger, one that misses the seat before it."""
     lbr = LocalBestResponse("one-third", ends="fair")
     assert lbr.name == "lbr:one-third,ends=fair" and make_player(lbr.name).ends == "fair"
     lbr.reset(0, GameConfig(num_players=3, dice=2))
     lbr.observe(RoundStart(0, (2, 1, 1), 0))
-    by_loser = np.array([[1 / 3, 3 / 4, 3 / 4]])
-    np.testing.assert_allclose(lbr._table_ends, np.repeat(by_loser, 3, axis=0), rtol=0, atol=1e-12)
+    by_loser = np.array([1 / 3, 3 / 4, 3 / 4])
+    holds = np.arange(-4, 5) <= 0
+    for caller, bidder in ((0, 2), (1, 0), (2, 1)):
+        np.testing.assert_allclose(lbr._ends.challenge[caller], np.where(holds, by_loser[caller], by_loser[bidder]),
+                                   rtol=0, atol=1e-12)
+    assert lbr._ends.exact is None
     two = LocalBestResponse("one-third", ends="fair")
     two.reset(1, GameConfig(dice=2))
     assert type(two.values).__name__ == "FairRounds"
@@ -206,18 +211,33 @@ def test_fair_ends_value_each_loser_by_fair_rounds():
 def test_fair_ends_value_a_right_exact_call_by_the_die_it_gives_back():
     """Under Perudo, from (1, 2, 0) of 2 dice each: seat 0's right exact call gives it its second die (then each of
     the 2 + 2 dice left as likely to be the next lost: seat 0 wins 1/2), seat 1's gives nothing (it has its 2: 1/4
-    for seat 0, by hand); the seat without dice gets 0, in both arrays."""
+    for seat 0, by hand); a wrong one costs the caller a die; the seat without dice gets 0."""
     lbr = LocalBestResponse("one-third", ends="fair")
     lbr.reset(0, GameConfig.preset("perudo", num_players=3, dice=2))
     lbr.observe(RoundStart(0, (1, 2, 0), 0))
-    np.testing.assert_allclose(lbr._table_exact, [1 / 2, 1 / 4, 0.0], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(lbr._table_ends[0], [0.0, 1 / 2, 0.0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(lbr._ends.exact, [[0.0, 1 / 2], [1 / 2, 1 / 4], [0.0, 0.0]], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(lbr._ends.challenge[0], np.where(np.arange(-3, 4) <= 0, 0.0, 1 / 2), rtol=0,
+                               atol=1e-12)
 
 
-@pytest.mark.parametrize("players, preset", [(5, None), (6, None), (3, "perudo"), (4, "perudo")])
+def test_fair_ends_under_loss_by_the_difference():
+    """Under Dudo, from (2, 1, 1) of 2 dice each, LBR at seat 0: a challenge's loser loses what the bid missed by
+    (the challenger one more), then fair rounds; by hand, e.g. seat 0 challenging a bid that holds with 2 to spare
+    loses its 2 dice (0), the bid missing by 2 takes seat 2's one die (3/4)."""
+    lbr = LocalBestResponse("one-third", ends="fair")
+    lbr.reset(0, GameConfig.preset("dudo", num_players=3, dice=2))
+    lbr.observe(RoundStart(0, (2, 1, 1), 0))
+    m = {missed: missed + 4 for missed in range(-4, 5)}  # the column of a bid that missed by ``missed``
+    challenge = lbr._ends.challenge
+    assert [challenge[0, m[k]] for k in (-2, -1, 0, 1, 2)] == pytest.approx([0.0, 0.0, 1 / 3, 3 / 4, 3 / 4])
+    assert [challenge[1, m[k]] for k in (-1, 0, 1, 2)] == pytest.approx([3 / 4, 3 / 4, 1 / 3, 0.0])
+
+
+@pytest.mark.parametrize("players, preset", [(5, None), (6, None), (3, "perudo"), (4, "perudo"), (3, "dudo")])
 def test_fair_ends_beat_one_third_without_a_blueprint(players, preset):
-    """lbr:quantal,ends=fair needs no blueprint (five and six seats, Perudo's rules): over 60 games of 2 dice each
-    against one-third at every other seat (LBR's seat rotated), its 95% interval lies above the fair share 1/N."""
+    """lbr:quantal,ends=fair needs no blueprint (five and six seats, Perudo's and Dudo's rules): over 60 games of 2
+    dice each against one-third at every other seat (LBR's seat rotated), its 95% interval lies above the fair share
+    1/N."""
     config = GameConfig(num_players=players, dice=2)
     config, games, wins = config if preset is None else GameConfig.preset(preset, num_players=players, dice=2), 60, 0
     for seed in range(games):
@@ -247,8 +267,6 @@ def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec, preset):
     missed = np.arange(-t, t + 1)  # by how many dice the bid missed (<= 0: it holds, the caller loses)
     exact = np.array([[lose, regain], [win, given]]) if config.exact_call else None  # [caller, right]
     ends = RoundOutcome(np.array([np.where(missed <= 0, lose, win), np.where(missed <= 0, win, lose)]), exact, t)
-    by_seat = np.array([[lose, win], [lose, win]])  # [caller, loser]: LBR is seat 0
-    right = np.array([regain, given]) if config.exact_call else None
     histories = [(), ((1, Bid(2, 4)),), ((1, Bid(1, 6)), (0, Bid(2, 3)), (1, Bid(3, 3)))]
     histories.append(((1, Bid(1, 1)),) if preset is None else ((1, Bid(2, 4)), (0, Bid(1, 1))))  # Perudo: ones later
     for history in histories:
@@ -257,18 +275,20 @@ def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec, preset):
         for lookahead in (1, 2):
             two = lookahead_values(lbr.model, view, own, r.matching, r.support, weights, ends, lookahead)
             table = table_lookahead_values({1: lbr.model}, view, own[0], {1: HandRange(r.support, r.matching, weights)},
-                                           by_seat, lookahead, exact=right)
+                                           ends, lookahead)
             assert table[0] == two[0]
             np.testing.assert_allclose(table[1], two[1], rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("perudo", [False, True])
-def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch, perudo):
+@pytest.mark.parametrize("preset", [None, "perudo", "dudo"])
+def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch, preset):
     """Four seats, one out of dice, LBR at seat 2 facing a standing bid (the turn wraps round), every raise a
     candidate, no reply skipped: each value is the sum over the others' hands of LBR's call, or of the next seat's
-    call or reply and the seat after it calling that reply, each end as ``ends`` (and under Perudo ``exact``) says."""
+    call or reply and the seat after it calling that reply, each end as ``ends`` says by caller and what the bid
+    missed by (under Perudo, exact calls right or wrong)."""
     monkeypatch.setattr(lbr_module, "REPLY_MASS", 0.0)
-    config = GameConfig.preset("perudo", num_players=4, dice=2) if perudo else GameConfig(num_players=4, dice=2)
+    config = GameConfig(num_players=4, dice=2) if preset is None else GameConfig.preset(preset, num_players=4, dice=2)
+    perudo = preset == "perudo"
     dice, me = (1, 0, 2, 1), 2
     models = {3: make_player("oehm:0.2"), 0: make_player("random" if perudo else "one-third")}  # random: exact calls
     for seat, model in models.items():
@@ -279,22 +299,21 @@ def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch, peru
     for seat in (3, 0):
         support = hand_support(dice[seat], 6)[0]
         ranges[seat] = HandRange(support, support @ match, rng.dirichlet(np.ones(len(support))))
-    ends, right = rng.random((4, 4)), rng.random(4)
+    ends = RoundOutcome(rng.random((4, 9)), rng.random((4, 2)) if perudo else None, 4)  # 4 dice on the table
     calls = (CHALLENGE, EXACT) if perudo else (CHALLENGE,)
     own_hand = np.array([0, 0, 1, 0, 1, 0])
     history = ((3, Bid(1, 3)), (0, Bid(2, 3)))  # seat 3 opened, seat 0 raised
     view = PublicView(config, me, dice, history)
-    later, before = {2: 3, 3: 0, 0: 2}, {3: 2, 0: 3, 2: 0}
-    neutral = np.mean([ends[s, s] + ends[later[s], s] for s in later]) / 2
-    actions, values = table_lookahead_values(models, view, own_hand @ match, ranges, ends, 2, raises="all",
-                                             exact=right if perudo else None)
+    later = {2: 3, 3: 0, 0: 2}
+    neutral = np.mean([ends.challenge[s, 4] + ends.challenge[later[s], 5] for s in later]) / 2  # s loses, called or not
+    actions, values = table_lookahead_values(models, view, own_hand @ match, ranges, ends, 2, raises="all")
 
     def end(call, caller: int, bid: Bid, h3: int, h0: int) -> float:
         total = sum(int(hand @ match[:, bid.face - 1]) for hand in (own_hand, ranges[3].support[h3],
                                                                      ranges[0].support[h0]))
         if call is EXACT:
-            return right[caller] if total == bid.quantity else ends[caller, caller]
-        return ends[caller, caller] if total >= bid.quantity else ends[caller, before[caller]]
+            return ends.exact[caller, int(total == bid.quantity)]
+        return ends.challenge[caller, bid.quantity - total + 4]
 
     assert len(actions) > 10 and (EXACT in actions) == perudo
     exact_mass = 0.0  # how much the brute force weighs the others' exact calls (Perudo: it must be tested)

@@ -55,17 +55,19 @@ def canonical_state(config: GameConfig, key: tuple[int, ...]) -> DiceState:
 
 @dataclass(frozen=True)
 class RoundOutcome:
-    """The opener's value of every way a round with ``table_dice`` dice ends: ``challenge[c, m + table_dice]`` when
-    role c (0 = opener) challenges a bid its quantity above the matching dice by m (m <= 0: the bid holds), and
-    ``exact[c, right]`` when role c calls exact (None: no exact call). Values lie in [-1, 1]."""
+    """One side's value (in a two-player round, the opener's) of every way a round with ``table_dice`` dice ends:
+    ``challenge[c, m + table_dice]`` when role c (two roles: 0 = the opener; at a table, one per seat) challenges a bid
+    its quantity above the matching dice by m (m <= 0: the bid holds), and ``exact[c, right]`` when role c calls exact
+    (None: no exact call). Values lie in [-1, 1]."""
 
-    challenge: np.ndarray  # (2, 2 * table_dice + 1)
-    exact: np.ndarray | None  # (2, 2)
+    challenge: np.ndarray  # (roles, 2 * table_dice + 1)
+    exact: np.ndarray | None  # (roles, 2)
     table_dice: int
 
     def __post_init__(self) -> None:
-        shapes = [(self.challenge, (2, 2 * self.table_dice + 1))] + ([(self.exact, (2, 2))] if self.exact is not None
-                                                                     else [])
+        roles = max(2, *np.shape(self.challenge)[:1])
+        shapes = [(self.challenge, (roles, 2 * self.table_dice + 1))] + (
+            [(self.exact, (roles, 2))] if self.exact is not None else [])
         for array, shape in shapes:
             if np.shape(array) != shape or np.abs(array).max() > 1.0 + 1e-12:
                 raise ValueError(f"outcome arrays must be {shape} values in [-1, 1], got {array!r}")

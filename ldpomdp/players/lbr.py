@@ -134,23 +134,22 @@ class HandRange:
 
 
 def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView, own_matching: np.ndarray,
-                           ranges: Mapping[int, HandRange], ends: np.ndarray, lookahead: int = 2,
-                           raises: str = "smallest", exact: np.ndarray | None = None
-                           ) -> tuple[list[Action], np.ndarray]:
-    """LBR's candidate actions at ``view`` (LBR to act; any number of seats, a loser losing one die) and their
-    lookahead values: ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with
-    dice, ``ends[caller, loser]`` (by seat) LBR's value of each challenge's end (and of a wrong exact call, the caller
-    losing), ``exact[caller]`` of a right exact call (under the exact call). After LBR's raise the next seat calls or
-    raises as its model says; with ``lookahead`` 2 the seat after it calls that raise as its model says (LBR, if it is
-    LBR's turn again, when that is worth more); a round that goes on is worth ``ends`` averaged over losers."""
+                           ranges: Mapping[int, HandRange], ends: RoundOutcome, lookahead: int = 2,
+                           raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
+    """LBR's candidate actions at ``view`` (LBR to act; any number of seats) and their lookahead values:
+    ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with dice, ``ends``
+    LBR's value of each way the round ends, a :class:`~ldpomdp.exact.chain.RoundOutcome` with a role per seat. After
+    LBR's raise the next seat calls or raises as its model says; with ``lookahead`` 2 the seat after it calls that
+    raise as its model says (LBR, if it is LBR's turn again, when that is worth more); a round that goes on is worth
+    the mean of each seat's losing a die as challenger and as bidder."""
     config, me = view.config, view.seat
     turn = seats_in_turn(view.dice, me)[1:]  # the others with dice, in turn
     later = {s: turn[turn.index(s) + 1] if s != turn[-1] else me for s in turn} | {me: turn[0]}
-    before = {after: s for s, after in later.items()}  # the author of the bid a seat calls
-    neutral = float(np.mean([ends[s, s] + ends[later[s], s] for s in later])) / 2.0  # each seat loses equally often
+    table = ends.table_dice
+    neutral = float(np.mean([ends.challenge[s, table] + ends.challenge[later[s], table + 1] for s in later])) / 2.0
     calls = (CHALLENGE, EXACT) if config.exact_call else (CHALLENGE,)
-    if config.exact_call and exact is None:
-        raise ValueError("table_lookahead_values: under the exact call, exact= values a right one")
+    if config.exact_call and ends.exact is None:
+        raise ValueError("table_lookahead_values: under the exact call, ends.exact values the exact calls")
 
     def asked(seat: int, at: PublicView, action: Action) -> np.ndarray:
         support = ranges[seat].support
@@ -158,19 +157,17 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
                                      len(support))
 
     def called(call: Action, caller: int, bid: Bid, held: Mapping[int, np.ndarray]) -> float:
-        """The value of ``caller``'s ``call`` of ``bid`` (its author: the seat before), each seat in ``held`` weighted
-        by that reach (else by its range): the others' total count convolved seat by seat; a challenge loses where
-        the bid stands (else the author does), an exact call is right where the count is the bid's."""
+        """The value of ``caller``'s ``call`` of ``bid``, each seat in ``held`` weighted by that reach (else by its
+        range): the others' total count convolved seat by seat, then each count's end (by what the bid missed by)."""
         total = np.ones(1)  # the weight of each total count of the others' dice matching the bid's face
         for seat in turn:
             total = np.convolve(total, ranges[seat].counts(bid.face, held.get(seat)))
         need = bid.quantity - int(own_matching[bid.face - 1])
         if call is EXACT:
-            assert exact is not None  # checked above: the exact call is legal only under its rules
+            assert ends.exact is not None  # checked above: the exact call is legal only under its rules
             right = float(total[need]) if 0 <= need < len(total) else 0.0
-            return right * exact[caller] + (float(total.sum()) - right) * ends[caller, caller]
-        stands = float(total[max(need, 0):].sum())
-        return stands * ends[caller, caller] + (float(total.sum()) - stands) * ends[caller, before[caller]]
+            return right * ends.exact[caller, 1] + (float(total.sum()) - right) * ends.exact[caller, 0]
+        return float(total @ ends.challenge[caller, need + table - np.arange(len(total))])
 
     legal = view.legal_actions()
     actions: list[Action] = [c for c in calls if c in legal]
@@ -230,7 +227,7 @@ class LocalBestResponse(BaseOpponent):
     Two players, any rules: :func:`lookahead_values`, round ends valued as :meth:`_round_ends` says. Three to six
     players: :func:`table_lookahead_values`, a copy of the policy at each other seat, round ends valued by the
     blueprint (today's rules; :attr:`blueprints`: the file ``table``, else a cfr policy's, else the shipped one), or
-    with ``ends="fair"`` by :class:`FairRounds` (any rules losing one die: each seat as likely to lose each round).
+    with ``ends="fair"`` by :class:`FairRounds` (any rules: each seat as likely to lose each later round).
     ``lookahead`` and ``raises`` as there. Deterministic: it never draws from ``rng``. The models see every event.
     """
 
@@ -256,7 +253,6 @@ class LocalBestResponse(BaseOpponent):
             (lambda: _policy(self.spec)[0]) if self.spec else (lambda: copy.deepcopy(self.model)))
         self.models: dict[int, OpponentModel] = {}  # the policy at each other seat (two players: ``model``)
         self._ranges: dict[int, HandRange] = {}  # the range of each other seat with dice, this round
-        self._table_exact: np.ndarray | None = None  # 3-6 players: LBR's value of each seat's right exact call
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -270,9 +266,6 @@ class LocalBestResponse(BaseOpponent):
                                       if self.spec and self._table is None and self.ends == "blueprint"
                                       else FairRounds(seat))
         else:
-            if config.loss != "one":
-                raise ValueError(f"{self.name}: at {config.num_players} players a round's loser loses one die; "
-                                 f"loss by the difference (Dudo) is played by two")
             if self.ends == "blueprint":
                 self._blueprint = self._blueprint_for(config)
             self.models = {s: self.copy_model() for s in range(config.num_players) if s != seat}
@@ -325,34 +318,39 @@ class LocalBestResponse(BaseOpponent):
                 self._ranges[seat] = HandRange(support, support @ match, prior.copy())
         if config.num_players == 2:
             self._ends = self._round_ends(event)
-        elif event.dice[self.seat] > 0 and self.ends == "fair":
-            self._table_ends, self._table_exact = self._fair_ends(event)
         elif event.dice[self.seat] > 0:
-            self._table_ends, self._table_exact = self._blueprint_ends(event), None
+            self._ends = self._table_ends(event)
 
-    def _blueprint_ends(self, event: RoundStart) -> np.ndarray:
-        """(caller, loser) by seat: LBR's P(winning the game) after each challenge can end the round, from the
-        blueprint (:func:`~ldpomdp.exact.blueprint.end_values`); 0 for the ends a challenge cannot have."""
-        n = len(event.dice)
-        order = seats_in_turn(event.dice, event.opener)
-        ends = end_values(self._blueprint, tuple(int(event.dice[s]) for s in order))
-        out = np.zeros((n, n))
-        out[np.ix_(order, order)] = ends[:, :, order.index(self.seat)]
-        return out
-
-    def _fair_ends(self, event: RoundStart) -> tuple[np.ndarray, np.ndarray]:
-        """LBR's P(winning the game) by fair rounds: (caller, loser) by seat once ``loser`` has lost a die (whoever
-        called), and (caller,) once the caller's right exact call has given it a die back (up to its starting dice);
-        0 for seats without dice."""
-        config, fair = self.config, FairRounds(self.seat)
+    def _table_ends(self, event: RoundStart) -> RoundOutcome:
+        """LBR's P(winning the game) after each way a round at 3-6 players can end (a role per seat, 0 for seats
+        without dice): the dice after it by :func:`~ldpomdp.rules.settle_count`, valued by fair rounds or by the
+        blueprint's values of its loser's losing a die (:func:`~ldpomdp.exact.blueprint.end_values`)."""
+        config = self.config
         assert config is not None  # reset sets it before any round starts
         dice = tuple(int(d) for d in event.dice)
-        n = len(dice)
-        lost, regained = np.zeros(n), np.zeros(n)
-        for s in seats_in_turn(dice, 0):  # the caller s is wrong by a bid that holds, right by an exact one
-            lost[s] = fair.win_probability(settle_count(config, dice, 0, -1, s, CHALLENGE)[1])
-            regained[s] = fair.win_probability(settle_count(config, dice, 0, -1, s, EXACT)[1])
-        return np.tile(lost, (n, 1)), regained
+        n, table = len(dice), sum(dice)
+        if self.ends == "blueprint":
+            order = seats_in_turn(dice, event.opener)
+            by_loser = np.zeros((n, n))  # (caller, loser) by seat
+            by_loser[np.ix_(order, order)] = end_values(self._blueprint, tuple(dice[s] for s in order))[
+                :, :, order.index(self.seat)]
+        fair = FairRounds(self.seat)
+
+        def value(caller: int, loser: int, after: tuple[int, ...]) -> float:
+            return fair.win_probability(after) if self.ends == "fair" else float(by_loser[caller, loser])
+
+        challenge = np.zeros((n, 2 * table + 1))
+        exact = np.zeros((n, 2)) if config.exact_call else None
+        turn = seats_in_turn(dice, 0)
+        for k, caller in enumerate(turn):
+            for m in range(-table, table + 1):  # the bid (the seat before's) missed by m
+                loser, after = settle_count(config, dice, m, turn[k - 1], caller, CHALLENGE)
+                challenge[caller, m + table] = value(caller, loser, after)
+            if exact is not None:
+                for right in (0, 1):
+                    loser, after = settle_count(config, dice, 1 - right, turn[k - 1], caller, EXACT)
+                    exact[caller, right] = value(caller, loser, after)
+        return RoundOutcome(challenge, exact, table)
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
         """LBR's P(winning the game) after each way a two-player round can end
@@ -379,14 +377,14 @@ class LocalBestResponse(BaseOpponent):
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         own = np.asarray(view.hand, dtype=np.int64)[None, :] @ match_matrix(view.config)
+        assert self._ends is not None  # a round has started
         if view.config.num_players == 2:
-            assert self._ends is not None  # a round has started
             r = self._ranges[1 - self.seat]
             actions, values = lookahead_values(self.model, view.public(), own, r.matching, r.support, r.weights,
                                                self._ends, self.lookahead, self.raises)
         else:
-            actions, values = table_lookahead_values(self.models, view.public(), own[0], self._ranges,
-                                                     self._table_ends, self.lookahead, self.raises, self._table_exact)
+            actions, values = table_lookahead_values(self.models, view.public(), own[0], self._ranges, self._ends,
+                                                     self.lookahead, self.raises)
         return actions[int(best_actions(values)[0])]
 
 
