@@ -25,8 +25,11 @@ from ldpomdp.sweeps.runner import worker_pool
 TWO = table_for(GameConfig())  # the shipped two-player table (today's rules, 1-5 dice each)
 
 
-def test_round_ends_equal_a_walk_over_every_history_and_joint_hand():
-    config = GameConfig(num_players=3, dice=1, faces=3)
+@pytest.mark.parametrize("preset", [None, "dudo"])
+def test_round_ends_equal_a_walk_over_every_history_and_joint_hand(preset):
+    """Each challenge's probability, by caller and by what the bid missed by (Dudo: Perudo bids on ones)."""
+    config = (GameConfig(num_players=3, dice=1, faces=3) if preset is None
+              else GameConfig.preset(preset, num_players=3, dice=1, faces=3))
     solver = NRoundCFR(config, (1, 1, 1), 1, samples=4, max_tuples=1, seed=1)
     solver.run(20)  # any strategy far from uniform
     strategy, r = solver.average_strategy(), solver.round
@@ -34,7 +37,7 @@ def test_round_ends_equal_a_walk_over_every_history_and_joint_hand():
     rows = np.array(tuples).T
     weight = np.prod([r.priors[j][rows[j]] for j in range(3)], axis=0)
     got = end_probabilities(solver, strategy, rows, weight)
-    want = np.zeros((3, 3))
+    want = np.zeros((3, 7))  # (caller, missed by + 3 dice)
 
     def walk(hands, history, p):
         seat = len(history) % 3
@@ -48,12 +51,12 @@ def test_round_ends_equal_a_walk_over_every_history_and_joint_hand():
             else:
                 bid = history[-1]
                 count = sum(int(r.matches[j][hands[j], bid.face - 1]) for j in range(3))
-                want[seat, seat if count >= bid.quantity else (seat - 1) % 3] += p * q
+                want[seat, bid.quantity - count + 3] += p * q
 
     for hands, w in zip(tuples, weight, strict=True):
         walk(hands, [], w)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
-    assert abs(got.sum() - 1.0) < 1e-12
+    assert abs(got.sum() - 1.0) < 1e-12 and got[:, :3].sum() > 0 and got[:, 4:].sum() > 0
 
 
 def test_values_after_a_round_follow_the_rules():
@@ -61,15 +64,31 @@ def test_values_after_a_round_follow_the_rules():
     table.values[(2, 1, 1)] = np.array([0.5, 0.2, 0.3])
     # seat 0 (1 die) loses seat 1's challenge: out; seat 2 opens (the next seat with dice after the challenger)
     v = TWO.value((1, 2))
-    np.testing.assert_allclose(next_round_values(table, (1, 2, 1), 1, 0), [0.0, (1 - v) / 2, (1 + v) / 2])
+    np.testing.assert_allclose(next_round_values(table, (1, 2, 1), 1, 1), [0.0, (1 - v) / 2, (1 + v) / 2])
     # seat 2 loses its own challenge in (1, 2, 2): (1, 2, 1), seat 0 opens after the challenger
     table.values[(1, 2, 1)] = np.array([0.1, 0.6, 0.3])
-    np.testing.assert_allclose(next_round_values(table, (1, 2, 2), 2, 2), [0.1, 0.6, 0.3])
+    np.testing.assert_allclose(next_round_values(table, (1, 2, 2), 2, 0), [0.1, 0.6, 0.3])
+    np.testing.assert_allclose(next_round_values(table, (1, 2, 2), 2, -3), [0.1, 0.6, 0.3])  # one die, by how much
     # seat 1 loses seat 2's challenge in (1, 2, 1): (1, 1, 1) from seat 0, the seat after the challenger
     table.values[(1, 1, 1)] = np.array([0.4, 0.35, 0.25])
-    np.testing.assert_allclose(next_round_values(table, (1, 2, 1), 2, 1), [0.4, 0.35, 0.25])
+    np.testing.assert_allclose(next_round_values(table, (1, 2, 1), 2, 2), [0.4, 0.35, 0.25])
     # seat 0 loses seat 0's challenge in (2, 1, 1): (1, 1, 1) opened by seat 1
     np.testing.assert_allclose(next_round_values(table, (2, 1, 1), 0, 0), [0.25, 0.4, 0.35])
+
+
+def test_values_after_a_round_lost_by_the_difference():
+    """Dudo: the loser loses what the bid missed by (the challenger one more), several dice at once."""
+    two = table_for(GameConfig.preset("dudo", dice=2))
+    table = BlueprintTable(GameConfig.preset("dudo", num_players=3, dice=2), two, 1, 1, 1, 0)
+    table.values[(2, 1, 1)] = np.array([0.5, 0.2, 0.3])  # in turn from the opener
+    # seat 2's bid missed seat 0's challenge by 2: its 2 dice lost, seat 1 (after the challenger) opens 1 against 2
+    v = two.value((1, 2))
+    np.testing.assert_allclose(next_round_values(table, (2, 1, 2), 0, 2), [(1 - v) / 2, (1 + v) / 2, 0.0])
+    # seat 1 challenges a bid holding with one to spare: it loses 2 dice, its one; seat 2 opens 2 against 2
+    w = two.value((2, 2))
+    np.testing.assert_allclose(next_round_values(table, (2, 1, 2), 1, -1), [(1 - w) / 2, 0.0, (1 + w) / 2])
+    # the bid missed by 1: seat 0 (seat 1's bidder) loses one die of its 2; seat 2 opens (2, 1, 1) from it
+    np.testing.assert_allclose(next_round_values(table, (2, 1, 2), 1, 1), [0.2, 0.3, 0.5])
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +125,7 @@ def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
     with pytest.raises(ValueError, match="checkpoint .* other settings"):
         solve_blueprint(GameConfig(num_players=3, dice=1), TWO, iterations=4, samples=4, seed=3,
                         checkpoint=blueprints[3])
-    with pytest.raises(ValueError, match="today's rules"):
+    with pytest.raises(ValueError, match="today's rules and Dudo's"):
         CFRPlayer().reset(0, GameConfig(num_players=3, dice=1, exact_call=True))
 
 
@@ -150,6 +169,31 @@ def test_workers_and_a_resumed_solve_give_the_same_table(tmp_path):
     assert len(list(rounds_folder(checkpoint).glob("round_*"))) == 24 and again.seed == 3
     discard_checkpoint(checkpoint)
     assert not checkpoint.exists() and not rounds_folder(checkpoint).exists()
+
+
+def test_a_dudo_blueprint_keeps_its_rules_and_plays_whole_games(tmp_path):
+    """Under Dudo's rules (Perudo bids, loss by the difference) at three players, 2 dice each: the file keeps the
+    rules (today's table refuses the game and this one today's), and cfr, lbr valuing its ends by it, and robust on
+    it play whole games, where a round can take two dice from a seat."""
+    config = GameConfig.preset("dudo", num_players=3, dice=2)
+    two = table_for(GameConfig.preset("dudo", dice=2))
+    path = solve_blueprint(config, two, iterations=3, samples=4, seed=1).save(tmp_path / "dudo3.npz")
+    loaded = BlueprintTable.load(path, two)
+    assert (loaded.config.wild_bids, loaded.config.loss) == ("perudo", "difference") and len(loaded.strategies) == 8
+    assert all(abs(v.sum() - 1.0) < 1e-9 for v in loaded.values.values())
+    with pytest.raises(ValueError, match="loss by the difference; the game has 3 players, full game"):
+        CFRPlayer(str(path)).reset(0, GameConfig(num_players=3, dice=2))
+    spec = f"cfr:table={path}"
+    lbr, robust = make_player(f"lbr:one-third,table={path}"), RobustPlayer(safe=spec)
+    lost_two = 0
+    for seats in ([make_player(spec), make_player("one-third"), make_player(spec)],
+                  [lbr, make_player(spec), make_player("one-third")], [robust, make_player("one-third"), lbr]):
+        for seed in range(4):
+            record = play_game(config, seats, seed)
+            assert record.winner in (0, 1, 2)
+            lost_two += any(abs(r.matching - r.final_bid.quantity) >= 2 - (r.loser == r.challenger)
+                            for r in record.rounds)
+    assert lost_two > 0 and robust.decisions > 0
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
@@ -235,7 +279,7 @@ def test_solve_command_writes_a_blueprint_and_refuses_variants(tmp_path, capsys)
     assert "--workers: two-player rounds are solved one after another" in capsys.readouterr().err
     assert main(["solve", "equilibrium", "--players", "3", "--rules", "perudo", "--dice", "1", "--out",
                  str(tmp_path / "p.npz")]) == 2
-    assert "today's rules" in capsys.readouterr().err
+    assert "covers today's rules and Dudo's (full bids, no exact call, no palifico)" in capsys.readouterr().err
 
 
 def test_shipped_tables_fit_the_wheel_budget():

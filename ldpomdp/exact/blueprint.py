@@ -1,7 +1,8 @@
 """The blueprint for three to six players: every round with three or more seats holding dice, solved by
 :class:`~ldpomdp.exact.multiplayer.NRoundCFR` and chained over dice states by each seat's probability of winning
-the game; once two seats remain, the two-player table takes over. Today's rules (no variant) for now; the method,
-its cost and its measurements: the Exact solvers page, "Three to six players"."""
+the game; once two seats remain, the two-player table takes over. Rules where dice are only lost: today's, Dudo's
+(Perudo bids, loss by the difference); the method, its cost and its measurements: the Exact solvers page, "Three to
+six players"."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import numpy as np
 
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
-from ..rules import GameConfig, next_opener, seats_in_turn
+from ..rules import CHALLENGE, GameConfig, next_opener, seats_in_turn, settle_count
 from .equilibrium import GameTable, discard_checkpoint, quantize, rounds_folder
 from .multiplayer import NRound, NRoundCFR, RoundPayoff, draw_hands, n_round
 
@@ -97,6 +98,7 @@ class BlueprintTable:
         cfg = self.config
         out = {"format": np.array(self.FORMAT), "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
+               "wild_bids": np.array(cfg.wild_bids), "loss": np.array(cfg.loss),
                "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
                "samples": np.array(self.samples), "seed": np.array(self.seed)}
         for dice in self.strategies if rounds is None else rounds:
@@ -120,7 +122,8 @@ class BlueprintTable:
             raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT}")
         wild = int(data["wild"])
         config = GameConfig(num_players=int(data["players"]), dice=int(data["max_dice"]), faces=int(data["faces"]),
-                            wild=None if wild < 0 else wild, opener=str(data["opener"]))
+                            wild=None if wild < 0 else wild, opener=str(data["opener"]),
+                            wild_bids=str(data.get("wild_bids", "plain")), loss=str(data.get("loss", "one")))
         table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]))
         for name in data:
             if name.startswith("values_"):
@@ -148,18 +151,19 @@ def _label(dice: tuple[int, ...]) -> str:
 
 
 def check_blueprint_rules(config: GameConfig) -> None:
-    """ValueError naming what the blueprint does not cover: other than 3-6 players, rule variants, sixes bids."""
+    """ValueError naming what the blueprint does not cover: other than 3-6 players, sixes bids, rules that give dice
+    back or change a round's rules (the exact call, palifico)."""
     if not 3 <= config.num_players <= 6:
         raise ValueError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
-    if config.variants or config.bids != "full":
-        raise ValueError(f"the blueprint for 3-6 players covers today's rules with full bids; the game has "
-                         f"{config.describe()}")
+    if config.exact_call or config.palifico or config.bids != "full":
+        raise ValueError(f"the blueprint for 3-6 players covers today's rules and Dudo's (full bids, no exact call, "
+                         f"no palifico); the game has {config.describe()}")
 
 
 def _round_rules(config: GameConfig, seats: int) -> GameConfig:
     """The rules of a round with ``seats`` seats holding dice (the abstraction numbers bids by the table's dice)."""
     return GameConfig(num_players=seats, dice=config.starting_dice[0], faces=config.faces, wild=config.wild,
-                      opener=config.opener)
+                      opener=config.opener, wild_bids=config.wild_bids, loss=config.loss)
 
 
 def blueprint_rounds(config: GameConfig) -> list[tuple[int, ...]]:
@@ -171,65 +175,60 @@ def blueprint_rounds(config: GameConfig) -> list[tuple[int, ...]]:
 
 
 def end_values(table: BlueprintTable, dice: tuple[int, ...]) -> np.ndarray:
-    """(caller, loser, seat) :func:`next_round_values` for every end a challenge can have (the loser is the caller
-    or the bidder before it); 0 for the other losers."""
-    n = len(dice)
-    out = np.zeros((n, n, n))
+    """(caller, m + table dice, seat) :func:`next_round_values` when ``caller`` challenges a bid (the seat before's)
+    whose quantity exceeds the matching dice by m (m <= 0: the bid holds)."""
+    n, total = len(dice), sum(dice)
+    out = np.zeros((n, 2 * total + 1, n))
     for caller in range(n):
-        for loser in (caller, (caller - 1) % n):
-            out[caller, loser] = next_round_values(table, dice, caller, loser)
+        for m in range(-total, total + 1):
+            out[caller, m + total] = next_round_values(table, dice, caller, m)
     return out
 
 
-def next_round_values(table: BlueprintTable, dice: tuple[int, ...], caller: int, loser: int) -> np.ndarray:
-    """Each seat's probability of winning after the round with ``dice`` ends, ``caller``'s call making ``loser``
-    lose a die (seats counted from this round's opener); a seat out of dice wins with probability 0."""
-    after = tuple(d - (s == loser) for s, d in enumerate(dice))
-    opener = next_opener(_round_rules(table.config, len(dice)), after, caller, loser)
-    return table.seat_win_probabilities(after, opener)
+def next_round_values(table: BlueprintTable, dice: tuple[int, ...], caller: int, missing: int) -> np.ndarray:
+    """Each seat's probability of winning after the round with ``dice`` ends by ``caller``'s challenge of a bid that
+    missed by ``missing`` (seats counted from this round's opener; the loser and its loss by the rules'
+    :func:`~ldpomdp.rules.settle_count`); a seat out of dice wins with probability 0."""
+    rules = _round_rules(table.config, len(dice))
+    loser, after = settle_count(rules, dice, missing, (caller - 1) % len(dice), caller, CHALLENGE)
+    return table.seat_win_probabilities(after, next_opener(rules, after, caller, loser))
 
 
 def round_payoff(dice: tuple[int, ...], ends: np.ndarray) -> RoundPayoff:
     """The :class:`~ldpomdp.exact.multiplayer.RoundPayoff` of the round with ``dice`` whose ends are worth ``ends``
     (:func:`end_values`): each seat's probability of winning the game after each challenge."""
-    n, total = len(dice), sum(dice)
-    challenge = np.zeros((n, n, 2 * total + 1))
-    for caller in range(n):
-        for m in range(-total, total + 1):
-            challenge[:, caller, m + total] = ends[caller, caller if m <= 0 else (caller - 1) % n]
-    return RoundPayoff(challenge, None, total)
+    return RoundPayoff(np.ascontiguousarray(ends.transpose(2, 0, 1)), None, sum(dice))
 
 
 def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.ndarray, weight: np.ndarray
                       ) -> np.ndarray:
-    """(caller, loser) the probability that a round played by ``strategy`` ends with that challenge, over the joint
-    hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along the abstraction's chain of
-    states, exact for each joint hand."""
+    """(caller, m + table dice) the probability that a round played by ``strategy`` ends with that seat's challenge
+    of a bid that missed by m, over the joint hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's
+    reach along the abstraction's chain of states, exact for each joint hand."""
     r = solver.round
+    total = sum(r.dice)
     reach = solver.reach(strategy, rows, range(r.seats)) * weight[None, :]
     matches = np.stack([r.matches[j][rows[j]] for j in range(r.seats)]).sum(axis=0)  # (T, faces)
-    out = np.zeros((r.seats, r.seats))
+    out = np.zeros((r.seats, 2 * total + 1))
     for x, (actor, window) in enumerate(r.keys):
         if not window:
             continue
         bid = window[-1]
-        call = r.edge_start[x] + r.widths[x] - 1  # today's rules: the challenge is the last column
+        call = r.edge_start[x] + r.widths[x] - 1  # no exact call: the challenge is the last column
         p = reach[x] * strategy[actor][rows[actor], call]
-        holds = matches[:, bid.face - 1] >= bid.quantity
-        out[actor, actor] += p[holds].sum()
-        out[actor, (actor - 1) % r.seats] += p[~holds].sum()
+        out[actor] += np.bincount(bid.quantity - matches[:, bid.face - 1] + total, p, minlength=2 * total + 1)
     return out
 
 
 def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples: int = 16, seed: int = 0,
                     checkpoint: str | Path | None = None, progress: Callable[[int], None] | None = None,
                     executor: Executor | None = None) -> BlueprintTable:
-    """Solve every round of ``config`` (3-6 players, today's rules) with three or more seats holding dice, fewest
-    dice first, each against the win probabilities of the rounds it leads to; ``two``: the two-player table of the
-    same rules (up to the same dice). ``checkpoint``: a file naming the settings, each solved round saved in the
-    folder beside it (:func:`~ldpomdp.exact.equilibrium.rounds_folder`), resumed from, left for the caller to
-    discard. ``progress(n)``: n more CFR+ iterations done. ``executor``: solves the rounds of one dice total at
-    once, to the same table."""
+    """Solve every round of ``config`` (3-6 players, rules as :func:`check_blueprint_rules` says) with three or more
+    seats holding dice, fewest dice first, each against the win probabilities of the rounds it leads to; ``two``:
+    the two-player table of the same rules (up to the same dice). ``checkpoint``: a file naming the settings, each
+    solved round saved in the folder beside it (:func:`~ldpomdp.exact.equilibrium.rounds_folder`), resumed from, left
+    for the caller to discard. ``progress(n)``: n more CFR+ iterations done. ``executor``: solves the rounds of one
+    dice total at once, to the same table."""
     check_blueprint_rules(config)
     if two.max_dice < config.starting_dice[0]:
         raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
@@ -240,7 +239,7 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
         _resume(table, Path(checkpoint))
         if progress is not None:
             progress(iterations * len(table.strategies))
-    # today's rules only take dice away: a round leads to rounds of one die fewer, all solved at the total before
+    # these rules only take dice away: a round leads to rounds of fewer dice, all solved at the totals before
     for _, level in itertools.groupby(blueprint_rounds(config), key=sum):
         jobs = {dice: (config, table.k, iterations, samples, seed, dice, end_values(table, dice)) for dice in level
                 if dice not in table.strategies}
@@ -299,4 +298,4 @@ def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed
     average = solver.average_strategy()
     rows = draw_hands(solver.round, range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
     played = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
-    return tuple(quantize(s) for s in average), np.einsum("cl,cls->s", played, ends), time.process_time() - start
+    return tuple(quantize(s) for s in average), np.einsum("cm,cms->s", played, ends), time.process_time() - start

@@ -323,33 +323,28 @@ class LocalBestResponse(BaseOpponent):
 
     def _table_ends(self, event: RoundStart) -> RoundOutcome:
         """LBR's P(winning the game) after each way a round at 3-6 players can end (a role per seat, 0 for seats
-        without dice): the dice after it by :func:`~ldpomdp.rules.settle_count`, valued by fair rounds or by the
-        blueprint's values of its loser's losing a die (:func:`~ldpomdp.exact.blueprint.end_values`)."""
+        without dice): by the blueprint (:func:`~ldpomdp.exact.blueprint.end_values`), or by fair rounds from the
+        dice after it (:func:`~ldpomdp.rules.settle_count`)."""
         config = self.config
         assert config is not None  # reset sets it before any round starts
         dice = tuple(int(d) for d in event.dice)
         n, table = len(dice), sum(dice)
-        if self.ends == "blueprint":
-            order = seats_in_turn(dice, event.opener)
-            by_loser = np.zeros((n, n))  # (caller, loser) by seat
-            by_loser[np.ix_(order, order)] = end_values(self._blueprint, tuple(dice[s] for s in order))[
-                :, :, order.index(self.seat)]
-        fair = FairRounds(self.seat)
-
-        def value(caller: int, loser: int, after: tuple[int, ...]) -> float:
-            return fair.win_probability(after) if self.ends == "fair" else float(by_loser[caller, loser])
-
         challenge = np.zeros((n, 2 * table + 1))
+        if self.ends == "blueprint":  # no exact call under the blueprint's rules
+            order = seats_in_turn(dice, event.opener)
+            challenge[order] = end_values(self._blueprint, tuple(dice[s] for s in order))[:, :, order.index(self.seat)]
+            return RoundOutcome(challenge, None, table)
+        fair = FairRounds(self.seat)
         exact = np.zeros((n, 2)) if config.exact_call else None
         turn = seats_in_turn(dice, 0)
         for k, caller in enumerate(turn):
             for m in range(-table, table + 1):  # the bid (the seat before's) missed by m
-                loser, after = settle_count(config, dice, m, turn[k - 1], caller, CHALLENGE)
-                challenge[caller, m + table] = value(caller, loser, after)
+                challenge[caller, m + table] = fair.win_probability(settle_count(config, dice, m, turn[k - 1],
+                                                                                 caller, CHALLENGE)[1])
             if exact is not None:
                 for right in (0, 1):
-                    loser, after = settle_count(config, dice, 1 - right, turn[k - 1], caller, EXACT)
-                    exact[caller, right] = value(caller, loser, after)
+                    exact[caller, right] = fair.win_probability(settle_count(config, dice, 1 - right, turn[k - 1],
+                                                                             caller, EXACT)[1])
         return RoundOutcome(challenge, exact, table)
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
