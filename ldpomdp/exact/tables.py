@@ -115,9 +115,9 @@ def _rules_text(config: GameConfig) -> str:
 
 
 def blueprint_for(config: GameConfig, path: str | Path | None = None) -> BlueprintTable:
-    """The blueprint for ``config`` (3-6 players, today's rules): ``path`` if given, else at three players the
-    shipped one (up to 5 dice each) or one solved now with :data:`BLUEPRINT_ON_DEMAND` settings and cached on disk
-    (other rules); its two-player rounds from :func:`table_for`."""
+    """The blueprint for ``config`` (3-6 players, today's rules or Dudo's): ``path`` if given, else at three players
+    the shipped one (today's rules, up to 5 dice each) or one solved now with :data:`BLUEPRINT_ON_DEMAND` settings
+    and cached on disk (other rules); its two-player rounds from :func:`table_for`."""
     try:
         check_blueprint_rules(config)
     except ValueError as exc:
