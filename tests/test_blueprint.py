@@ -10,11 +10,18 @@ import pytest
 
 from ldpomdp.cli import main
 from ldpomdp.errors import TableError
-from ldpomdp.exact.blueprint import BlueprintTable, end_probabilities, next_round_values, solve_blueprint
+from ldpomdp.exact.blueprint import (
+    BlueprintTable,
+    end_probabilities,
+    end_values,
+    next_round_values,
+    round_payoff,
+    solve_blueprint,
+)
 from ldpomdp.exact.equilibrium import discard_checkpoint, rounds_folder
 from ldpomdp.exact.multiplayer import NRoundCFR
 from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, SHIPPED_TABLE, table_for
-from ldpomdp.game import PublicView, play_game
+from ldpomdp.game import PublicView, RoundStart, play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.players.lbr import LocalBestResponse
 from ldpomdp.players.robust import RobustPlayer
@@ -125,7 +132,7 @@ def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
     with pytest.raises(ValueError, match="checkpoint .* other settings"):
         solve_blueprint(GameConfig(num_players=3, dice=1), TWO, iterations=4, samples=4, seed=3,
                         checkpoint=blueprints[3])
-    with pytest.raises(ValueError, match="today's rules and Dudo's"):
+    with pytest.raises(ValueError, match="today's and Dudo's"):
         CFRPlayer().reset(0, GameConfig(num_players=3, dice=1, exact_call=True))
 
 
@@ -171,29 +178,74 @@ def test_workers_and_a_resumed_solve_give_the_same_table(tmp_path):
     assert not checkpoint.exists() and not rounds_folder(checkpoint).exists()
 
 
-def test_a_dudo_blueprint_keeps_its_rules_and_plays_whole_games(tmp_path):
-    """Under Dudo's rules (Perudo bids, loss by the difference) at three players, 2 dice each: the file keeps the
-    rules (today's table refuses the game and this one today's), and cfr, lbr valuing its ends by it, and robust on
-    it play whole games, where a round can take two dice from a seat."""
-    config = GameConfig.preset("dudo", num_players=3, dice=2)
+DUDO3 = GameConfig.preset("dudo", num_players=3, dice=2)
+
+
+@pytest.fixture(scope="module")
+def dudo3(tmp_path_factory):
+    """A Dudo blueprint for three players, 2 dice each (few iterations: the tests check values and play), its file."""
     two = table_for(GameConfig.preset("dudo", dice=2))
-    path = solve_blueprint(config, two, iterations=3, samples=4, seed=1).save(tmp_path / "dudo3.npz")
-    loaded = BlueprintTable.load(path, two)
+    table = solve_blueprint(DUDO3, two, iterations=3, samples=4, seed=1)
+    return table.save(tmp_path_factory.mktemp("dudo") / "dudo3.npz")
+
+
+def test_a_dudo_blueprint_keeps_its_rules_and_plays_whole_games(dudo3):
+    """Under Dudo's rules (Perudo bids, loss by the difference) at three players, 2 dice each: the file keeps the
+    rules (in a format today's readers refuse; today's table refuses the game and this one today's), and cfr, lbr
+    valuing its ends by it, and robust on it play whole games, where a round can take two dice from a seat; robust
+    exploits two one-third."""
+    two = table_for(GameConfig.preset("dudo", dice=2))
+    loaded = BlueprintTable.load(dudo3, two)
     assert (loaded.config.wild_bids, loaded.config.loss) == ("perudo", "difference") and len(loaded.strategies) == 8
     assert all(abs(v.sum() - 1.0) < 1e-9 for v in loaded.values.values())
+    assert int(np.load(dudo3)["format"]) == BlueprintTable.VARIANTS_FORMAT != BlueprintTable.FORMAT
     with pytest.raises(ValueError, match="loss by the difference; the game has 3 players, full game"):
-        CFRPlayer(str(path)).reset(0, GameConfig(num_players=3, dice=2))
-    spec = f"cfr:table={path}"
-    lbr, robust = make_player(f"lbr:one-third,table={path}"), RobustPlayer(safe=spec)
-    lost_two = 0
+        CFRPlayer(str(dudo3)).reset(0, GameConfig(num_players=3, dice=2))
+    with pytest.raises(ValueError, match="the two-player table is for full game, 6 faces, ones wild; the blueprint's"):
+        solve_blueprint(DUDO3, TWO, iterations=1, samples=4)
+    spec = f"cfr:table={dudo3}"
+    lbr, robust = make_player(f"lbr:one-third,table={dudo3}"), RobustPlayer(safe=spec)
+    lost_two = exploited = 0
     for seats in ([make_player(spec), make_player("one-third"), make_player(spec)],
                   [lbr, make_player(spec), make_player("one-third")], [robust, make_player("one-third"), lbr]):
         for seed in range(4):
-            record = play_game(config, seats, seed)
+            record = play_game(DUDO3, seats, seed)
             assert record.winner in (0, 1, 2)
             lost_two += any(abs(r.matching - r.final_bid.quantity) >= 2 - (r.loser == r.challenger)
                             for r in record.rounds)
-    assert lost_two > 0 and robust.decisions > 0
+    for seed in range(12):
+        seats = [robust, make_player("one-third"), make_player("one-third")]
+        play_game(DUDO3, seats[seed % 3:] + seats[:seed % 3], seed)
+        exploited += robust.exploited
+    assert lost_two > 0 and exploited > 0
+
+
+def test_end_values_take_each_challenge_by_what_the_bid_missed_by(dudo3):
+    """Dudo, (2, 1, 2) in turn from the opener: each end is :func:`next_round_values` of its caller and what the bid
+    missed by (a bid missing by 2 costs its bidder 2 dice, by 1 one), and the round's payoff gives each seat its own."""
+    table = BlueprintTable.load(dudo3, table_for(GameConfig.preset("dudo", dice=2)))
+    dice, t = (2, 1, 2), 5
+    ends = end_values(table, dice)
+    for caller, m in itertools.product(range(3), range(-t, t + 1)):
+        np.testing.assert_array_equal(ends[caller, m + t], next_round_values(table, dice, caller, m))
+    assert ends[0, t + 2, 2] == 0.0 < ends[0, t + 1, 2]  # seat 0 challenges seat 2's bid: out of dice, or one left
+    drawn = np.random.default_rng(0).random((3, 2 * t + 1, 3))
+    payoff = round_payoff(dice, drawn)
+    for seat, caller, column in itertools.product(range(3), range(3), range(2 * t + 1)):
+        assert payoff.challenge[seat, caller, column] == drawn[caller, column, seat]
+
+
+def test_lbr_reads_the_blueprints_ends_for_its_own_seat(dudo3):
+    """LBR at seat 1 of a Dudo round opened by seat 2: each seat's challenge of what missed by m is worth to LBR what
+    the blueprint's ends give LBR's place from the opener."""
+    lbr = LocalBestResponse("one-third", table=str(dudo3))
+    lbr.reset(1, DUDO3)
+    lbr.observe(RoundStart(0, (1, 2, 2), 2))
+    order, t = [2, 0, 1], 5  # seats in turn from the opener
+    table = lbr._blueprint
+    for caller, m in itertools.product(range(3), range(-t, t + 1)):
+        want = next_round_values(table, (2, 1, 2), order.index(caller), m)[order.index(1)]
+        assert lbr._ends.challenge[caller, m + t] == want
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
@@ -279,7 +331,7 @@ def test_solve_command_writes_a_blueprint_and_refuses_variants(tmp_path, capsys)
     assert "--workers: two-player rounds are solved one after another" in capsys.readouterr().err
     assert main(["solve", "equilibrium", "--players", "3", "--rules", "perudo", "--dice", "1", "--out",
                  str(tmp_path / "p.npz")]) == 2
-    assert "covers today's rules and Dudo's (full bids, no exact call, no palifico)" in capsys.readouterr().err
+    assert "today's and Dudo's (full bids, no exact call, no palifico)" in capsys.readouterr().err
 
 
 def test_shipped_tables_fit_the_wheel_budget():

@@ -189,7 +189,7 @@ def test_refuses_a_table_without_a_blueprint(tmp_path):
 
 def test_fair_ends_value_each_loser_by_fair_rounds():
     """ends=fair: after the loser drops a die, LBR (seat 0) wins as fair rounds say, whoever called: by hand, from
-    (1, 1, 1) each seat wins 1/3; from (2, 0, 1) seat 0 loses only if it loses two coin flips running (3/4). A bid
+    (1, 1, 1) each seat wins 1/3; from (2, 0, 1) seat 0 wins unless it loses two coin flips running (3/4). A bid
     that holds costs the challenger, one that misses the seat before it."""
     lbr = LocalBestResponse("one-third", ends="fair")
     assert lbr.name == "lbr:one-third,ends=fair" and make_player(lbr.name).ends == "fair"
@@ -305,6 +305,8 @@ def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch, pres
     later = {2: 3, 3: 0, 0: 2}
     neutral = np.mean([ends.challenge[s, 4] + ends.challenge[later[s], 5] for s in later]) / 2  # s loses, called or not
     actions, values = table_lookahead_values(models, view, own_hand @ match, ranges, ends, 2, raises="all")
+    with pytest.raises(ValueError, match="a role per seat \\(4\\) and the round's 4 dice, got 2 roles"):
+        table_lookahead_values(models, view, own_hand @ match, ranges, RoundOutcome(np.zeros((2, 9)), None, 4))
 
     def end(call, caller: int, bid: Bid, h3: int, h0: int) -> float:
         total = sum(int(hand @ match[:, bid.face - 1]) for hand in (own_hand, ranges[3].support[h3],

@@ -53,7 +53,8 @@ class BlueprintTable:
     seconds: dict[tuple[int, ...], float] = field(default_factory=dict)
     _rounds: dict[tuple[int, ...], NRound] = field(default_factory=dict, repr=False, compare=False)
 
-    FORMAT = 1
+    FORMAT = 1  # files of today's rules; those of other rules are VARIANTS_FORMAT, which readers of 1 refuse
+    VARIANTS_FORMAT = 2  # the rules' variant fields saved (wild_bids, loss)
 
     @property
     def max_dice(self) -> int:
@@ -96,7 +97,8 @@ class BlueprintTable:
     def arrays(self, rounds: Iterable[tuple[int, ...]] | None = None) -> dict[str, np.ndarray]:
         """The table's arrays as saved: its settings and the rounds ``rounds`` (default: every one solved)."""
         cfg = self.config
-        out = {"format": np.array(self.FORMAT), "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
+        out = {"format": np.array(self.VARIANTS_FORMAT if cfg.variants else self.FORMAT),
+               "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
                "wild_bids": np.array(cfg.wild_bids), "loss": np.array(cfg.loss),
                "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
@@ -118,8 +120,9 @@ class BlueprintTable:
         if "players" not in data:
             raise ValueError("it is a two-player table; 3-6 players play a blueprint from `ldpomdp solve "
                              "equilibrium --players N`")
-        if int(data["format"]) != cls.FORMAT:
-            raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT}")
+        if int(data["format"]) not in (cls.FORMAT, cls.VARIANTS_FORMAT):
+            raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT} or "
+                             f"{cls.VARIANTS_FORMAT}")
         wild = int(data["wild"])
         config = GameConfig(num_players=int(data["players"]), dice=int(data["max_dice"]), faces=int(data["faces"]),
                             wild=None if wild < 0 else wild, opener=str(data["opener"]),
@@ -145,6 +148,11 @@ class BlueprintTable:
         return load_npz(path, "blueprint table", lambda data: cls.from_arrays(data, two))
 
 
+def _rules(config: GameConfig) -> tuple:
+    """What a table's rules are, apart from its players and dice."""
+    return config.faces, config.wild, config.opener, config.bids, sorted(config.variants.items())
+
+
 def _label(dice: tuple[int, ...]) -> str:
     """A round's name in a table's arrays and in its file beside a checkpoint: the dice joined by ``_``."""
     return "_".join(map(str, dice))
@@ -156,8 +164,9 @@ def check_blueprint_rules(config: GameConfig) -> None:
     if not 3 <= config.num_players <= 6:
         raise ValueError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
     if config.exact_call or config.palifico or config.bids != "full":
-        raise ValueError(f"the blueprint for 3-6 players covers today's rules and Dudo's (full bids, no exact call, "
-                         f"no palifico); the game has {config.describe()}")
+        raise ValueError(f"the blueprint for 3-6 players covers rules where rounds only take dice away, such as "
+                         f"today's and Dudo's (full bids, no exact call, no palifico); the game has "
+                         f"{config.describe()}")
 
 
 def _round_rules(config: GameConfig, seats: int) -> GameConfig:
@@ -230,6 +239,9 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
     for the caller to discard. ``progress(n)``: n more CFR+ iterations done. ``executor``: solves the rounds of one
     dice total at once, to the same table."""
     check_blueprint_rules(config)
+    if _rules(two.config) != _rules(config):
+        raise ValueError(f"the two-player table is for {two.config.describe()}; the blueprint's game is "
+                         f"{config.describe()}")
     if two.max_dice < config.starting_dice[0]:
         raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
                          f"{config.starting_dice[0]}")

@@ -65,7 +65,7 @@ class RoundOutcome:
     table_dice: int
 
     def __post_init__(self) -> None:
-        roles = max(2, *np.shape(self.challenge)[:1])
+        roles = max([2, *np.shape(self.challenge)[:1]])
         shapes = [(self.challenge, (roles, 2 * self.table_dice + 1))] + (
             [(self.exact, (roles, 2))] if self.exact is not None else [])
         for array, shape in shapes:

@@ -142,6 +142,9 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
     LBR's raise the next seat calls or raises as its model says; with ``lookahead`` 2 the seat after it calls that
     raise as its model says (LBR, if it is LBR's turn again, when that is worth more); a round that goes on is worth
     the mean of each seat's losing a die as challenger and as bidder."""
+    if len(ends.challenge) != len(view.dice) or ends.table_dice != view.table_dice:
+        raise ValueError(f"table_lookahead_values: ends must have a role per seat ({len(view.dice)}) and the round's "
+                         f"{view.table_dice} dice, got {len(ends.challenge)} roles and {ends.table_dice} dice")
     config, me = view.config, view.seat
     turn = seats_in_turn(view.dice, me)[1:]  # the others with dice, in turn
     later = {s: turn[turn.index(s) + 1] if s != turn[-1] else me for s in turn} | {me: turn[0]}
@@ -226,8 +229,8 @@ class LocalBestResponse(BaseOpponent):
 
     Two players, any rules: :func:`lookahead_values`, round ends valued as :meth:`_round_ends` says. Three to six
     players: :func:`table_lookahead_values`, a copy of the policy at each other seat, round ends valued by the
-    blueprint (today's rules; :attr:`blueprints`: the file ``table``, else a cfr policy's, else the shipped one), or
-    with ``ends="fair"`` by :class:`FairRounds` (any rules: each seat as likely to lose each later round).
+    blueprint (today's rules, Dudo's; :attr:`blueprints`: the file ``table``, else a cfr policy's, else the shipped
+    one), or with ``ends="fair"`` by :class:`FairRounds` (any rules: each seat as likely to lose each later round).
     ``lookahead`` and ``raises`` as there. Deterministic: it never draws from ``rng``. The models see every event.
     """
 
