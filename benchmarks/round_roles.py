@@ -1,10 +1,10 @@
 """How an agent's rounds end at a table of N players: which of its bids are challenged, which of its challenges, and
 the dice it loses in each role (the Many players page reads it to say why a blueprint loses at a table).
 
-For each agent, a table of it and N - 1 copies of ``--opponent``, game g seated in permutation g mod N! and seeded
-from (``--seed``, g). Of the rounds in which the agent holds dice, the share that end with its bid challenged, with
-its own challenge, and with it looking on, and the dice it loses per round in the first two; its bids per round.
-Every player's draws are seeded from the game's seed, as in a sweep.
+For each agent, a table of it and N - 1 copies of ``--opponent``, played as a sweep's cell plays its games
+(``ldpomdp.sweeps.games.play_one``: game g seated in permutation g mod N!, seeded from ``--seed``, the cell and g).
+Of the rounds in which the agent holds dice, the share that end with its bid challenged, with its own challenge, and
+with it looking on, and the dice it loses per round in the first two; its bids per round.
 
     python benchmarks/round_roles.py --agents cfr,expected-count,lbr:quantal --opponent expected-count
                                      [--players 3] [--dice 5] [--games 300] [--seed 0] [--record --name NAME]
@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import math
 
-import numpy as np
 from _record import record
 
-from ldpomdp.game import permute, play_game, seeded_rng
 from ldpomdp.registry import make_seat, split_specs
 from ldpomdp.rules import Bid, GameConfig
+from ldpomdp.sweeps import Cell
+from ldpomdp.sweeps.games import play_one
 
 COLUMNS = ["agent", "games", "win rate", "rounds with dice", "its bid challenged", "lost as the bidder",
            "its challenge", "lost as the challenger", "looking on", "bids a round"]
@@ -28,13 +28,11 @@ COLUMNS = ["agent", "games", "win rate", "rounds with dice", "its bid challenged
 
 def roles(agent: str, opponent: str, config: GameConfig, games: int, seed: int) -> list:
     """One row of :data:`COLUMNS` for ``agent`` against N - 1 copies of ``opponent``."""
-    n = config.num_players
+    cell = Cell((agent, *[opponent] * (config.num_players - 1)), config, seating="permute")
     wins = rounds = bid_called = lost_bidding = calls = lost_calling = bids = 0
     for g in range(games):
-        players = [make_seat(agent)] + [make_seat(opponent) for _ in range(n - 1)]
-        seated, seat_of = permute(players, g)
-        me = seat_of[0]
-        record_ = play_game(config, seated, seeded_rng(np.random.SeedSequence([seed, g]), seated))
+        record_, line = play_one(cell, seed, g, [make_seat(spec) for spec in cell.players])
+        me = line["seats"].index(0)  # the agent is the cell's player 0
         wins += record_.winner == me
         for r in record_.rounds:
             if not sum(r.hands[me]):
