@@ -19,7 +19,7 @@ import numpy as np
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
 from ..rules import CHALLENGE, GameConfig, next_opener, seats_in_turn, settle_count
-from .equilibrium import GameTable, discard_checkpoint, quantize, rounds_folder
+from .equilibrium import GameTable, discard_checkpoint, quantize, rounds_folder, rules_key
 from .multiplayer import NRound, NRoundCFR, RoundPayoff, draw_hands, n_round
 
 __all__ = ["BlueprintTable", "blueprint_rounds", "solve_blueprint", "next_round_values", "end_values", "round_payoff",
@@ -148,11 +148,6 @@ class BlueprintTable:
         return load_npz(path, "blueprint table", lambda data: cls.from_arrays(data, two))
 
 
-def _rules(config: GameConfig) -> tuple:
-    """What a table's rules are, apart from its players and dice."""
-    return config.faces, config.wild, config.opener, config.bids, sorted(config.variants.items())
-
-
 def _label(dice: tuple[int, ...]) -> str:
     """A round's name in a table's arrays and in its file beside a checkpoint: the dice joined by ``_``."""
     return "_".join(map(str, dice))
@@ -239,7 +234,7 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
     for the caller to discard. ``progress(n)``: n more CFR+ iterations done. ``executor``: solves the rounds of one
     dice total at once, to the same table."""
     check_blueprint_rules(config)
-    if _rules(two.config) != _rules(config):
+    if rules_key(two.config) != rules_key(config):
         raise ValueError(f"the two-player table is for {two.config.describe()}; the blueprint's game is "
                          f"{config.describe()}")
     if two.max_dice < config.starting_dice[0]:

@@ -37,10 +37,19 @@ from .chain import (
 
 __all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "solve_game", "game_config",
            "game_iterations", "GameTable", "quantize", "QUANTUM", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS",
-           "VALUE_DTYPE", "sweep_targets", "discard_checkpoint", "rounds_folder"]
+           "VALUE_DTYPE", "sweep_targets", "discard_checkpoint", "rounds_folder", "rules_key"]
 
 VALUE_DTYPE = np.float32  # the backward pass's values (regrets and strategy sums stay float64)
 MAX_FULL_WIDTH_CELLS = 300_000_000  # states x hand pairs kept as values (1.2 GB); above it, sample opponents
+
+
+def rules_key(config: GameConfig) -> str:
+    """The rules a table is solved for, as text: two configs with the same key share a table (under the exact call,
+    which wins dice back up to the start, the starting dice too)."""
+    key = f"faces={config.faces}|wild={config.wild}|bids={config.bids}|opener={config.opener}"
+    variants = {k: v for k, v in config.variants.items() if k != "palifico_round"}
+    key += "".join(f"|{name}={value}" for name, value in variants.items())
+    return key + (f"|start={config.starting_dice}" if config.exact_call else "")
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from ..caches import BoundedCache, bounded_cache
 from ..errors import TableError
 from ..rules import PRESETS, GameConfig, dice_text
 from .blueprint import BLUEPRINT_RECALL, BlueprintTable, check_blueprint_rules, solve_blueprint
-from .equilibrium import GameTable, game_config, solve_game
+from .equilibrium import GameTable, game_config, rules_key, solve_game
 from .nash import cache_dir
 
 __all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
-           "shipped_path", "rules_key", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND"]
+           "shipped_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solve equilibrium --players 3 --dice 5`
@@ -54,15 +54,6 @@ def shipped_path(config: GameConfig) -> Path | None:
                                  f"{config.starting_dice}")
             return SHIPPED_TABLE.with_name(f"cfr_{name}_{config.starting_dice[0]}.npz")
     return None
-
-
-def rules_key(config: GameConfig) -> str:
-    """The rules a table is solved for, as text: two configs with the same key share a table (under the exact call,
-    which wins dice back up to the start, the starting dice too)."""
-    key = f"faces={config.faces}|wild={config.wild}|bids={config.bids}|opener={config.opener}"
-    variants = {k: v for k, v in config.variants.items() if k != "palifico_round"}
-    key += "".join(f"|{name}={value}" for name, value in variants.items())
-    return key + (f"|start={config.starting_dice}" if config.exact_call else "")
 
 
 def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:

@@ -11,8 +11,8 @@ import numpy as np
 
 from ..datafiles import read_npz
 from ..exact.blueprint import BlueprintTable
-from ..exact.equilibrium import GameTable
-from ..exact.tables import blueprint_for, rules_key, table_for
+from ..exact.equilibrium import GameTable, rules_key
+from ..exact.tables import blueprint_for, table_for
 from ..game import PlayerView, PublicView
 from ..hands import hand_rows
 from ..opponent import BaseOpponent, ViewMemo, sample_action
