@@ -61,9 +61,15 @@ class QuantalEstimate(BaseOpponent):
         if found is not None:
             return found
         match = match_matrix(config)
+
+        def expected_matching(seat: int, weights: np.ndarray) -> np.ndarray:
+            out = weights @ (hand_support(dice[seat], config.faces)[0] @ match)
+            out.flags.writeable = False
+            return out
+
         if not history:
             weights = {s: hand_support(d, config.faces)[1] for s, d in enumerate(dice) if d > 0}
-            expected = {s: w @ (hand_support(dice[s], config.faces)[0] @ match) for s, w in weights.items()}
+            expected = {s: expected_matching(s, w) for s, w in weights.items()}
         else:
             before, expected_before = self._reading(config, dice, history[:-1])
             weights, expected = dict(before), dict(expected_before)
@@ -72,9 +78,7 @@ class QuantalEstimate(BaseOpponent):
             updated = before[seat] * (probs[:, columns[bid]] if bid in columns else 0.0)
             weights[seat] = updated / updated.sum() if updated.sum() > 0.0 else before[seat]
             weights[seat].flags.writeable = False
-            expected[seat] = weights[seat] @ (hand_support(dice[seat], config.faces)[0] @ match)
-        for array in expected.values():
-            array.flags.writeable = False
+            expected[seat] = expected_matching(seat, weights[seat])
         self._read[key] = (weights, expected)
         return weights, expected
 
