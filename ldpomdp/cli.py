@@ -413,8 +413,14 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     """``ldpomdp solve equilibrium --players N`` (N >= 3): the blueprint, resumable from ``checkpoint``."""
     from tqdm import tqdm
 
-    from .exact.blueprint import BLUEPRINT_RECALL, blueprint_rounds, check_blueprint_rules, solve_blueprint
-    from .exact.equilibrium import discard_checkpoint, game_config
+    from .exact.blueprint import (
+        BLUEPRINT_RECALL,
+        blueprint_rounds,
+        blueprint_sweeps,
+        check_blueprint_rules,
+        solve_blueprint,
+    )
+    from .exact.equilibrium import SWEEP_TOLERANCE, discard_checkpoint, game_config
     from .exact.tables import table_for
     from .sweeps.runner import worker_pool
 
@@ -426,16 +432,23 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     pool = worker_pool(args.workers, broken=f"It was killed or ran out of memory; the rounds solved so far are saved "
                        f"beside {checkpoint}: run the same command again to resume")
     with _resumable(checkpoint), (pool if args.workers > 1 else nullcontext((None, 1))) as (executor, _):
-        with tqdm(total=len(blueprint_rounds(config)) * iterations, unit="it", disable=args.no_progress) as bar:
+        total = len(blueprint_rounds(config)) * sum(blueprint_sweeps(config, iterations, args.sweeps))
+        with tqdm(total=total, unit="it", disable=args.no_progress) as bar:
             table = solve_blueprint(config, two, iterations, samples=args.samples, seed=args.seed,
-                                    checkpoint=checkpoint, progress=bar.update, executor=executor)
+                                    checkpoint=checkpoint, progress=bar.update, executor=executor, sweeps=args.sweeps)
         table.save(out)
-        discard_checkpoint(checkpoint)
+        if table.residual <= SWEEP_TOLERANCE:
+            discard_checkpoint(checkpoint)
     print(f"blueprint: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out} at tables of "
           f"{config.num_players}); rules: {config.describe()}")
-    for dice, seconds in table.seconds.items():
-        print(f"round {'-'.join(map(str, dice))} dice (in turn from the opener): win probabilities "
-              f"{', '.join(f'{v:.3f}' for v in table.values[dice])}, {seconds:.1f} CPU s")
+    if config.exact_call:
+        print(f"{table.sweeps} sweep(s), fixed point residual {table.residual:.2g}" + (
+            "" if table.residual <= SWEEP_TOLERANCE else f", above {SWEEP_TOLERANCE:g}: the last sweep's table is kept "
+            f"in {checkpoint}; run the same command with --sweeps {args.sweeps + 1} to continue from it"))
+    for (dice, palifico), seconds in table.seconds.items():
+        print(f"round {'-'.join(map(str, dice))} dice{' (palifico)' if palifico else ''} (in turn from the opener): "
+              f"win probabilities {', '.join(f'{v:.3f}' for v in table.values[(dice, palifico)])}, "
+              f"{seconds:.1f} CPU s")
     return 0
 
 

@@ -12,29 +12,37 @@ from ldpomdp.cli import main
 from ldpomdp.errors import TableError
 from ldpomdp.exact.blueprint import (
     BlueprintTable,
+    blueprint_rounds,
     end_probabilities,
     end_values,
-    next_round_values,
-    round_payoff,
     solve_blueprint,
 )
 from ldpomdp.exact.equilibrium import discard_checkpoint, rounds_folder
 from ldpomdp.exact.multiplayer import NRoundCFR
+from ldpomdp.exact.table_states import (
+    TableState,
+    chain_win_probabilities,
+    follow,
+    table_slots,
+    table_states,
+    usual_state,
+)
 from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, SHIPPED_TABLE, table_for
 from ldpomdp.game import PublicView, RoundStart, play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.players.lbr import LocalBestResponse
 from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
-from ldpomdp.rules import Bid, GameConfig, legal_actions
+from ldpomdp.rules import CHALLENGE, EXACT, Bid, GameConfig, legal_actions
 from ldpomdp.sweeps.runner import worker_pool
 
 TWO = table_for(GameConfig())  # the shipped two-player table (today's rules, 1-5 dice each)
 
 
-@pytest.mark.parametrize("preset", [None, "dudo"])
+@pytest.mark.parametrize("preset", [None, "dudo", "perudo"])
 def test_round_ends_equal_a_walk_over_every_history_and_joint_hand(preset):
-    """Each challenge's probability, by caller and by what the bid missed by (Dudo: Perudo bids on ones)."""
+    """Each challenge's probability, by caller and by what the bid missed by (Dudo: Perudo bids on ones), and under
+    Perudo's rules each caller's wrong and right exact calls."""
     config = (GameConfig(num_players=3, dice=1, faces=3) if preset is None
               else GameConfig.preset(preset, num_players=3, dice=1, faces=3))
     solver = NRoundCFR(config, (1, 1, 1), 1, samples=4, max_tuples=1, seed=1)
@@ -44,7 +52,7 @@ def test_round_ends_equal_a_walk_over_every_history_and_joint_hand(preset):
     rows = np.array(tuples).T
     weight = np.prod([r.priors[j][rows[j]] for j in range(3)], axis=0)
     got = end_probabilities(solver, strategy, rows, weight)
-    want = np.zeros((3, 7))  # (caller, missed by + 3 dice)
+    want = np.zeros(3 * 7 + (6 if config.exact_call else 0))  # (caller, missed by + 3 dice), then (caller, right)
 
     def walk(hands, history, p):
         seat = len(history) % 3
@@ -55,47 +63,108 @@ def test_round_ends_equal_a_walk_over_every_history_and_joint_hand(preset):
         for action, q in zip(actions, sigma, strict=True):
             if isinstance(action, Bid):
                 walk(hands, history + [action], p * q)
+                continue
+            bid = history[-1]
+            count = sum(int(r.matches[j][hands[j], bid.face - 1]) for j in range(3))
+            if action is EXACT:
+                want[21 + 2 * seat + int(count == bid.quantity)] += p * q
             else:
-                bid = history[-1]
-                count = sum(int(r.matches[j][hands[j], bid.face - 1]) for j in range(3))
-                want[seat, bid.quantity - count + 3] += p * q
+                want[7 * seat + bid.quantity - count + 3] += p * q
 
     for hands, w in zip(tuples, weight, strict=True):
         walk(hands, [], w)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
-    assert abs(got.sum() - 1.0) < 1e-12 and got[:, :3].sum() > 0 and got[:, 4:].sum() > 0
+    assert abs(got.sum() - 1.0) < 1e-12 and got[:21].reshape(3, 7)[:, :3].sum() > 0
+    assert got[:21].reshape(3, 7)[:, 4:].sum() > 0 and (not config.exact_call or got[21:].min() > 0)
+
+
+def _after(table: BlueprintTable, dice: tuple[int, ...], caller: int, missing: int) -> np.ndarray:
+    """Each seat's win probability after ``caller`` challenges a bid that missed by ``missing`` in the round with
+    ``dice`` (in turn from the opener), as :func:`end_values` gives it."""
+    table.values = {key: table.values.get(key, np.full(3, 1 / 3)) for key in blueprint_rounds(table.config)}
+    return end_values(table, TableState(dice)).challenge[:, caller, missing + sum(dice)]
 
 
 def test_values_after_a_round_follow_the_rules():
     table = BlueprintTable(GameConfig(num_players=3, dice=2), TWO, 1, 1, 1, 0)
-    table.values[(2, 1, 1)] = np.array([0.5, 0.2, 0.3])
+    table.values[((2, 1, 1), False)] = np.array([0.5, 0.2, 0.3])
     # seat 0 (1 die) loses seat 1's challenge: out; seat 2 opens (the next seat with dice after the challenger)
     v = TWO.value((1, 2))
-    np.testing.assert_allclose(next_round_values(table, (1, 2, 1), 1, 1), [0.0, (1 - v) / 2, (1 + v) / 2])
+    np.testing.assert_allclose(_after(table, (1, 2, 1), 1, 1), [0.0, (1 - v) / 2, (1 + v) / 2])
     # seat 2 loses its own challenge in (1, 2, 2): (1, 2, 1), seat 0 opens after the challenger
-    table.values[(1, 2, 1)] = np.array([0.1, 0.6, 0.3])
-    np.testing.assert_allclose(next_round_values(table, (1, 2, 2), 2, 0), [0.1, 0.6, 0.3])
-    np.testing.assert_allclose(next_round_values(table, (1, 2, 2), 2, -3), [0.1, 0.6, 0.3])  # one die, by how much
+    table.values[((1, 2, 1), False)] = np.array([0.1, 0.6, 0.3])
+    np.testing.assert_allclose(_after(table, (1, 2, 2), 2, 0), [0.1, 0.6, 0.3])
+    np.testing.assert_allclose(_after(table, (1, 2, 2), 2, -3), [0.1, 0.6, 0.3])  # one die, by how much
     # seat 1 loses seat 2's challenge in (1, 2, 1): (1, 1, 1) from seat 0, the seat after the challenger
-    table.values[(1, 1, 1)] = np.array([0.4, 0.35, 0.25])
-    np.testing.assert_allclose(next_round_values(table, (1, 2, 1), 2, 2), [0.4, 0.35, 0.25])
+    table.values[((1, 1, 1), False)] = np.array([0.4, 0.35, 0.25])
+    np.testing.assert_allclose(_after(table, (1, 2, 1), 2, 2), [0.4, 0.35, 0.25])
     # seat 0 loses seat 0's challenge in (2, 1, 1): (1, 1, 1) opened by seat 1
-    np.testing.assert_allclose(next_round_values(table, (2, 1, 1), 0, 0), [0.25, 0.4, 0.35])
+    np.testing.assert_allclose(_after(table, (2, 1, 1), 0, 0), [0.25, 0.4, 0.35])
 
 
 def test_values_after_a_round_lost_by_the_difference():
     """Dudo: the loser loses what the bid missed by (the challenger one more), several dice at once."""
     two = table_for(GameConfig.preset("dudo", dice=2))
     table = BlueprintTable(GameConfig.preset("dudo", num_players=3, dice=2), two, 1, 1, 1, 0)
-    table.values[(2, 1, 1)] = np.array([0.5, 0.2, 0.3])  # in turn from the opener
+    table.values[((2, 1, 1), False)] = np.array([0.5, 0.2, 0.3])  # in turn from the opener
     # seat 2's bid missed seat 0's challenge by 2: its 2 dice lost, seat 1 (after the challenger) opens 1 against 2
     v = two.value((1, 2))
-    np.testing.assert_allclose(next_round_values(table, (2, 1, 2), 0, 2), [(1 - v) / 2, (1 + v) / 2, 0.0])
+    np.testing.assert_allclose(_after(table, (2, 1, 2), 0, 2), [(1 - v) / 2, (1 + v) / 2, 0.0])
     # seat 1 challenges a bid holding with one to spare: it loses 2 dice, its one; seat 2 opens 2 against 2
     w = two.value((2, 2))
-    np.testing.assert_allclose(next_round_values(table, (2, 1, 2), 1, -1), [(1 - w) / 2, 0.0, (1 + w) / 2])
+    np.testing.assert_allclose(_after(table, (2, 1, 2), 1, -1), [(1 - w) / 2, 0.0, (1 + w) / 2])
     # the bid missed by 1: seat 0 (seat 1's bidder) loses one die of its 2; seat 2 opens (2, 1, 1) from it
-    np.testing.assert_allclose(next_round_values(table, (2, 1, 2), 1, 1), [0.2, 0.3, 0.5])
+    np.testing.assert_allclose(_after(table, (2, 1, 2), 1, 1), [0.2, 0.3, 0.5])
+
+
+def test_states_after_a_round_under_perudos_rules():
+    """Perudo (3 players, 3 dice each, in turn from the opener; the seat after the caller opens next): a right exact
+    call gives the caller a die back (none above 3), a wrong one costs it a die; a seat dropping to one die for the
+    first time plays its palifico round and has had it; a seat back above one die keeps having had it."""
+    config = GameConfig.preset("perudo", num_players=3, dice=3)
+    state = TableState((2, 3, 1), False, (False, False, True))
+    # seat 1 (3 dice, its start) is right: no die back; seat 2 opens
+    assert follow(config, state, (EXACT, 1, 0)) == (TableState((1, 2, 3), False, (True, False, False)), (1, 2, 0))
+    # seat 0 is right: 3 dice; seat 1 opens
+    assert follow(config, state, (EXACT, 0, 0)) == (TableState((3, 1, 3), False, (False, True, False)), (2, 0, 1))
+    # seat 0 is wrong: one die left, its palifico round follows, opened by seat 1
+    assert follow(config, state, (EXACT, 0, 1)) == (TableState((3, 1, 1), True, (False, True, True)), (2, 0, 1))
+    # seat 2 challenges seat 1's bid that held: seat 2 is out, seat 0 (after the challenger) opens 2 against 3
+    assert follow(config, state, (CHALLENGE, 2, 0)) == (TableState((2, 3)), (0, 1, -1))
+    # seat 2, back to 2 dice, loses one: no second palifico round
+    again = TableState((2, 3, 2), False, (False, False, True))
+    assert follow(config, again, (CHALLENGE, 2, -1)) == (TableState((2, 3, 1), False, (False, False, True)),
+                                                        (0, 1, 2))
+    assert usual_state(config, ((2, 3, 1), False)) == state
+    assert len(table_slots(config, 3, 6)) == 3 * 13 + 6 and table_slots(config, 3, 6)[-1] == (EXACT, 2, 0)
+
+
+def test_the_chain_equals_value_iteration_where_rounds_give_dice_back():
+    """Perudo, 3 players, 2 dice each: with random end probabilities per round, the chain's linear solution equals
+    iterating each state's win probabilities to convergence; they sum to 1 at every state."""
+    config = GameConfig.preset("perudo", num_players=3, dice=2)
+    two = table_for(GameConfig.preset("perudo", dice=2))
+    table = BlueprintTable(config, two, 1, 1, 1, 0)
+    states = table_states(config, [TableState((2, 2, 2))])
+    rng = np.random.default_rng(4)
+    ends = {}
+    for s in states:
+        p = rng.random(len(table_slots(config, 3, sum(s.dice)))) ** 4
+        ends[s.key] = p / p.sum()
+    got = chain_win_probabilities(config, states, ends, table.state_win_probabilities)
+    values = {s: np.full(3, 1 / 3) for s in states}
+    for _ in range(2000):
+        values = {s: sum(p * np.array([0.0 if k < 0 else (values[f] if f in values else
+                                                           table.state_win_probabilities(f))[k] for k in place])
+                         for p, (f, place) in ((p, follow(config, s, slot))
+                                               for p, slot in zip(ends[s.key], table_slots(config, 3, sum(s.dice)),
+                                                                  strict=True)))
+                  for s in states}
+    assert len(states) > 20 and any(s.palifico for s in states) and any(s.had_palifico[0] and s.dice[0] > 1
+                                                                          for s in states)
+    for s in states:
+        np.testing.assert_allclose(got[s], values[s], rtol=0, atol=1e-9)
+        assert abs(got[s].sum() - 1.0) < 1e-9
 
 
 @pytest.fixture(scope="module")
@@ -112,8 +181,8 @@ def blueprints(tmp_path_factory):
 def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
     solved = solve_blueprint(GameConfig(num_players=3, dice=2), TWO, iterations=3, samples=4, seed=1)
     loaded = BlueprintTable.load(solved.save(tmp_path / "b.npz"), TWO)
-    assert set(loaded.strategies) == set(solved.strategies) == {(1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1),
-                                                                (1, 2, 2), (2, 1, 2), (2, 2, 1), (2, 2, 2)}
+    assert set(loaded.strategies) == set(solved.strategies) == {
+        (d, False) for d in [(1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1), (1, 2, 2), (2, 1, 2), (2, 2, 1), (2, 2, 2)]}
     for dice, per_seat in solved.strategies.items():
         assert all(np.array_equal(a, b) for a, b in zip(per_seat, loaded.strategies[dice], strict=True))
         np.testing.assert_array_equal(loaded.values[dice], solved.values[dice])
@@ -132,8 +201,10 @@ def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
     with pytest.raises(ValueError, match="checkpoint .* other settings"):
         solve_blueprint(GameConfig(num_players=3, dice=1), TWO, iterations=4, samples=4, seed=3,
                         checkpoint=blueprints[3])
-    with pytest.raises(ValueError, match="today's and Dudo's"):
-        CFRPlayer().reset(0, GameConfig(num_players=3, dice=1, exact_call=True))
+    with pytest.raises(ValueError, match="covers full bids"):
+        CFRPlayer().reset(0, GameConfig(num_players=3, dice=1, bids="sixes"))
+    with pytest.raises(ValueError, match="the exact call the blueprint takes equal starting dice"):
+        CFRPlayer().reset(0, GameConfig(num_players=3, dice=(1, 2, 2), exact_call=True))
 
 
 def _same_tables(a: BlueprintTable, b: BlueprintTable) -> bool:
@@ -221,18 +292,20 @@ def test_a_dudo_blueprint_keeps_its_rules_and_plays_whole_games(dudo3):
 
 
 def test_end_values_take_each_challenge_by_what_the_bid_missed_by(dudo3):
-    """Dudo, (2, 1, 2) in turn from the opener: each end is :func:`next_round_values` of its caller and what the bid
-    missed by (a bid missing by 2 costs its bidder 2 dice, by 1 one), and the round's payoff gives each seat its own."""
+    """Dudo, (2, 1, 2) in turn from the opener: each end is worth to each seat its win probability from where the
+    rules lead (a bid missing by 2 costs its bidder 2 dice, by 1 one), laid out as the round's payoff."""
     table = BlueprintTable.load(dudo3, table_for(GameConfig.preset("dudo", dice=2)))
-    dice, t = (2, 1, 2), 5
-    ends = end_values(table, dice)
+    state, t = TableState((2, 1, 2)), 5
+    payoff = end_values(table, state)
+    assert payoff.exact is None and payoff.challenge.shape == (3, 3, 2 * t + 1)
     for caller, m in itertools.product(range(3), range(-t, t + 1)):
-        np.testing.assert_array_equal(ends[caller, m + t], next_round_values(table, dice, caller, m))
-    assert ends[0, t + 2, 2] == 0.0 < ends[0, t + 1, 2]  # seat 0 challenges seat 2's bid: out of dice, or one left
-    drawn = np.random.default_rng(0).random((3, 2 * t + 1, 3))
-    payoff = round_payoff(dice, drawn)
-    for seat, caller, column in itertools.product(range(3), range(3), range(2 * t + 1)):
-        assert payoff.challenge[seat, caller, column] == drawn[caller, column, seat]
+        following, place = follow(table.config, state, (CHALLENGE, caller, m))
+        v = table.state_win_probabilities(following)
+        want = [v[k] if k >= 0 else 0.0 for k in place]
+        np.testing.assert_array_equal(payoff.challenge[:, caller, m + t], want)
+    assert payoff.challenge[2, 0, t + 2] == 0.0 < payoff.challenge[2, 0, t + 1]  # out of dice, or one left
+    worth = payoff.by_slot()
+    assert worth.shape == (3, 3 * (2 * t + 1)) and worth[1, 2 * (2 * t + 1) + t + 1] == payoff.challenge[1, 2, t + 1]
 
 
 def test_lbr_reads_the_blueprints_ends_for_its_own_seat(dudo3):
@@ -242,10 +315,101 @@ def test_lbr_reads_the_blueprints_ends_for_its_own_seat(dudo3):
     lbr.reset(1, DUDO3)
     lbr.observe(RoundStart(0, (1, 2, 2), 2))
     order, t = [2, 0, 1], 5  # seats in turn from the opener
-    table = lbr._blueprint
+    payoff = end_values(lbr._blueprint, TableState((2, 1, 2)))
     for caller, m in itertools.product(range(3), range(-t, t + 1)):
-        want = next_round_values(table, (2, 1, 2), order.index(caller), m)[order.index(1)]
-        assert lbr._ends.challenge[caller, m + t] == want
+        assert lbr._ends.challenge[caller, m + t] == payoff.challenge[order.index(1), order.index(caller), m + t]
+
+
+PERUDO3 = GameConfig.preset("perudo", num_players=3, dice=2)
+
+
+@pytest.fixture(scope="module")
+def perudo3(tmp_path_factory):
+    """A Perudo blueprint for three players, 2 dice each (few iterations: the tests check the chain and play)."""
+    two = table_for(GameConfig.preset("perudo", dice=2))
+    table = solve_blueprint(PERUDO3, two, iterations=10, samples=4, seed=1)
+    return table.save(tmp_path_factory.mktemp("perudo") / "perudo3.npz")
+
+
+def test_a_perudo_blueprint_chains_its_rounds_to_their_fixed_point_and_plays_whole_games(perudo3):
+    """Under Perudo's rules at three players, 2 dice each: the table holds the palifico rounds, two coarse sweeps
+    and a full one; each round's values are the chain's fixed point under its ends (what its ends are worth there,
+    weighed by their probabilities, the states after them in their own palifico history); cfr, lbr valuing its ends
+    by it, and robust on it play whole games with exact calls and palifico rounds."""
+    two = table_for(GameConfig.preset("perudo", dice=2))
+    table = BlueprintTable.load(perudo3, two)
+    assert table.config == PERUDO3 and table.sweeps == 3 and 0.0 < table.residual
+    assert int(np.load(perudo3)["format"]) == BlueprintTable.VARIANTS_FORMAT
+    # a palifico round of one die first from the opener: only if another seat just dropped to one die, here 2
+    assert len(table.strategies) == 14 and {d for d, palifico in table.strategies if palifico} == {
+        (1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1), (2, 1, 2), (2, 2, 1)}
+    fixed = chain_win_probabilities(PERUDO3, table_states(PERUDO3, [TableState((2, 2, 2))]), table.ends,
+                                    table.state_win_probabilities)
+    for key, values in table.values.items():
+        np.testing.assert_array_equal(values, fixed[usual_state(PERUDO3, key)])
+        payoff = end_values(table, usual_state(PERUDO3, key), fixed.__getitem__)
+        np.testing.assert_allclose(payoff.by_slot() @ table.ends[key], values, rtol=0, atol=1e-9)
+        assert abs(values.sum() - 1.0) < 1e-9 and abs(table.ends[key].sum() - 1.0) < 1e-9
+    with pytest.raises(ValueError, match="is for 3 players, full game, 6 faces, ones wild, Perudo bids on ones, "
+                                         "exact call, palifico, starting with 2 dice each; the game has 3 players"):
+        CFRPlayer(str(perudo3)).reset(0, GameConfig.preset("perudo", num_players=3, dice=1))
+    spec = f"cfr:table={perudo3}"
+    lbr, robust = make_player(f"lbr:one-third,table={perudo3}"), RobustPlayer(safe=spec)
+    exact = palifico = 0
+    for seats in ([make_player(spec), make_player("one-third"), make_player(spec)],
+                  [lbr, make_player(spec), make_player("one-third")], [robust, make_player("one-third"), lbr]):
+        for seed in range(6):
+            record = play_game(PERUDO3, seats, seed)
+            assert record.winner in (0, 1, 2)
+            exact += sum(r.exact for r in record.rounds)
+            palifico += sum(r.palifico for r in record.rounds)
+    assert exact > 0 and palifico > 0 and robust.decisions > 0
+
+
+def test_cfr_plays_a_palifico_round_as_the_blueprint_says(perudo3):
+    """Seat 1 responds in a palifico round (2, 1, 2) opened by seat 0: cfr's probabilities are the palifico
+    round's, not the ordinary round's of the same dice."""
+    table = BlueprintTable.load(perudo3, table_for(GameConfig.preset("perudo", dice=2)))
+    player = CFRPlayer(str(perudo3))
+    player.reset(1, PERUDO3)
+    rules = PERUDO3.round_rules(True)
+    view = PublicView(rules, seat=1, dice=(2, 1, 2), history=((0, Bid(1, 4)),))
+    r = table.round((2, 1, 2), True)
+    state = r.index[(1, (Bid(1, 4),))]
+    hands = np.asarray(r.hands[1])
+    got = np.stack([player.action_probabilities(hands, view, a) for a in r.actions(state)], axis=1)
+    want = table.probabilities((2, 1, 2), 1, state, np.arange(len(hands)), True)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    ordinary = table.round((2, 1, 2))
+    assert r.actions(state) != ordinary.actions(ordinary.index[(1, (Bid(1, 4),))])  # the face is fixed
+
+
+def test_a_perudo_solve_resumed_in_any_sweep_gives_the_same_table(tmp_path):
+    """Stopped within its first sweep, then within its second, and resumed (with two workers): the same table as one
+    run; a finished solve asked for one more full sweep continues from its last."""
+    config = GameConfig.preset("perudo", num_players=3, dice=2, faces=3)
+    two = table_for(GameConfig.preset("perudo", dice=2, faces=3))
+    alone = solve_blueprint(config, two, iterations=10, samples=4, seed=2)
+    checkpoint = tmp_path / "p.npz.checkpoint.npz"
+    calls = []
+
+    def stop_at(n):
+        def progress(k):
+            calls.append(k)
+            if len(calls) == n:
+                raise KeyboardInterrupt
+        return progress
+
+    for n in (5, 17):  # within the first sweep (1 iteration a round); within the second, the first finished
+        calls.clear()
+        with pytest.raises(KeyboardInterrupt):
+            solve_blueprint(config, two, iterations=10, samples=4, seed=2, checkpoint=checkpoint, progress=stop_at(n))
+    assert int(np.load(checkpoint)["sweeps"]) == 1 and "estimate" in np.load(checkpoint)
+    with worker_pool(2) as (pool, _):
+        resumed = solve_blueprint(config, two, iterations=10, samples=4, seed=2, checkpoint=checkpoint, executor=pool)
+    assert _same_tables(alone, resumed) and resumed.residual == alone.residual and resumed.sweeps == 3
+    more = solve_blueprint(config, two, iterations=10, samples=4, seed=2, checkpoint=checkpoint, sweeps=2)
+    assert more.sweeps == 4 and not _same_tables(alone, more)
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
@@ -319,19 +483,23 @@ def test_every_seat_of_a_four_seat_round_plays_its_position_from_the_opener(blue
     assert tuple(legal_actions(config, 4, bids[-1] if bids else None)) == r.actions(state)
 
 
-def test_solve_command_writes_a_blueprint_and_refuses_variants(tmp_path, capsys):
+def test_solve_command_writes_a_blueprint_under_todays_rules_and_perudos(tmp_path, capsys):
     out = tmp_path / "b3.npz"
     assert main(["solve", "equilibrium", "--players", "3", "--dice", "1", "--iterations", "2", "--out", str(out),
                  "--workers", "2", "--no-progress"]) == 0
     assert "cfr:table=" in capsys.readouterr().out
-    assert set(BlueprintTable.load(out, TWO).strategies) == {(1, 1, 1)}
+    assert set(BlueprintTable.load(out, TWO).strategies) == {((1, 1, 1), False)}
     checkpoint = out.with_name(out.name + ".checkpoint.npz")
     assert not checkpoint.exists() and not rounds_folder(checkpoint).exists()
     assert main(["solve", "equilibrium", "--dice", "1", "--workers", "2", "--out", str(tmp_path / "t.npz")]) == 2
     assert "--workers: two-player rounds are solved one after another" in capsys.readouterr().err
-    assert main(["solve", "equilibrium", "--players", "3", "--rules", "perudo", "--dice", "1", "--out",
-                 str(tmp_path / "p.npz")]) == 2
-    assert "today's and Dudo's (full bids, no exact call, no palifico)" in capsys.readouterr().err
+    perudo = tmp_path / "p.npz"
+    assert main(["solve", "equilibrium", "--players", "3", "--rules", "perudo", "--dice", "1", "--iterations", "20",
+                 "--sweeps", "2", "--out", str(perudo), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    table = BlueprintTable.load(perudo, table_for(GameConfig.preset("perudo", dice=1)))
+    assert table.config.exact_call and table.sweeps == 4 and "4 sweep(s), fixed point residual" in printed
+    assert not perudo.with_name(perudo.name + ".checkpoint.npz").exists() or table.residual > 1e-3
 
 
 def test_shipped_tables_fit_the_wheel_budget():

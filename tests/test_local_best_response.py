@@ -178,8 +178,8 @@ def test_refuses_a_table_without_a_blueprint(tmp_path):
     with pytest.raises(ValueError, match="at 4 players it values a round's ends by the blueprint \\(or by fair rounds: "
                                          "ends=fair\\).*solve equilibrium"):
         LocalBestResponse("random").reset(0, GameConfig(num_players=4, dice=2))
-    with pytest.raises(ValueError, match="blueprint"):
-        LocalBestResponse("random").reset(0, GameConfig.preset("perudo", num_players=3, dice=2))
+    with pytest.raises(ValueError, match="blueprints are solved on demand for 3 players up to 3 dice"):
+        LocalBestResponse("random").reset(0, GameConfig.preset("perudo", num_players=3, dice=4))
     with pytest.raises(ValueError, match="table= names a blueprint for 3-6 players"):
         (tmp_path / "blueprint.npz").write_bytes(b"")  # never read: two players refuse it first
         LocalBestResponse("quantal", table=str(tmp_path / "blueprint.npz")).reset(0, GameConfig(dice=2))

@@ -1,8 +1,9 @@
 """The blueprint for three to six players: every round with three or more seats holding dice, solved by
 :class:`~ldpomdp.exact.multiplayer.NRoundCFR` and chained over dice states by each seat's probability of winning
-the game; once two seats remain, the two-player table takes over. Rules where dice are only lost: today's, Dudo's
-(Perudo bids, loss by the difference); the method, its cost and its measurements: the Exact solvers page, "Three to
-six players"."""
+the game (:mod:`~ldpomdp.exact.table_states`); once two seats remain, the two-player table takes over. Where dice are
+only lost (today's rules, Dudo's) one pass, fewest dice first; under the exact call, which gives dice back (Perudo's),
+sweeps to the chain's fixed point. The method, its cost and its measurements: the Exact solvers page, "Three to six
+players"."""
 
 from __future__ import annotations
 
@@ -18,11 +19,31 @@ import numpy as np
 
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
-from ..rules import CHALLENGE, GameConfig, next_opener, seats_in_turn, settle_count
-from .equilibrium import GameTable, discard_checkpoint, quantize, rounds_folder, rules_key
+from ..rules import GameConfig, seats_in_turn
+from .equilibrium import (
+    COARSE_SWEEPS,
+    SWEEP_TOLERANCE,
+    GameTable,
+    discard_checkpoint,
+    game_config,
+    quantize,
+    rounds_folder,
+    rules_key,
+)
+from .game_values import FairRounds
 from .multiplayer import NRound, NRoundCFR, RoundPayoff, draw_hands, n_round
+from .table_states import (
+    RoundKey,
+    TableState,
+    chain_win_probabilities,
+    follow,
+    round_rules,
+    table_slots,
+    table_states,
+    usual_state,
+)
 
-__all__ = ["BlueprintTable", "blueprint_rounds", "solve_blueprint", "next_round_values", "end_values", "round_payoff",
+__all__ = ["BlueprintTable", "blueprint_rounds", "blueprint_sweeps", "solve_blueprint", "end_values",
            "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
 
 BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
@@ -36,11 +57,14 @@ def _round(config: GameConfig, dice: tuple[int, ...], k: int) -> NRound:
 
 @dataclass
 class BlueprintTable:
-    """Solved rounds of the ``config.num_players``-player game: ``strategies[dice]`` per seat (counted from the
-    round's opener, ``dice`` in turn order from it, every seat with dice) its average strategy as uint8 (see
-    :func:`~ldpomdp.exact.equilibrium.quantize`), ``values[dice]`` each seat's probability of winning the game from
-    that round. ``two`` plays the rounds with two seats left. ``k``, ``iterations``, ``samples``, ``seed``: how it
-    was solved."""
+    """Solved rounds of the ``config.num_players``-player game, keyed by (dice in turn order from the opener, every
+    seat with dice; whether it is a palifico round): ``strategies[key]`` per seat (counted from the round's opener)
+    its average strategy as uint8 (see :func:`~ldpomdp.exact.equilibrium.quantize`), ``values[key]`` each seat's
+    probability of winning the game from that round in its usual state
+    (:func:`~ldpomdp.exact.table_states.usual_state`), ``ends[key]`` the probability of each way it ends
+    (:func:`~ldpomdp.exact.table_states.table_slots`). ``two`` plays the rounds with two seats left. ``k``,
+    ``iterations``, ``samples``, ``seed``, ``sweeps`` (done) and ``residual`` (:func:`solve_blueprint`): how it was
+    solved."""
 
     config: GameConfig
     two: GameTable
@@ -48,67 +72,80 @@ class BlueprintTable:
     iterations: int
     samples: int
     seed: int
-    strategies: dict[tuple[int, ...], tuple[np.ndarray, ...]] = field(default_factory=dict)
-    values: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
-    seconds: dict[tuple[int, ...], float] = field(default_factory=dict)
-    _rounds: dict[tuple[int, ...], NRound] = field(default_factory=dict, repr=False, compare=False)
+    strategies: dict[RoundKey, tuple[np.ndarray, ...]] = field(default_factory=dict)
+    values: dict[RoundKey, np.ndarray] = field(default_factory=dict)
+    ends: dict[RoundKey, np.ndarray] = field(default_factory=dict)
+    seconds: dict[RoundKey, float] = field(default_factory=dict)
+    sweeps: int = 1
+    residual: float = 0.0
+    _rounds: dict[RoundKey, NRound] = field(default_factory=dict, repr=False, compare=False)
 
     FORMAT = 1  # files of today's rules; those of other rules are VARIANTS_FORMAT, which readers of 1 refuse
-    VARIANTS_FORMAT = 2  # the rules' variant fields saved (wild_bids, loss)
+    VARIANTS_FORMAT = 3  # the rules' variant fields, palifico rounds, the ends and the sweeps (2: without the last)
 
     @property
     def max_dice(self) -> int:
         return int(self.config.starting_dice[0])
 
-    def round(self, dice: tuple[int, ...]) -> NRound:
+    def round(self, dice: tuple[int, ...], palifico: bool = False) -> NRound:
         """The abstraction the round with ``dice`` (turn order from the opener) was solved on."""
-        r = self._rounds.get(dice)
+        key = (tuple(int(d) for d in dice), bool(palifico))
+        r = self._rounds.get(key)
         if r is None:
-            r = self._rounds[dice] = _round(_round_rules(self.config, len(dice)), tuple(int(d) for d in dice), self.k)
+            r = self._rounds[key] = _round(round_rules(self.config, len(dice), palifico), key[0], self.k)
         return r
 
-    def probabilities(self, dice: tuple[int, ...], seat: int, state: int, rows: np.ndarray) -> np.ndarray:
+    def probabilities(self, dice: tuple[int, ...], seat: int, state: int, rows: np.ndarray, palifico: bool = False
+                      ) -> np.ndarray:
         """(len(rows), actions of ``state``) probabilities of ``seat``'s hand ``rows`` at information set ``state``."""
-        r = self.round(dice)
+        r = self.round(dice, palifico)
         e = r.edge_start[state]
-        block = self.strategies[dice][seat][np.asarray(rows)[:, None], np.arange(e, e + r.widths[state])]
-        block = block.astype(np.float64)
+        strategy = self.strategies[(r.dice, bool(palifico))][seat]
+        block = strategy[np.asarray(rows)[:, None], np.arange(e, e + r.widths[state])].astype(np.float64)
         total = block.sum(axis=1, keepdims=True)
         return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
 
-    def win_probabilities(self, dice: tuple[int, ...]) -> np.ndarray:
-        """Each seat's probability of winning from a round with ``dice`` (two seats: from the two-player table; one:
-        the game is won)."""
+    def win_probabilities(self, dice: tuple[int, ...], palifico: bool = False) -> np.ndarray:
+        """Each seat's probability of winning from a round with ``dice`` (in turn order from the opener) in its usual
+        state (two seats: from the two-player table; one: the game is won)."""
         if len(dice) == 1:
             return np.ones(1)
         if len(dice) == 2:
-            v = self.two.value((int(dice[0]), int(dice[1])))
+            v = self.two.value((int(dice[0]), int(dice[1])), palifico)
             return np.array([(1.0 + v) / 2.0, (1.0 - v) / 2.0])
-        return self.values[tuple(int(d) for d in dice)]
+        return self.values[(tuple(int(d) for d in dice), bool(palifico))]
 
-    def seat_win_probabilities(self, dice: tuple[int, ...], opener: int) -> np.ndarray:
+    def seat_win_probabilities(self, dice: tuple[int, ...], opener: int, palifico: bool = False) -> np.ndarray:
         """Each seat's probability of winning from a round with ``dice`` (by seat) opened by ``opener``; 0 for the
         seats out of dice."""
         order = seats_in_turn(dice, opener)
         out = np.zeros(len(dice))
-        out[order] = self.win_probabilities(tuple(int(dice[s]) for s in order))
+        out[order] = self.win_probabilities(tuple(int(dice[s]) for s in order), palifico)
         return out
 
-    def arrays(self, rounds: Iterable[tuple[int, ...]] | None = None) -> dict[str, np.ndarray]:
+    def state_win_probabilities(self, state: TableState) -> np.ndarray:
+        """:meth:`win_probabilities` of ``state``'s round (the state's own palifico history aside)."""
+        return self.win_probabilities(state.dice, state.palifico)
+
+    def arrays(self, rounds: Iterable[RoundKey] | None = None) -> dict[str, np.ndarray]:
         """The table's arrays as saved: its settings and the rounds ``rounds`` (default: every one solved)."""
         cfg = self.config
         out = {"format": np.array(self.VARIANTS_FORMAT if cfg.variants else self.FORMAT),
                "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
-               "wild_bids": np.array(cfg.wild_bids), "loss": np.array(cfg.loss),
                "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
                "samples": np.array(self.samples), "seed": np.array(self.seed)}
-        for dice in self.strategies if rounds is None else rounds:
-            name = _label(dice)
-            for seat, strategy in enumerate(self.strategies[dice]):  # stored (columns, hands): a fifth smaller
+        if cfg.variants:
+            out.update({name: np.array(value) for name, value in cfg.variants.items()})
+            out.update(sweeps=np.array(self.sweeps), residual=np.array(self.residual))
+        for key in self.strategies if rounds is None else rounds:
+            name = _label(key)
+            for seat, strategy in enumerate(self.strategies[key]):  # stored (columns, hands): a fifth smaller
                 out[f"round_{name}_seat{seat}"] = np.ascontiguousarray(strategy.T)
-            out[f"values_{name}"] = self.values[dice]
-            out[f"seconds_{name}"] = np.array(self.seconds[dice])
+            out[f"values_{name}"] = self.values[key]
+            out[f"seconds_{name}"] = np.array(self.seconds[key])
+            if key in self.ends:  # not in the shipped file, solved before they were kept
+                out[f"ends_{name}"] = self.ends[key]
         return out
 
     def settings(self) -> tuple[GameConfig, int, int, int, int]:
@@ -120,21 +157,24 @@ class BlueprintTable:
         if "players" not in data:
             raise ValueError("it is a two-player table; 3-6 players play a blueprint from `ldpomdp solve "
                              "equilibrium --players N`")
-        if int(data["format"]) not in (cls.FORMAT, cls.VARIANTS_FORMAT):
-            raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT} or "
+        if int(data["format"]) not in (cls.FORMAT, 2, cls.VARIANTS_FORMAT):
+            raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT}, 2 or "
                              f"{cls.VARIANTS_FORMAT}")
         wild = int(data["wild"])
+        variants = {name: data[name].item() for name in ("wild_bids", "loss", "exact_call", "palifico") if name in data}
         config = GameConfig(num_players=int(data["players"]), dice=int(data["max_dice"]), faces=int(data["faces"]),
-                            wild=None if wild < 0 else wild, opener=str(data["opener"]),
-                            wild_bids=str(data.get("wild_bids", "plain")), loss=str(data.get("loss", "one")))
-        table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]))
+                            wild=None if wild < 0 else wild, opener=str(data["opener"]), **variants)
+        table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]),
+                    sweeps=int(data.get("sweeps", 1)), residual=float(data.get("residual", 0.0)))
         for name in data:
             if name.startswith("values_"):
                 label = name[len("values_"):]
-                dice = tuple(int(d) for d in label.split("_"))
-                table.strategies[dice] = tuple(np.asarray(data[f"round_{label}_seat{s}"]).T for s in range(len(dice)))
-                table.values[dice] = np.asarray(data[name], dtype=np.float64)
-                table.seconds[dice] = float(data[f"seconds_{label}"])
+                key = _key(label)
+                table.strategies[key] = tuple(np.asarray(data[f"round_{label}_seat{s}"]).T for s in range(len(key[0])))
+                table.values[key] = np.asarray(data[name], dtype=np.float64)
+                table.seconds[key] = float(data[f"seconds_{label}"])
+                if f"ends_{label}" in data:
+                    table.ends[key] = np.asarray(data[f"ends_{label}"], dtype=np.float64)
         return table
 
     def save(self, path: str | Path) -> Path:
@@ -148,156 +188,276 @@ class BlueprintTable:
         return load_npz(path, "blueprint table", lambda data: cls.from_arrays(data, two))
 
 
-def _label(dice: tuple[int, ...]) -> str:
-    """A round's name in a table's arrays and in its file beside a checkpoint: the dice joined by ``_``."""
-    return "_".join(map(str, dice))
+def _label(key: RoundKey) -> str:
+    """A round's name in a table's arrays and in its file beside a checkpoint: the dice joined by ``_``, then
+    ``_palifico`` for a palifico round."""
+    return "_".join(map(str, key[0])) + ("_palifico" if key[1] else "")
+
+
+def _key(label: str) -> RoundKey:
+    """The round a :func:`_label` names."""
+    dice, _, palifico = label.partition("_palifico")
+    return tuple(int(d) for d in dice.split("_")), label.endswith("_palifico")
 
 
 def check_blueprint_rules(config: GameConfig) -> None:
-    """ValueError naming what the blueprint does not cover: other than 3-6 players, sixes bids, rules that give dice
-    back or change a round's rules (the exact call, palifico)."""
+    """ValueError naming what the blueprint does not cover: other than 3-6 players, sixes bids, or under the exact
+    call unequal starting dice."""
     if not 3 <= config.num_players <= 6:
         raise ValueError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
-    if config.exact_call or config.palifico or config.bids != "full":
-        raise ValueError(f"the blueprint for 3-6 players covers rules where rounds only take dice away, such as "
-                         f"today's and Dudo's (full bids, no exact call, no palifico); the game has "
-                         f"{config.describe()}")
+    if config.bids != "full":
+        raise ValueError(f"the blueprint for 3-6 players covers full bids; the game has {config.describe()}")
+    if config.exact_call and len(set(config.starting_dice)) != 1:
+        raise ValueError(f"under the exact call the blueprint takes equal starting dice (a right call wins a die "
+                         f"back up to them); got {config.starting_dice}")
 
 
-def _round_rules(config: GameConfig, seats: int) -> GameConfig:
-    """The rules of a round with ``seats`` seats holding dice (the abstraction numbers bids by the table's dice)."""
-    return GameConfig(num_players=seats, dice=config.starting_dice[0], faces=config.faces, wild=config.wild,
-                      opener=config.opener, wild_bids=config.wild_bids, loss=config.loss)
-
-
-def blueprint_rounds(config: GameConfig) -> list[tuple[int, ...]]:
-    """Every round with three or more seats holding dice that a game of ``config`` reaches, as dice in turn order
-    from the opener, in the order they are solved: fewest dice first."""
+def blueprint_rounds(config: GameConfig) -> list[RoundKey]:
+    """Every round with three or more seats holding dice that a game of ``config`` reaches, in the order they are
+    solved: fewest dice first (then fewer seats, ordinary rounds before palifico ones). Where dice are only lost,
+    every round up to the starting dice (a table of games starting with fewer too); under the exact call, those of
+    games from the start."""
+    if config.exact_call:
+        return list(dict.fromkeys(s.key for s in _states(config)))
     top = config.starting_dice[0]
-    rounds = [d for m in range(3, config.num_players + 1) for d in itertools.product(range(1, top + 1), repeat=m)]
-    return sorted(rounds, key=lambda d: (sum(d), len(d), d))
+    rounds = [(d, palifico) for m in range(3, config.num_players + 1)
+              for d in itertools.product(range(1, top + 1), repeat=m)
+              for palifico in ((False, True) if config.palifico and top > 1 and 1 in d else (False,))]
+    return sorted(rounds, key=lambda key: (sum(key[0]), len(key[0]), key[0], key[1]))
 
 
-def end_values(table: BlueprintTable, dice: tuple[int, ...]) -> np.ndarray:
-    """(caller, m + table dice, seat) :func:`next_round_values` when ``caller`` challenges a bid (the seat before's)
-    whose quantity exceeds the matching dice by m (m <= 0: the bid holds)."""
-    n, total = len(dice), sum(dice)
-    out = np.zeros((n, 2 * total + 1, n))
-    for caller in range(n):
-        for m in range(-total, total + 1):
-            out[caller, m + total] = next_round_values(table, dice, caller, m)
-    return out
+def _states(config: GameConfig) -> list[TableState]:
+    """The states the blueprint values: under the exact call every one a game from the start reaches, else each
+    round's usual state."""
+    if config.exact_call:
+        start = TableState((config.starting_dice[0],) * config.num_players)
+        return table_states(config, [start])
+    return [usual_state(config, key) for key in blueprint_rounds(config)]
 
 
-def next_round_values(table: BlueprintTable, dice: tuple[int, ...], caller: int, missing: int) -> np.ndarray:
-    """Each seat's probability of winning after the round with ``dice`` ends by ``caller``'s challenge of a bid that
-    missed by ``missing`` (seats counted from this round's opener; the loser and its loss by the rules'
-    :func:`~ldpomdp.rules.settle_count`); a seat out of dice wins with probability 0."""
-    rules = _round_rules(table.config, len(dice))
-    loser, after = settle_count(rules, dice, missing, (caller - 1) % len(dice), caller, CHALLENGE)
-    return table.seat_win_probabilities(after, next_opener(rules, after, caller, loser))
+def blueprint_sweeps(config: GameConfig, iterations: int, sweeps: int = 1) -> list[int]:
+    """The CFR+ iterations of each sweep's fresh solve of every round: one sweep where dice are only lost; under the
+    exact call :data:`~ldpomdp.exact.equilibrium.COARSE_SWEEPS` of a tenth of ``iterations``, then ``sweeps`` of
+    ``iterations`` (:func:`solve_blueprint` stops after one whose residual is below the tolerance)."""
+    if not config.exact_call:
+        return [iterations]
+    return [max(1, iterations // 10)] * COARSE_SWEEPS + [iterations] * sweeps
 
 
-def round_payoff(dice: tuple[int, ...], ends: np.ndarray) -> RoundPayoff:
-    """The :class:`~ldpomdp.exact.multiplayer.RoundPayoff` of the round with ``dice`` whose ends are worth ``ends``
-    (:func:`end_values`): each seat's probability of winning the game after each challenge."""
-    return RoundPayoff(np.ascontiguousarray(ends.transpose(2, 0, 1)), None, sum(dice))
+def end_values(table: BlueprintTable, state: TableState,
+               value: Callable[[TableState], np.ndarray] | None = None) -> RoundPayoff:
+    """Each seat's value of every way the round at ``state`` ends: its probability of winning the game from where
+    the end leads (:func:`~ldpomdp.exact.table_states.follow`; 0 when out of dice), a state worth ``value(state)``
+    (default the table's :meth:`~BlueprintTable.state_win_probabilities`; one or two seats: always the table's)."""
+    n, total = len(state.dice), sum(state.dice)
+    slots = table_slots(table.config, n, total)
+    worth = np.zeros((len(slots), n))
+    for i, slot in enumerate(slots):
+        following, place = follow(table.config, state, slot)
+        v = (value if value is not None and len(following.dice) > 2 else table.state_win_probabilities)(following)
+        worth[i] = [v[k] if k >= 0 else 0.0 for k in place]
+    return RoundPayoff.from_slots(worth, total)
 
 
 def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.ndarray, weight: np.ndarray
                       ) -> np.ndarray:
-    """(caller, m + table dice) the probability that a round played by ``strategy`` ends with that seat's challenge
-    of a bid that missed by m, over the joint hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's
-    reach along the abstraction's chain of states, exact for each joint hand."""
+    """(slots,) the probability that a round played by ``strategy`` ends by each slot
+    (:func:`~ldpomdp.exact.table_states.table_slots`: a seat's challenge of a bid that missed by m, a seat's wrong or
+    right exact call) over the joint hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along
+    the abstraction's chain of states, exact for each joint hand."""
     r = solver.round
-    total = sum(r.dice)
+    total, width, calls = sum(r.dice), 2 * sum(r.dice) + 1, 2 if r.config.exact_call else 1
     reach = solver.reach(strategy, rows, range(r.seats)) * weight[None, :]
     matches = np.stack([r.matches[j][rows[j]] for j in range(r.seats)]).sum(axis=0)  # (T, faces)
-    out = np.zeros((r.seats, 2 * total + 1))
+    out = np.zeros(r.seats * (width + 2 * (calls - 1)))
     for x, (actor, window) in enumerate(r.keys):
         if not window:
             continue
         bid = window[-1]
-        call = r.edge_start[x] + r.widths[x] - 1  # no exact call: the challenge is the last column
-        p = reach[x] * strategy[actor][rows[actor], call]
-        out[actor] += np.bincount(bid.quantity - matches[:, bid.face - 1] + total, p, minlength=2 * total + 1)
+        first = r.edge_start[x] + r.widths[x] - calls  # the challenge, then the exact call
+        missing = bid.quantity - matches[:, bid.face - 1]
+        p = reach[x] * strategy[actor][rows[actor], first]
+        out[actor * width:(actor + 1) * width] += np.bincount(missing + total, p, minlength=width)
+        if calls == 2:
+            p = reach[x] * strategy[actor][rows[actor], first + 1]
+            right = float(p[missing == 0].sum())
+            out[r.seats * width + 2 * actor:r.seats * width + 2 * actor + 2] += [p.sum() - right, right]
     return out
 
 
 def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples: int = 16, seed: int = 0,
                     checkpoint: str | Path | None = None, progress: Callable[[int], None] | None = None,
-                    executor: Executor | None = None) -> BlueprintTable:
-    """Solve every round of ``config`` (3-6 players, rules as :func:`check_blueprint_rules` says) with three or more
-    seats holding dice, fewest dice first, each against the win probabilities of the rounds it leads to; ``two``:
-    the two-player table of the same rules (up to the same dice). ``checkpoint``: a file naming the settings, each
-    solved round saved in the folder beside it (:func:`~ldpomdp.exact.equilibrium.rounds_folder`), resumed from, left
-    for the caller to discard. ``progress(n)``: n more CFR+ iterations done. ``executor``: solves the rounds of one
-    dice total at once, to the same table."""
+                    executor: Executor | None = None, sweeps: int = 1) -> BlueprintTable:
+    """Solve every round of ``config`` (:func:`blueprint_rounds`) fewest dice first, each against the win
+    probabilities of the states it leads to: the sweep's rounds of fewer dice, else the last sweep's fixed point
+    (first: fair rounds); under the exact call each sweep (:func:`blueprint_sweeps`) ends with the chain's fixed
+    point and its ``residual``, stopping below the tolerance. ``two``: the two-player table of the rules. With
+    ``checkpoint`` each round saved beside it, resumed from, left for the caller to discard; ``progress(n)``: n more
+    CFR+ iterations; ``executor`` solves a dice total's rounds at once, to the same table. The Exact solvers page."""
     check_blueprint_rules(config)
-    if rules_key(two.config) != rules_key(config):
+    if rules_key(two.config) != rules_key(game_config(config, config.starting_dice[0])):
         raise ValueError(f"the two-player table is for {two.config.describe()}; the blueprint's game is "
                          f"{config.describe()}")
     if two.max_dice < config.starting_dice[0]:
         raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
                          f"{config.starting_dice[0]}")
     table = BlueprintTable(config, two, BLUEPRINT_RECALL, int(iterations), int(samples), int(seed))
+    keys, states = blueprint_rounds(config), _states(config)
+    schedule = blueprint_sweeps(config, iterations, sweeps)
+    guess = {s: np.array([FairRounds(j).win_probability(s.dice) for j in range(len(s.dice))]) for s in states}
     folder = None if checkpoint is None else rounds_folder(checkpoint)
+    finished = 0
     if checkpoint is not None:
-        _resume(table, Path(checkpoint))
+        finished, last = _resume(table, Path(checkpoint), states, guess)
+        if last is not None and _finished(last, schedule):
+            return _in_order(last, keys)
         if progress is not None:
-            progress(iterations * len(table.strategies))
-    # these rules only take dice away: a round leads to rounds of fewer dice, all solved at the totals before
-    for _, level in itertools.groupby(blueprint_rounds(config), key=sum):
-        jobs = {dice: (config, table.k, iterations, samples, seed, dice, end_values(table, dice)) for dice in level
-                if dice not in table.strategies}
-        if executor is None:
-            solved = ((dice, _solve_round(*job, progress=progress)) for dice, job in jobs.items())
-        else:
-            futures = {executor.submit(_solve_round, *job): dice for dice, job in jobs.items()}
-            solved = ((futures[future], future.result()) for future in as_completed(futures))
-        for dice, (strategies, values, seconds) in solved:
-            table.strategies[dice], table.values[dice], table.seconds[dice] = strategies, values, seconds
-            if executor is not None and progress is not None:
-                progress(iterations)
-            if folder is not None:
-                write_npz(folder / f"round_{_label(dice)}.npz", table.arrays([dice]))
-    order = blueprint_rounds(config)  # however solved and resumed, the table lists its rounds in solve order
-    table.strategies, table.values = {d: table.strategies[d] for d in order}, {d: table.values[d] for d in order}
-    table.seconds = {d: table.seconds[d] for d in order}
+            progress(sum(schedule[:finished]) * len(keys) + schedule[finished] * len(table.strategies))
+    for sweep in range(finished, len(schedule)):
+        used = _sweep(table, keys, guess, schedule[sweep], sweep, folder, progress, executor)
+        if not config.exact_call:
+            break
+        guess = _fix_values(table, states, keys, used)
+        table.sweeps = sweep + 1
+        if checkpoint is not None:
+            write_npz(checkpoint, {**table.arrays(), "estimate": np.concatenate([guess[s] for s in states])})
+        if _finished(table, schedule):
+            break
+        table = BlueprintTable(config, two, table.k, table.iterations, table.samples, table.seed, sweeps=table.sweeps,
+                               residual=table.residual)
+    return _in_order(table, keys)
+
+
+def _finished(table: BlueprintTable, schedule: list[int]) -> bool:
+    """Whether the sweeps ``table`` has done end the solve: all of ``schedule``, or a full one within the
+    tolerance."""
+    return table.sweeps >= len(schedule) or table.sweeps > COARSE_SWEEPS and table.residual <= SWEEP_TOLERANCE
+
+
+def _in_order(table: BlueprintTable, keys: list[RoundKey]) -> BlueprintTable:
+    """``table`` with its rounds listed in solve order ``keys``, however they were solved and resumed."""
+    table.strategies, table.values = {k: table.strategies[k] for k in keys}, {k: table.values[k] for k in keys}
+    table.ends, table.seconds = {k: table.ends[k] for k in keys}, {k: table.seconds[k] for k in keys}
     return table
 
 
-def _resume(table: BlueprintTable, checkpoint: Path) -> None:
-    """Add to ``table`` the rounds ``checkpoint`` and the round files beside it hold (the checkpoint written first
-    when there is none, after clearing round files left without it). ValueError if one was solved otherwise,
-    TableError if one cannot be read."""
+def _sweep(table: BlueprintTable, keys: list[RoundKey], guess: Mapping[TableState, np.ndarray], iterations: int,
+           sweep: int, folder: Path | None, progress: Callable[[int], None] | None, executor: Executor | None
+           ) -> dict[RoundKey, np.ndarray]:
+    """Solve the rounds ``keys`` the table lacks with ``iterations`` CFR+ iterations each, the rounds of one dice
+    total at once, each against its usual state's ends (:func:`end_values`) worth the win probabilities of the
+    sweep's rounds of fewer dice, else ``guess``; each round saved in ``folder`` marked with ``sweep``. Returns what
+    each round's ends were worth (:meth:`~ldpomdp.exact.multiplayer.RoundPayoff.by_slot`)."""
+    config = table.config
+    solved: dict[TableState, np.ndarray] = {}  # the usual states of the levels solved so far
+
+    def value(state: TableState) -> np.ndarray:
+        return solved[state] if state in solved else guess[state]
+
+    used = {}
+    for _, level in itertools.groupby(keys, key=lambda k: sum(k[0])):
+        payoffs = {key: end_values(table, usual_state(config, key), value) for key in level}
+        jobs = {key: (config, table.k, iterations, table.samples, table.seed, key, payoff)
+                for key, payoff in payoffs.items() if key not in table.strategies}
+        if executor is None:
+            done = ((key, _solve_round(*job, progress=progress)) for key, job in jobs.items())
+        else:
+            futures = {executor.submit(_solve_round, *job): key for key, job in jobs.items()}
+            done = ((futures[future], future.result()) for future in as_completed(futures))
+        for key, (strategies, ends, seconds) in done:
+            table.strategies[key], table.ends[key], table.seconds[key] = strategies, ends, seconds
+            table.values[key] = _expected(payoffs[key], ends)
+            if executor is not None and progress is not None:
+                progress(iterations)
+            if folder is not None:
+                write_npz(folder / f"round_{_label(key)}.npz", {**table.arrays([key]), "sweep": np.array(sweep)})
+        for key, payoff in payoffs.items():
+            solved[usual_state(config, key)] = table.values[key]
+            used[key] = payoff.by_slot()
+    return used
+
+
+def _expected(payoff: RoundPayoff, ends: np.ndarray) -> np.ndarray:
+    """Each seat's expected value of a round whose ends are worth ``payoff`` and have probabilities ``ends``
+    (:func:`end_probabilities`)."""
+    n, width = payoff.challenge.shape[1:]
+    value = np.einsum("cm,cms->s", ends[:n * width].reshape(n, width),
+                      np.ascontiguousarray(payoff.challenge.transpose(1, 2, 0)))
+    if payoff.exact is not None:
+        value = value + np.einsum("cr,scr->s", ends[n * width:].reshape(n, 2), payoff.exact)
+    return value
+
+
+def _fix_values(table: BlueprintTable, states: list[TableState], keys: list[RoundKey],
+                used: Mapping[RoundKey, np.ndarray]) -> dict[TableState, np.ndarray]:
+    """Set the table's values to the chain's fixed point under its rounds' ends (returned, for every state), and its
+    residual: the largest gap between what an end of a round is worth there and what it was worth when the round
+    was solved (``used``)."""
+    config = table.config
+    fixed = chain_win_probabilities(config, states, table.ends, table.state_win_probabilities)
+    table.residual = max(float(np.abs(end_values(table, usual_state(config, key), fixed.__getitem__).by_slot()
+                                      - used[key]).max()) for key in keys)
+    for key in keys:
+        table.values[key] = fixed[usual_state(config, key)]
+    return fixed
+
+
+def _resume(table: BlueprintTable, checkpoint: Path, states: list[TableState],
+            guess: dict[TableState, np.ndarray]) -> tuple[int, BlueprintTable | None]:
+    """The sweeps ``checkpoint`` says are finished and the last one's table (None before the first ends; its fixed
+    point put in ``guess``), after adding to ``table`` the rounds of the next sweep saved beside it (the checkpoint
+    written first when there is none, after clearing round files left without it). ValueError if one was solved
+    otherwise, TableError if one cannot be read."""
     if not checkpoint.is_file():
         discard_checkpoint(checkpoint)
         write_npz(checkpoint, table.arrays())
-        return
+        return 0, None
+    found = _load_checked(table, checkpoint, "delete the checkpoint to start afresh")
+    last: BlueprintTable | None = found["table"] if "estimate" in found else None
+    if last is not None:
+        estimate, start = found["estimate"], 0
+        for s in states:
+            guess[s] = estimate[start:start + len(s.dice)]
+            start += len(s.dice)
+        table.sweeps, table.residual = last.sweeps, last.residual
+    finished = 0 if last is None else last.sweeps
     # a kill may leave a write's temporary file beside the rounds' files: not a round's, not read
     rounds = sorted(p for p in rounds_folder(checkpoint).glob("round_*.npz")
-                    if re.fullmatch(r"round_\d+(_\d+)+\.npz", p.name))
-    for path in [checkpoint, *rounds]:
-        hint = ("delete the checkpoint to start afresh" if path == checkpoint else
-                "delete this file to solve its round again")
-        done = load_npz(path, "blueprint checkpoint", lambda data: BlueprintTable.from_arrays(data, table.two), hint)
-        if done.settings() != table.settings():
-            raise ValueError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
-                             f"{done.max_dice} dice, {done.config.describe()}, {done.iterations} iterations, "
-                             f"{done.samples} samples, seed {done.seed}); remove it or give the same settings")
-        table.strategies.update(done.strategies)
-        table.values.update(done.values)
-        table.seconds.update(done.seconds)
+                    if re.fullmatch(r"round_\d+(_\d+)+(_palifico)?\.npz", p.name))
+    for path in rounds:
+        data = _load_checked(table, path, "delete this file to solve its round again")
+        if int(data.get("sweep", 0)) == finished:  # an earlier sweep's round is solved again
+            solved: BlueprintTable = data["table"]
+            table.strategies.update(solved.strategies)
+            table.values.update(solved.values)
+            table.ends.update(solved.ends)
+            table.seconds.update(solved.seconds)
+    return finished, last
 
 
-def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed: int, dice: tuple[int, ...],
-                 ends: np.ndarray, progress: Callable[[int], None] | None = None
+def _load_checked(table: BlueprintTable, path: Path, hint: str) -> dict:
+    """A checkpoint file's table (``"table"``) and its sweep arrays; ValueError when it was solved otherwise."""
+    def read(data: Mapping[str, np.ndarray]) -> dict:
+        return {**{name: data[name] for name in ("estimate", "sweep") if name in data},
+                "table": BlueprintTable.from_arrays(data, table.two)}
+
+    found = load_npz(path, "blueprint checkpoint", read, hint)
+    done: BlueprintTable = found["table"]
+    if done.settings() != table.settings():
+        raise ValueError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
+                         f"{done.max_dice} dice, {done.config.describe()}, {done.iterations} iterations, "
+                         f"{done.samples} samples, seed {done.seed}); remove it or give the same settings")
+    return found
+
+
+def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed: int, key: RoundKey,
+                 payoff: RoundPayoff, progress: Callable[[int], None] | None = None
                  ) -> tuple[tuple[np.ndarray, ...], np.ndarray, float]:
-    """One blueprint round with ends worth ``ends`` (:func:`end_values`), solved: its quantized average strategies,
-    each seat's win probability, CPU seconds."""
+    """One blueprint round with ends worth ``payoff`` (:func:`end_values`), solved: its quantized average strategies,
+    the probability of each way it ends (:func:`end_probabilities`), CPU seconds."""
     start = time.process_time()
-    solver = NRoundCFR(_round_rules(config, len(dice)), dice, k, round_payoff(dice, ends), samples=samples, seed=seed)
+    dice, palifico = key
+    solver = NRoundCFR(round_rules(config, len(dice), palifico), dice, k, payoff, samples=samples, seed=seed)
     for _ in range(iterations):
         solver.run(1)
         if progress is not None:
@@ -305,4 +465,4 @@ def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed
     average = solver.average_strategy()
     rows = draw_hands(solver.round, range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
     played = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
-    return tuple(quantize(s) for s in average), np.einsum("cm,cms->s", played, ends), time.process_time() - start
+    return tuple(quantize(s) for s in average), played, time.process_time() - start

@@ -50,6 +50,22 @@ class RoundPayoff:
                 raise ValueError(f"payoff arrays must be finite of shape {shape}, got shape {np.shape(array)}")
 
     @classmethod
+    def from_slots(cls, worth: np.ndarray, table_dice: int) -> RoundPayoff:
+        """The payoff whose ends, in :func:`~ldpomdp.exact.table_states.table_slots`' order, are worth ``worth[slot,
+        seat]`` (the exact call's 2 x seats slots last, if it has them)."""
+        worth = np.asarray(worth, dtype=np.float64)
+        n, width = worth.shape[1], 2 * table_dice + 1
+        challenge = worth[:n * width].T.reshape(n, n, width)
+        exact = worth[n * width:].T.reshape(n, n, 2) if len(worth) > n * width else None
+        return cls(np.ascontiguousarray(challenge), None if exact is None else np.ascontiguousarray(exact), table_dice)
+
+    def by_slot(self) -> np.ndarray:
+        """(seats, slots) each seat's value of every end in :func:`~ldpomdp.exact.table_states.table_slots`' order."""
+        n = len(self.challenge)
+        parts = [self.challenge.reshape(n, -1)] + ([self.exact.reshape(n, -1)] if self.exact is not None else [])
+        return np.concatenate(parts, axis=1)
+
+    @classmethod
     def by_loser(cls, values: np.ndarray, table_dice: int, exact_call: bool = False) -> RoundPayoff:
         """The payoff when the round's loser loses one die and seat i then gets ``values[loser, i]``; the challenged
         bid is the previous seat's; a wrong exact call costs the caller, a right one is worth 0 to every seat."""

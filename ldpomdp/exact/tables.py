@@ -106,9 +106,10 @@ def _rules_text(config: GameConfig) -> str:
 
 
 def blueprint_for(config: GameConfig, path: str | Path | None = None) -> BlueprintTable:
-    """The blueprint for ``config`` (3-6 players, today's rules or Dudo's): ``path`` if given, else at three players
-    the shipped one (today's rules, up to 5 dice each) or one solved now with :data:`BLUEPRINT_ON_DEMAND` settings
-    and cached on disk (other rules); its two-player rounds from :func:`table_for`."""
+    """The blueprint for ``config`` (3-6 players, full bids): ``path`` if given, else at three players the shipped
+    one (today's rules, up to 5 dice each) or one solved now with :data:`BLUEPRINT_ON_DEMAND` settings (under the
+    exact call: from the game's starting dice) and cached on disk (other rules); its two-player rounds from
+    :func:`table_for`."""
     try:
         check_blueprint_rules(config)
     except ValueError as exc:
@@ -131,10 +132,11 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
             digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}|{astuple(BLUEPRINT_ON_DEMAND)}".encode()
                                     ).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"blueprint-{digest}.npz"
+            dice = config.starting_dice[0] if config.exact_call else BLUEPRINT_ON_DEMAND.dice
             try:
                 table = BlueprintTable.load(cached, two)
             except TableError:  # none cached yet, or a damaged file: solve (again)
-                table = solve_blueprint(replace(config, dice=(BLUEPRINT_ON_DEMAND.dice,) * config.num_players), two,
+                table = solve_blueprint(replace(config, dice=(dice,) * config.num_players), two,
                                         BLUEPRINT_ON_DEMAND.iterations)
                 table.save(cached)
         _BLUEPRINTS[key] = table

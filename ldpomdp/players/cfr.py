@@ -107,7 +107,7 @@ class CFRPlayer(BaseOpponent):
         dice = tuple(int(view.dice[s]) for s in order)
         seat = order.index(view.seat)
         if isinstance(table, BlueprintTable) and len(order) > 2:
-            return self._find_many(table, view, dice, seat)
+            return self._find_many(table, view, dice, seat, palifico)
         two = table.two if isinstance(table, BlueprintTable) else table
         pair = (dice[0], dice[1])
         if not two.covers(pair, palifico):
@@ -121,17 +121,19 @@ class CFRPlayer(BaseOpponent):
         return _Decision(tuple(r.actions(state)), lambda hands: r.hand_rows(seat, hands),
                          lambda rows: two.probabilities(pair, seat, state, rows, r.config.palifico_round))
 
-    def _find_many(self, table: BlueprintTable, view: PublicView, dice: tuple[int, ...], seat: int) -> _Decision:
-        if dice not in table.strategies:
-            raise ValueError(f"cfr: the blueprint does not cover a round with dice {dice} (in turn from the opener)")
-        r = table.round(dice)
+    def _find_many(self, table: BlueprintTable, view: PublicView, dice: tuple[int, ...], seat: int, palifico: bool
+                   ) -> _Decision:
+        if (dice, palifico) not in table.strategies:
+            raise ValueError(f"cfr: the blueprint does not cover a{' palifico' if palifico else ''} round with dice "
+                             f"{dice} (in turn from the opener)")
+        r = table.round(dice, palifico)
         window = tuple(b for _, b in view.history)[-r.k:]
         state = r.index.get((seat, window))
         if state is None:
             raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence")
         faces = r.config.faces
         return _Decision(r.actions(state), lambda hands: hand_rows(hands, dice[seat], faces),
-                         lambda rows: table.probabilities(dice, seat, state, rows))
+                         lambda rows: table.probabilities(dice, seat, state, rows, palifico))
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
         decision = self._locate(view)

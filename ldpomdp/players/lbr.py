@@ -23,6 +23,7 @@ from ..exact.chain import DiceState, RoundOutcome, round_slots, successor
 from ..exact.equilibrium import GameTable
 from ..exact.game_values import FairRounds, GameValue, seat_values
 from ..exact.nash import cached_solution
+from ..exact.table_states import TableState
 from ..exact.tables import blueprint_for, table_for
 from ..exact.tree import RoundTree
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart, player_name
@@ -229,8 +230,8 @@ class LocalBestResponse(BaseOpponent):
 
     Two players, any rules: :func:`lookahead_values`, round ends valued as :meth:`_round_ends` says. Three to six
     players: :func:`table_lookahead_values`, a copy of the policy at each other seat, round ends valued by the
-    blueprint (today's rules, Dudo's; :attr:`blueprints`: the file ``table``, else a cfr policy's, else the shipped
-    one), or with ``ends="fair"`` by :class:`FairRounds` (any rules: each seat as likely to lose each later round).
+    blueprint (:attr:`blueprints`: the file ``table``, else a cfr policy's, else the shipped one or one solved on
+    first use), or with ``ends="fair"`` by :class:`FairRounds` (each seat as likely to lose each later round).
     ``lookahead`` and ``raises`` as there. Deterministic: it never draws from ``rng``. The models see every event.
     """
 
@@ -333,12 +334,17 @@ class LocalBestResponse(BaseOpponent):
         dice = tuple(int(d) for d in event.dice)
         n, table = len(dice), sum(dice)
         challenge = np.zeros((n, 2 * table + 1))
-        if self.ends == "blueprint":  # no exact call under the blueprint's rules
-            order = seats_in_turn(dice, event.opener)
-            challenge[order] = end_values(self._blueprint, tuple(dice[s] for s in order))[:, :, order.index(self.seat)]
-            return RoundOutcome(challenge, None, table)
-        fair = FairRounds(self.seat)
         exact = np.zeros((n, 2)) if config.exact_call else None
+        if self.ends == "blueprint":
+            order = seats_in_turn(dice, event.opener)
+            state = TableState(tuple(dice[s] for s in order), event.palifico,
+                               tuple(s in self._had_palifico for s in order))
+            payoff = end_values(self._blueprint, state)
+            challenge[order] = payoff.challenge[order.index(self.seat)]
+            if exact is not None and payoff.exact is not None:
+                exact[order] = payoff.exact[order.index(self.seat)]
+            return RoundOutcome(challenge, exact, table)
+        fair = FairRounds(self.seat)
         turn = seats_in_turn(dice, 0)
         for k, caller in enumerate(turn):
             for m in range(-table, table + 1):  # the bid (the seat before's) missed by m

@@ -95,7 +95,7 @@ class RobustPlayer(BaseOpponent):
         if dice[self.seat] == 0:
             return -1.0
         if isinstance(self._table, BlueprintTable):
-            return 2.0 * float(self._table.seat_win_probabilities(dice, opener)[self.seat]) - 1.0
+            return 2.0 * float(self._table.seat_win_probabilities(dice, opener, palifico)[self.seat]) - 1.0
         if min(dice) == 0:
             return 1.0
         value = self._table.value((dice[opener], dice[1 - opener]), palifico)
