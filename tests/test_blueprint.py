@@ -4,6 +4,7 @@ history and joint hand, the values after a round against the rules, the table's 
 
 import itertools
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,7 +29,7 @@ from ldpomdp.exact.table_states import (
     usual_state,
 )
 from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, SHIPPED_TABLE, table_for
-from ldpomdp.game import PublicView, RoundStart, play_game
+from ldpomdp.game import GameRecord, PublicView, RoundStart, play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.players.lbr import LocalBestResponse
 from ldpomdp.players.robust import RobustPlayer
@@ -252,12 +253,31 @@ def test_workers_and_a_resumed_solve_give_the_same_table(tmp_path):
 DUDO3 = GameConfig.preset("dudo", num_players=3, dice=2)
 
 
+def _solved(preset: str, iterations: int, folder: Path) -> Path:
+    """The file of a blueprint of ``preset``'s rules for three players, 2 dice each, seed 1 (few iterations: the
+    tests check values and play)."""
+    two = table_for(GameConfig.preset(preset, dice=2))
+    table = solve_blueprint(GameConfig.preset(preset, num_players=3, dice=2), two, iterations, samples=4, seed=1)
+    return table.save(folder / f"{preset}3.npz")
+
+
+def _whole_games(config: GameConfig, path: Path, games: int) -> tuple[list[GameRecord], RobustPlayer]:
+    """``games`` whole games in each of three seatings of cfr on the blueprint at ``path``, lbr valuing its ends by
+    it, robust on it and one-third, each won by a seat: their records, and the robust player."""
+    spec = f"cfr:table={path}"
+    lbr, robust = make_player(f"lbr:one-third,table={path}"), RobustPlayer(safe=spec)
+    records = []
+    for seats in ([make_player(spec), make_player("one-third"), make_player(spec)],
+                  [lbr, make_player(spec), make_player("one-third")], [robust, make_player("one-third"), lbr]):
+        for seed in range(games):
+            records.append(play_game(config, seats, seed))
+            assert records[-1].winner in (0, 1, 2)
+    return records, robust
+
+
 @pytest.fixture(scope="module")
 def dudo3(tmp_path_factory):
-    """A Dudo blueprint for three players, 2 dice each (few iterations: the tests check values and play), its file."""
-    two = table_for(GameConfig.preset("dudo", dice=2))
-    table = solve_blueprint(DUDO3, two, iterations=3, samples=4, seed=1)
-    return table.save(tmp_path_factory.mktemp("dudo") / "dudo3.npz")
+    return _solved("dudo", 3, tmp_path_factory.mktemp("dudo"))
 
 
 def test_a_dudo_blueprint_keeps_its_rules_and_plays_whole_games(dudo3):
@@ -274,16 +294,10 @@ def test_a_dudo_blueprint_keeps_its_rules_and_plays_whole_games(dudo3):
         CFRPlayer(str(dudo3)).reset(0, GameConfig(num_players=3, dice=2))
     with pytest.raises(ValueError, match="the two-player table is for full game, 6 faces, ones wild; the blueprint's"):
         solve_blueprint(DUDO3, TWO, iterations=1, samples=4)
-    spec = f"cfr:table={dudo3}"
-    lbr, robust = make_player(f"lbr:one-third,table={dudo3}"), RobustPlayer(safe=spec)
-    lost_two = exploited = 0
-    for seats in ([make_player(spec), make_player("one-third"), make_player(spec)],
-                  [lbr, make_player(spec), make_player("one-third")], [robust, make_player("one-third"), lbr]):
-        for seed in range(4):
-            record = play_game(DUDO3, seats, seed)
-            assert record.winner in (0, 1, 2)
-            lost_two += any(abs(r.matching - r.final_bid.quantity) >= 2 - (r.loser == r.challenger)
-                            for r in record.rounds)
+    records, robust = _whole_games(DUDO3, dudo3, 4)
+    lost_two = sum(abs(r.matching - r.final_bid.quantity) >= 2 - (r.loser == r.challenger)
+                   for record in records for r in record.rounds)
+    exploited = 0
     for seed in range(12):
         seats = [robust, make_player("one-third"), make_player("one-third")]
         play_game(DUDO3, seats[seed % 3:] + seats[:seed % 3], seed)
@@ -325,10 +339,7 @@ PERUDO3 = GameConfig.preset("perudo", num_players=3, dice=2)
 
 @pytest.fixture(scope="module")
 def perudo3(tmp_path_factory):
-    """A Perudo blueprint for three players, 2 dice each (few iterations: the tests check the chain and play)."""
-    two = table_for(GameConfig.preset("perudo", dice=2))
-    table = solve_blueprint(PERUDO3, two, iterations=10, samples=4, seed=1)
-    return table.save(tmp_path_factory.mktemp("perudo") / "perudo3.npz")
+    return _solved("perudo", 10, tmp_path_factory.mktemp("perudo"))
 
 
 def test_a_perudo_blueprint_chains_its_rounds_to_their_fixed_point_and_plays_whole_games(perudo3):
@@ -353,17 +364,9 @@ def test_a_perudo_blueprint_chains_its_rounds_to_their_fixed_point_and_plays_who
     with pytest.raises(ValueError, match="is for 3 players, full game, 6 faces, ones wild, Perudo bids on ones, "
                                          "exact call, palifico, starting with 2 dice each; the game has 3 players"):
         CFRPlayer(str(perudo3)).reset(0, GameConfig.preset("perudo", num_players=3, dice=1))
-    spec = f"cfr:table={perudo3}"
-    lbr, robust = make_player(f"lbr:one-third,table={perudo3}"), RobustPlayer(safe=spec)
-    exact = palifico = 0
-    for seats in ([make_player(spec), make_player("one-third"), make_player(spec)],
-                  [lbr, make_player(spec), make_player("one-third")], [robust, make_player("one-third"), lbr]):
-        for seed in range(6):
-            record = play_game(PERUDO3, seats, seed)
-            assert record.winner in (0, 1, 2)
-            exact += sum(r.exact for r in record.rounds)
-            palifico += sum(r.palifico for r in record.rounds)
-    assert exact > 0 and palifico > 0 and robust.decisions > 0
+    records, robust = _whole_games(PERUDO3, perudo3, 6)
+    rounds = [r for record in records for r in record.rounds]
+    assert any(r.exact for r in rounds) and any(r.palifico for r in rounds) and robust.decisions > 0
 
 
 def test_cfr_plays_a_palifico_round_as_the_blueprint_says(perudo3):

@@ -739,9 +739,9 @@ def test_asking_hints_changes_nothing_in_the_game_and_a_late_first_hint_knows_th
 
 def test_where_the_recommended_agent_cannot_play_the_hint_says_why(app):
     client = _client(app)
-    state = client.post("/api/game", json={"opponents": ["one-third"] * 2, "dice": 2, "seed": 3, **PERUDO}).json()
+    state = client.post("/api/game", json={"opponents": ["one-third"] * 2, "dice": 4, "seed": 3, **PERUDO}).json()
     refusal = state["hint"]["refusal"]
-    assert state["hint"]["agent"] == "robust" and "blueprint for 3-6 players covers rules where rounds only" in refusal
+    assert state["hint"]["agent"] == "robust" and "blueprints are solved on demand for 3 players up to 3" in refusal
     hint = client.get("/api/game/hint").json()
     assert hint["actions"] is None and hint["refusal"] == state["hint"]["refusal"]
 
