@@ -420,7 +420,7 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
         check_blueprint_rules,
         solve_blueprint,
     )
-    from .exact.equilibrium import SWEEP_TOLERANCE, discard_checkpoint, game_config
+    from .exact.equilibrium import COARSE_SWEEPS, SWEEP_TOLERANCE, discard_checkpoint, game_config
     from .exact.tables import table_for
     from .sweeps.runner import worker_pool
 
@@ -444,7 +444,8 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     if config.exact_call:
         print(f"{table.sweeps} sweep(s), fixed point residual {table.residual:.2g}" + (
             "" if table.residual <= SWEEP_TOLERANCE else f", above {SWEEP_TOLERANCE:g}: the last sweep's table is kept "
-            f"in {checkpoint}; run the same command with --sweeps {args.sweeps + 1} to continue from it"))
+            f"in {checkpoint}; run the same command with --sweeps {table.sweeps - COARSE_SWEEPS + 1} to continue from "
+            f"it"))
     for (dice, palifico), seconds in table.seconds.items():
         print(f"round {'-'.join(map(str, dice))} dice{' (palifico)' if palifico else ''} (in turn from the opener): "
               f"win probabilities {', '.join(f'{v:.3f}' for v in table.values[(dice, palifico)])}, "
@@ -481,10 +482,11 @@ def _solve_parser(sub) -> None:
                     help="solve every round up to this many dice each (under the exact call: for games starting with "
                          "this many; default: the shipped table's)")
     eq.add_argument("--sweeps", type=_option_int(1), default=1,
-                    help="under the exact call, full sweeps of the rounds at most (default 1), each continuing the "
-                         "last one's CFR+, valued by its fixed point: the first to --iterations a round, each further "
-                         "one a tenth more; sweeps that run out above the tolerance keep the checkpoint, which a "
-                         "larger --sweeps continues")
+                    help="under the exact call, full sweeps of the rounds at most (default 1), each valued by the "
+                         "last one's fixed point; two players: each continuing the last one's CFR+, the first to "
+                         "--iterations a round, each further one a tenth more; 3-6 players: each solving every round "
+                         "afresh with --iterations; sweeps that run out above the tolerance keep the checkpoint, "
+                         "which a larger --sweeps continues")
     eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
     eq.add_argument("--recall", default=None,
                     help="the last k bids recalled, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from ldpomdp.cli import main
+from ldpomdp.datafiles import write_npz
 from ldpomdp.errors import TableError
 from ldpomdp.exact.blueprint import (
     BlueprintTable,
+    _expected,
     blueprint_rounds,
     end_probabilities,
     end_values,
@@ -350,7 +352,7 @@ def test_a_perudo_blueprint_chains_its_rounds_to_their_fixed_point_and_plays_who
     two = table_for(GameConfig.preset("perudo", dice=2))
     table = BlueprintTable.load(perudo3, two)
     assert table.config == PERUDO3 and table.sweeps == 3 and 0.0 < table.residual
-    assert int(np.load(perudo3)["format"]) == BlueprintTable.VARIANTS_FORMAT
+    assert int(np.load(perudo3)["format"]) == BlueprintTable.CHAIN_FORMAT
     # a palifico round of one die first from the opener: only if another seat just dropped to one die, here 2
     assert len(table.strategies) == 14 and {d for d, palifico in table.strategies if palifico} == {
         (1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1), (2, 1, 2), (2, 2, 1)}
@@ -360,6 +362,7 @@ def test_a_perudo_blueprint_chains_its_rounds_to_their_fixed_point_and_plays_who
         np.testing.assert_array_equal(values, fixed[usual_state(PERUDO3, key)])
         payoff = end_values(table, usual_state(PERUDO3, key), fixed.__getitem__)
         np.testing.assert_allclose(payoff.by_slot() @ table.ends[key], values, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(_expected(payoff, table.ends[key]), values, rtol=0, atol=1e-9)
         assert abs(values.sum() - 1.0) < 1e-9 and abs(table.ends[key].sum() - 1.0) < 1e-9
     with pytest.raises(ValueError, match="is for 3 players, full game, 6 faces, ones wild, Perudo bids on ones, "
                                          "exact call, palifico, starting with 2 dice each; the game has 3 players"):
@@ -387,32 +390,77 @@ def test_cfr_plays_a_palifico_round_as_the_blueprint_says(perudo3):
     assert r.actions(state) != ordinary.actions(ordinary.index[(1, (Bid(1, 4),))])  # the face is fixed
 
 
+def test_lbr_and_robust_read_the_exact_calls_and_palifico_rounds_of_a_perudo_blueprint(perudo3):
+    """LBR at seat 1 of a Perudo round opened by seat 2: each seat's challenge and its wrong and right exact calls
+    are worth to LBR what the blueprint's ends give LBR's place; robust values a palifico round's start by the
+    palifico round's win probabilities, not the ordinary round's of the same dice."""
+    lbr = LocalBestResponse("one-third", table=str(perudo3))
+    lbr.reset(1, PERUDO3)
+    lbr.observe(RoundStart(0, (1, 2, 2), 2))
+    order, t = [2, 0, 1], 5
+    payoff = end_values(lbr._blueprint, TableState((2, 1, 2)))
+    me = order.index(1)
+    for caller in range(3):
+        np.testing.assert_array_equal(lbr._ends.challenge[caller], payoff.challenge[me, order.index(caller)])
+        np.testing.assert_array_equal(lbr._ends.exact[caller], payoff.exact[me, order.index(caller)])
+    assert len(lbr._ends.challenge[0]) == 2 * t + 1 and lbr._ends.exact[0, 0] != lbr._ends.exact[0, 1]
+    robust = RobustPlayer(safe=f"cfr:table={perudo3}")
+    robust.reset(1, PERUDO3)
+    table = lbr._blueprint
+    palifico, ordinary = table.values[((2, 1, 2), True)], table.values[((2, 1, 2), False)]
+    assert robust._value((1, 2, 2), 2, True) == 2.0 * palifico[me] - 1.0 != 2.0 * ordinary[me] - 1.0
+    np.testing.assert_array_equal(table.state_win_probabilities(TableState((2, 1, 2), True)), palifico)
+
+
+def test_palifico_rounds_where_dice_are_only_lost(tmp_path):
+    """Today's rules with palifico rounds (no exact call), 3 players, 2 dice each, 3 faces: one sweep, a palifico round
+    beside each ordinary round with a seat at one die, and cfr plays whole games that have palifico rounds."""
+    config = GameConfig(num_players=3, dice=2, faces=3, palifico=True)
+    table = solve_blueprint(config, table_for(GameConfig(dice=2, faces=3, palifico=True)), 3, samples=4, seed=1)
+    assert table.sweeps == 1 and table.residual == 0.0
+    assert {d for d, palifico in table.strategies if palifico} == {d for d, _ in table.strategies if 1 in d}
+    seats = [CFRPlayer(str(table.save(tmp_path / "b.npz"))), make_player("one-third"), make_player("one-third")]
+    rounds = [r for seed in range(6) for r in play_game(config, seats, seed).rounds]
+    assert any(r.palifico for r in rounds)
+
+
 def test_a_perudo_solve_resumed_in_any_sweep_gives_the_same_table(tmp_path):
-    """Stopped within its first sweep, then within its second, and resumed (with two workers): the same table as one
-    run; a finished solve asked for one more full sweep continues from its last."""
+    """Stopped in each of its sweeps (two coarse ones of 2 iterations a round, then full ones of 20) and resumed,
+    the last time with two workers: the same table as one run; a finished solve asked for one more full sweep
+    continues from its last to the table of a run of two full sweeps; no sweeps, or a damaged estimate, refused."""
     config = GameConfig.preset("perudo", num_players=3, dice=2, faces=3)
     two = table_for(GameConfig.preset("perudo", dice=2, faces=3))
-    alone = solve_blueprint(config, two, iterations=10, samples=4, seed=2)
+    alone = solve_blueprint(config, two, iterations=20, samples=4, seed=2)
     checkpoint = tmp_path / "p.npz.checkpoint.npz"
-    calls = []
+    rounds = len(blueprint_rounds(config))
 
-    def stop_at(n):
-        def progress(k):
-            calls.append(k)
-            if len(calls) == n:
+    def stop_at(iterations: int):
+        done = []
+
+        def progress(k):  # the first call counts the iterations resumed
+            done.append(k)
+            if sum(done) >= iterations:
                 raise KeyboardInterrupt
         return progress
 
-    for n in (5, 17):  # within the first sweep (1 iteration a round); within the second, the first finished
-        calls.clear()
+    for iterations in (rounds, 3 * rounds, 4 * rounds + 10 * rounds):  # within sweeps 1, 2 and 3
         with pytest.raises(KeyboardInterrupt):
-            solve_blueprint(config, two, iterations=10, samples=4, seed=2, checkpoint=checkpoint, progress=stop_at(n))
-    assert int(np.load(checkpoint)["sweeps"]) == 1 and "estimate" in np.load(checkpoint)
+            solve_blueprint(config, two, iterations=20, samples=4, seed=2, checkpoint=checkpoint,
+                            progress=stop_at(iterations))
+    assert int(np.load(checkpoint)["sweeps"]) == 2 and "estimate" in np.load(checkpoint)
     with worker_pool(2) as (pool, _):
-        resumed = solve_blueprint(config, two, iterations=10, samples=4, seed=2, checkpoint=checkpoint, executor=pool)
+        resumed = solve_blueprint(config, two, iterations=20, samples=4, seed=2, checkpoint=checkpoint, executor=pool)
     assert _same_tables(alone, resumed) and resumed.residual == alone.residual and resumed.sweeps == 3
-    more = solve_blueprint(config, two, iterations=10, samples=4, seed=2, checkpoint=checkpoint, sweeps=2)
-    assert more.sweeps == 4 and not _same_tables(alone, more)
+    more = solve_blueprint(config, two, iterations=20, samples=4, seed=2, checkpoint=checkpoint, sweeps=2)
+    twice = solve_blueprint(config, two, iterations=20, samples=4, seed=2, sweeps=2)
+    assert more.sweeps == twice.sweeps == 4 and _same_tables(more, twice) and not _same_tables(alone, more)
+    assert more.residual == twice.residual
+    with pytest.raises(ValueError, match="sweeps must be >= 1"):
+        solve_blueprint(config, two, iterations=20, sweeps=0)
+    data = dict(np.load(checkpoint))
+    write_npz(checkpoint, {**data, "estimate": data["estimate"][:-1]})
+    with pytest.raises(ValueError, match="delete it to start afresh"):
+        solve_blueprint(config, two, iterations=20, samples=4, seed=2, checkpoint=checkpoint, sweeps=3)
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
-from ..rules import GameConfig, seats_in_turn
+from ..rules import VARIANT_DEFAULTS, GameConfig, seats_in_turn
 from .equilibrium import (
     COARSE_SWEEPS,
     SWEEP_TOLERANCE,
@@ -81,7 +81,8 @@ class BlueprintTable:
     _rounds: dict[RoundKey, NRound] = field(default_factory=dict, repr=False, compare=False)
 
     FORMAT = 1  # files of today's rules; those of other rules are VARIANTS_FORMAT, which readers of 1 refuse
-    VARIANTS_FORMAT = 3  # the rules' variant fields, palifico rounds, the ends and the sweeps (2: without the last)
+    VARIANTS_FORMAT = 2  # the rules' variant fields saved (wild_bids, loss)
+    CHAIN_FORMAT = 3  # the exact call or palifico: palifico rounds and the sweeps, which readers of 2 refuse
 
     @property
     def max_dice(self) -> int:
@@ -130,7 +131,9 @@ class BlueprintTable:
     def arrays(self, rounds: Iterable[RoundKey] | None = None) -> dict[str, np.ndarray]:
         """The table's arrays as saved: its settings and the rounds ``rounds`` (default: every one solved)."""
         cfg = self.config
-        out = {"format": np.array(self.VARIANTS_FORMAT if cfg.variants else self.FORMAT),
+        chained = cfg.exact_call or cfg.palifico
+        out = {"format": np.array(self.CHAIN_FORMAT if chained else self.VARIANTS_FORMAT if cfg.variants else
+                                  self.FORMAT),
                "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
                "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
@@ -157,11 +160,11 @@ class BlueprintTable:
         if "players" not in data:
             raise ValueError("it is a two-player table; 3-6 players play a blueprint from `ldpomdp solve "
                              "equilibrium --players N`")
-        if int(data["format"]) not in (cls.FORMAT, 2, cls.VARIANTS_FORMAT):
-            raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT}, 2 or "
-                             f"{cls.VARIANTS_FORMAT}")
+        if int(data["format"]) not in (cls.FORMAT, cls.VARIANTS_FORMAT, cls.CHAIN_FORMAT):
+            raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT}, "
+                             f"{cls.VARIANTS_FORMAT} or {cls.CHAIN_FORMAT}")
         wild = int(data["wild"])
-        variants = {name: data[name].item() for name in ("wild_bids", "loss", "exact_call", "palifico") if name in data}
+        variants = {name: data[name].item() for name in VARIANT_DEFAULTS if name in data}
         config = GameConfig(num_players=int(data["players"]), dice=int(data["max_dice"]), faces=int(data["faces"]),
                             wild=None if wild < 0 else wild, opener=str(data["opener"]), **variants)
         table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]),
@@ -295,6 +298,8 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
     ``checkpoint`` each round saved beside it, resumed from, left for the caller to discard; ``progress(n)``: n more
     CFR+ iterations; ``executor`` solves a dice total's rounds at once, to the same table. The Exact solvers page."""
     check_blueprint_rules(config)
+    if sweeps < 1:
+        raise ValueError(f"sweeps must be >= 1, got {sweeps!r}")
     if rules_key(two.config) != rules_key(game_config(config, config.starting_dice[0])):
         raise ValueError(f"the two-player table is for {two.config.describe()}; the blueprint's game is "
                          f"{config.describe()}")
@@ -416,6 +421,9 @@ def _resume(table: BlueprintTable, checkpoint: Path, states: list[TableState],
     last: BlueprintTable | None = found["table"] if "estimate" in found else None
     if last is not None:
         estimate, start = found["estimate"], 0
+        if len(estimate) != sum(len(s.dice) for s in states):
+            raise ValueError(f"checkpoint {checkpoint} values {len(estimate)} seats of states, the game's states have "
+                             f"{sum(len(s.dice) for s in states)}: delete it to start afresh")
         for s in states:
             guess[s] = estimate[start:start + len(s.dice)]
             start += len(s.dice)

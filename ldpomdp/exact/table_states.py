@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import sparse
@@ -20,6 +20,7 @@ from scipy.sparse.linalg import spsolve
 from ..caches import memo
 from ..rules import CHALLENGE, EXACT, GameConfig, next_round, seats_in_turn, settle_count
 from .chain import Slot
+from .equilibrium import game_config
 
 __all__ = ["RoundKey", "TableState", "usual_state", "round_rules", "table_slots", "follow", "table_states",
            "chain_win_probabilities"]
@@ -59,9 +60,8 @@ def usual_state(config: GameConfig, key: RoundKey) -> TableState:
 def round_rules(config: GameConfig, seats: int, palifico: bool = False) -> GameConfig:
     """The rules of a round of ``config``'s game with ``seats`` seats holding dice, each having started with the
     first seat's starting dice (a palifico round's own rules if ``palifico``)."""
-    rules = GameConfig(num_players=seats, dice=config.starting_dice[0], faces=config.faces, wild=config.wild,
-                       bids=config.bids, opener=config.opener,
-                       **{k: v for k, v in config.variants.items() if k != "palifico_round"})  # type: ignore[arg-type]
+    rules = replace(game_config(config, config.starting_dice[0]), num_players=seats,
+                    dice=(config.starting_dice[0],) * seats)
     return rules.round_rules(palifico) if palifico else rules
 
 
@@ -130,6 +130,8 @@ def chain_win_probabilities(config: GameConfig, states: list[TableState], ends: 
             following, place = follow(config, state, slot)
             j = number.get(following)
             seats = [(seat, k) for seat, k in enumerate(place) if k >= 0]
+            if j is None and len(following.dice) > 2:
+                raise ValueError(f"state {following} (after {state} ends by {slot}) is not among the chain's states")
             if j is None:  # one or two seats left: known
                 fixed = known(following)
                 for seat, k in seats:
