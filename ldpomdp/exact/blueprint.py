@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -229,13 +229,14 @@ def blueprint_rounds(config: GameConfig) -> list[RoundKey]:
     return sorted(rounds, key=lambda key: (sum(key[0]), len(key[0]), key[0], key[1]))
 
 
-def _states(config: GameConfig) -> list[TableState]:
+@memo(maxsize=16)
+def _states(config: GameConfig) -> tuple[TableState, ...]:
     """The states the blueprint values: under the exact call every one a game from the start reaches, else each
-    round's usual state."""
+    round's usual state (cached: the rounds and the solve both ask)."""
     if config.exact_call:
         start = TableState((config.starting_dice[0],) * config.num_players)
-        return table_states(config, [start])
-    return [usual_state(config, key) for key in blueprint_rounds(config)]
+        return tuple(table_states(config, [start]))
+    return tuple(usual_state(config, key) for key in blueprint_rounds(config))
 
 
 def blueprint_sweeps(config: GameConfig, iterations: int, sweeps: int = 1) -> list[int]:
@@ -393,7 +394,7 @@ def _expected(payoff: RoundPayoff, ends: np.ndarray) -> np.ndarray:
     return value
 
 
-def _fix_values(table: BlueprintTable, states: list[TableState], keys: list[RoundKey],
+def _fix_values(table: BlueprintTable, states: Sequence[TableState], keys: list[RoundKey],
                 used: Mapping[RoundKey, np.ndarray]) -> dict[TableState, np.ndarray]:
     """Set the table's values to the chain's fixed point under its rounds' ends (returned, for every state), and its
     residual: the largest gap between what an end of a round is worth there and what it was worth when the round
@@ -407,7 +408,7 @@ def _fix_values(table: BlueprintTable, states: list[TableState], keys: list[Roun
     return fixed
 
 
-def _resume(table: BlueprintTable, checkpoint: Path, states: list[TableState],
+def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[TableState],
             guess: dict[TableState, np.ndarray]) -> tuple[int, BlueprintTable | None]:
     """The sweeps ``checkpoint`` says are finished and the last one's table (None before the first ends; its fixed
     point put in ``guess``), after adding to ``table`` the rounds of the next sweep saved beside it (the checkpoint

@@ -10,7 +10,7 @@ a round can lead back to a state of as many dice or more). The two-seat chain: :
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -111,7 +111,7 @@ def table_states(config: GameConfig, starts: Iterable[TableState]) -> list[Table
     return sorted(seen, key=lambda s: (sum(s.dice), len(s.dice), s.dice, s.palifico, s.had_palifico))
 
 
-def chain_win_probabilities(config: GameConfig, states: list[TableState], ends: Mapping[RoundKey, np.ndarray],
+def chain_win_probabilities(config: GameConfig, states: Sequence[TableState], ends: Mapping[RoundKey, np.ndarray],
                             known: Callable[[TableState], np.ndarray]) -> dict[TableState, np.ndarray]:
     """Each seat's probability of winning from every state of ``states`` (all those with three or more seats that
     their rounds lead to) when the round at each ends by slot i (:func:`table_slots`) with probability
