@@ -471,7 +471,8 @@ def _check_out_file(out: Path, option: str) -> None:
 
 
 def _solve_parser(sub) -> None:
-    solve = sub.add_parser("solve", help="compute an equilibrium table (CFR+, two players, full bids); resumable")
+    solve = sub.add_parser("solve", help="compute an equilibrium table (CFR+; two players, or the blueprint for 3-6); "
+                           "resumable")
     kinds = solve.add_subparsers(dest="kind", required=True)
     eq = kinds.add_parser("equilibrium", help="the whole game's rounds up to --dice each, smallest first",
                           conflict_handler="resolve")
@@ -487,7 +488,8 @@ def _solve_parser(sub) -> None:
                          "--iterations a round, each further one a tenth more; 3-6 players: each solving every round "
                          "afresh with --iterations; sweeps that run out above the tolerance keep the checkpoint, "
                          "which a larger --sweeps continues")
-    eq.add_argument("--bids", choices=("full",), default="full", help="bid mode (full only)")
+    eq.add_argument("--bids", choices=("full", "sixes"), default="full",
+                    help="bid mode (default full; sixes: report 002's game, where a hand counts by its matching dice)")
     eq.add_argument("--recall", default=None,
                     help="the last k bids recalled, or a schedule like 3@4,2 (k=3 up to 4 dice on the table, else 2; "
                          "default: the shipped table's)")

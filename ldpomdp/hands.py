@@ -18,7 +18,7 @@ from .validation import int_at_least as _int_at_least
 
 __all__ = [
     "HAND_DTYPE", "MAX_SUPPORT", "support_size", "PRIOR_TABLE_MAX", "row_width", "hand_support", "alias_table",
-    "prior_table", "count_hands", "hand_rows",
+    "prior_table", "count_hands", "hand_rows", "solver_hands", "solver_hand_rows",
 ]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
@@ -164,3 +164,30 @@ def _support_keys(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray, np
     for array in index:
         array.flags.writeable = False  # shared by every caller
     return index
+
+
+@memo(maxsize=256)
+def solver_hands(num_dice: int, config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The hands of ``num_dice`` dice the equilibrium solvers tell apart, with their prior: every hand
+    (:func:`hand_support`), but in the sixes game, where every bid names the highest face, one hand per matching
+    count (:func:`count_hands`, row c = c matching dice) with its binomial probability."""
+    if config.bids != "sixes":
+        return hand_support(num_dice, config.faces)
+    face = config.bid_faces[0]
+    p = float(match_matrix(config)[:, face - 1].sum()) / config.faces
+    prior = np.array([math.comb(num_dice, c) * p**c * (1.0 - p) ** (num_dice - c) for c in range(num_dice + 1)])
+    prior.flags.writeable = False
+    return count_hands(num_dice, face, config), prior
+
+
+def solver_hand_rows(hands: np.ndarray, num_dice: int, config: GameConfig) -> np.ndarray:
+    """Row of :func:`solver_hands` ``(num_dice, config)`` for each face-count row of ``hands`` (ValueError naming a
+    hand that is not one of ``num_dice`` dice)."""
+    if config.bids != "sixes":
+        return hand_rows(hands, num_dice, config.faces)
+    hands = np.asarray(hands, dtype=np.int64).reshape(-1, config.faces)
+    bad = (hands.sum(axis=1) != num_dice) | (hands.min(axis=1, initial=0) < 0)
+    if bad.any():
+        raise ValueError(f"hand {hands[np.argmax(bad)].tolist()} is not a face-count vector of {num_dice} dice "
+                         f"with {config.faces} faces")
+    return hands @ match_matrix(config)[:, config.bid_faces[0] - 1]

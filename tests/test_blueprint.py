@@ -204,8 +204,8 @@ def test_table_file_round_trip_and_refusals(blueprints, tmp_path):
     with pytest.raises(ValueError, match="checkpoint .* other settings"):
         solve_blueprint(GameConfig(num_players=3, dice=1), TWO, iterations=4, samples=4, seed=3,
                         checkpoint=blueprints[3])
-    with pytest.raises(ValueError, match="covers full bids"):
-        CFRPlayer().reset(0, GameConfig(num_players=3, dice=1, bids="sixes"))
+    with pytest.raises(ValueError, match="is for 3 players, full game.*the game has 3 players, sixes game"):
+        CFRPlayer(str(blueprints[3])).reset(0, GameConfig(num_players=3, dice=1, bids="sixes"))
     with pytest.raises(ValueError, match="the exact call the blueprint takes equal starting dice"):
         CFRPlayer().reset(0, GameConfig(num_players=3, dice=(1, 2, 2), exact_call=True))
 

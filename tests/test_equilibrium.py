@@ -24,7 +24,14 @@ from ldpomdp.exact.equilibrium import (
     recall_for,
     solve_game,
 )
-from ldpomdp.exact.tables import BLUEPRINT_ON_DEMAND, ON_DEMAND, SHIPPED, SHIPPED_TABLE, table_for
+from ldpomdp.exact.tables import (
+    BLUEPRINT_ON_DEMAND,
+    ON_DEMAND,
+    SHIPPED,
+    SHIPPED_TABLE,
+    SIXES_ON_DEMAND_DICE,
+    table_for,
+)
 from ldpomdp.game import play_game
 from ldpomdp.interrupts import sigterm_as_interrupt
 from ldpomdp.players.cfr import CFRPlayer
@@ -148,8 +155,8 @@ def test_refuses_unsupported_games_clearly(tmp_path):
     player = make_player("cfr")
     with pytest.raises(ValueError, match="blueprints are solved on demand for 3 players up to"):  # before solving
         player.reset(0, GameConfig(num_players=4, dice=BLUEPRINT_ON_DEMAND.dice + 1))
-    with pytest.raises(ValueError, match="full-bid"):
-        player.reset(0, GameConfig(dice=2, bids="sixes"))
+    with pytest.raises(ValueError, match=f"on demand cover up to {SIXES_ON_DEMAND_DICE} dice"):  # before solving
+        player.reset(0, GameConfig(dice=SIXES_ON_DEMAND_DICE + 1, bids="sixes"))
     with pytest.raises(ValueError, match="covers up to"):
         player.reset(0, GameConfig(dice=GameTable.load(SHIPPED_TABLE).max_dice + 1))
     with pytest.raises(ValueError, match="cannot read the equilibrium table .*missing.npz: No such file or directory"):

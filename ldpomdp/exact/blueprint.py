@@ -31,7 +31,7 @@ from .equilibrium import (
     rules_key,
 )
 from .game_values import FairRounds
-from .multiplayer import NRound, NRoundCFR, RoundPayoff, draw_hands, n_round
+from .multiplayer import NRound, NRoundCFR, RoundPayoff, n_round
 from .table_states import (
     RoundKey,
     TableState,
@@ -48,6 +48,7 @@ __all__ = ["BlueprintTable", "blueprint_rounds", "blueprint_sweeps", "solve_blue
 
 BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
 VALUE_SAMPLES = 8192  # joint hands drawn to value a solved round (its ends' probabilities)
+SIXES_TUPLES = 1_000_000  # the sixes game's joint hands (matching counts) are few: up to this many, all of them
 
 
 @memo(maxsize=256)
@@ -83,6 +84,7 @@ class BlueprintTable:
     FORMAT = 1  # files of today's rules; those of other rules are VARIANTS_FORMAT, which readers of 1 refuse
     VARIANTS_FORMAT = 2  # the rules' variant fields saved (wild_bids, loss)
     CHAIN_FORMAT = 3  # the exact call or palifico: palifico rounds and the sweeps, which readers of 2 refuse
+    SIXES_FORMAT = 4  # the sixes game: its bid mode saved (a hand's row is its matching count), as format 3 otherwise
 
     @property
     def max_dice(self) -> int:
@@ -132,12 +134,14 @@ class BlueprintTable:
         """The table's arrays as saved: its settings and the rounds ``rounds`` (default: every one solved)."""
         cfg = self.config
         chained = cfg.exact_call or cfg.palifico
-        out = {"format": np.array(self.CHAIN_FORMAT if chained else self.VARIANTS_FORMAT if cfg.variants else
-                                  self.FORMAT),
-               "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
+        form = (self.SIXES_FORMAT if cfg.bids != "full" else self.CHAIN_FORMAT if chained else
+                self.VARIANTS_FORMAT if cfg.variants else self.FORMAT)
+        out = {"format": np.array(form), "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
                "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
                "samples": np.array(self.samples), "seed": np.array(self.seed)}
+        if cfg.bids != "full":
+            out["bids"] = np.array(cfg.bids)
         if cfg.variants:
             out.update({name: np.array(value) for name, value in cfg.variants.items()})
             out.update(sweeps=np.array(self.sweeps), residual=np.array(self.residual))
@@ -160,13 +164,14 @@ class BlueprintTable:
         if "players" not in data:
             raise ValueError("it is a two-player table; 3-6 players play a blueprint from `ldpomdp solve "
                              "equilibrium --players N`")
-        if int(data["format"]) not in (cls.FORMAT, cls.VARIANTS_FORMAT, cls.CHAIN_FORMAT):
-            raise ValueError(f"blueprint table format {int(data['format'])}, expected {cls.FORMAT}, "
-                             f"{cls.VARIANTS_FORMAT} or {cls.CHAIN_FORMAT}")
+        known = (cls.FORMAT, cls.VARIANTS_FORMAT, cls.CHAIN_FORMAT, cls.SIXES_FORMAT)
+        if int(data["format"]) not in known:
+            raise ValueError(f"blueprint table format {int(data['format'])}, expected one of {known}")
         wild = int(data["wild"])
         variants = {name: data[name].item() for name in VARIANT_DEFAULTS if name in data}
         config = GameConfig(num_players=int(data["players"]), dice=int(data["max_dice"]), faces=int(data["faces"]),
-                            wild=None if wild < 0 else wild, opener=str(data["opener"]), **variants)
+                            wild=None if wild < 0 else wild, bids=str(data.get("bids", "full")),
+                            opener=str(data["opener"]), **variants)
         table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]),
                     sweeps=int(data.get("sweeps", 1)), residual=float(data.get("residual", 0.0)))
         for name in data:
@@ -204,12 +209,10 @@ def _key(label: str) -> RoundKey:
 
 
 def check_blueprint_rules(config: GameConfig) -> None:
-    """ValueError naming what the blueprint does not cover: other than 3-6 players, sixes bids, or under the exact
-    call unequal starting dice."""
+    """ValueError naming what the blueprint does not cover: other than 3-6 players, or under the exact call unequal
+    starting dice."""
     if not 3 <= config.num_players <= 6:
         raise ValueError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
-    if config.bids != "full":
-        raise ValueError(f"the blueprint for 3-6 players covers full bids; the game has {config.describe()}")
     if config.exact_call and len(set(config.starting_dice)) != 1:
         raise ValueError(f"under the exact call the blueprint takes equal starting dice (a right call wins a die "
                          f"back up to them); got {config.starting_dice}")
@@ -466,12 +469,13 @@ def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed
     the probability of each way it ends (:func:`end_probabilities`), CPU seconds."""
     start = time.process_time()
     dice, palifico = key
-    solver = NRoundCFR(round_rules(config, len(dice), palifico), dice, k, payoff, samples=samples, seed=seed)
+    solver = NRoundCFR(round_rules(config, len(dice), palifico), dice, k, payoff, samples=samples, seed=seed,
+                       max_tuples=SIXES_TUPLES if config.bids == "sixes" else NRoundCFR.MAX_TUPLES)
     for _ in range(iterations):
         solver.run(1)
         if progress is not None:
             progress(1)
     average = solver.average_strategy()
-    rows = draw_hands(solver.round, range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
-    played = end_probabilities(solver, average, rows, np.full(VALUE_SAMPLES, 1.0 / VALUE_SAMPLES))
+    rows, weight = solver.joint_hands(range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
+    played = end_probabilities(solver, average, rows, weight)
     return tuple(quantize(s) for s in average), played, time.process_time() - start

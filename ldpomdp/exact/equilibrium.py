@@ -20,7 +20,7 @@ import numpy as np
 
 from ..caches import memo
 from ..datafiles import load_npz, read_npz, write_npz
-from ..hands import hand_rows, hand_support
+from ..hands import solver_hand_rows, solver_hands
 from ..rules import CHALLENGE, EXACT, Action, ActionCoding, Bid, GameConfig, legal_actions, match_matrix
 from .chain import (
     DiceState,
@@ -147,11 +147,11 @@ class AbstractRound:
 
     @cached_property
     def hands(self) -> tuple[np.ndarray, np.ndarray]:
-        return tuple(hand_support(d, self.config.faces)[0] for d in self.dice)  # type: ignore[return-value]
+        return tuple(solver_hands(d, self.config)[0] for d in self.dice)  # type: ignore[return-value]
 
     @cached_property
     def hand_probs(self) -> tuple[np.ndarray, np.ndarray]:
-        return tuple(hand_support(d, self.config.faces)[1] for d in self.dice)  # type: ignore[return-value]
+        return tuple(solver_hands(d, self.config)[1] for d in self.dice)  # type: ignore[return-value]
 
     @cached_property
     def matches(self) -> tuple[np.ndarray, np.ndarray]:
@@ -165,7 +165,7 @@ class AbstractRound:
 
     def hand_rows(self, role: int, hands: np.ndarray) -> np.ndarray:
         """Row of ``self.hands[role]`` for each face-count row of ``hands`` (ValueError on a foreign hand)."""
-        return hand_rows(hands, self.dice[role], self.config.faces)
+        return solver_hand_rows(hands, self.dice[role], self.config)
 
 
 def _numbered_bids(config: GameConfig, dice: tuple[int, int]) -> tuple[tuple[Bid, ...], tuple[np.ndarray, ...]]:
@@ -191,9 +191,8 @@ def _numbered_bids(config: GameConfig, dice: tuple[int, int]) -> tuple[tuple[Bid
 def abstract_round(config: GameConfig, dice: tuple[int, int], k: int) -> AbstractRound:
     """Every abstract state reachable in a round with ``dice`` = (opener's, responder's) and recall ``k`` >= 1, under
     the round's rules ``config`` (variants included)."""
-    if config.num_players != 2 or config.bids != "full":
-        raise ValueError(f"the CFR solver handles two players and full bids; got {config.num_players} players, "
-                         f"bids={config.bids!r}")
+    if config.num_players != 2:
+        raise ValueError(f"the CFR solver handles two players; got {config.num_players}")
     if k < 1:
         raise ValueError(f"recall k must be >= 1 bid, got {k!r}")
     bids, raises = _numbered_bids(config, (int(dice[0]), int(dice[1])))
@@ -465,6 +464,7 @@ class GameTable:
 
     FORMAT = 2  # 2: states sharing children are contiguous, probabilities in 1/63 (format 1: other order, 1/255)
     VARIANT_FORMAT = 3  # format 2 plus the variant rules, palifico rounds, the ends and the residual
+    SIXES_FORMAT = 4  # the sixes game (its bid mode saved; a hand's row is its matching count), variants as format 3
 
     def __post_init__(self) -> None:
         if self.palifico_values is None:
@@ -516,12 +516,15 @@ class GameTable:
     def arrays(self) -> dict[str, np.ndarray]:
         cfg = self.config
         variants = bool(cfg.variants)
-        out = {"format": np.array(self.VARIANT_FORMAT if variants else self.FORMAT), "faces": np.array(cfg.faces),
+        form = self.SIXES_FORMAT if cfg.bids != "full" else self.VARIANT_FORMAT if variants else self.FORMAT
+        out = {"format": np.array(form), "faces": np.array(cfg.faces),
                "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
                "max_dice": np.array(self.max_dice), "recall": np.array(self.recall),
                "iterations": np.array(self.iterations),
                "seed": np.array(self.seed),
                "values": self.values}
+        if cfg.bids != "full":
+            out["bids"] = np.array(cfg.bids)
         if variants:
             out.update({name: np.array(getattr(cfg, name)) for name in _VARIANT_FIELDS})
             out.update(palifico_values=self._values(True), residual=np.array(self.residual))
@@ -539,15 +542,15 @@ class GameTable:
         if "players" in data:
             raise ValueError(f"it is a blueprint for {int(data['players'])} players; two players play a table from "
                              f"`ldpomdp solve equilibrium`")
-        if int(data["format"]) not in (cls.FORMAT, cls.VARIANT_FORMAT):
-            raise ValueError(f"equilibrium table format {int(data['format'])}, expected {cls.FORMAT} or "
-                             f"{cls.VARIANT_FORMAT}")
+        if int(data["format"]) not in (cls.FORMAT, cls.VARIANT_FORMAT, cls.SIXES_FORMAT):
+            raise ValueError(f"equilibrium table format {int(data['format'])}, expected {cls.FORMAT}, "
+                             f"{cls.VARIANT_FORMAT} or {cls.SIXES_FORMAT}")
         wild = int(data["wild"])
         dice = int(data["max_dice"])
         variants = {name: data[name].item() for name in _VARIANT_FIELDS if name in data}
+        rules = {k: v if isinstance(v, bool) else str(v) for k, v in variants.items()}
         config = GameConfig(num_players=2, dice=dice, faces=int(data["faces"]), wild=None if wild < 0 else wild,
-                            opener=str(data["opener"]), **{k: v if isinstance(v, bool) else str(v)  # type: ignore
-                                                            for k, v in variants.items()})
+                            bids=str(data.get("bids", "full")), opener=str(data["opener"]), **rules)  # type: ignore
         strategies, seconds, ends = {}, {}, {}
         for name in data:
             if name.startswith("round_") and name.endswith("_opener"):

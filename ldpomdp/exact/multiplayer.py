@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..hands import hand_support
+from ..hands import solver_hand_rows, solver_hands
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
 from .equilibrium import _regret_matching
 
@@ -132,11 +132,16 @@ class NRound:
 
     @cached_property
     def hands(self) -> tuple[np.ndarray, ...]:
-        return tuple(hand_support(d, self.config.faces)[0] for d in self.dice)
+        """Per seat, the hands the solver tells apart (:func:`~ldpomdp.hands.solver_hands`)."""
+        return tuple(solver_hands(d, self.config)[0] for d in self.dice)
 
     @cached_property
     def priors(self) -> tuple[np.ndarray, ...]:
-        return tuple(hand_support(d, self.config.faces)[1] for d in self.dice)
+        return tuple(solver_hands(d, self.config)[1] for d in self.dice)
+
+    def hand_rows(self, seat: int, hands: np.ndarray) -> np.ndarray:
+        """Row of ``self.hands[seat]`` for each face-count row of ``hands`` (ValueError on a foreign hand)."""
+        return solver_hand_rows(hands, self.dice[seat], self.config)
 
     @cached_property
     def matches(self) -> tuple[np.ndarray, ...]:
@@ -439,29 +444,32 @@ class NRoundCFR(_RoundSolver):
     """CFR+ (regret matching+, linear averaging, alternating updates) on one abstract round over its information
     sets: strategies that see only the last k bids make play a chain over them, so one pass over that DAG per update
     replaces the public tree. The other seats' hands enter as joint tuples: all of them when there are at most
-    ``max_tuples``, else ``samples`` tuples drawn from the prior per update (seeded by ``seed``, the dice, the
-    iteration and the seat). ``regrets[i]``, ``strategy_sums[i]``: (seat i's hands, its columns), as
-    :class:`PublicTreeCFR`'s."""
+    ``max_tuples`` (default :attr:`MAX_TUPLES`), else ``samples`` tuples drawn from the prior per update (seeded by
+    ``seed``, the dice, the iteration and the seat). ``regrets[i]``, ``strategy_sums[i]``: (seat i's hands, its
+    columns), as :class:`PublicTreeCFR`'s."""
+
+    MAX_TUPLES = 64
 
     def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None = None,
-                 samples: int = 16, max_tuples: int = 64, seed: int = 0):
+                 samples: int = 16, max_tuples: int | None = None, seed: int = 0):
         super().__init__(config, dice, k, payoff)
-        self.samples, self.max_tuples, self.seed = int(samples), int(max_tuples), int(seed)
+        self.samples, self.seed = int(samples), int(seed)
+        self.max_tuples = self.MAX_TUPLES if max_tuples is None else int(max_tuples)
         self._actor = np.array([key[0] for key in self.round.keys], dtype=np.int64)
         self._children, self._order = _dag(self.round)
 
-    def _tuples(self, seat: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """(seats, T) the other seats' hands per joint tuple (the seat's own row unused) and (T,) their weights."""
+    def joint_hands(self, seats: Sequence[int], samples: int, rng: np.random.Generator
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """(all seats, T) joint hands of ``seats`` (the other seats' rows 0) and (T,) their weights: every one, by
+        prior, when there are at most ``max_tuples``, else ``samples`` drawn from the prior, each weighing 1 /
+        ``samples``."""
         r = self.round
-        others = [j for j in range(r.seats) if j != seat]
-        sizes = [len(r.hands[j]) for j in others]
+        sizes = [len(r.hands[j]) for j in seats]
         if np.prod(sizes) <= self.max_tuples:
-            grid = np.indices(sizes).reshape(len(others), -1)
-            rows = np.zeros((r.seats, grid.shape[1]), dtype=np.int64)
-            rows[others] = grid
-            weight = np.prod([r.priors[j][rows[j]] for j in others], axis=0)
-            return rows, weight
-        return draw_hands(r, others, self.samples, rng), np.full(self.samples, 1.0 / self.samples)
+            rows = np.zeros((r.seats, int(np.prod(sizes))), dtype=np.int64)
+            rows[list(seats)] = np.indices(sizes).reshape(len(sizes), -1)
+            return rows, np.prod([r.priors[j][rows[j]] for j in seats], axis=0)
+        return draw_hands(r, seats, samples, rng), np.full(samples, 1.0 / samples)
 
     def reach(self, strategy: list[np.ndarray], rows: np.ndarray, weighted: Sequence[int]) -> np.ndarray:
         """(states, columns) the sum over bid paths of the product of the ``weighted`` seats' action probabilities,
@@ -519,7 +527,7 @@ class NRoundCFR(_RoundSolver):
             strategy = self.current_strategy()
             for seat in range(r.seats):
                 rng = np.random.default_rng((self.seed, *r.dice, t, seat))
-                rows, weight = self._tuples(seat, rng)
+                rows, weight = self.joint_hands([j for j in range(r.seats) if j != seat], self.samples, rng)
                 delta = self._update(strategy, seat, rows, weight)
                 own = np.zeros((r.seats, len(r.hands[seat])), dtype=np.int64)
                 own[seat] = np.arange(len(r.hands[seat]))

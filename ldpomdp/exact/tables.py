@@ -15,7 +15,8 @@ from .equilibrium import GameTable, game_config, rules_key, solve_game
 from .nash import cache_dir
 
 __all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
-           "shipped_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND"]
+           "shipped_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND", "SIXES_ON_DEMAND_DICE",
+           "on_demand"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solve equilibrium --players 3 --dice 5`
@@ -34,10 +35,17 @@ class SolveSettings:
 SHIPPED = SolveSettings(dice=5, recall="3@4,2", iterations=150)  # the shipped table's (`ldpomdp solve equilibrium`)
 ON_DEMAND = SolveSettings(dice=3, recall="3@4,2", iterations=150)  # the tables solved on demand for other rules
 BLUEPRINT_ON_DEMAND = SolveSettings(dice=3, recall=str(BLUEPRINT_RECALL), iterations=150)  # 3 players, on use
+SIXES_ON_DEMAND_DICE = 10  # the sixes game's tables solved on demand: a hand is its matching count, so rounds are small
 PRESET_TABLES = {name: GameConfig.preset(name) for name in PRESETS}  # the shipped preset tables' rules (and dice)
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
 _BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLUEPRINTS", CACHED_TABLES)
+
+
+def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
+    """The settings a table for ``config`` is solved with on demand: ``settings``, in the sixes game up to
+    :data:`SIXES_ON_DEMAND_DICE` dice each."""
+    return replace(settings, dice=SIXES_ON_DEMAND_DICE) if config.bids == "sixes" else settings
 
 
 def shipped_path(config: GameConfig) -> Path | None:
@@ -62,8 +70,6 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     cached on disk."""
     if config.num_players != 2:
         raise ValueError(f"cfr plays two-player games only (no equilibrium table for {config.num_players} players)")
-    if config.bids != "full":
-        raise ValueError(f"cfr plays the full-bid game only, got bids={config.bids!r}")
     if config.exact_call and len(set(config.starting_dice)) != 1:
         raise ValueError(f"cfr: under the exact call the tables are for equal starting dice; the game starts with "
                          f"{config.starting_dice}")
@@ -73,23 +79,24 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
         path = shipped_path(config)
         key = "shipped:" + rules_key(config) if path is not None else rules_key(config)
     table = _MEMORY.lookup(key)
+    settings = on_demand(config, ON_DEMAND)
     if table is None:
-        if path is None and max(config.starting_dice) > ON_DEMAND.dice:  # refuse before solving
-            raise ValueError(f"cfr: tables solved on demand cover up to {ON_DEMAND.dice} dice each; the game starts "
+        if path is None and max(config.starting_dice) > settings.dice:  # refuse before solving
+            raise ValueError(f"cfr: tables solved on demand cover up to {settings.dice} dice each; the game starts "
                              f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
         if path is None:
-            dice = config.starting_dice[0] if config.exact_call else ON_DEMAND.dice
+            dice = config.starting_dice[0] if config.exact_call else settings.dice
             # the settings as the tuple they were: the digests of tables already cached on disk stay the same (but
             # under the exact call, whose sweeps continue each round's CFR+ since 2026-11-27; a table cached before
             # 5be0463 may differ from a fresh one in the float32 sums' last bits)
             solver = "|continued sweeps" if config.exact_call else ""
-            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(replace(ON_DEMAND, dice=dice))}{solver}"
+            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(replace(settings, dice=dice))}{solver}"
                                     .encode()).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"table-{digest}.npz"
             try:
                 table = GameTable.load(cached)
             except TableError:  # none cached yet, or a damaged file: solve (again)
-                table = solve_game(config, dice, ON_DEMAND.recall, ON_DEMAND.iterations)
+                table = solve_game(config, dice, settings.recall, settings.iterations)
                 table.save(cached)
         else:
             table = GameTable.load(path)
@@ -119,25 +126,25 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
     key = f"blueprint|players={config.num_players}|{rules_key(config)}"
     key += f"|path={Path(path).resolve()}" if path is not None else ""
     table = _BLUEPRINTS.lookup(key)
+    settings = on_demand(config, BLUEPRINT_ON_DEMAND)
     if table is None:
         two = table_for(game_config(config, config.starting_dice[0]))  # the rounds once two seats are left
         if path is not None:
             table = BlueprintTable.load(path, two)
-        elif max(config.starting_dice) > BLUEPRINT_ON_DEMAND.dice or config.num_players > 3:  # refuse before solving
-            raise ValueError(f"cfr: blueprints are solved on demand for 3 players up to {BLUEPRINT_ON_DEMAND.dice} "
+        elif max(config.starting_dice) > settings.dice or config.num_players > 3:  # refuse before solving
+            raise ValueError(f"cfr: blueprints are solved on demand for 3 players up to {settings.dice} "
                              f"dice each; the game has {config.num_players} players, {config.starting_dice} dice "
                              f"(solve one with `ldpomdp solve equilibrium --players {config.num_players} --dice D "
                              f"--workers W --out FILE`, play cfr:table=FILE; its cost: the Exact solvers page)")
         else:
-            digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}|{astuple(BLUEPRINT_ON_DEMAND)}".encode()
+            digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}|{astuple(settings)}".encode()
                                     ).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"blueprint-{digest}.npz"
-            dice = config.starting_dice[0] if config.exact_call else BLUEPRINT_ON_DEMAND.dice
+            dice = config.starting_dice[0] if config.exact_call else settings.dice
             try:
                 table = BlueprintTable.load(cached, two)
             except TableError:  # none cached yet, or a damaged file: solve (again)
-                table = solve_blueprint(replace(config, dice=(dice,) * config.num_players), two,
-                                        BLUEPRINT_ON_DEMAND.iterations)
+                table = solve_blueprint(replace(config, dice=(dice,) * config.num_players), two, settings.iterations)
                 table.save(cached)
         _BLUEPRINTS[key] = table
     solved = table.config

@@ -14,7 +14,6 @@ from ..exact.blueprint import BlueprintTable
 from ..exact.equilibrium import GameTable, rules_key
 from ..exact.tables import blueprint_for, table_for
 from ..game import PlayerView, PublicView
-from ..hands import hand_rows
 from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..rules import Action, GameConfig, seats_in_turn
 
@@ -131,8 +130,7 @@ class CFRPlayer(BaseOpponent):
         state = r.index.get((seat, window))
         if state is None:
             raise ValueError(f"{self.name}: history {view.history} is not a legal bid sequence")
-        faces = r.config.faces
-        return _Decision(r.actions(state), lambda hands: hand_rows(hands, dice[seat], faces),
+        return _Decision(r.actions(state), lambda hands: r.hand_rows(seat, hands),
                          lambda rows: table.probabilities(dice, seat, state, rows, palifico))
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..exact.tables import SIXES_ON_DEMAND_DICE
 from ..registry import parse_spec
 from .cell import Cell
 
@@ -48,6 +49,8 @@ POMCP = "pomcp"  # the default spec: in these sixes games, exact round values an
 ALL_DICE = list(range(1, 36))
 QUICK_DICE = [1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 35]
 BLUFFS = [round(0.1 * i, 1) for i in range(11)]
+SOLVED_DICE = list(range(1, SIXES_ON_DEMAND_DICE + 1))  # where cfr's sixes tables are solved on first use
+QUICK_SOLVED_DICE = [1, 2, 3, 5, 7, 10]
 
 
 def _dice_sweep(players: list[str], quick_dice: list[int] = QUICK_DICE, full_dice: list[int] = ALL_DICE):
@@ -85,6 +88,12 @@ EXPERIMENTS: dict[str, Experiment] = {
             "fig6", "expected-count vs two one-third (report 002 Fig. 6)", _dice_sweep([POMDP, MDP, MDP]),
             1000, 60, roles=("expected-count (POMDP)", "one-third #1 (MDP1)", "one-third #2 (MDP2)"),
             reference="POMDP above 33% and rising with dice"),
+        *(Experiment(
+            f"fig6_{agent}", f"{agent} vs two one-third (report 002 Fig. 6 setting)",
+            _dice_sweep([agent, MDP, MDP], QUICK_SOLVED_DICE, SOLVED_DICE), 1000, 60,
+            roles=(f"{agent} ({what})", "one-third #1 (MDP1)", "one-third #2 (MDP2)"),
+            reference="(no equilibrium in report 002; its expected-count POMDP: see fig6)")
+          for agent, what in (("cfr", "blueprint"), ("robust", "blueprint + exploitation"))),
         Experiment(
             "fig7_8", "3 players, 35 dice (report 002 Figs. 7-8)",
             lambda quick: [Cell.of((POMDP, MDP, MDP), 35, bids=BIDS)],
