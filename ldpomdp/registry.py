@@ -144,7 +144,7 @@ register("nash", "ldpomdp.players.nash:NashPlayer",
 register("cfr", "ldpomdp.players.cfr:CFRPlayer", kinds={"table": FILE},
          summary="approximate equilibrium of the whole two-player game (CFR+ on the last bids; shipped tables for "
                  "today's rules, Perudo and Dudo up to 5 dice each, other rules solved once and cached); at 3-6 "
-                 "players a blueprint of the same kind (full bids: today's rules, Dudo's, Perudo's), e.g. "
+                 "players a blueprint of the same kind (today's rules, Dudo's, Perudo's, the sixes game), e.g. "
                  "cfr:table=PATH")
 register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS, "safe": SPEC},
          summary="recommended against unknown opponents: the equilibrium (cfr; at 3 players its blueprint), and the "

@@ -155,7 +155,7 @@ def test_refuses_unsupported_games_clearly(tmp_path):
     player = make_player("cfr")
     with pytest.raises(ValueError, match="blueprints are solved on demand for 3 players up to"):  # before solving
         player.reset(0, GameConfig(num_players=4, dice=BLUEPRINT_ON_DEMAND.dice + 1))
-    with pytest.raises(ValueError, match=f"on demand cover up to {SIXES_ON_DEMAND_DICE} dice"):  # before solving
+    with pytest.raises(ValueError, match=rf"up to {SIXES_ON_DEMAND_DICE} dice each; the game starts with \(11, 11\)"):
         player.reset(0, GameConfig(dice=SIXES_ON_DEMAND_DICE + 1, bids="sixes"))
     with pytest.raises(ValueError, match="covers up to"):
         player.reset(0, GameConfig(dice=GameTable.load(SHIPPED_TABLE).max_dice + 1))

@@ -66,7 +66,7 @@ def shipped_path(config: GameConfig) -> Path | None:
 
 def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     """The table for ``config``'s rules: ``path`` if given, else the shipped one (today's rules and the presets),
-    else one solved now with :data:`ON_DEMAND` settings (under the exact call: from the game's starting dice) and
+    else one solved now with :func:`on_demand` settings (under the exact call: from the game's starting dice) and
     cached on disk."""
     if config.num_players != 2:
         raise ValueError(f"cfr plays two-player games only (no equilibrium table for {config.num_players} players)")
@@ -113,10 +113,9 @@ def _rules_text(config: GameConfig) -> str:
 
 
 def blueprint_for(config: GameConfig, path: str | Path | None = None) -> BlueprintTable:
-    """The blueprint for ``config`` (3-6 players, full bids): ``path`` if given, else at three players the shipped
-    one (today's rules, up to 5 dice each) or one solved now with :data:`BLUEPRINT_ON_DEMAND` settings (under the
-    exact call: from the game's starting dice) and cached on disk (other rules); its two-player rounds from
-    :func:`table_for`."""
+    """The blueprint for ``config`` (3-6 players): ``path`` if given, else at three players the shipped one (today's
+    rules, up to 5 dice each) or one solved now with :func:`on_demand` settings (under the exact call: from the game's
+    starting dice) and cached on disk (other rules); its two-player rounds from :func:`table_for`."""
     try:
         check_blueprint_rules(config)
     except ValueError as exc:

@@ -1,0 +1,87 @@
+"""The equilibrium solvers in report 002's sixes game, where a hand counts by its matching dice: the hands they tell
+apart, the round solver against the exact vector CFR, the two-player table's exploitability, and the blueprint's
+file and play at three players."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ldpomdp.caches import BoundedCache
+from ldpomdp.exact import exploitability, tables
+from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable, round_rules
+from ldpomdp.exact.equilibrium import GameTable, solve_game
+from ldpomdp.exact.multiplayer import NRoundCFR, PublicTreeCFR
+from ldpomdp.game import play_game, seeded_rng
+from ldpomdp.hands import hand_support, solver_hand_rows, solver_hands
+from ldpomdp.players.cfr import CFRPlayer
+from ldpomdp.registry import make_player
+from ldpomdp.rules import GameConfig, match_matrix
+from ldpomdp.sweeps.experiments import EXPERIMENTS, SOLVED_DICE
+
+SIXES = GameConfig(bids="sixes")
+
+
+@pytest.mark.parametrize("dice", [0, 1, 4])
+def test_a_sixes_hand_is_its_matching_count_with_the_summed_prior(dice):
+    support, prior = hand_support(dice, 6)
+    counts = support.astype(np.int64) @ match_matrix(SIXES)[:, 5]
+    hands, count_prior = solver_hands(dice, SIXES)
+    np.testing.assert_allclose(count_prior, np.bincount(counts, prior, minlength=dice + 1), atol=1e-15)
+    np.testing.assert_array_equal(solver_hand_rows(support, dice, SIXES), counts)
+    np.testing.assert_array_equal(solver_hand_rows(hands, dice, SIXES), np.arange(dice + 1))
+    assert solver_hands(dice, GameConfig()) == hand_support(dice, 6)
+    with pytest.raises(ValueError, match=r"hand \[1, 0, 0, 0, 0, 0\] is not a face-count vector of 2 dice"):
+        solver_hand_rows(np.array([[1, 0, 0, 0, 0, 0]]), 2, SIXES)
+
+
+@pytest.mark.parametrize("dice", [(2, 2, 2), (1, 3, 2, 1)])
+def test_the_sixes_round_solver_is_the_exact_vector_cfr(dice):
+    """With every joint hand enumerated, the information-set solver plays what the full-width public-tree CFR+ plays
+    (the round is a line of bids, so the last bid is perfect recall), and the profile's NashConv falls."""
+    config = round_rules(GameConfig(num_players=len(dice), bids="sixes"), len(dice), False)
+    ours, exact = NRoundCFR(config, dice, 1, max_tuples=SIXES_TUPLES), PublicTreeCFR(config, dice, 1)
+    gains = []
+    for _ in range(3):
+        ours.run(40)
+        exact.run(40)
+        for a, b in zip(ours.average_strategy(), exact.average_strategy(), strict=True):
+            np.testing.assert_allclose(a, b, atol=1e-10)
+        gains.append(exact.gains().sum())
+    assert gains[2] < gains[0] and gains[2] < 0.01, gains
+
+
+def test_the_sixes_two_player_table_is_unexploitable_with_one_die_each():
+    """Solved on matching counts, played on full hands: the exact best response (over every hand) gains nothing."""
+    table = solve_game(GameConfig(dice=2, bids="sixes"), 2, "2", 100)
+    e = exploitability(CFRPlayer(table), GameConfig(dice=(1, 1), bids="sixes"), (1, 1))
+    assert e.average < 1e-3, e
+
+
+def test_the_sixes_blueprint_is_solved_on_demand_saved_with_its_bids_and_plays(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPOMDP_CACHE", str(tmp_path))
+    monkeypatch.setattr(tables, "SIXES_ON_DEMAND_DICE", 2)
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
+    monkeypatch.setattr(tables, "_BLUEPRINTS", BoundedCache(tables.CACHED_TABLES))
+    config = GameConfig(num_players=3, dice=2, bids="sixes")
+    (saved,) = (tmp_path / "cfr").glob("blueprint-*.npz") if tables.blueprint_for(config) else ()
+    (two,) = (tmp_path / "cfr").glob("table-*.npz")
+    assert int(np.load(saved)["format"]) == BlueprintTable.SIXES_FORMAT
+    assert int(np.load(two)["format"]) == GameTable.SIXES_FORMAT
+    loaded = BlueprintTable.load(saved, GameTable.load(two))
+    assert loaded.config.bids == "sixes" and loaded.two.config.bids == "sixes"
+    assert len(loaded.strategies) == 8 and set(loaded.strategies) == set(tables.blueprint_for(config).strategies)
+    for g in range(6):
+        players = [make_player(spec) for spec in ("cfr", "robust", "one-third")]
+        result = play_game(config, players, seeded_rng(np.random.SeedSequence(g), players))
+        assert 0 <= result.winner < 3
+    with pytest.raises(ValueError, match=r"covers up to 2 dice each; the game starts with \(3, 3, 3\)"):
+        make_player("cfr").reset(0, GameConfig(num_players=3, dice=3, bids="sixes"))
+
+
+def test_the_fig6_rows_of_the_equilibrium_cover_the_sizes_solved_on_demand():
+    for agent in ("cfr", "robust"):
+        cells = EXPERIMENTS[f"fig6_{agent}"].cells()
+        assert [c.dice for c in cells] == SOLVED_DICE == list(range(1, tables.SIXES_ON_DEMAND_DICE + 1))
+        assert {c.players for c in cells} == {(agent, "one-third", "one-third")}
+        assert {c.config.bids for c in cells} == {"sixes"}
