@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ldpomdp.exact import tables
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundStart, play_game
 from ldpomdp.players import TypeMixture, check_opponent
 from ldpomdp.registry import make_player
@@ -221,8 +222,9 @@ def test_check_opponent_with_the_safe_type_playing():
 def test_safe_type_sits_out_games_it_cannot_play():
     model = TypeMixture()
     four = GameConfig(num_players=4, dice=5)
-    for config in (four, GameConfig(num_players=2, dice=6), GameConfig(dice=2, bids="sixes")):
-        model.reset(0, config)  # four players (no blueprint shipped); more dice than the cfr table's; the sixes game
+    sixes = GameConfig(dice=tables.SIXES_ON_DEMAND_DICE + 1, bids="sixes")
+    for config in (four, GameConfig(num_players=2, dice=6), sixes):
+        model.reset(0, config)  # four players (no blueprint shipped); more dice than the cfr table's and the sixes game's
         assert not model.safe_active and "cfr" not in model.weights and len(model.posterior) == 5
     model.reset(0, CONFIG)  # three players, 5 dice each: the shipped blueprint plays
     assert model.safe_active and len(model.posterior) == 6

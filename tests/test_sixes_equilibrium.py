@@ -9,9 +9,10 @@ import pytest
 
 from ldpomdp.caches import BoundedCache
 from ldpomdp.exact import exploitability, tables
-from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable, round_rules
+from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable
 from ldpomdp.exact.equilibrium import GameTable, solve_game
 from ldpomdp.exact.multiplayer import NRoundCFR, PublicTreeCFR
+from ldpomdp.exact.table_states import round_rules
 from ldpomdp.game import play_game, seeded_rng
 from ldpomdp.hands import hand_support, solver_hand_rows, solver_hands
 from ldpomdp.players.cfr import CFRPlayer

@@ -43,9 +43,16 @@ _BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLU
 
 
 def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
-    """The settings a table for ``config`` is solved with on demand: ``settings``, in the sixes game up to
-    :data:`SIXES_ON_DEMAND_DICE` dice each."""
-    return replace(settings, dice=SIXES_ON_DEMAND_DICE) if config.bids == "sixes" else settings
+    """The settings a table for ``config`` is solved with on demand: ``settings``; in the sixes game for the game's
+    starting dice, up to :data:`SIXES_ON_DEMAND_DICE` each (a table covers the games starting with fewer)."""
+    if config.bids != "sixes":
+        return settings
+    return replace(settings, dice=min(max(config.starting_dice), SIXES_ON_DEMAND_DICE))
+
+
+def _demand_key(config: GameConfig, settings: SolveSettings) -> str:
+    """What tells apart in memory the tables solved on demand for ``config``'s rules: the sixes game's, their dice."""
+    return f"|up to {settings.dice}" if config.bids == "sixes" else ""
 
 
 def shipped_path(config: GameConfig) -> Path | None:
@@ -73,13 +80,13 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     if config.exact_call and len(set(config.starting_dice)) != 1:
         raise ValueError(f"cfr: under the exact call the tables are for equal starting dice; the game starts with "
                          f"{config.starting_dice}")
+    settings = on_demand(config, ON_DEMAND)
     if path is not None:
         key = f"path={Path(path).resolve()}"
     else:
         path = shipped_path(config)
-        key = "shipped:" + rules_key(config) if path is not None else rules_key(config)
+        key = "shipped:" + rules_key(config) if path is not None else rules_key(config) + _demand_key(config, settings)
     table = _MEMORY.lookup(key)
-    settings = on_demand(config, ON_DEMAND)
     if table is None:
         if path is None and max(config.starting_dice) > settings.dice:  # refuse before solving
             raise ValueError(f"cfr: tables solved on demand cover up to {settings.dice} dice each; the game starts "
@@ -122,10 +129,10 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
         raise ValueError(f"cfr: {exc}") from None
     if path is None and config.num_players == 3 and rules_key(config) == rules_key(GameConfig()):
         path = SHIPPED_BLUEPRINT
-    key = f"blueprint|players={config.num_players}|{rules_key(config)}"
-    key += f"|path={Path(path).resolve()}" if path is not None else ""
-    table = _BLUEPRINTS.lookup(key)
     settings = on_demand(config, BLUEPRINT_ON_DEMAND)
+    key = f"blueprint|players={config.num_players}|{rules_key(config)}"
+    key += f"|path={Path(path).resolve()}" if path is not None else _demand_key(config, settings)
+    table = _BLUEPRINTS.lookup(key)
     if table is None:
         two = table_for(game_config(config, config.starting_dice[0]))  # the rounds once two seats are left
         if path is not None:
