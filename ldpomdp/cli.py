@@ -497,7 +497,7 @@ def _solve_parser(sub) -> None:
                     help="CFR+ iterations per round (default: the shipped table's)")
     eq.add_argument("--players", type=_option_int(2), default=2,
                     help="players (default 2); 3-6: the blueprint, every round with 3 or more seats holding dice, "
-                         "full bids under any rules (--rules dudo|perudo)")
+                         "under any rules (--rules dudo|perudo, --bids sixes)")
     eq.add_argument("--samples", type=_option_int(1), default=16,
                     help="3-6 players: the other seats' joint hands drawn per update (default 16)")
     eq.add_argument("--workers", type=_option_int(1), default=1,

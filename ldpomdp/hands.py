@@ -13,12 +13,12 @@ import math
 import numpy as np
 
 from .caches import memo
-from .rules import GameConfig, match_matrix
+from .rules import GameConfig, match_matrix, match_probability
 from .validation import int_at_least as _int_at_least
 
 __all__ = [
     "HAND_DTYPE", "MAX_SUPPORT", "support_size", "PRIOR_TABLE_MAX", "row_width", "hand_support", "alias_table",
-    "prior_table", "count_hands", "hand_rows", "solver_hands", "solver_hand_rows",
+    "prior_table", "count_hands", "count_prior", "hand_rows", "solver_hands", "solver_hand_rows",
 ]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
@@ -143,15 +143,20 @@ def hand_rows(hands: np.ndarray, num_dice: int, faces: int) -> np.ndarray:
     first hand that is not one of them."""
     if hands is hand_support(num_dice, faces)[0]:  # the support itself (a range over it): no lookup
         return np.arange(len(hands))
-    hands = np.asarray(hands, dtype=np.int64).reshape(-1, faces)
+    hands = _checked(hands, num_dice, faces)
     weights, known, order = _support_keys(num_dice, faces)
     keys = hands @ weights
-    pos = np.clip(np.searchsorted(known, keys), 0, len(known) - 1)
-    bad = (known[pos] != keys) | (hands.sum(axis=1) != num_dice) | (hands.min(axis=1, initial=0) < 0)
+    return order[np.searchsorted(known, keys)]
+
+
+def _checked(hands: np.ndarray, num_dice: int, faces: int) -> np.ndarray:
+    """``hands`` as (rows, faces) int64; ValueError naming the first that is not a hand of ``num_dice`` dice."""
+    hands = np.asarray(hands, dtype=np.int64).reshape(-1, faces)
+    bad = (hands.sum(axis=1) != num_dice) | (hands.min(axis=1, initial=0) < 0)
     if bad.any():
         raise ValueError(f"hand {hands[np.argmax(bad)].tolist()} is not a face-count vector of {num_dice} dice "
                          f"with {faces} faces")
-    return order[pos]
+    return hands
 
 
 @memo(maxsize=64)
@@ -166,6 +171,12 @@ def _support_keys(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray, np
     return index
 
 
+def count_prior(num_dice: int, config: GameConfig) -> np.ndarray:
+    """(num_dice + 1,): P(c of ``num_dice`` fair dice match the sixes game's bid face), binomial."""
+    p = match_probability(config, config.faces)
+    return np.array([math.comb(num_dice, c) * p**c * (1.0 - p) ** (num_dice - c) for c in range(num_dice + 1)])
+
+
 @memo(maxsize=256)
 def solver_hands(num_dice: int, config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
     """The hands of ``num_dice`` dice the equilibrium solvers tell apart, with their prior: every hand
@@ -173,11 +184,9 @@ def solver_hands(num_dice: int, config: GameConfig) -> tuple[np.ndarray, np.ndar
     count (:func:`count_hands`, row c = c matching dice) with its binomial probability."""
     if config.bids != "sixes":
         return hand_support(num_dice, config.faces)
-    face = config.bid_faces[0]
-    p = float(match_matrix(config)[:, face - 1].sum()) / config.faces
-    prior = np.array([math.comb(num_dice, c) * p**c * (1.0 - p) ** (num_dice - c) for c in range(num_dice + 1)])
+    prior = count_prior(num_dice, config)
     prior.flags.writeable = False
-    return count_hands(num_dice, face, config), prior
+    return count_hands(num_dice, config.faces, config), prior
 
 
 def solver_hand_rows(hands: np.ndarray, num_dice: int, config: GameConfig) -> np.ndarray:
@@ -185,9 +194,5 @@ def solver_hand_rows(hands: np.ndarray, num_dice: int, config: GameConfig) -> np
     hand that is not one of ``num_dice`` dice)."""
     if config.bids != "sixes":
         return hand_rows(hands, num_dice, config.faces)
-    hands = np.asarray(hands, dtype=np.int64).reshape(-1, config.faces)
-    bad = (hands.sum(axis=1) != num_dice) | (hands.min(axis=1, initial=0) < 0)
-    if bad.any():
-        raise ValueError(f"hand {hands[np.argmax(bad)].tolist()} is not a face-count vector of {num_dice} dice "
-                         f"with {config.faces} faces")
-    return hands @ match_matrix(config)[:, config.bid_faces[0] - 1]
+    hands = _checked(hands, num_dice, config.faces)
+    return hands @ match_matrix(config)[:, config.faces - 1]

@@ -14,6 +14,7 @@ from ldpomdp.rules import Bid, GameConfig
 CONFIG = GameConfig(num_players=3, dice=5)
 
 
+@pytest.mark.usefixtures("_cache")
 @pytest.mark.parametrize("bids", ["full", "sixes"])
 def test_check_opponent(bids):
     config = GameConfig(num_players=3, dice=5, bids=bids)

@@ -9,9 +9,9 @@ import pytest
 
 from ldpomdp.caches import BoundedCache
 from ldpomdp.exact import exploitability, tables
-from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable
-from ldpomdp.exact.equilibrium import GameTable, solve_game
-from ldpomdp.exact.multiplayer import NRoundCFR, PublicTreeCFR
+from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable, _expected, _solve_round
+from ldpomdp.exact.equilibrium import GameTable, quantize, solve_game
+from ldpomdp.exact.multiplayer import NRoundCFR, PublicTreeCFR, RoundPayoff, loser_values
 from ldpomdp.exact.table_states import round_rules
 from ldpomdp.game import play_game, seeded_rng
 from ldpomdp.hands import hand_support, solver_hand_rows, solver_hands
@@ -23,15 +23,22 @@ from ldpomdp.sweeps.experiments import EXPERIMENTS, SOLVED_DICE
 SIXES = GameConfig(bids="sixes")
 
 
+SIXES_RULES = [SIXES, GameConfig(bids="sixes", wild=None), GameConfig(bids="sixes", wild=6),
+               GameConfig(bids="sixes", faces=3, wild=None), GameConfig(bids="sixes", faces=2),
+               GameConfig(bids="sixes", palifico=True).round_rules(True)]
+
+
+@pytest.mark.parametrize("config", SIXES_RULES, ids=lambda c: c.describe())
 @pytest.mark.parametrize("dice", [0, 1, 4])
-def test_a_sixes_hand_is_its_matching_count_with_the_summed_prior(dice):
-    support, prior = hand_support(dice, 6)
-    counts = support.astype(np.int64) @ match_matrix(SIXES)[:, 5]
-    hands, count_prior = solver_hands(dice, SIXES)
+def test_a_sixes_hand_is_its_matching_count_with_the_summed_prior(dice, config):
+    support, prior = hand_support(dice, config.faces)
+    counts = support.astype(np.int64) @ match_matrix(config)[:, config.faces - 1]
+    hands, count_prior = solver_hands(dice, config)
     np.testing.assert_allclose(count_prior, np.bincount(counts, prior, minlength=dice + 1), atol=1e-15)
-    np.testing.assert_array_equal(solver_hand_rows(support, dice, SIXES), counts)
-    np.testing.assert_array_equal(solver_hand_rows(hands, dice, SIXES), np.arange(dice + 1))
-    assert solver_hands(dice, GameConfig()) == hand_support(dice, 6)
+    np.testing.assert_array_equal(solver_hand_rows(support, dice, config), counts)
+    rows = solver_hand_rows(hands, dice, config)
+    np.testing.assert_array_equal(rows[count_prior > 0], np.arange(dice + 1)[count_prior > 0])
+    assert solver_hands(dice, GameConfig(faces=config.faces)) == hand_support(dice, config.faces)
     with pytest.raises(ValueError, match=r"hand \[1, 0, 0, 0, 0, 0\] is not a face-count vector of 2 dice"):
         solver_hand_rows(np.array([[1, 0, 0, 0, 0, 0]]), 2, SIXES)
 
@@ -52,6 +59,19 @@ def test_the_sixes_round_solver_is_the_exact_vector_cfr(dice):
     assert gains[2] < gains[0] and gains[2] < 0.01, gains
 
 
+def test_a_blueprint_round_of_the_sixes_game_is_solved_and_valued_exactly():
+    """A round whose joint hands are more than the full game's limit (81 > 64 for each seat's others): its strategy is
+    the exact vector CFR's, and its values from its ends' probabilities are those of that strategy."""
+    config, dice = GameConfig(num_players=3, bids="sixes"), (8, 8, 8)
+    payoff = RoundPayoff.by_loser(loser_values(3), sum(dice))
+    strategies, ends, _ = _solve_round(config, 1, 30, 16, 0, (dice, False), payoff)
+    exact = PublicTreeCFR(round_rules(config, 3, False), dice, 1, payoff)
+    exact.run(30)
+    for ours, theirs in zip(strategies, exact.average_strategy(), strict=True):
+        np.testing.assert_array_equal(ours, quantize(theirs))
+    np.testing.assert_allclose(_expected(payoff, ends), exact.values(), rtol=0, atol=1e-9)
+
+
 def test_the_sixes_two_player_table_is_unexploitable_with_one_die_each():
     """Solved on matching counts, played on full hands: the exact best response (over every hand) gains nothing."""
     table = solve_game(GameConfig(dice=2, bids="sixes"), 2, "2", 100)
@@ -65,13 +85,14 @@ def test_the_sixes_blueprint_is_solved_on_demand_saved_with_its_bids_and_plays(t
     monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
     monkeypatch.setattr(tables, "_BLUEPRINTS", BoundedCache(tables.CACHED_TABLES))
     config = GameConfig(num_players=3, dice=2, bids="sixes")
-    (saved,) = (tmp_path / "cfr").glob("blueprint-*.npz") if tables.blueprint_for(config) else ()
+    solved = tables.blueprint_for(config)
+    (saved,) = (tmp_path / "cfr").glob("blueprint-*.npz")
     (two,) = (tmp_path / "cfr").glob("table-*.npz")
     assert int(np.load(saved)["format"]) == BlueprintTable.SIXES_FORMAT
     assert int(np.load(two)["format"]) == GameTable.SIXES_FORMAT
     loaded = BlueprintTable.load(saved, GameTable.load(two))
     assert loaded.config.bids == "sixes" and loaded.two.config.bids == "sixes"
-    assert len(loaded.strategies) == 8 and set(loaded.strategies) == set(tables.blueprint_for(config).strategies)
+    assert len(loaded.strategies) == 8 and set(loaded.strategies) == set(solved.strategies)
     for g in range(6):
         players = [make_player(spec) for spec in ("cfr", "robust", "one-third")]
         result = play_game(config, players, seeded_rng(np.random.SeedSequence(g), players))

@@ -25,6 +25,7 @@ from .equilibrium import (
     SWEEP_TOLERANCE,
     GameTable,
     discard_checkpoint,
+    file_bids,
     game_config,
     quantize,
     rounds_folder,
@@ -170,7 +171,7 @@ class BlueprintTable:
         wild = int(data["wild"])
         variants = {name: data[name].item() for name in VARIANT_DEFAULTS if name in data}
         config = GameConfig(num_players=int(data["players"]), dice=int(data["max_dice"]), faces=int(data["faces"]),
-                            wild=None if wild < 0 else wild, bids=str(data.get("bids", "full")),
+                            wild=None if wild < 0 else wild, bids=file_bids(data, cls.SIXES_FORMAT),
                             opener=str(data["opener"]), **variants)
         table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]),
                     sweeps=int(data.get("sweeps", 1)), residual=float(data.get("residual", 0.0)))
@@ -469,13 +470,14 @@ def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed
     the probability of each way it ends (:func:`end_probabilities`), CPU seconds."""
     start = time.process_time()
     dice, palifico = key
+    exact = SIXES_TUPLES if config.bids == "sixes" else 0  # the full game's ends are valued by drawn joint hands
     solver = NRoundCFR(round_rules(config, len(dice), palifico), dice, k, payoff, samples=samples, seed=seed,
-                       max_tuples=SIXES_TUPLES if config.bids == "sixes" else NRoundCFR.MAX_TUPLES)
+                       max_tuples=exact or NRoundCFR.MAX_TUPLES)
     for _ in range(iterations):
         solver.run(1)
         if progress is not None:
             progress(1)
     average = solver.average_strategy()
-    rows, weight = solver.joint_hands(range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)))
+    rows, weight = solver.joint_hands(range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)), exact)
     played = end_probabilities(solver, average, rows, weight)
     return tuple(quantize(s) for s in average), played, time.process_time() - start

@@ -9,7 +9,6 @@ policy's value) in units unnormalised by the probability of reaching q, which ev
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
-from ..hands import count_hands
+from ..hands import count_hands, count_prior
 from ..hooks import deciding_face_of, shared_probability_of, sum_problem
 from ..opponent import checked_probabilities
-from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, match_probability, matching_count, minimal_raises
+from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, matching_count, minimal_raises
 
 __all__ = ["CountRound", "HandDependentModelError", "count_probabilities", "solve_count_round", "PolicyDecisions",
            "evaluated_through"]
@@ -30,12 +29,6 @@ Outcome = Mapping[tuple[int, int], float]  # (loser, challenger) -> the responde
 
 class HandDependentModelError(ValueError):
     """An opponent acts on more of its hand than an exact solver can follow here."""
-
-
-def count_prior(dice: int, config: GameConfig) -> np.ndarray:
-    """(dice + 1,): P(c of ``dice`` fair dice match the sixes game's bid face), binomial."""
-    p = match_probability(config, config.faces)
-    return np.array([math.comb(dice, c) * p**c * (1.0 - p) ** (dice - c) for c in range(dice + 1)])
 
 
 def count_probabilities(model: Any, view: PublicView, action: Action) -> np.ndarray:

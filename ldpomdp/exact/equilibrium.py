@@ -1,4 +1,4 @@
-"""Approximate equilibrium of the whole two-player full-bid game by CFR+ on an imperfect-recall abstraction.
+"""Approximate equilibrium of the whole two-player game by CFR+ on an imperfect-recall abstraction.
 
 An information set is a player's own hand and role plus the round's last ``k`` bids. :class:`RoundCFR` runs CFR+
 full width over the abstract states (one batched matrix product per block of states sharing their children), or
@@ -37,7 +37,7 @@ from .chain import (
 
 __all__ = ["AbstractRound", "abstract_round", "RoundCFR", "one_round_outcome", "solve_game", "game_config",
            "game_iterations", "GameTable", "quantize", "QUANTUM", "recall_for", "game_rounds", "MAX_FULL_WIDTH_CELLS",
-           "VALUE_DTYPE", "sweep_targets", "discard_checkpoint", "rounds_folder", "rules_key"]
+           "VALUE_DTYPE", "sweep_targets", "discard_checkpoint", "rounds_folder", "rules_key", "file_bids"]
 
 VALUE_DTYPE = np.float32  # the backward pass's values (regrets and strategy sums stay float64)
 MAX_FULL_WIDTH_CELLS = 300_000_000  # states x hand pairs kept as values (1.2 GB); above it, sample opponents
@@ -550,7 +550,7 @@ class GameTable:
         variants = {name: data[name].item() for name in _VARIANT_FIELDS if name in data}
         rules = {k: v if isinstance(v, bool) else str(v) for k, v in variants.items()}
         config = GameConfig(num_players=2, dice=dice, faces=int(data["faces"]), wild=None if wild < 0 else wild,
-                            bids=str(data.get("bids", "full")), opener=str(data["opener"]), **rules)  # type: ignore
+                            bids=file_bids(data, cls.SIXES_FORMAT), opener=str(data["opener"]), **rules)  # type: ignore
         strategies, seconds, ends = {}, {}, {}
         for name in data:
             if name.startswith("round_") and name.endswith("_opener"):
@@ -576,6 +576,12 @@ class GameTable:
 
 
 _VARIANT_FIELDS = ("wild_bids", "exact_call", "palifico", "loss")  # the rules a format-3 table stores beyond format 2
+
+
+def file_bids(data: Mapping[str, np.ndarray], sixes_format: int) -> str:
+    """A table file's bid mode: ``"full"`` in formats before ``sixes_format``, whose files name theirs (KeyError,
+    which the readers report as a missing array, if not)."""
+    return str(data["bids"]) if int(data["format"]) == sixes_format else "full"
 
 
 def _round_name(key: tuple[int, ...]) -> str:

@@ -458,14 +458,13 @@ class NRoundCFR(_RoundSolver):
         self._actor = np.array([key[0] for key in self.round.keys], dtype=np.int64)
         self._children, self._order = _dag(self.round)
 
-    def joint_hands(self, seats: Sequence[int], samples: int, rng: np.random.Generator
+    def joint_hands(self, seats: Sequence[int], samples: int, rng: np.random.Generator, most: int
                     ) -> tuple[np.ndarray, np.ndarray]:
         """(all seats, T) joint hands of ``seats`` (the other seats' rows 0) and (T,) their weights: every one, by
-        prior, when there are at most ``max_tuples``, else ``samples`` drawn from the prior, each weighing 1 /
-        ``samples``."""
+        prior, when there are at most ``most``, else ``samples`` drawn from the prior, each weighing 1 / ``samples``."""
         r = self.round
         sizes = [len(r.hands[j]) for j in seats]
-        if np.prod(sizes) <= self.max_tuples:
+        if np.prod(sizes) <= most:
             rows = np.zeros((r.seats, int(np.prod(sizes))), dtype=np.int64)
             rows[list(seats)] = np.indices(sizes).reshape(len(sizes), -1)
             return rows, np.prod([r.priors[j][rows[j]] for j in seats], axis=0)
@@ -527,7 +526,8 @@ class NRoundCFR(_RoundSolver):
             strategy = self.current_strategy()
             for seat in range(r.seats):
                 rng = np.random.default_rng((self.seed, *r.dice, t, seat))
-                rows, weight = self.joint_hands([j for j in range(r.seats) if j != seat], self.samples, rng)
+                others = [j for j in range(r.seats) if j != seat]
+                rows, weight = self.joint_hands(others, self.samples, rng, self.max_tuples)
                 delta = self._update(strategy, seat, rows, weight)
                 own = np.zeros((r.seats, len(r.hands[seat])), dtype=np.int64)
                 own[seat] = np.arange(len(r.hands[seat]))

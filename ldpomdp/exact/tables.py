@@ -134,14 +134,14 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
     key += f"|path={Path(path).resolve()}" if path is not None else _demand_key(config, settings)
     table = _BLUEPRINTS.lookup(key)
     if table is None:
-        two = table_for(game_config(config, config.starting_dice[0]))  # the rounds once two seats are left
-        if path is not None:
-            table = BlueprintTable.load(path, two)
-        elif max(config.starting_dice) > settings.dice or config.num_players > 3:  # refuse before solving
+        if path is None and (max(config.starting_dice) > settings.dice or config.num_players > 3):  # before solving
             raise ValueError(f"cfr: blueprints are solved on demand for 3 players up to {settings.dice} "
                              f"dice each; the game has {config.num_players} players, {config.starting_dice} dice "
                              f"(solve one with `ldpomdp solve equilibrium --players {config.num_players} --dice D "
                              f"--workers W --out FILE`, play cfr:table=FILE; its cost: the Exact solvers page)")
+        two = table_for(game_config(config, config.starting_dice[0]))  # the rounds once two seats are left
+        if path is not None:
+            table = BlueprintTable.load(path, two)
         else:
             digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}|{astuple(settings)}".encode()
                                     ).hexdigest()[:20]

@@ -31,7 +31,7 @@ class _Decision:
 
 class CFRPlayer(BaseOpponent):
     """Plays the abstraction's equilibrium: in each round, as opener or responder, the average CFR+ strategy of
-    its hand and the last k bids (k per round: the table's recall). Full bids. Two players: ``table`` is a path
+    its hand and the last k bids (k per round: the table's recall). Two players: ``table`` is a path
     to a table from ``ldpomdp solve equilibrium`` (default: the shipped one for the default rules, else one
     solved on demand and cached) or a :class:`~ldpomdp.exact.equilibrium.GameTable`; three to six players: the
     blueprint (:class:`~ldpomdp.exact.blueprint.BlueprintTable`, a path from ``ldpomdp solve equilibrium --players
