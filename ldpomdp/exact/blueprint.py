@@ -32,7 +32,7 @@ from .equilibrium import (
     rules_key,
 )
 from .game_values import FairRounds
-from .multiplayer import NRound, NRoundCFR, RoundPayoff, n_round
+from .multiplayer import LineRoundCFR, NRound, NRoundCFR, RoundPayoff, n_round
 from .table_states import (
     RoundKey,
     TableState,
@@ -470,14 +470,21 @@ def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed
     the probability of each way it ends (:func:`end_probabilities`), CPU seconds."""
     start = time.process_time()
     dice, palifico = key
+    rules = round_rules(config, len(dice), palifico)
     exact = SIXES_TUPLES if config.bids == "sixes" else 0  # the full game's ends are valued by drawn joint hands
-    solver = NRoundCFR(round_rules(config, len(dice), palifico), dice, k, payoff, samples=samples, seed=seed,
-                       max_tuples=exact or NRoundCFR.MAX_TUPLES)
+    solver: NRoundCFR | LineRoundCFR
+    if rules.bids == "sixes" and not rules.exact_call:  # a line of bids: the exact CFR, vectorised
+        solver = LineRoundCFR(rules, dice, k, payoff)
+    else:
+        solver = NRoundCFR(rules, dice, k, payoff, samples=samples, seed=seed, max_tuples=exact or NRoundCFR.MAX_TUPLES)
     for _ in range(iterations):
         solver.run(1)
         if progress is not None:
             progress(1)
     average = solver.average_strategy()
-    rows, weight = solver.joint_hands(range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)), exact)
-    played = end_probabilities(solver, average, rows, weight)
+    if isinstance(solver, LineRoundCFR):
+        played = solver.end_probabilities(average)
+    else:
+        rows, weight = solver.joint_hands(range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)), exact)
+        played = end_probabilities(solver, average, rows, weight)
     return tuple(quantize(s) for s in average), played, time.process_time() - start

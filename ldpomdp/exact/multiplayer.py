@@ -20,7 +20,7 @@ from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, ma
 from .equilibrium import _regret_matching
 
 __all__ = ["RoundPayoff", "loser_values", "NRound", "n_round", "PublicTree", "PublicTreeCFR", "NRoundCFR",
-           "count_distribution",
+           "LineRoundCFR", "count_distribution",
            "convolve", "call_values", "public_tree_size", "draw_hands", "MAX_PUBLIC_NODES"]
 
 MAX_PUBLIC_NODES = 2_000_000  # PublicTreeCFR refuses a round whose public tree of bids is larger
@@ -534,6 +534,94 @@ class NRoundCFR(_RoundSolver):
                 reach = self.reach(strategy, own, [seat])[r.seat_sets[seat]]  # (seat's states, H)
                 strategy[seat] = self._step(seat, delta, t, reach, strategy[seat])
             self.iteration = t
+
+
+class LineRoundCFR(_RoundSolver):
+    """CFR+ on a round of the sixes game without the exact call, whose bids are a line (each raise adds one, so the
+    last bid is the whole history): the iterates of :class:`PublicTreeCFR` (alternating updates), vectorised along
+    the line. Hands are matching counts (:func:`~ldpomdp.hands.solver_hands`); the other seats enter by the
+    convolution of their count distributions. ``regrets[i]``, ``strategy_sums[i]``: as :class:`NRoundCFR`'s."""
+
+    def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None = None):
+        if config.bids != "sixes" or config.exact_call:
+            raise ValueError(f"LineRoundCFR solves the sixes game without the exact call; got {config.describe()}")
+        super().__init__(config, dice, k, payoff)
+        r = self.round
+        self._actor = np.array([a for a, _ in r.keys], dtype=np.int64)  # node q (q bids made) is information set q
+        bids = r.table_dice
+        self._raise = [np.array([q for q in sets if q < bids], dtype=np.int64) for sets in r.seat_sets]
+        self._call = [np.array([q for q in sets if q >= 1], dtype=np.int64) for sets in r.seat_sets]
+        q, t = np.arange(1, bids + 1), np.arange(bids + 1)
+        self._missing = q[:, None] - t[None, :] + bids  # (calls at q = 1..T, totals) index of what the bid missed by
+
+    def _raises(self, strategy: list[np.ndarray]) -> list[np.ndarray]:
+        """Per seat, (nodes, hands) its probability of raising at each node (1 where another seat acts)."""
+        r = self.round
+        out = []
+        for j, sigma in enumerate(strategy):
+            p = np.ones((r.table_dice + 1, len(r.hands[j])))
+            p[self._call[j]] = 0.0
+            p[self._raise[j]] = sigma[:, r.edge_start[self._raise[j]]].T
+            out.append(p)
+        return out
+
+    def _weights(self, raises: list[np.ndarray]) -> list[np.ndarray]:
+        """Per seat, (calls at q = 1..T, hands) prior x reach to node q x (the call, if it is the seat's)."""
+        r, out = self.round, []
+        for j, p in enumerate(raises):
+            reach = np.vstack([np.ones((1, p.shape[1])), np.cumprod(p[:-1], axis=0)])[1:]
+            own = self._actor[1:] == j
+            out.append(r.priors[j] * reach * np.where(own[:, None], 1.0 - p[1:], 1.0))
+        return out
+
+    def _call_values(self, seat: int, weights: list[np.ndarray]) -> np.ndarray:
+        """(calls at q = 1..T, seat's hands) the seat's counterfactual value of the call at each node."""
+        r = self.round
+        total = convolve([w for j, w in enumerate(weights) if j != seat])  # (T, others' dice + 1)
+        pay = self.payoff.challenge[seat][self._actor[1:, None], self._missing]  # (T, totals)
+        windows = np.lib.stride_tricks.sliding_window_view(pay, total.shape[1], axis=1)[:, :len(r.hands[seat])]
+        return np.einsum("qs,qhs->qh", total, windows)
+
+    def _update(self, strategy: list[np.ndarray], seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """The seat's instantaneous counterfactual regrets (hands, columns) and its reach per information set."""
+        r = self.round
+        raises = self._raises(strategy)
+        weights = self._weights(raises)
+        others_call = self._call_values(seat, weights)
+        own = self._actor == seat
+        p = raises[seat]
+        value = np.zeros_like(p)  # (nodes, hands) value of node q onwards, own actions weighed, others' in the calls
+        after = np.zeros(p.shape[1])
+        for q in range(r.table_dice, 0, -1):
+            call = others_call[q - 1]
+            after = ((1.0 - p[q]) * call + p[q] * after) if own[q] else call + after
+            value[q] = after
+        delta = np.zeros_like(self.regrets[seat])
+        up = self._raise[seat][self._raise[seat] >= 1]
+        delta[:, r.edge_start[up]] = (value[up + 1] - value[up]).T
+        calls = self._call[seat]
+        delta[:, r.edge_start[calls] + r.widths[calls] - 1] = (others_call[calls - 1] - value[calls]).T
+        reach = np.vstack([np.ones((1, p.shape[1])), np.cumprod(p[:-1], axis=0)])
+        return delta, reach[r.seat_sets[seat]]
+
+    def run(self, iterations: int) -> None:
+        """``iterations`` more CFR+ iterations (the seats updated in turn), iteration t weighing the average by t."""
+        for _ in range(iterations):
+            t = self.iteration + 1
+            strategy = self.current_strategy()
+            for seat in range(self.round.seats):
+                delta, reach = self._update(strategy, seat)
+                strategy[seat] = self._step(seat, delta, t, reach, strategy[seat])
+            self.iteration = t
+
+    def end_probabilities(self, strategy: list[np.ndarray]) -> np.ndarray:
+        """(slots,) the probability that the round played by ``strategy`` ends by each of
+        :func:`~ldpomdp.exact.table_states.table_slots` (a seat's challenge of a bid that missed by m): exact."""
+        r = self.round
+        width = 2 * r.table_dice + 1
+        total = convolve(self._weights(self._raises(strategy)))  # (T, totals) every seat's counts, the call weighed
+        slots = self._actor[1:, None] * width + self._missing
+        return np.bincount(slots.ravel(), total.ravel(), minlength=r.seats * width)
 
 
 def draw_hands(r: NRound, seats: Sequence[int], samples: int, rng: np.random.Generator) -> np.ndarray:
