@@ -11,7 +11,7 @@ from ldpomdp.caches import BoundedCache
 from ldpomdp.exact import exploitability, tables
 from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable, _expected, _solve_round
 from ldpomdp.exact.equilibrium import GameTable, quantize, solve_game
-from ldpomdp.exact.multiplayer import NRoundCFR, PublicTreeCFR, RoundPayoff, loser_values
+from ldpomdp.exact.multiplayer import LineRoundCFR, NRoundCFR, PublicTreeCFR, RoundPayoff, loser_values
 from ldpomdp.exact.table_states import round_rules
 from ldpomdp.game import play_game, seeded_rng
 from ldpomdp.hands import hand_support, solver_hand_rows, solver_hands
@@ -59,11 +59,30 @@ def test_the_sixes_round_solver_is_the_exact_vector_cfr(dice):
     assert gains[2] < gains[0] and gains[2] < 0.01, gains
 
 
-def test_a_blueprint_round_of_the_sixes_game_is_solved_and_valued_exactly():
+@pytest.mark.parametrize("dice", [(3, 1), (2, 2, 2), (1, 3, 2, 1), (4, 2, 3)])
+def test_the_line_solver_has_the_iterates_of_the_exact_vector_cfr_and_exact_ends(dice):
+    config = round_rules(GameConfig(num_players=len(dice), bids="sixes", wild=None), len(dice), False)
+    n, total = len(dice), sum(dice)
+    payoff = RoundPayoff(np.random.default_rng(total).normal(size=(n, n, 2 * total + 1)), None, total)
+    line, exact = LineRoundCFR(config, dice, 1, payoff), PublicTreeCFR(config, dice, 1, payoff)
+    line.run(25)
+    exact.run(25)
+    for a, b in zip(line.average_strategy(), exact.average_strategy(), strict=True):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+    ends = line.end_probabilities(line.average_strategy())
+    assert ends.sum() == pytest.approx(1.0, abs=1e-12)
+    np.testing.assert_allclose(_expected(payoff, ends), exact.values(), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="sixes game without the exact call"):
+        LineRoundCFR(GameConfig(num_players=3, bids="sixes", exact_call=True), dice, 1)
+
+
+@pytest.mark.parametrize("exact_call", [False, True])
+def test_a_blueprint_round_of_the_sixes_game_is_solved_and_valued_exactly(exact_call):
     """A round whose joint hands are more than the full game's limit (81 > 64 for each seat's others): its strategy is
-    the exact vector CFR's, and its values from its ends' probabilities are those of that strategy."""
-    config, dice = GameConfig(num_players=3, bids="sixes"), (8, 8, 8)
-    payoff = RoundPayoff.by_loser(loser_values(3), sum(dice))
+    the exact vector CFR's (by the line solver, or under the exact call every joint hand), and its values from its
+    ends' probabilities are those of that strategy."""
+    config, dice = GameConfig(num_players=3, bids="sixes", exact_call=exact_call), (8, 8, 8)
+    payoff = RoundPayoff.by_loser(loser_values(3), sum(dice), exact_call)
     strategies, ends, _ = _solve_round(config, 1, 30, 16, 0, (dice, False), payoff)
     exact = PublicTreeCFR(round_rules(config, 3, False), dice, 1, payoff)
     exact.run(30)
