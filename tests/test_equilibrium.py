@@ -29,7 +29,7 @@ from ldpomdp.exact.tables import (
     ON_DEMAND,
     SHIPPED,
     SHIPPED_TABLE,
-    SIXES_ON_DEMAND_DICE,
+    SIXES_TWO_PLAYER_DICE,
     table_for,
 )
 from ldpomdp.game import play_game
@@ -155,7 +155,7 @@ def test_refuses_unsupported_games_clearly(tmp_path):
     player = make_player("cfr")
     with pytest.raises(ValueError, match="blueprints are solved on demand for 3 players up to"):  # before solving
         player.reset(0, GameConfig(num_players=4, dice=BLUEPRINT_ON_DEMAND.dice + 1))
-    above = SIXES_ON_DEMAND_DICE + 1  # refused by the on-demand cap, or by a table of that cap already in memory
+    above = SIXES_TWO_PLAYER_DICE + 1  # refused by the on-demand cap, or by a table of that cap already in memory
     with pytest.raises(ValueError, match=rf"up to {above - 1} dice each; the game starts with \({above}, {above}\)"):
         player.reset(0, GameConfig(dice=above, bids="sixes"))
     with pytest.raises(ValueError, match="covers up to"):

@@ -223,7 +223,7 @@ def test_check_opponent_with_the_safe_type_playing():
 def test_safe_type_sits_out_games_it_cannot_play():
     model = TypeMixture()
     four = GameConfig(num_players=4, dice=5)
-    sixes = GameConfig(dice=tables.SIXES_ON_DEMAND_DICE + 1, bids="sixes")
+    sixes = GameConfig(dice=tables.SIXES_TWO_PLAYER_DICE + 1, bids="sixes")
     for config in (four, GameConfig(num_players=2, dice=6), sixes):
         model.reset(0, config)  # 4 players (no blueprint shipped); more dice than the cfr table or the sixes game's
         assert not model.safe_active and "cfr" not in model.weights and len(model.posterior) == 5

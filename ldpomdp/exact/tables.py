@@ -16,7 +16,7 @@ from .nash import cache_dir
 
 __all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
            "shipped_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND", "SIXES_ON_DEMAND_DICE",
-           "on_demand"]
+           "SIXES_TWO_PLAYER_DICE", "on_demand"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solve equilibrium --players 3 --dice 5`
@@ -35,7 +35,8 @@ class SolveSettings:
 SHIPPED = SolveSettings(dice=5, recall="3@4,2", iterations=150)  # the shipped table's (`ldpomdp solve equilibrium`)
 ON_DEMAND = SolveSettings(dice=3, recall="3@4,2", iterations=150)  # the tables solved on demand for other rules
 BLUEPRINT_ON_DEMAND = SolveSettings(dice=3, recall=str(BLUEPRINT_RECALL), iterations=150)  # 3 players, on use
-SIXES_ON_DEMAND_DICE = 10  # the sixes game's tables solved on demand: a hand is its matching count, so rounds are small
+SIXES_ON_DEMAND_DICE = 10  # the sixes game's blueprints solved on demand (a hand is its matching count: small rounds)
+SIXES_TWO_PLAYER_DICE = 35  # and its two-player tables (report 002's sizes; 336 CPU s up to 35 dice each)
 PRESET_TABLES = {name: GameConfig.preset(name) for name in PRESETS}  # the shipped preset tables' rules (and dice)
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
@@ -44,10 +45,12 @@ _BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLU
 
 def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
     """The settings a table for ``config`` is solved with on demand: ``settings``; in the sixes game for the game's
-    starting dice, up to :data:`SIXES_ON_DEMAND_DICE` each (a table covers the games starting with fewer)."""
+    starting dice, up to :data:`SIXES_TWO_PLAYER_DICE` each at two players and :data:`SIXES_ON_DEMAND_DICE` at three
+    (a table covers the games starting with fewer)."""
     if config.bids != "sixes":
         return settings
-    return replace(settings, dice=min(max(config.starting_dice), SIXES_ON_DEMAND_DICE))
+    cap = SIXES_TWO_PLAYER_DICE if config.num_players == 2 else SIXES_ON_DEMAND_DICE
+    return replace(settings, dice=min(max(config.starting_dice), cap))
 
 
 def _demand_key(config: GameConfig, settings: SolveSettings) -> str:
