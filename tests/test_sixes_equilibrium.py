@@ -9,7 +9,7 @@ import pytest
 
 from ldpomdp.caches import BoundedCache
 from ldpomdp.exact import exploitability, tables
-from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable, _expected, _solve_round
+from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable, _expected, _solve_round, end_probabilities
 from ldpomdp.exact.equilibrium import GameTable, quantize, solve_game
 from ldpomdp.exact.multiplayer import LineRoundCFR, NRoundCFR, PublicTreeCFR, RoundPayoff, loser_values
 from ldpomdp.exact.table_states import round_rules
@@ -59,19 +59,24 @@ def test_the_sixes_round_solver_is_the_exact_vector_cfr(dice):
     assert gains[2] < gains[0] and gains[2] < 0.01, gains
 
 
+@pytest.mark.parametrize("rules", [dict(wild=None), dict(wild=1), dict(wild=6), dict(palifico=True)],
+                         ids=["no wild", "ones wild", "sixes wild", "palifico round"])
 @pytest.mark.parametrize("dice", [(3, 1), (2, 2, 2), (1, 3, 2, 1), (4, 2, 3)])
-def test_the_line_solver_has_the_iterates_of_the_exact_vector_cfr_and_exact_ends(dice):
-    config = round_rules(GameConfig(num_players=len(dice), bids="sixes", wild=None), len(dice), False)
+def test_the_line_solver_has_the_iterates_of_the_exact_vector_cfr_and_exact_ends(dice, rules):
     n, total = len(dice), sum(dice)
+    config = round_rules(GameConfig(num_players=n, bids="sixes", **rules), n, "palifico" in rules)
     payoff = RoundPayoff(np.random.default_rng(total).normal(size=(n, n, 2 * total + 1)), None, total)
     line, exact = LineRoundCFR(config, dice, 1, payoff), PublicTreeCFR(config, dice, 1, payoff)
     line.run(25)
     exact.run(25)
-    for a, b in zip(line.average_strategy(), exact.average_strategy(), strict=True):
-        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
-    ends = line.end_probabilities(line.average_strategy())
-    assert ends.sum() == pytest.approx(1.0, abs=1e-12)
-    np.testing.assert_allclose(_expected(payoff, ends), exact.values(), rtol=0, atol=1e-12)
+    for ours, theirs in [(line.regrets, exact.regrets), (line.strategy_sums, exact.strategy_sums)]:
+        for a, b in zip(ours, theirs, strict=True):
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-10)
+    average = line.average_strategy()
+    enumerated = NRoundCFR(config, dice, 1, payoff)
+    rows, weight = enumerated.joint_hands(range(n), 1, np.random.default_rng(0), SIXES_TUPLES)
+    np.testing.assert_allclose(line.end_probabilities(average), end_probabilities(enumerated, average, rows, weight),
+                               rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match="sixes game without the exact call"):
         LineRoundCFR(GameConfig(num_players=3, bids="sixes", exact_call=True), dice, 1)
 
@@ -116,7 +121,7 @@ def test_the_sixes_blueprint_is_solved_on_demand_saved_with_its_bids_and_plays(t
         players = [make_player(spec) for spec in ("cfr", "robust", "one-third")]
         result = play_game(config, players, seeded_rng(np.random.SeedSequence(g), players))
         assert 0 <= result.winner < 3
-    with pytest.raises(ValueError, match=r"covers up to 2 dice each; the game starts with \(3, 3, 3\)"):
+    with pytest.raises(ValueError, match=r"on demand for 3 players up to 2 dice each; the game has 3 players"):
         make_player("cfr").reset(0, GameConfig(num_players=3, dice=3, bids="sixes"))
 
 

@@ -548,6 +548,8 @@ class LineRoundCFR(_RoundSolver):
         super().__init__(config, dice, k, payoff)
         r = self.round
         self._actor = np.array([a for a, _ in r.keys], dtype=np.int64)  # node q (q bids made) is information set q
+        if [w[-1].quantity if w else 0 for _, w in r.keys] != list(range(len(r.keys))):
+            raise AssertionError(f"the information sets of the sixes round {r.dice} are not its line of bids in order")
         bids = r.table_dice
         self._raise = [np.array([q for q in sets if q < bids], dtype=np.int64) for sets in r.seat_sets]
         self._call = [np.array([q for q in sets if q >= 1], dtype=np.int64) for sets in r.seat_sets]
@@ -569,17 +571,15 @@ class LineRoundCFR(_RoundSolver):
         """Per seat, (calls at q = 1..T, hands) prior x reach to node q x (the call, if it is the seat's)."""
         r, out = self.round, []
         for j, p in enumerate(raises):
-            reach = np.vstack([np.ones((1, p.shape[1])), np.cumprod(p[:-1], axis=0)])[1:]
             own = self._actor[1:] == j
-            out.append(r.priors[j] * reach * np.where(own[:, None], 1.0 - p[1:], 1.0))
+            out.append(r.priors[j] * _line_reach(p)[1:] * np.where(own[:, None], 1.0 - p[1:], 1.0))
         return out
 
     def _call_values(self, seat: int, weights: list[np.ndarray]) -> np.ndarray:
         """(calls at q = 1..T, seat's hands) the seat's counterfactual value of the call at each node."""
-        r = self.round
         total = convolve([w for j, w in enumerate(weights) if j != seat])  # (T, others' dice + 1)
         pay = self.payoff.challenge[seat][self._actor[1:, None], self._missing]  # (T, totals)
-        windows = np.lib.stride_tricks.sliding_window_view(pay, total.shape[1], axis=1)[:, :len(r.hands[seat])]
+        windows = np.lib.stride_tricks.sliding_window_view(pay, total.shape[1], axis=1)  # (T, own hands, totals)
         return np.einsum("qs,qhs->qh", total, windows)
 
     def _update(self, strategy: list[np.ndarray], seat: int) -> tuple[np.ndarray, np.ndarray]:
@@ -601,8 +601,7 @@ class LineRoundCFR(_RoundSolver):
         delta[:, r.edge_start[up]] = (value[up + 1] - value[up]).T
         calls = self._call[seat]
         delta[:, r.edge_start[calls] + r.widths[calls] - 1] = (others_call[calls - 1] - value[calls]).T
-        reach = np.vstack([np.ones((1, p.shape[1])), np.cumprod(p[:-1], axis=0)])
-        return delta, reach[r.seat_sets[seat]]
+        return delta, _line_reach(p)[r.seat_sets[seat]]
 
     def run(self, iterations: int) -> None:
         """``iterations`` more CFR+ iterations (the seats updated in turn), iteration t weighing the average by t."""
@@ -622,6 +621,11 @@ class LineRoundCFR(_RoundSolver):
         total = convolve(self._weights(self._raises(strategy)))  # (T, totals) every seat's counts, the call weighed
         slots = self._actor[1:, None] * width + self._missing
         return np.bincount(slots.ravel(), total.ravel(), minlength=r.seats * width)
+
+
+def _line_reach(raises: np.ndarray) -> np.ndarray:
+    """(nodes, hands) a seat's reach of each node of a line of bids: the product of its raises before it."""
+    return np.vstack([np.ones((1, raises.shape[1])), np.cumprod(raises[:-1], axis=0)])
 
 
 def draw_hands(r: NRound, seats: Sequence[int], samples: int, rng: np.random.Generator) -> np.ndarray:

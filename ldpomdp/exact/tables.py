@@ -46,7 +46,7 @@ _BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLU
 def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
     """The settings a table for ``config`` is solved with on demand: ``settings``; in the sixes game for the game's
     starting dice, up to :data:`SIXES_TWO_PLAYER_DICE` each at two players and :data:`SIXES_ON_DEMAND_DICE` at three
-    (a table covers the games starting with fewer)."""
+    or more (a table covers the games starting with fewer)."""
     if config.bids != "sixes":
         return settings
     cap = SIXES_TWO_PLAYER_DICE if config.num_players == 2 else SIXES_ON_DEMAND_DICE
@@ -89,11 +89,11 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     else:
         path = shipped_path(config)
         key = "shipped:" + rules_key(config) if path is not None else rules_key(config) + _demand_key(config, settings)
+    if path is None and max(config.starting_dice) > settings.dice:  # refuse before solving, whatever is in memory
+        raise ValueError(f"cfr: tables solved on demand cover up to {settings.dice} dice each; the game starts "
+                         f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
     table = _MEMORY.lookup(key)
     if table is None:
-        if path is None and max(config.starting_dice) > settings.dice:  # refuse before solving
-            raise ValueError(f"cfr: tables solved on demand cover up to {settings.dice} dice each; the game starts "
-                             f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
         if path is None:
             dice = config.starting_dice[0] if config.exact_call else settings.dice
             # the settings as the tuple they were: the digests of tables already cached on disk stay the same (but
@@ -135,13 +135,13 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
     settings = on_demand(config, BLUEPRINT_ON_DEMAND)
     key = f"blueprint|players={config.num_players}|{rules_key(config)}"
     key += f"|path={Path(path).resolve()}" if path is not None else _demand_key(config, settings)
+    if path is None and (max(config.starting_dice) > settings.dice or config.num_players > 3):  # before solving
+        raise ValueError(f"cfr: blueprints are solved on demand for 3 players up to {settings.dice} "
+                         f"dice each; the game has {config.num_players} players, {config.starting_dice} dice "
+                         f"(solve one with `ldpomdp solve equilibrium --players {config.num_players} --dice D "
+                         f"--workers W --out FILE`, play cfr:table=FILE; its cost: the Exact solvers page)")
     table = _BLUEPRINTS.lookup(key)
     if table is None:
-        if path is None and (max(config.starting_dice) > settings.dice or config.num_players > 3):  # before solving
-            raise ValueError(f"cfr: blueprints are solved on demand for 3 players up to {settings.dice} "
-                             f"dice each; the game has {config.num_players} players, {config.starting_dice} dice "
-                             f"(solve one with `ldpomdp solve equilibrium --players {config.num_players} --dice D "
-                             f"--workers W --out FILE`, play cfr:table=FILE; its cost: the Exact solvers page)")
         two = table_for(game_config(config, config.starting_dice[0]))  # the rounds once two seats are left
         if path is not None:
             table = BlueprintTable.load(path, two)

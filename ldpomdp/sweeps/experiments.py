@@ -49,7 +49,7 @@ POMCP = "pomcp"  # the default spec: in these sixes games, exact round values an
 ALL_DICE = list(range(1, 36))
 QUICK_DICE = [1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 35]
 BLUFFS = [round(0.1 * i, 1) for i in range(11)]
-SOLVED_DICE = list(range(1, SIXES_ON_DEMAND_DICE + 1))  # where cfr's sixes tables are solved on first use
+SOLVED_DICE = list(range(1, SIXES_ON_DEMAND_DICE + 1))  # where cfr's sixes blueprints are solved on first use
 QUICK_SOLVED_DICE = [1, 2, 3, 5, 7, 10]
 
 
