@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..exact.tables import SIXES_ON_DEMAND_DICE
 from ..registry import parse_spec
 from .cell import Cell
 
@@ -49,12 +48,21 @@ POMCP = "pomcp"  # the default spec: in these sixes games, exact round values an
 ALL_DICE = list(range(1, 36))
 QUICK_DICE = [1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 35]
 BLUFFS = [round(0.1 * i, 1) for i in range(11)]
-SOLVED_DICE = list(range(1, SIXES_ON_DEMAND_DICE + 1))  # where cfr's sixes blueprints are solved on first use
 QUICK_SOLVED_DICE = [1, 2, 3, 5, 7, 10]
 
 
 def _dice_sweep(players: list[str], quick_dice: list[int] = QUICK_DICE, full_dice: list[int] = ALL_DICE):
     return lambda quick: [Cell.of(players, d, bids=BIDS) for d in (quick_dice if quick else full_dice)]
+
+
+def _solved_sweep(players: list[str]):
+    """The dice sweep over every size the sixes game's blueprints are solved for on first use (quick: six of them)."""
+    def build(quick: bool) -> list[Cell]:
+        from ..exact.tables import SIXES_ON_DEMAND_DICE  # the solvers load when cells are built, not at import
+
+        return _dice_sweep(players, QUICK_SOLVED_DICE, list(range(1, SIXES_ON_DEMAND_DICE + 1)))(quick)
+
+    return build
 
 
 def _bluff_sweep(planner: str, dice: int, quick_bluffs: list[float] = BLUFFS):
@@ -90,7 +98,7 @@ EXPERIMENTS: dict[str, Experiment] = {
             reference="POMDP above 33% and rising with dice"),
         *(Experiment(
             f"fig6_{agent}", f"{agent} vs two one-third (report 002 Fig. 6 setting)",
-            _dice_sweep([agent, MDP, MDP], QUICK_SOLVED_DICE, SOLVED_DICE), 1000, 60,
+            _solved_sweep([agent, MDP, MDP]), 1000, 60,
             roles=(f"{agent} ({what})", "one-third #1 (MDP1)", "one-third #2 (MDP2)"),
             reference="(no equilibrium in report 002; its expected-count POMDP: see fig6)")
           for agent, what in (("cfr", "blueprint"), ("robust", "blueprint + exploitation"))),
