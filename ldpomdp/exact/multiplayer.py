@@ -272,11 +272,17 @@ def call_values(own_counts: np.ndarray, others: Sequence[tuple[np.ndarray, np.nd
     convolution of their count distributions."""
     total = convolve([count_distribution(w, c, int(c.max(initial=0))) for w, c in others])
     most = int(own_counts.max(initial=0))
-    width = total.shape[1]
-    if pay_total.shape[1] < most + width:
-        raise ValueError(f"pay_total has {pay_total.shape[1]} totals; the hands can match up to {most + width - 1}")
-    by_own = np.stack([(total[:, :width] * pay_total[:, m:m + width]).sum(axis=1) for m in range(most + 1)], axis=1)
-    return np.take_along_axis(by_own, own_counts, axis=1)
+    if pay_total.shape[1] < most + total.shape[1]:
+        raise ValueError(f"pay_total has {pay_total.shape[1]} totals; the hands can match up to "
+                         f"{most + total.shape[1] - 1}")
+    return np.take_along_axis(_by_own_count(total, pay_total, most), own_counts, axis=1)
+
+
+def _by_own_count(total: np.ndarray, pay_total: np.ndarray, most: int) -> np.ndarray:
+    """(nodes, most + 1) a seat's value of a call with m matching dice, m = 0..most: the others' count distribution
+    ``total`` (nodes, S) against ``pay_total`` (nodes, >= most + S), sum_s total[:, s] pay_total[:, m + s]."""
+    windows = np.lib.stride_tricks.sliding_window_view(pay_total, total.shape[1], axis=1)[:, :most + 1]
+    return np.einsum("qs,qms->qm", total, windows)
 
 
 class _RoundSolver:
@@ -579,8 +585,7 @@ class LineRoundCFR(_RoundSolver):
         """(calls at q = 1..T, seat's hands) the seat's counterfactual value of the call at each node."""
         total = convolve([w for j, w in enumerate(weights) if j != seat])  # (T, others' dice + 1)
         pay = self.payoff.challenge[seat][self._actor[1:, None], self._missing]  # (T, totals)
-        windows = np.lib.stride_tricks.sliding_window_view(pay, total.shape[1], axis=1)  # (T, own hands, totals)
-        return np.einsum("qs,qhs->qh", total, windows)
+        return _by_own_count(total, pay, len(self.round.hands[seat]) - 1)
 
     def _update(self, strategy: list[np.ndarray], seat: int) -> tuple[np.ndarray, np.ndarray]:
         """The seat's instantaneous counterfactual regrets (hands, columns) and its reach per information set."""
