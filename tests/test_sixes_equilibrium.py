@@ -9,10 +9,19 @@ import pytest
 
 from ldpomdp.caches import BoundedCache
 from ldpomdp.exact import exploitability, tables
-from ldpomdp.exact.blueprint import SIXES_TUPLES, BlueprintTable, _expected, _solve_round, end_probabilities
+from ldpomdp.exact.blueprint import (
+    SIXES_TUPLES,
+    BlueprintTable,
+    _expected,
+    _solve_round,
+    end_probabilities,
+    end_values,
+    solve_blueprint,
+)
 from ldpomdp.exact.equilibrium import GameTable, quantize, solve_game
+from ldpomdp.exact.game_values import FairRounds
 from ldpomdp.exact.multiplayer import LineRoundCFR, NRoundCFR, PublicTreeCFR, RoundPayoff, loser_values
-from ldpomdp.exact.table_states import round_rules
+from ldpomdp.exact.table_states import round_rules, usual_state
 from ldpomdp.game import play_game, seeded_rng
 from ldpomdp.hands import hand_support, solver_hand_rows, solver_hands
 from ldpomdp.players.cfr import CFRPlayer
@@ -123,6 +132,64 @@ def test_the_sixes_blueprint_is_solved_on_demand_saved_with_its_bids_and_plays(t
         assert 0 <= result.winner < 3
     with pytest.raises(ValueError, match=r"on demand for 3 players up to 2 dice each; the game has 3 players"):
         make_player("cfr").reset(0, GameConfig(num_players=3, dice=3, bids="sixes"))
+
+
+@pytest.mark.parametrize("players,dice", [(3, 3), (4, 2)])
+def test_the_sixes_blueprint_values_its_rounds_ends_by_fair_rounds(players, dice):
+    """Every round is solved against its ends worth fair rounds' win probabilities (two seats left: the two-player
+    table's), not its own chain: each round's saved values are its ends' expected fair worth, and the file keeps it."""
+    config = GameConfig(num_players=players, dice=dice, bids="sixes")
+    table = solve_blueprint(config, solve_game(GameConfig(dice=dice, bids="sixes"), dice, "1", 20), 20)
+    assert table.continuation == "fair" and len(table.strategies) > 1
+
+    def fair(state):
+        return np.array([FairRounds(j).win_probability(state.dice) for j in range(len(state.dice))])
+
+    for key in table.strategies:
+        worth = end_values(table, usual_state(config, key), fair)
+        np.testing.assert_allclose(table.values[key], _expected(worth, table.ends[key]), rtol=0, atol=1e-12)
+        strategies, _, _ = _solve_round(config, table.k, 20, 16, 0, key, worth)
+        for ours, again in zip(table.strategies[key], strategies, strict=True):
+            np.testing.assert_array_equal(ours, again)
+    chained = end_values(table, usual_state(config, ((dice,) * players, False)))  # its own values: another payoff
+    assert np.abs(chained.by_slot() - end_values(table, usual_state(config, ((dice,) * players, False)), fair).by_slot()
+                  ).max() > 1e-3
+    loaded = BlueprintTable.from_arrays(table.arrays(), table.two)
+    assert loaded.continuation == "fair" and loaded.settings() == table.settings()
+    old = {name: value for name, value in table.arrays().items() if name != "continuation"}  # 6346334's files
+    assert BlueprintTable.from_arrays(old, table.two).continuation == "chain"
+
+
+def test_lbr_ranges_over_matching_counts_in_the_sixes_game_decide_as_over_every_hand(monkeypatch):
+    """In the sixes game LBR keeps each range over matching counts: its every decision and value against count-based
+    policies is the one over every hand."""
+    from ldpomdp.players import lbr
+
+    config = GameConfig(num_players=3, dice=3, bids="sixes")
+    decisions = {}
+    for ranges in ("counts", "hands"):
+        if ranges == "hands":
+            monkeypatch.setattr(lbr, "solver_hands", lambda dice, rules: hand_support(dice, rules.faces))
+        seen = decisions[ranges] = []
+        original = lbr.table_lookahead_values
+
+        def spy(*args, **kwargs):
+            actions, values = original(*args, **kwargs)
+            rows = {len(r.support) - r.matching[:, -1].max() for r in args[3].values()}  # counts: one row per count
+            assert rows == {1} if ranges == "counts" else max(rows) > 1
+            seen.append((tuple(actions), np.asarray(values)))
+            return actions, values
+
+        monkeypatch.setattr(lbr, "table_lookahead_values", spy)
+        for g in range(4):
+            players = [lbr.LocalBestResponse("one-third", ends="fair"), make_player("one-third"),
+                       make_player("bluff:0.3")]
+            play_game(config, players, seeded_rng(np.random.SeedSequence(g), players))
+        monkeypatch.setattr(lbr, "table_lookahead_values", original)
+    assert len(decisions["counts"]) == len(decisions["hands"]) > 20
+    for (a, u), (b, v) in zip(decisions["counts"], decisions["hands"], strict=True):
+        assert a == b
+        np.testing.assert_allclose(u, v, rtol=0, atol=1e-12)
 
 
 def test_the_fig6_rows_of_the_equilibrium_cover_the_sizes_solved_on_demand():

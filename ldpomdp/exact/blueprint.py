@@ -2,7 +2,8 @@
 :class:`~ldpomdp.exact.multiplayer.NRoundCFR` and chained over dice states by each seat's probability of winning
 the game (:mod:`~ldpomdp.exact.table_states`); once two seats remain, the two-player table takes over. Where dice are
 only lost (today's rules, Dudo's) one pass, fewest dice first; under the exact call, which gives dice back (Perudo's),
-sweeps to the chain's fixed point. The method, its cost and its measurements: the Exact solvers page, "Three to six
+sweeps to the chain's fixed point. In the sixes game the ends are worth fair rounds' win probabilities instead
+(:func:`blueprint_continuation`). The method, its cost and its measurements: the Exact solvers page, "Three to six
 players"."""
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ from .table_states import (
     usual_state,
 )
 
-__all__ = ["BlueprintTable", "blueprint_rounds", "blueprint_sweeps", "solve_blueprint", "end_values",
-           "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
+__all__ = ["BlueprintTable", "blueprint_rounds", "blueprint_sweeps", "blueprint_continuation", "solve_blueprint",
+           "end_values", "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
 
 BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
 VALUE_SAMPLES = 8192  # joint hands drawn to value a solved round (its ends' probabilities)
@@ -65,8 +66,8 @@ class BlueprintTable:
     probability of winning the game from that round in its usual state
     (:func:`~ldpomdp.exact.table_states.usual_state`), ``ends[key]`` the probability of each way it ends
     (:func:`~ldpomdp.exact.table_states.table_slots`). ``two`` plays the rounds with two seats left. ``k``,
-    ``iterations``, ``samples``, ``seed``, ``sweeps`` (done) and ``residual`` (:func:`solve_blueprint`): how it was
-    solved."""
+    ``iterations``, ``samples``, ``seed``, ``sweeps`` (done), ``residual`` and ``continuation`` (what the ends are
+    worth: :func:`blueprint_continuation`): how it was solved (:func:`solve_blueprint`)."""
 
     config: GameConfig
     two: GameTable
@@ -80,6 +81,7 @@ class BlueprintTable:
     seconds: dict[RoundKey, float] = field(default_factory=dict)
     sweeps: int = 1
     residual: float = 0.0
+    continuation: str = "chain"
     _rounds: dict[RoundKey, NRound] = field(default_factory=dict, repr=False, compare=False)
 
     FORMAT = 1  # files of today's rules; those of other rules are VARIANTS_FORMAT, which readers of 1 refuse
@@ -143,6 +145,7 @@ class BlueprintTable:
                "samples": np.array(self.samples), "seed": np.array(self.seed)}
         if cfg.bids != "full":
             out["bids"] = np.array(cfg.bids)
+            out["continuation"] = np.array(self.continuation)
         if cfg.variants:
             out.update({name: np.array(value) for name, value in cfg.variants.items()})
             out.update(sweeps=np.array(self.sweeps), residual=np.array(self.residual))
@@ -156,9 +159,9 @@ class BlueprintTable:
                 out[f"ends_{name}"] = self.ends[key]
         return out
 
-    def settings(self) -> tuple[GameConfig, int, int, int, int]:
-        """What the table was solved with: its config, k, iterations, samples and seed."""
-        return self.config, self.k, self.iterations, self.samples, self.seed
+    def settings(self) -> tuple[GameConfig, int, int, int, int, str]:
+        """What the table was solved with: its config, k, iterations, samples, seed and continuation."""
+        return self.config, self.k, self.iterations, self.samples, self.seed, self.continuation
 
     @classmethod
     def from_arrays(cls, data: Mapping[str, np.ndarray], two: GameTable) -> BlueprintTable:
@@ -174,7 +177,8 @@ class BlueprintTable:
                             wild=None if wild < 0 else wild, bids=file_bids(data, cls.SIXES_FORMAT),
                             opener=str(data["opener"]), **variants)
         table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]),
-                    sweeps=int(data.get("sweeps", 1)), residual=float(data.get("residual", 0.0)))
+                    sweeps=int(data.get("sweeps", 1)), residual=float(data.get("residual", 0.0)),
+                    continuation=str(data.get("continuation", "chain")))  # the sixes game's files of 6346334 chained
         for name in data:
             if name.startswith("values_"):
                 label = name[len("values_"):]
@@ -243,11 +247,24 @@ def _states(config: GameConfig) -> tuple[TableState, ...]:
     return tuple(usual_state(config, key) for key in blueprint_rounds(config))
 
 
+def blueprint_continuation(config: GameConfig) -> str:
+    """What a round's ends are worth to the blueprint of ``config``: ``"chain"``, the win probabilities of the rounds
+    they lead to as the blueprint plays them; in the sixes game ``"fair"``, those of fair rounds (each round's loser
+    equally likely), as the chain stops telling a die's worth there at many dice (the Exact solvers page)."""
+    return "fair" if config.bids == "sixes" else "chain"
+
+
+def _fair_win_probabilities(state: TableState) -> np.ndarray:
+    """Each seat's probability of winning from ``state`` if each round's loser were equally likely (fair rounds)."""
+    return np.array([FairRounds(j).win_probability(state.dice) for j in range(len(state.dice))])
+
+
 def blueprint_sweeps(config: GameConfig, iterations: int, sweeps: int = 1) -> list[int]:
-    """The CFR+ iterations of each sweep's fresh solve of every round: one sweep where dice are only lost; under the
-    exact call :data:`~ldpomdp.exact.equilibrium.COARSE_SWEEPS` of a tenth of ``iterations``, then ``sweeps`` of
-    ``iterations`` (:func:`solve_blueprint` stops after one whose residual is below the tolerance)."""
-    if not config.exact_call:
+    """The CFR+ iterations of each sweep's fresh solve of every round: one sweep where dice are only lost or the ends
+    are worth fair rounds (:func:`blueprint_continuation`); under the exact call
+    :data:`~ldpomdp.exact.equilibrium.COARSE_SWEEPS` of a tenth of ``iterations``, then ``sweeps`` of ``iterations``
+    (:func:`solve_blueprint` stops after one whose residual is below the tolerance)."""
+    if not config.exact_call or blueprint_continuation(config) == "fair":
         return [iterations]
     return [max(1, iterations // 10)] * COARSE_SWEEPS + [iterations] * sweeps
 
@@ -298,10 +315,11 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
                     executor: Executor | None = None, sweeps: int = 1) -> BlueprintTable:
     """Solve every round of ``config`` (:func:`blueprint_rounds`) fewest dice first, each against the win
     probabilities of the states it leads to: the sweep's rounds of fewer dice, else the last sweep's fixed point
-    (first: fair rounds); under the exact call each sweep (:func:`blueprint_sweeps`) ends with the chain's fixed
-    point and its ``residual``, stopping below the tolerance. ``two``: the two-player table of the rules. With
-    ``checkpoint`` each round saved beside it, resumed from, left for the caller to discard; ``progress(n)``: n more
-    CFR+ iterations; ``executor`` solves a dice total's rounds at once, to the same table. The Exact solvers page."""
+    (first: fair rounds; always fair rounds where :func:`blueprint_continuation` says so); under the exact call each
+    sweep (:func:`blueprint_sweeps`) ends with the chain's fixed point and its ``residual``, stopping below the
+    tolerance. ``two``: the two-player table of the rules. With ``checkpoint`` each round saved beside it, resumed
+    from, left for the caller to discard; ``progress(n)``: n more CFR+ iterations; ``executor`` solves a dice total's
+    rounds at once, to the same table. The Exact solvers page."""
     check_blueprint_rules(config)
     if sweeps < 1:
         raise ValueError(f"sweeps must be >= 1, got {sweeps!r}")
@@ -311,10 +329,11 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
     if two.max_dice < config.starting_dice[0]:
         raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
                          f"{config.starting_dice[0]}")
-    table = BlueprintTable(config, two, BLUEPRINT_RECALL, int(iterations), int(samples), int(seed))
+    table = BlueprintTable(config, two, BLUEPRINT_RECALL, int(iterations), int(samples), int(seed),
+                           continuation=blueprint_continuation(config))
     keys, states = blueprint_rounds(config), _states(config)
     schedule = blueprint_sweeps(config, iterations, sweeps)
-    guess = {s: np.array([FairRounds(j).win_probability(s.dice) for j in range(len(s.dice))]) for s in states}
+    guess = {s: _fair_win_probabilities(s) for s in states}
     folder = None if checkpoint is None else rounds_folder(checkpoint)
     finished = 0
     if checkpoint is not None:
@@ -325,7 +344,7 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
             progress(sum(schedule[:finished]) * len(keys) + schedule[finished] * len(table.strategies))
     for sweep in range(finished, len(schedule)):
         used = _sweep(table, keys, guess, schedule[sweep], sweep, folder, progress, executor)
-        if not config.exact_call:
+        if len(schedule) == 1:
             break
         guess = _fix_values(table, states, keys, used)
         table.sweeps = sweep + 1
@@ -334,7 +353,7 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
         if _finished(table, schedule):
             break
         table = BlueprintTable(config, two, table.k, table.iterations, table.samples, table.seed, sweeps=table.sweeps,
-                               residual=table.residual)
+                               residual=table.residual, continuation=table.continuation)
     return _in_order(table, keys)
 
 
@@ -356,17 +375,19 @@ def _sweep(table: BlueprintTable, keys: list[RoundKey], guess: Mapping[TableStat
            ) -> dict[RoundKey, np.ndarray]:
     """Solve the rounds ``keys`` the table lacks with ``iterations`` CFR+ iterations each, the rounds of one dice
     total at once, each against its usual state's ends (:func:`end_values`) worth the win probabilities of the
-    sweep's rounds of fewer dice, else ``guess``; each round saved in ``folder`` marked with ``sweep``. Returns what
-    each round's ends were worth (:meth:`~ldpomdp.exact.multiplayer.RoundPayoff.by_slot`)."""
+    sweep's rounds of fewer dice, else ``guess`` (fair rounds' where the continuation is fair); each round saved in
+    ``folder`` marked with ``sweep``. Returns what each round's ends were worth
+    (:meth:`~ldpomdp.exact.multiplayer.RoundPayoff.by_slot`)."""
     config = table.config
     solved: dict[TableState, np.ndarray] = {}  # the usual states of the levels solved so far
 
     def value(state: TableState) -> np.ndarray:
         return solved[state] if state in solved else guess[state]
 
+    worth = _fair_win_probabilities if table.continuation == "fair" else value
     used = {}
     for _, level in itertools.groupby(keys, key=lambda k: sum(k[0])):
-        payoffs = {key: end_values(table, usual_state(config, key), value) for key in level}
+        payoffs = {key: end_values(table, usual_state(config, key), worth) for key in level}
         jobs = {key: (config, table.k, iterations, table.samples, table.seed, key, payoff)
                 for key, payoff in payoffs.items() if key not in table.strategies}
         if executor is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..caches import BoundedCache, bounded_cache
 from ..errors import TableError
 from ..rules import PRESETS, GameConfig, dice_text
-from .blueprint import BLUEPRINT_RECALL, BlueprintTable, check_blueprint_rules, solve_blueprint
+from .blueprint import BLUEPRINT_RECALL, BlueprintTable, blueprint_continuation, check_blueprint_rules, solve_blueprint
 from .equilibrium import GameTable, game_config, rules_key, solve_game
 from .nash import cache_dir
 
@@ -146,7 +146,8 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
         if path is not None:
             table = BlueprintTable.load(path, two)
         else:
-            digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}|{astuple(settings)}".encode()
+            fair = "|fair" if blueprint_continuation(config) == "fair" else ""  # chained: the digests as before
+            digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}{fair}|{astuple(settings)}".encode()
                                     ).hexdigest()[:20]
             cached = cache_dir() / "cfr" / f"blueprint-{digest}.npz"
             dice = config.starting_dice[0] if config.exact_call else settings.dice

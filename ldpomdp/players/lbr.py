@@ -27,7 +27,7 @@ from ..exact.table_states import TableState
 from ..exact.tables import blueprint_for, table_for
 from ..exact.tree import RoundTree
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart, player_name
-from ..hands import hand_support
+from ..hands import solver_hands
 from ..opponent import BaseOpponent, OpponentModel, checked_probabilities
 from ..registry import make_player, spec_text
 from ..rules import (
@@ -121,8 +121,8 @@ def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.n
 
 @dataclass
 class HandRange:
-    """One seat's hand range: every hand ``support`` (N, faces), its matching counts ``matching`` (N, faces) and
-    their probabilities ``weights`` (N,), summing to one."""
+    """One seat's hand range: every hand ``support`` (N, faces; in the sixes game one per matching count), its
+    matching counts ``matching`` (N, faces) and their probabilities ``weights`` (N,), summing to one."""
 
     support: np.ndarray
     matching: np.ndarray
@@ -314,11 +314,12 @@ class LocalBestResponse(BaseOpponent):
         """A new round: each range is the prior, and each way the round can end gets its game value."""
         config = self.config
         assert config is not None  # reset sets it before any round starts
-        match = match_matrix(config.round_rules(event.palifico))
+        rules = config.round_rules(event.palifico)
+        match = match_matrix(rules)
         self._ranges = {}
         for seat in self.models:
-            if event.dice[seat] > 0:
-                support, prior = hand_support(event.dice[seat], config.faces)
+            if event.dice[seat] > 0:  # in the sixes game a hand is its matching count, as the solvers tell hands apart
+                support, prior = solver_hands(event.dice[seat], rules)
                 self._ranges[seat] = HandRange(support, support @ match, prior.copy())
         if config.num_players == 2:
             self._ends = self._round_ends(event)
