@@ -441,7 +441,10 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
             discard_checkpoint(checkpoint)
     print(f"blueprint: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out} at tables of "
           f"{config.num_players}); rules: {config.describe()}")
-    if config.exact_call:
+    if table.continuation == "fair":
+        print("each round's ends are worth fair rounds' win probabilities (each round's loser equally likely), and so "
+              "are the rounds' values below (the Exact solvers page)")
+    elif config.exact_call:
         print(f"{table.sweeps} sweep(s), fixed point residual {table.residual:.2g}" + (
             "" if table.residual <= SWEEP_TOLERANCE else f", above {SWEEP_TOLERANCE:g}: the last sweep's table is kept "
             f"in {checkpoint}; run the same command with --sweeps {table.sweeps - COARSE_SWEEPS + 1} to continue from "

@@ -551,6 +551,11 @@ def test_solve_command_writes_a_blueprint_under_todays_rules_and_perudos(tmp_pat
     table = BlueprintTable.load(perudo, table_for(GameConfig.preset("perudo", dice=1)))
     assert table.config.exact_call and table.sweeps == 4 and "4 sweep(s), fixed point residual" in printed
     assert not perudo.with_name(perudo.name + ".checkpoint.npz").exists() or table.residual > 1e-3
+    sixes = tmp_path / "s.npz"
+    assert main(["solve", "equilibrium", "--players", "3", "--bids", "sixes", "--dice", "2", "--iterations", "5",
+                 "--out", str(sixes), "--no-progress"]) == 0
+    assert "ends are worth fair rounds' win probabilities" in capsys.readouterr().out
+    assert BlueprintTable.load(sixes, table_for(GameConfig(dice=2, bids="sixes"))).continuation == "fair"
 
 
 def test_shipped_tables_fit_the_wheel_budget():

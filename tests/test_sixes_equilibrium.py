@@ -160,34 +160,37 @@ def test_the_sixes_blueprint_values_its_rounds_ends_by_fair_rounds(players, dice
     assert BlueprintTable.from_arrays(old, table.two).continuation == "chain"
 
 
+def _lbr_decisions(monkeypatch, counts: bool) -> list[tuple[tuple, np.ndarray]]:
+    """Every decision and lookahead value of an LBR against `one-third` at a table of three in the sixes game, its
+    ranges over matching counts or (``counts`` False) over every hand, and whether they were."""
+    from ldpomdp.players import lbr
+
+    if not counts:
+        monkeypatch.setattr(lbr, "solver_hands", lambda dice, rules: hand_support(dice, rules.faces))
+    original, seen = lbr.table_lookahead_values, []
+
+    def spy(*args, **kwargs):
+        actions, values = original(*args, **kwargs)
+        rows = {len(r.support) - int(r.matching[:, -1].max()) for r in args[3].values()}  # counts: one per count
+        assert rows == {1} if counts else max(rows) > 1
+        seen.append((tuple(actions), np.asarray(values)))
+        return actions, values
+
+    monkeypatch.setattr(lbr, "table_lookahead_values", spy)
+    config = GameConfig(num_players=3, dice=3, bids="sixes")
+    for g in range(4):
+        players = [lbr.LocalBestResponse("one-third", ends="fair"), make_player("one-third"), make_player("bluff:0.3")]
+        play_game(config, players, seeded_rng(np.random.SeedSequence(g), players))
+    monkeypatch.undo()
+    return seen
+
+
 def test_lbr_ranges_over_matching_counts_in_the_sixes_game_decide_as_over_every_hand(monkeypatch):
     """In the sixes game LBR keeps each range over matching counts: its every decision and value against count-based
     policies is the one over every hand."""
-    from ldpomdp.players import lbr
-
-    config = GameConfig(num_players=3, dice=3, bids="sixes")
-    decisions = {}
-    for ranges in ("counts", "hands"):
-        if ranges == "hands":
-            monkeypatch.setattr(lbr, "solver_hands", lambda dice, rules: hand_support(dice, rules.faces))
-        seen = decisions[ranges] = []
-        original = lbr.table_lookahead_values
-
-        def spy(*args, **kwargs):
-            actions, values = original(*args, **kwargs)
-            rows = {len(r.support) - r.matching[:, -1].max() for r in args[3].values()}  # counts: one row per count
-            assert rows == {1} if ranges == "counts" else max(rows) > 1
-            seen.append((tuple(actions), np.asarray(values)))
-            return actions, values
-
-        monkeypatch.setattr(lbr, "table_lookahead_values", spy)
-        for g in range(4):
-            players = [lbr.LocalBestResponse("one-third", ends="fair"), make_player("one-third"),
-                       make_player("bluff:0.3")]
-            play_game(config, players, seeded_rng(np.random.SeedSequence(g), players))
-        monkeypatch.setattr(lbr, "table_lookahead_values", original)
-    assert len(decisions["counts"]) == len(decisions["hands"]) > 20
-    for (a, u), (b, v) in zip(decisions["counts"], decisions["hands"], strict=True):
+    by_counts, by_hands = _lbr_decisions(monkeypatch, True), _lbr_decisions(monkeypatch, False)
+    assert len(by_counts) == len(by_hands) > 20
+    for (a, u), (b, v) in zip(by_counts, by_hands, strict=True):
         assert a == b
         np.testing.assert_allclose(u, v, rtol=0, atol=1e-12)
 
