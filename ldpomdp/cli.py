@@ -442,8 +442,8 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     print(f"blueprint: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out} at tables of "
           f"{config.num_players}); rules: {config.describe()}")
     if table.continuation == "fair":
-        print("each round's ends are worth fair rounds' win probabilities (each round's loser equally likely), and so "
-              "are the rounds' values below (the Exact solvers page)")
+        print("each round's ends are worth fair rounds' win probabilities (each round's loser equally likely); the "
+              "rounds' values below are their ends' expected worth as the blueprint plays them (Exact solvers page)")
     elif config.exact_call:
         print(f"{table.sweeps} sweep(s), fixed point residual {table.residual:.2g}" + (
             "" if table.residual <= SWEEP_TOLERANCE else f", above {SWEEP_TOLERANCE:g}: the last sweep's table is kept "
@@ -489,7 +489,8 @@ def _solve_parser(sub) -> None:
                     help="under the exact call, full sweeps of the rounds at most (default 1), each valued by the "
                          "last one's fixed point; two players: each continuing the last one's CFR+, the first to "
                          "--iterations a round, each further one a tenth more; 3-6 players: each solving every round "
-                         "afresh with --iterations; sweeps that run out above the tolerance keep the checkpoint, "
+                         "afresh with --iterations (not in the sixes game, whose blueprint values the ends by fair "
+                         "rounds in one pass); sweeps that run out above the tolerance keep the checkpoint, "
                          "which a larger --sweeps continues")
     eq.add_argument("--bids", choices=("full", "sixes"), default="full",
                     help="bid mode (default full; sixes: report 002's game, where a hand counts by its matching dice)")

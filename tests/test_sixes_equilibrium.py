@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from ldpomdp.caches import BoundedCache
+from ldpomdp.datafiles import write_npz
 from ldpomdp.exact import exploitability, tables
 from ldpomdp.exact.blueprint import (
     SIXES_TUPLES,
@@ -18,7 +19,7 @@ from ldpomdp.exact.blueprint import (
     end_values,
     solve_blueprint,
 )
-from ldpomdp.exact.equilibrium import GameTable, quantize, solve_game
+from ldpomdp.exact.equilibrium import GameTable, game_config, quantize, solve_game
 from ldpomdp.exact.game_values import FairRounds
 from ldpomdp.exact.multiplayer import LineRoundCFR, NRoundCFR, PublicTreeCFR, RoundPayoff, loser_values
 from ldpomdp.exact.table_states import round_rules, usual_state
@@ -134,13 +135,16 @@ def test_the_sixes_blueprint_is_solved_on_demand_saved_with_its_bids_and_plays(t
         make_player("cfr").reset(0, GameConfig(num_players=3, dice=3, bids="sixes"))
 
 
-@pytest.mark.parametrize("players,dice", [(3, 3), (4, 2)])
-def test_the_sixes_blueprint_values_its_rounds_ends_by_fair_rounds(players, dice):
+@pytest.mark.parametrize("players,dice,exact_call", [(3, 3, False), (4, 2, False), (3, 2, True)])
+def test_the_sixes_blueprint_values_its_rounds_ends_by_fair_rounds(players, dice, exact_call, tmp_path):
     """Every round is solved against its ends worth fair rounds' win probabilities (two seats left: the two-player
-    table's), not its own chain: each round's saved values are its ends' expected fair worth, and the file keeps it."""
-    config = GameConfig(num_players=players, dice=dice, bids="sixes")
-    table = solve_blueprint(config, solve_game(GameConfig(dice=dice, bids="sixes"), dice, "1", 20), 20)
+    table's), not its own chain, in one pass (also under the exact call): each round's saved values are its ends'
+    expected fair worth; the file keeps it, and a checkpoint of chained ends is refused."""
+    config = GameConfig(num_players=players, dice=dice, bids="sixes", exact_call=exact_call)
+    two = solve_game(game_config(config, dice), dice, "1", 20)
+    table = solve_blueprint(config, two, 20)
     assert table.continuation == "fair" and len(table.strategies) > 1
+    assert table.sweeps == 1 and table.residual == 0.0
 
     def fair(state):
         return np.array([FairRounds(j).win_probability(state.dice) for j in range(len(state.dice))])
@@ -158,15 +162,17 @@ def test_the_sixes_blueprint_values_its_rounds_ends_by_fair_rounds(players, dice
     assert loaded.continuation == "fair" and loaded.settings() == table.settings()
     old = {name: value for name, value in table.arrays().items() if name != "continuation"}  # 6346334's files
     assert BlueprintTable.from_arrays(old, table.two).continuation == "chain"
+    checkpoint = tmp_path / "b.npz.checkpoint.npz"
+    write_npz(checkpoint, old)
+    with pytest.raises(ValueError, match="other settings .*chain ends"):
+        solve_blueprint(config, two, 20, checkpoint=checkpoint)
 
 
-def _lbr_decisions(monkeypatch, counts: bool) -> list[tuple[tuple, np.ndarray]]:
-    """Every decision and lookahead value of an LBR against `one-third` at a table of three in the sixes game, its
-    ranges over matching counts or (``counts`` False) over every hand, and whether they were."""
+def _lbr_decisions(config: GameConfig, counts: bool) -> list[tuple[tuple, np.ndarray]]:
+    """Every decision and lookahead value of an LBR against `one-third` at a table of three in the sixes game
+    ``config``, its ranges over matching counts or (``counts`` False) over every hand (both checked)."""
     from ldpomdp.players import lbr
 
-    if not counts:
-        monkeypatch.setattr(lbr, "solver_hands", lambda dice, rules: hand_support(dice, rules.faces))
     original, seen = lbr.table_lookahead_values, []
 
     def spy(*args, **kwargs):
@@ -176,19 +182,27 @@ def _lbr_decisions(monkeypatch, counts: bool) -> list[tuple[tuple, np.ndarray]]:
         seen.append((tuple(actions), np.asarray(values)))
         return actions, values
 
-    monkeypatch.setattr(lbr, "table_lookahead_values", spy)
-    config = GameConfig(num_players=3, dice=3, bids="sixes")
-    for g in range(4):
-        players = [lbr.LocalBestResponse("one-third", ends="fair"), make_player("one-third"), make_player("bluff:0.3")]
-        play_game(config, players, seeded_rng(np.random.SeedSequence(g), players))
-    monkeypatch.undo()
+    palifico = 0
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(lbr, "table_lookahead_values", spy)
+        if not counts:
+            monkeypatch.setattr(lbr, "solver_hands", lambda dice, rules: hand_support(dice, rules.faces))
+        for g in range(6):
+            players = [lbr.LocalBestResponse("one-third", ends="fair"), make_player("one-third"),
+                       make_player("bluff:0.3")]
+            result = play_game(config, players, seeded_rng(np.random.SeedSequence(g), players))
+            palifico += sum(r.palifico for r in result.rounds)
+    assert palifico > 0 or not config.palifico
     return seen
 
 
-def test_lbr_ranges_over_matching_counts_in_the_sixes_game_decide_as_over_every_hand(monkeypatch):
-    """In the sixes game LBR keeps each range over matching counts: its every decision and value against count-based
-    policies is the one over every hand."""
-    by_counts, by_hands = _lbr_decisions(monkeypatch, True), _lbr_decisions(monkeypatch, False)
+@pytest.mark.parametrize("rules", [{}, {"palifico": True}, {"palifico": True, "exact_call": True}],
+                         ids=["plain", "palifico", "palifico+exact"])
+def test_lbr_ranges_over_matching_counts_in_the_sixes_game_decide_as_over_every_hand(rules):
+    """In the sixes game LBR keeps each range over matching counts (in a palifico round, by its rules): its every
+    decision and value against count-based policies is the one over every hand."""
+    config = GameConfig(num_players=3, dice=3, bids="sixes", **rules)
+    by_counts, by_hands = _lbr_decisions(config, True), _lbr_decisions(config, False)
     assert len(by_counts) == len(by_hands) > 20
     for (a, u), (b, v) in zip(by_counts, by_hands, strict=True):
         assert a == b

@@ -21,6 +21,7 @@ import numpy as np
 from ..caches import memo
 from ..datafiles import load_npz, write_npz
 from ..rules import VARIANT_DEFAULTS, GameConfig, seats_in_turn
+from ..validation import one_of
 from .equilibrium import (
     COARSE_SWEEPS,
     SWEEP_TOLERANCE,
@@ -51,6 +52,7 @@ __all__ = ["BlueprintTable", "blueprint_rounds", "blueprint_sweeps", "blueprint_
 BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
 VALUE_SAMPLES = 8192  # joint hands drawn to value a solved round (its ends' probabilities)
 SIXES_TUPLES = 1_000_000  # the sixes game's joint hands (matching counts) are few: up to this many, all of them
+CONTINUATIONS = ("chain", "fair")  # what a round's ends are worth to a blueprint (blueprint_continuation)
 
 
 @memo(maxsize=256)
@@ -64,10 +66,10 @@ class BlueprintTable:
     seat with dice; whether it is a palifico round): ``strategies[key]`` per seat (counted from the round's opener)
     its average strategy as uint8 (see :func:`~ldpomdp.exact.equilibrium.quantize`), ``values[key]`` each seat's
     probability of winning the game from that round in its usual state
-    (:func:`~ldpomdp.exact.table_states.usual_state`), ``ends[key]`` the probability of each way it ends
-    (:func:`~ldpomdp.exact.table_states.table_slots`). ``two`` plays the rounds with two seats left. ``k``,
-    ``iterations``, ``samples``, ``seed``, ``sweeps`` (done), ``residual`` and ``continuation`` (what the ends are
-    worth: :func:`blueprint_continuation`): how it was solved (:func:`solve_blueprint`)."""
+    (:func:`~ldpomdp.exact.table_states.usual_state`; under fair ends its ends' expected worth), ``ends[key]`` the
+    probability of each way it ends (:func:`~ldpomdp.exact.table_states.table_slots`). ``two`` plays the rounds
+    with two seats left. ``k``, ``iterations``, ``samples``, ``seed``, ``sweeps`` (done), ``residual`` and
+    ``continuation`` (what the ends are worth: :func:`blueprint_continuation`): how it was solved."""
 
     config: GameConfig
     two: GameTable
@@ -113,7 +115,7 @@ class BlueprintTable:
 
     def win_probabilities(self, dice: tuple[int, ...], palifico: bool = False) -> np.ndarray:
         """Each seat's probability of winning from a round with ``dice`` (in turn order from the opener) in its usual
-        state (two seats: from the two-player table; one: the game is won)."""
+        state (two seats: from the two-player table; one: the game is won; under fair ends: :attr:`values`)."""
         if len(dice) == 1:
             return np.ones(1)
         if len(dice) == 2:
@@ -178,7 +180,8 @@ class BlueprintTable:
                             opener=str(data["opener"]), **variants)
         table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]),
                     sweeps=int(data.get("sweeps", 1)), residual=float(data.get("residual", 0.0)),
-                    continuation=str(data.get("continuation", "chain")))  # the sixes game's files of 6346334 chained
+                    continuation=one_of("blueprint table", "continuation", str(data.get("continuation", "chain")),
+                                        CONTINUATIONS))  # the sixes game's files of 6346334 chained
         for name in data:
             if name.startswith("values_"):
                 label = name[len("values_"):]
@@ -315,11 +318,11 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
                     executor: Executor | None = None, sweeps: int = 1) -> BlueprintTable:
     """Solve every round of ``config`` (:func:`blueprint_rounds`) fewest dice first, each against the win
     probabilities of the states it leads to: the sweep's rounds of fewer dice, else the last sweep's fixed point
-    (first: fair rounds; always fair rounds where :func:`blueprint_continuation` says so); under the exact call each
-    sweep (:func:`blueprint_sweeps`) ends with the chain's fixed point and its ``residual``, stopping below the
-    tolerance. ``two``: the two-player table of the rules. With ``checkpoint`` each round saved beside it, resumed
-    from, left for the caller to discard; ``progress(n)``: n more CFR+ iterations; ``executor`` solves a dice total's
-    rounds at once, to the same table. The Exact solvers page."""
+    (first: fair rounds; always fair rounds, in one pass, where :func:`blueprint_continuation` says so); otherwise
+    under the exact call each sweep (:func:`blueprint_sweeps`) ends with the chain's fixed point and its
+    ``residual``, stopping below the tolerance. ``two``: the two-player table of the rules. With ``checkpoint`` each
+    round saved beside it, resumed from, left for the caller to discard; ``progress(n)``: n more CFR+ iterations;
+    ``executor`` solves a dice total's rounds at once, to the same table. The Exact solvers page."""
     check_blueprint_rules(config)
     if sweeps < 1:
         raise ValueError(f"sweeps must be >= 1, got {sweeps!r}")
@@ -480,7 +483,8 @@ def _load_checked(table: BlueprintTable, path: Path, hint: str) -> dict:
     if done.settings() != table.settings():
         raise ValueError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
                          f"{done.max_dice} dice, {done.config.describe()}, {done.iterations} iterations, "
-                         f"{done.samples} samples, seed {done.seed}); remove it or give the same settings")
+                         f"{done.samples} samples, seed {done.seed}, {done.continuation} ends); remove it or give the "
+                         f"same settings")
     return found
 
 
