@@ -534,7 +534,7 @@ def test_every_seat_of_a_four_seat_round_plays_its_position_from_the_opener(blue
     assert tuple(legal_actions(config, 4, bids[-1] if bids else None)) == r.actions(state)
 
 
-def test_solve_command_writes_a_blueprint_under_todays_rules_and_perudos(tmp_path, capsys):
+def test_solve_command_writes_a_blueprint_under_todays_rules_perudos_and_the_sixes_game(tmp_path, capsys):
     out = tmp_path / "b3.npz"
     assert main(["solve", "equilibrium", "--players", "3", "--dice", "1", "--iterations", "2", "--out", str(out),
                  "--workers", "2", "--no-progress"]) == 0
