@@ -496,12 +496,13 @@ def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed
     start = time.process_time()
     dice, palifico = key
     rules = round_rules(config, len(dice), palifico)
-    exact = SIXES_TUPLES if config.bids == "sixes" else 0  # the full game's ends are valued by drawn joint hands
+    sixes = config.bids == "sixes"  # a hand is its matching count: the joint hands are few, every one enumerated
     solver: NRoundCFR | LineRoundCFR
-    if rules.bids == "sixes" and not rules.exact_call:  # a line of bids: the exact CFR, vectorised
+    if sixes and not rules.exact_call:  # a line of bids: the exact CFR, vectorised
         solver = LineRoundCFR(rules, dice, k, payoff)
     else:
-        solver = NRoundCFR(rules, dice, k, payoff, samples=samples, seed=seed, max_tuples=exact or NRoundCFR.MAX_TUPLES)
+        solver = NRoundCFR(rules, dice, k, payoff, samples=samples, seed=seed,
+                           max_tuples=SIXES_TUPLES if sixes else None)
     for _ in range(iterations):
         solver.run(1)
         if progress is not None:
@@ -510,6 +511,7 @@ def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed
     if isinstance(solver, LineRoundCFR):
         played = solver.end_probabilities(average)
     else:
-        rows, weight = solver.joint_hands(range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)), exact)
+        most = SIXES_TUPLES if sixes else 0  # the full game's ends are valued by drawn joint hands
+        rows, weight = solver.joint_hands(range(len(dice)), VALUE_SAMPLES, np.random.default_rng((seed, *dice)), most)
         played = end_probabilities(solver, average, rows, weight)
     return tuple(quantize(s) for s in average), played, time.process_time() - start
