@@ -1,5 +1,6 @@
 """ldpomdp: Liar's Dice as a POMDP - rules, game runner, opponent models, particle beliefs, sweeps."""
 
+from . import moved
 from .belief import ExactBelief, RejectionParticleBelief, TableBelief
 from .errors import PlayerError
 from .game import (
@@ -34,6 +35,8 @@ from .rules import (
 )
 
 __version__ = "0.1.0"
+
+moved.install()
 
 __all__ = [
     "GameConfig", "Bid", "CHALLENGE", "EXACT", "Action", "legal_actions", "minimal_raises", "matching_count",

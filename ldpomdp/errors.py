@@ -1,6 +1,8 @@
-"""Errors raised inside code that a user wrote (a player class, a module named in a spec), reported as one clear
-message that keeps the user's own traceback lines and drops the package's; the package's own error kinds that
-callers tell apart; and the install command that a missing extra's message names."""
+"""The package's error kinds: what the user can fix (`UsageError`) apart from bugs.
+
+A `UsageError` is reported as one line (no traceback); errors raised inside code that a user wrote (a player class,
+a module named in a spec) keep the user's own traceback lines and drop the package's; anything else is a bug and
+keeps its whole traceback. Also the install command that a missing extra's message names."""
 
 from __future__ import annotations
 
@@ -9,18 +11,22 @@ import os
 import traceback
 from pathlib import Path
 
-__all__ = ["PlayerError", "TableError", "describe", "install_hint"]
+__all__ = ["UsageError", "PlayerError", "TableError", "describe", "install_hint"]
 
 _HERE = Path(__file__).resolve().parent
 _PACKAGE = tuple(os.path.join(p, "") for p in (_HERE, _HERE.parent / "planners"))  # ldpomdp; planners/ of a checkout
 _IMPORTER = os.path.join(Path(importlib.__file__).resolve().parent, "")
 
 
-class PlayerError(ValueError):
+class UsageError(ValueError):
+    """A mistake the user can fix (a bad spec, rule, option or file): reported as one line, without a traceback."""
+
+
+class PlayerError(UsageError):
     """A player's own code raised during a game; the message names the player, its seat and what it was doing."""
 
 
-class TableError(ValueError):
+class TableError(UsageError):
     """A data file (a solved table, network weights, a checkpoint) that cannot be read (missing, damaged, or of
     another format): not a refusal to play a game, so nothing that sits out games it cannot play may swallow it."""
 

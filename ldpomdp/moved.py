@@ -1,0 +1,93 @@
+"""Old import paths of moved modules and names, kept working for one minor version with a DeprecationWarning.
+
+`MOVED` maps an old module path to where its names went: one new module for all of them (a module moved whole),
+or name by name (a module split up). Importing an old path warns once, naming the new home; CHANGELOG.md lists
+every move and the version that drops it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import warnings
+from collections.abc import Mapping, Sequence
+from types import FrameType, ModuleType
+from typing import Any
+
+__all__ = ["MOVED", "REMOVED_IN", "install"]
+
+REMOVED_IN = "0.3"
+
+#: old module -> the new module of all its names, or {name: new module}
+MOVED: dict[str, str | Mapping[str, str]] = {
+    # 0.1.0's ldpomdp.opponents package (e02b58e): the protocol in ldpomdp.opponent, the families in ldpomdp.players
+    "ldpomdp.opponents": {
+        **dict.fromkeys(["OpponentModel", "BaseOpponent", "HandIndependentOpponent", "checked_probabilities",
+                         "sample_action"], "ldpomdp.opponent"),
+        "OneThirdRule": "ldpomdp.players.one_third", "RandomPlayer": "ldpomdp.players.random_player",
+        "OehmPlayer": "ldpomdp.players.oehm", "BurcsiNagyPlayer": "ldpomdp.players.burcsi_nagy",
+        "AggressivePlayer": "ldpomdp.players.wildcard", "ConservativePlayer": "ldpomdp.players.wildcard",
+        "TypeMixture": "ldpomdp.players.mixture", "check_opponent": "ldpomdp.players.check",
+    },
+    "ldpomdp.opponents.base": "ldpomdp.opponent",
+    **{f"ldpomdp.opponents.{name}": f"ldpomdp.players.{name}"
+       for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player", "wildcard"]},
+}
+
+
+def _home(old: str, name: str) -> str | None:
+    """The module that now holds ``name`` of the old module ``old`` (None: the old module never had it)."""
+    target = MOVED[old]
+    return target if isinstance(target, str) else target.get(name)
+
+
+class _OldModule(ModuleType):
+    """An old module path: each attribute is looked up in its new home."""
+
+    def __getattr__(self, name: str) -> Any:
+        home = _home(self.__name__, name)
+        if home is None or name.startswith("__"):
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(home), name)
+
+    def __dir__(self) -> list[str]:
+        target = MOVED[self.__name__]
+        return sorted(dir(importlib.import_module(target)) if isinstance(target, str) else target)
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the old paths in `MOVED` (only after the regular finders found no module there)."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+                  ) -> importlib.machinery.ModuleSpec | None:
+        return importlib.machinery.ModuleSpec(fullname, self) if fullname in MOVED else None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        module = _OldModule(spec.name)
+        if any(old.startswith(spec.name + ".") for old in MOVED):  # old submodules import through it
+            module.__path__ = []
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        target = MOVED[module.__name__]
+        where = target if isinstance(target, str) else ", ".join(sorted(set(target.values())))
+        warnings.warn(f"{module.__name__} has moved to {where}; the old path goes in ldpomdp {REMOVED_IN} "
+                      "(CHANGELOG.md)", DeprecationWarning, stacklevel=_importer_level())
+
+
+def _importer_level() -> int:
+    """The ``stacklevel`` that points a warning raised in `exec_module` at the code that imported the old path."""
+    frame: FrameType | None = sys._getframe(2)  # exec_module's caller
+    level = 2
+    while frame is not None and (frame.f_code.co_filename.startswith("<frozen importlib")
+                                 or frame.f_code.co_filename == __file__):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def install() -> None:
+    """Let the old paths import (once per process; `ldpomdp/__init__.py` calls it)."""
+    if not any(isinstance(finder, _Finder) for finder in sys.meta_path):
+        sys.meta_path.append(_Finder())
