@@ -1,8 +1,8 @@
 """Old import paths of moved modules and names, kept working for one minor version with a DeprecationWarning.
 
 `MOVED` maps an old module path to where its names went: one new module for all of them (a module moved whole),
-or name by name (a module split up). Importing an old path warns once, naming the new home; CHANGELOG.md lists
-every move and the version that drops it.
+or name by name (a module split up), where ``"module:new_name"`` is a name that was renamed too. Importing an old
+path warns once, naming the new home; CHANGELOG.md lists every move and the version that drops it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ __all__ = ["MOVED", "REMOVED_IN", "install"]
 
 REMOVED_IN = "0.3"
 
-#: old module -> the new module of all its names, or {name: new module}
+#: old module -> the new module of all its names, or {name: new module, or "new module:new name"}
 MOVED: dict[str, str | Mapping[str, str]] = {
     # 0.1.0's ldpomdp.opponents package (e02b58e): the protocol in ldpomdp.opponent, the families in ldpomdp.players
     "ldpomdp.opponents": {
@@ -50,7 +50,8 @@ class _OldModule(ModuleType):
         home = _home(self.__name__, name)
         if home is None or name.startswith("__"):
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(home), name)
+        module, _, new_name = home.partition(":")
+        return getattr(importlib.import_module(module), new_name or name)
 
     def __dir__(self) -> list[str]:
         target = MOVED[self.__name__]
@@ -72,7 +73,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         target = MOVED[module.__name__]
-        where = target if isinstance(target, str) else ", ".join(sorted(set(target.values())))
+        where = target if isinstance(target, str) else ", ".join(sorted({t.partition(":")[0] for t in target.values()}))
         warnings.warn(f"{module.__name__} has moved to {where}; the old path goes in ldpomdp {REMOVED_IN} "
                       "(CHANGELOG.md)", DeprecationWarning, stacklevel=_importer_level())
 
