@@ -1,6 +1,7 @@
-"""The package's ``.npz`` data files (equilibrium tables, network weights, checkpoints, cached rounds): reading one
-that cannot be read raises one :class:`~ldpomdp.errors.TableError` naming the file and its fault; writing is atomic
-and leaves no temporary file behind."""
+"""The package's data files: reading an ``.npz`` file (equilibrium tables, network weights, checkpoints, cached
+rounds) that cannot be read raises one :class:`~ldpomdp.errors.TableError` naming the file and its fault; writing any
+whole file (an ``.npz``, a result folder's CSV, JSON or plot) goes through :func:`write_atomic`, which leaves no
+temporary file behind."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 from .errors import TableError
 from .interrupts import signals_deferred
 
-__all__ = ["read_npz", "load_npz", "write_npz"]
+__all__ = ["read_npz", "load_npz", "write_npz", "write_atomic"]
 
 T = TypeVar("T")
 
@@ -75,15 +76,23 @@ def _unreadable(path: str | Path, what: str, fault: str, hint: str) -> TableErro
     return TableError(f"cannot read the {what} {path}: {fault}" + (f"; {hint}" if hint else ""))
 
 
-def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True) -> Path:
-    """Write ``arrays`` to ``path`` atomically (a reader, or a kill, never sees a half-written file) through a
-    temporary file beside it, which is removed on every exit (an error); Ctrl-C and SIGTERM wait for the write."""
+def write_atomic(path: str | Path, content: bytes | Callable[[Path], object]) -> Path:
+    """Write a whole file atomically: ``content`` (bytes, or a function that writes the file at the path it is given)
+    goes into a temporary file beside ``path`` (its name ending as ``path``'s does, so that a writer that goes by the
+    suffix, numpy's or matplotlib's, writes the same bytes), is flushed to disk (fsync) and moved onto ``path``
+    (os.replace): a reader, a kill or an error never leaves half a file there, the old file stays whole until the new
+    one replaces it. The temporary file is removed on every exit; Ctrl-C and SIGTERM wait for the write."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp{path.suffix}")
     try:
         with signals_deferred():  # a kill waits for the file to be whole
-            (np.savez_compressed if compress else np.savez)(tmp, **arrays)
+            if isinstance(content, bytes):
+                tmp.write_bytes(content)
+            else:
+                content(tmp)
+            with open(tmp, "rb+") as file:
+                os.fsync(file.fileno())
             os.replace(tmp, path)
     except Exception as exc:
         _raise_interrupt_behind(exc)
@@ -91,3 +100,8 @@ def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True
     finally:
         tmp.unlink(missing_ok=True)
     return path
+
+
+def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True) -> Path:
+    """Write ``arrays`` to the ``.npz`` file ``path`` atomically (:func:`write_atomic`)."""
+    return write_atomic(path, lambda tmp: (np.savez_compressed if compress else np.savez)(tmp, **arrays))
