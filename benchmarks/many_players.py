@@ -24,7 +24,6 @@ and exit status 2, before any game.
 from __future__ import annotations
 
 import argparse
-import csv
 import itertools
 import math
 import re
@@ -35,7 +34,7 @@ from _record import record
 
 from ldpomdp.registry import canonical_spec, make_seat, split_specs
 from ldpomdp.rules import PRESETS, GameConfig, dice_text
-from ldpomdp.sweeps import Cell, SummaryRow, rate_text, run_sweep, wilson_interval
+from ldpomdp.sweeps import Cell, SummaryRow, rate_text, read_timing, run_sweep, wilson_interval
 
 FIELD = "one-third,bluff:0.3,oehm:0.2,expected-count,pomcp"
 
@@ -87,9 +86,8 @@ def play_table(cell: Cell, games: int, out: Path, seed: int, workers: int
                 seat_wins[found["winner"]] += 1
 
     rows = run_sweep([cell], games, folder, seed, workers=workers, progress=False, log=None, exact=False, then=count)
-    with open(folder / "timing.csv", encoding="utf-8") as fh:
-        timing = next(csv.DictReader(fh))
-    return rows, seat_wins, float(timing["cpu_seconds"]) / int(timing["games"])
+    timing = read_timing(folder)[0]
+    return rows, seat_wins, timing["cpu_seconds"] / timing["games"]
 
 
 def check(parser: Parser, args: argparse.Namespace) -> tuple[GameConfig, str, list[str]]:

@@ -23,7 +23,6 @@ opponent that cannot play a dice count (``nash`` beyond one die each) gets "cann
 from __future__ import annotations
 
 import argparse
-import csv
 import time
 from pathlib import Path
 
@@ -33,7 +32,7 @@ from ldpomdp.exact import ReplayPolicy, game_exploitability
 from ldpomdp.players.lbr import local_best_response
 from ldpomdp.registry import make_player, make_seat, split_specs
 from ldpomdp.rules import PRESETS, GameConfig
-from ldpomdp.sweeps import Cell, LowerBound, SummaryRow, parse_dice_range, run_sweep
+from ldpomdp.sweeps import Cell, LowerBound, SummaryRow, parse_dice_range, read_timing, run_sweep
 
 AGENTS = "one-third,expected-count,pomcp,dqn,nash,cfr,robust"
 OPPONENTS = "cfr,one-third"
@@ -69,8 +68,7 @@ def sweep_cell(players: tuple[str, str], config: GameConfig, games: int, out: Pa
     folder = out / f"dice{dice}" / "_vs_".join(p.replace(":", "-").replace(",", "-") for p in players)
     row = next(r for r in run_sweep([cell], games, folder, seed, workers=workers, progress=False, log=None,
                                      exact=False) if r.player_index == 0)
-    with open(folder / "timing.csv", encoding="utf-8") as fh:
-        cpu = float(next(csv.DictReader(fh))["cpu_seconds"])
+    cpu = read_timing(folder)[0]["cpu_seconds"]
     return f"{row.win_rate:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}]", cpu, row
 
 

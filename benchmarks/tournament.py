@@ -12,8 +12,6 @@ from ``timing.csv`` after each run (a stopped run writes it too), summed over th
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import signal
 import subprocess
 import sys
@@ -21,6 +19,8 @@ import time
 from pathlib import Path
 
 from _record import record
+
+from ldpomdp.sweeps import GAMES_FILE, read_games, read_outputs, read_timing
 
 AGENTS = "robust,cfr,one-third,bluff:0.3,oehm:0.2,expected-count"
 RECOMMENDED = "robust"
@@ -35,13 +35,7 @@ def lines(path: Path) -> int:
 
 def cpu_seconds(out: Path) -> float:
     """The worker CPU seconds of the games the last run into ``out`` played (``timing.csv``)."""
-    with open(out / "timing.csv", newline="", encoding="utf-8") as fh:
-        return sum(float(row["cpu_seconds"]) for row in csv.DictReader(fh) if row["cell"] != "total wall")
-
-
-def rows_of(path: Path) -> list[dict]:
-    with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+    return sum(row["cpu_seconds"] for row in read_timing(out) if row["cell"] != "total wall")
 
 
 def main() -> None:
@@ -74,12 +68,13 @@ def main() -> None:
         print(f"stopped with {stopped} games saved; resuming", flush=True)
     subprocess.run(command, check=True)
     cpu += cpu_seconds(out)
-    records = [json.loads(line) for line in (out / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    records = read_games(out / GAMES_FILE)
     keys = {(r["cell"], r["game"]) for r in records}
-    agents = json.loads((out / "tournament.json").read_text(encoding="utf-8"))["agents"]
+    written = read_outputs(out)
+    agents = written.info["agents"]
     pairs = len(agents) * (len(agents) - 1) // 2
     once = len(keys) == len(records) == pairs * args.games
-    ratings, cross = rows_of(out / "ratings.csv"), rows_of(out / "cross_table.csv")
+    ratings, cross = written.ratings, written.cross
 
     def share(agent: str) -> float:
         mine = [r for r in cross if r["row_agent"] == agent]

@@ -4,18 +4,31 @@ A :class:`Cell` is one game setting; :func:`run_sweep` plays cells' games on a p
 executor into a resumable ``games.jsonl`` (:class:`GameStore`) and :func:`report` summarises and plots them;
 :class:`Experiment` names a sweep (report 002's among them), :func:`exploitability_lower_bound` plays LBR's games;
 :func:`run_tournament` plays a :class:`Tournament` (many agents) as a sweep and rates them (:func:`rate`).
+A result folder's files are read back through their owners (:func:`read_summary`, :func:`read_games`,
+:func:`read_outputs`, :func:`read_timing`); :class:`SteppedGame` is one game of a cell seeded and recorded as a
+sweep's, played move by move by its caller (the web app).
 """
 
 from .cell import Cell, game_seed, parse_dice_range
 from .experiments import EXPERIMENTS, Experiment, get_experiment
 from .exploitability import LowerBound, exploitability_lower_bound
-from .games import play_one
+from .games import SteppedGame, play_one
 from .ratings import Rating, rate
 from .report import report, run_experiment
-from .runner import play_batch, run_sweep, validate
-from .statistics import SummaryRow, format_table, rate_text, summarize, wilson_interval, write_summary
-from .store import GameStore
-from .tournament import Standings, Tournament, run_tournament
+from .runner import play_batch, read_timing, run_sweep, validate
+from .statistics import (
+    SUMMARY_FILE,
+    SummaryRow,
+    difference_interval,
+    format_table,
+    rate_text,
+    read_summary,
+    summarize,
+    wilson_interval,
+    write_summary,
+)
+from .store import GAMES_FILE, GameStore, read_games, same_game
+from .tournament import TOURNAMENT_FILE, Standings, Tournament, read_outputs, run_tournament
 
 __all__ = [
     "Cell", "Experiment", "SummaryRow", "GameStore", "run_sweep", "run_experiment", "report", "game_seed",
@@ -23,4 +36,8 @@ __all__ = [
     "validate",
     "EXPERIMENTS", "get_experiment", "play_one", "LowerBound", "exploitability_lower_bound", "Tournament",
     "run_tournament", "Standings", "Rating", "rate",
+    # a result folder's files, read back (the web app's results page), and one game played move by move
+    "SUMMARY_FILE", "GAMES_FILE", "TOURNAMENT_FILE", "read_summary", "read_games", "read_outputs", "read_timing",
+    "same_game",
+    "difference_interval", "SteppedGame",
 ]

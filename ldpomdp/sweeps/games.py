@@ -1,13 +1,18 @@
-"""One game of a sweep's cell, and its ``games.jsonl`` record."""
+"""One game of a sweep's cell: played whole (:func:`play_one`), or move by move by its caller
+(:class:`SteppedGame`); either way seeded as the sweep seeds it, with its ``games.jsonl`` record."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..game import GameRecord, Player, permute, play_game, rotate, seeded_rng
-from .cell import Cell, game_seed
+import numpy as np
 
-__all__ = ["play_one", "game_line"]
+from ..game import GameRecord, Player, permute, play_game, rotate, seeded_rng
+from ..rules import GameConfig
+from .cell import Cell, game_seed
+from .store import game_line
+
+__all__ = ["play_one", "SteppedGame"]
 
 
 def play_one(cell: Cell, seed: int, game: int, players: Sequence[Player]) -> tuple[GameRecord, dict]:
@@ -19,17 +24,16 @@ def play_one(cell: Cell, seed: int, game: int, players: Sequence[Player]) -> tup
     return played, game_line(cell.id, game, seed, [seat_of.index(s) for s in range(len(players))], played)
 
 
-def game_line(cell_id: str, game: int, seed: int, seats: Sequence[int], played: GameRecord) -> dict:
-    """The ``games.jsonl`` record of a finished game; ``seats`` is the player index (in the cell's order) in each
-    seat."""
-    return {
-        "cell": cell_id,
-        "game": int(game),
-        "seed": int(seed),
-        "seats": [int(s) for s in seats],  # player index in each seat
-        "winner": played.winner,  # seat
-        "rounds": len(played.rounds),
-        "challenges": played.challenges,  # per seat
-        "successful_challenges": played.successful_challenges,  # per seat
-        "finish": played.finishing_order,  # seats from first place to last (the winner first)
-    }
+class SteppedGame:
+    """Game 0 of the sweep of ``seed`` in the cell of ``specs`` under ``config``, for a caller that plays it move by
+    move itself (the web app, one move a request), ``players`` seated in the specs' order (as game 0 seats them):
+    :attr:`rng`, the game's generator (the players reseeded from it, as :func:`play_one` does), and
+    :meth:`record`, its ``games.jsonl`` line once it is over."""
+
+    def __init__(self, specs: Sequence[str], config: GameConfig, seed: int, players: Sequence[object]):
+        self.cell, self.seed = Cell(tuple(specs), config), seed
+        self.rng: np.random.Generator = seeded_rng(game_seed(seed, self.cell, 0), players)
+
+    def record(self, played: GameRecord) -> dict:
+        """The ``games.jsonl`` line of the finished game ``played``."""
+        return game_line(self.cell.id, 0, self.seed, range(len(self.cell.players)), played)

@@ -1,4 +1,5 @@
-"""Plots of a sweep summary (matplotlib is optional: ``pip install ".[plot]"`` in the checkout).
+"""Plots of a sweep summary and a tournament's ratings, each PNG written atomically (matplotlib is optional:
+``pip install ".[plot]"`` in the checkout).
 
 Several cells: win rate against the cell's x value (dice by default) with the 95% Wilson interval as a
 band, one line per player (only the first of two: the other is its mirror), with the exact best response's win
@@ -12,8 +13,10 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
+from ..datafiles import write_atomic
 from ..rules import dice_text
 from .cell import Cell
 from .ratings import Rating
@@ -80,8 +83,7 @@ def plot_summary(
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    path = out / "win_rate.png"
-    fig.savefig(path, dpi=120)
+    path = write_atomic(out / "win_rate.png", partial(fig.savefig, dpi=120))
     plt.close(fig)
     return [path]
 
@@ -117,16 +119,15 @@ def _bars(plt, rows: Sequence[SummaryRow], labels: list[str], out: Path, title: 
         ax.set_ylabel(ylabel)
         ax.set_title(_title(f"{title}: {name}", cells, _games_note(rows)), fontsize=11)
         fig.tight_layout()
-        path = out / f"{name}.png"
-        fig.savefig(path, dpi=120)
+        path = write_atomic(out / f"{name}.png", partial(fig.savefig, dpi=120))
         plt.close(fig)
         paths.append(path)
     return paths
 
 
 def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str = "") -> Path:
-    """A tournament's ratings (best at the top) with their 95% intervals, written as a PNG to ``path`` (needs
-    matplotlib)."""
+    """A tournament's ratings (best at the top) with their 95% intervals, written as a PNG to ``path`` atomically
+    (needs matplotlib)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -143,6 +144,6 @@ def plot_ratings(ratings: Sequence[Rating], path: str | Path, title: str = "") -
     ax.set_title("\n".join(textwrap.wrap(title, 60)), fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120, format="png")
+    written = write_atomic(path, partial(fig.savefig, dpi=120, format="png"))
     plt.close(fig)
-    return Path(path)
+    return written

@@ -9,7 +9,6 @@ never depends on the worker count, the batching or which games ran before an int
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 import signal
@@ -25,14 +24,15 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import PlayerError, install_hint
+from ..errors import PlayerError, UsageError, install_hint
 from ..game import IllegalActionError
 from ..interrupts import sigterm_as_interrupt
 from ..registry import make_seat
 from .cell import Cell
+from .csv_format import INTEGER, NUMBER, read_csv, write_csv
 from .games import play_one
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
-from .store import GAMES_FILE, GameStore
+from .store import GAMES_FILE, GameStore, create_store
 
 fcntl: ModuleType | None
 try:
@@ -40,9 +40,12 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-__all__ = ["run_sweep", "play_batch", "validate", "worker_pool"]
+__all__ = ["run_sweep", "play_batch", "validate", "worker_pool", "read_timing", "TIMING_FILE", "TIMING_COLUMNS"]
 
 LOCK_FILE = ".lock"
+TIMING_FILE = "timing.csv"
+TIMING_COLUMNS = {"cell": str, "dice": INTEGER, "games": INTEGER, "cpu_seconds": NUMBER,
+                  "games_per_cpu_second": NUMBER}  # timing.csv's, and their kinds
 SWEEP_BROKEN = ('It was killed, ran out of memory, or started the sweep again: a script that calls run_sweep must do '
                 'so under `if __name__ == "__main__":`, since every worker imports it. The games finished so far are '
                 'saved.')
@@ -102,8 +105,7 @@ def _prepare_out(out: Path) -> Path:
         probe = out / f".write-test-{os.getpid()}"
         probe.write_bytes(b"")
         probe.unlink()
-        with open(out / GAMES_FILE, "a"):
-            pass
+        create_store(out / GAMES_FILE)
     except OSError as exc:
         raise ValueError(f"output folder {str(out)!r} is not writable: {exc.strerror or exc}") from None
     return out
@@ -268,7 +270,7 @@ def run_sweep(
                 f"{store.path}" if todo else f"nothing left to play: all {games * len(cells)} games of the "
                 f"{len(cells)} cells are in {store.path}")
         if todo:
-            _play(cells, todo, seed, store, out / "timing.csv", workers=workers, scheduler=scheduler,
+            _play(cells, todo, seed, store, out / TIMING_FILE, workers=workers, scheduler=scheduler,
                   executor=executor, batch=batch, progress=progress, log=log)
         rows = summarize(cells, games, store.records)
         if exact:
@@ -377,15 +379,24 @@ def _play(cells: Sequence[Cell], todo: Sequence[tuple[Cell, list[int]]], seed: i
 
 
 def _write_timing(path: Path, cells: Sequence[Cell], timing: dict[str, list[float]], wall: float) -> None:
-    """CPU seconds per game for each cell played in this run (a speed record, not a result)."""
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["cell", "dice", "games", "cpu_seconds", "games_per_cpu_second"])
-        for cell in cells:
-            if cell.id in timing:
-                n, s = timing[cell.id]
-                writer.writerow([cell.id, cell.dice, n, round(s, 3), round(n / s, 3) if s else ""])
-        writer.writerow(["total wall", "", sum(t[0] for t in timing.values()), round(wall, 3), ""])
+    """``timing.csv``, atomically: CPU seconds per game for each cell played in this run (a speed record, not a
+    result), then a ``total wall`` line."""
+    rows: list[list[object]] = []
+    for cell in cells:
+        if cell.id in timing:
+            n, s = timing[cell.id]
+            rows.append([cell.id, cell.dice, n, round(s, 3), round(n / s, 3) if s else ""])
+    rows.append(["total wall", "", sum(t[0] for t in timing.values()), round(wall, 3), ""])
+    write_csv(path, list(TIMING_COLUMNS), rows)
+
+
+def read_timing(out: str | Path) -> list[dict]:
+    """The rows of the ``timing.csv`` in the folder ``out`` (the last ``total wall`` among them) as dicts of
+    :data:`TIMING_COLUMNS`, or a UsageError naming what does not read."""
+    rows, problems = read_csv(Path(out) / TIMING_FILE, TIMING_COLUMNS, tuple(TIMING_COLUMNS))
+    if problems:
+        raise UsageError(f"{Path(out) / TIMING_FILE}: {problems[0]}")
+    return rows
 
 
 class _NoBar:

@@ -1,9 +1,8 @@
-"""A sweep's statistics: per cell and player, wins with a Wilson interval and challenges; the CSV and the
-plain-text table."""
+"""A sweep's statistics: per cell and player, wins with a Wilson interval and challenges; two win rates' difference
+with Newcombe's interval; ``summary.csv`` (its columns, writer and reader) and the plain-text table."""
 
 from __future__ import annotations
 
-import csv
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -12,9 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from .cell import Cell, variants_text
+from .csv_format import columns_of, read_csv, write_csv
 
-__all__ = ["SummaryRow", "summarize", "wilson_interval", "rate_text", "write_summary", "format_table", "SUMMARY_FILE",
-           "Z95"]
+__all__ = ["SummaryRow", "summarize", "wilson_interval", "difference_interval", "rate_text", "write_summary",
+           "read_summary", "format_table", "SUMMARY_FILE", "SUMMARY_COLUMNS", "Z95"]
 
 SUMMARY_FILE = "summary.csv"
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -33,6 +33,15 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     low = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
     high = 1.0 if successes >= n else max(p, min(1.0, centre + half))
     return low, high
+
+
+def difference_interval(wins_a: int, games_a: int, wins_b: int, games_b: int) -> tuple[float, float]:
+    """95% interval of the difference of two independent win rates (a - b): Newcombe's hybrid score interval,
+    from each rate's Wilson interval (Newcombe 1998, method 10)."""
+    p_a, p_b = wins_a / games_a, wins_b / games_b
+    (low_a, high_a), (low_b, high_b) = wilson_interval(wins_a, games_a), wilson_interval(wins_b, games_b)
+    difference = p_a - p_b
+    return (difference - math.hypot(p_a - low_a, high_b - p_b), difference + math.hypot(high_a - p_a, p_b - low_b))
 
 
 def rate_text(successes: int, n: int) -> str:
@@ -64,6 +73,11 @@ class SummaryRow:
     rules: str = ""  # the rule variants in force (GameConfig.variants), "" for today's rules
 
 
+#: summary.csv's columns (SummaryRow's fields) and the kind of each: str, INTEGER or NUMBER
+SUMMARY_COLUMNS = columns_of(SummaryRow)
+_SUMMARY_REQUIRED = ("cell", "player", "games", "wins")
+
+
 def summarize(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], dict]) -> list[SummaryRow]:
     """Per cell and player: wins with a Wilson interval, challenges per game and their success rate,
     over games ``0 .. games-1`` of each cell that are stored."""
@@ -93,15 +107,17 @@ def summarize(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], 
 
 
 def write_summary(rows: Sequence[SummaryRow], path: Path) -> None:
-    """``summary.csv``: one line per row; the ``rules`` column only when some cell plays a rule variant."""
-    fields = [f for f in SummaryRow.__dataclass_fields__ if f != "rules" or any(r.rules for r in rows)]
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(fields)
-        for row in rows:
-            values = [getattr(row, f) for f in fields]
-            writer.writerow(["" if isinstance(v, float) and math.isnan(v) else
-                             (round(v, 6) if isinstance(v, float) else v) for v in values])
+    """``summary.csv``, atomically: one line per row; the ``rules`` column only when some cell plays a rule
+    variant."""
+    columns = [c for c in SUMMARY_COLUMNS if c != "rules" or any(r.rules for r in rows)]
+    write_csv(path, columns, [[getattr(row, c) for c in columns] for row in rows])
+
+
+def read_summary(path: Path) -> tuple[list[dict], list[str]]:
+    """The rows of the ``summary.csv`` at ``path`` as dicts of :data:`SUMMARY_COLUMNS` (numbers as numbers, an empty
+    value or a column the file lacks as None) and a line for each problem (a row that does not read is left out);
+    no file: no rows, no problem (a sweep still running has none yet)."""
+    return read_csv(path, SUMMARY_COLUMNS, _SUMMARY_REQUIRED, missing_ok=True)
 
 
 def format_table(rows: Sequence[SummaryRow], x_of: Callable[[SummaryRow], object] | None = None,

@@ -1,4 +1,5 @@
-"""``games.jsonl``, the sweep's store: one finished game per line, resumable."""
+"""``games.jsonl``, the sweep's store: one finished game per line, resumable. Its record (:func:`game_line`), its
+appends (:class:`GameStore`) and its reading (:class:`GameStore` to resume, :func:`read_games` to show)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,58 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["GameStore", "GAMES_FILE", "RECORD_FIELDS"]
+from ..errors import UsageError
+from ..game import GameRecord
+
+__all__ = ["GameStore", "GAMES_FILE", "RECORD_FIELDS", "game_line", "read_games", "same_game", "create_store"]
 
 GAMES_FILE = "games.jsonl"
 RECORD_FIELDS = ("cell", "game", "seed", "seats", "winner", "rounds", "challenges", "successful_challenges")
 # and "finish" (seats from first place to last), written since tournaments rate finishing orders: optional, so the
 # files written before it still resume
+
+
+def game_line(cell_id: str, game: int, seed: int, seats: Sequence[int], played: GameRecord) -> dict:
+    """The ``games.jsonl`` record of a finished game; ``seats`` is the player index (in the cell's order) in each
+    seat."""
+    return {
+        "cell": cell_id,
+        "game": int(game),
+        "seed": int(seed),
+        "seats": [int(s) for s in seats],  # player index in each seat
+        "winner": played.winner,  # seat
+        "rounds": len(played.rounds),
+        "challenges": played.challenges,  # per seat
+        "successful_challenges": played.successful_challenges,  # per seat
+        "finish": played.finishing_order,  # seats from first place to last (the winner first)
+    }
+
+
+def read_games(path: Path) -> list[dict]:
+    """Every game record of the ``games.jsonl`` at ``path``, in file order, duplicates included (read only: a line
+    that is not a record, a half-written last one among them, is left out; no file, no records)."""
+    records = []
+    if Path(path).exists():
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if _record_problem(record) is None:
+                records.append(record)
+    return records
+
+
+def same_game(a: dict, b: dict) -> bool:
+    """Whether two records tell the same game: equal in every field a record must have (``finish``, which records
+    written before it lack, aside)."""
+    return all(a[key] == b[key] for key in RECORD_FIELDS)
+
+
+def create_store(path: Path) -> None:
+    """Create an empty ``games.jsonl`` at ``path`` where there is none (an OSError: the run cannot write it)."""
+    with open(path, "a", encoding="utf-8"):
+        pass
 
 
 def _record_problem(record: object) -> str | None:
@@ -50,7 +97,7 @@ class GameStore:
 
     Opening it reads what is there, keeps the first record of each (cell, game) and cuts a half-written
     last line (from a killed run) so that later appends stay valid JSON lines. Any other line that is not
-    a game record stops it with a ValueError naming the line.
+    a game record stops it with a UsageError naming the line.
     """
 
     def __init__(self, path: Path):
@@ -78,7 +125,7 @@ class GameStore:
                 fh.write(b"\n")
 
     def _parse(self, line: bytes, number: int) -> dict:
-        """The record on line ``number``, or a ValueError naming the line and what is wrong with it."""
+        """The record on line ``number``, or a UsageError naming the line and what is wrong with it."""
         try:
             record = json.loads(line)
         except ValueError:
@@ -86,7 +133,7 @@ class GameStore:
         else:
             problem = _record_problem(record)
         if problem:
-            raise ValueError(f"{self.path}: line {number} is not a game record ({problem}); fix or remove that "
+            raise UsageError(f"{self.path}: line {number} is not a game record ({problem}); fix or remove that "
                              f"line to resume")
         return record
 
@@ -100,7 +147,7 @@ class GameStore:
         other = sorted((self.line_of.get(key, 0), r["seed"]) for key, r in self.records.items() if r["seed"] != seed)
         if other:
             line, found = other[0]
-            raise ValueError(f"{self.path}: {len(other)} of its {len(self.records)} games were played with another "
+            raise UsageError(f"{self.path}: {len(other)} of its {len(self.records)} games were played with another "
                              f"seed than {seed} (first: line {line}, seed {found}): use the same --seed, or another "
                              f"--out folder")
 

@@ -2,49 +2,49 @@
 ``games.jsonl``), then a cross table and ratings.
 
 Two players: one cell per pair, its seats alternating game by game; more: tables drawn from the agents (all
-combinations when they are at most ``tables``, else a sample drawn from the run's seed), seats rotated. The files
-it writes (``tournament.json``, ``cross_table.csv``, ``ratings.csv``, ``ratings.png``) are documented in
-docs/tournaments.md, which the web app's results page reads too.
+combinations when they are at most ``tables``, else a sample drawn from the run's seed), seats rotated. This module
+owns the files it writes (``tournament.json``, ``cross_table.csv``, ``ratings.csv``; ``ratings.png`` through
+:mod:`.plots`): their columns, their writer (:func:`write_outputs`) and their reader (:func:`read_outputs`, which the
+web app's results page uses); docs/tournaments.md documents them.
 """
 
 from __future__ import annotations
 
-import csv
 import importlib.util
-import io
 import itertools
 import json
 import math
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import install_hint
+from ..datafiles import write_atomic
+from ..errors import UsageError, install_hint
 from ..registry import canonical_spec
 from ..rules import GameConfig, dice_text
 from .cell import Cell
+from .csv_format import INTEGER, NUMBER, columns_of, read_csv, write_csv
 from .ratings import Outcome, Rating, rate
 from .runner import run_sweep
 from .statistics import wilson_interval
 
 __all__ = ["Tournament", "CrossRow", "Standings", "run_tournament", "standings", "cross_table", "outcomes",
-           "write_outputs", "format_standings", "TOURNAMENT_FILE", "CROSS_TABLE_FILE", "RATINGS_FILE", "RATINGS_PLOT",
-           "TABLES"]
+           "write_outputs", "read_outputs", "TournamentFiles", "format_standings", "TOURNAMENT_FILE",
+           "CROSS_TABLE_FILE", "RATINGS_FILE", "RATINGS_PLOT", "CROSS_COLUMNS", "RATING_COLUMNS", "TABLES"]
 
 TOURNAMENT_FILE, CROSS_TABLE_FILE, RATINGS_FILE, RATINGS_PLOT = (
     "tournament.json", "cross_table.csv", "ratings.csv", "ratings.png")
 TABLES = 50  # tables of 3+ players: at most this many, drawn from the agents' combinations, unless told
-_TABLE_DRAW = int.from_bytes(b"tables", "little")  # keys the generator of the tables' draw, beside the run's seed
+_LINEUP_DRAW = int.from_bytes(b"tables", "little")  # keys the generator of the line-ups' draw, beside the run's seed
 
 
 @dataclass(frozen=True)
 class Tournament:
     """``agents`` (player specs, kept in their canonical text) at tables of ``config.num_players`` under
     ``config`` (every player starting with the same dice), ``games`` per table, seeded by ``seed``; ``tables``
-    caps the tables of 3+ players. A ValueError names a bad argument; the specs themselves are checked by the
+    caps the tables of 3+ players. A UsageError names a bad argument; the specs themselves are checked by the
     sweep before any game."""
 
     agents: tuple[str, ...]
@@ -58,22 +58,22 @@ class Tournament:
         agents = tuple(canonical_spec(str(a)) for a in self.agents)
         object.__setattr__(self, "agents", agents)
         if len(agents) < 2:
-            raise ValueError(f"a tournament needs at least two agents, got {len(agents)}: give --players A,B[,...]")
+            raise UsageError(f"a tournament needs at least two agents, got {len(agents)}: give --players A,B[,...]")
         twice = [a for a in dict.fromkeys(agents) if agents.count(a) > 1]
         if twice:
-            raise ValueError(f"agent {twice[0]!r} is listed twice (specs are compared in their canonical text)")
+            raise UsageError(f"agent {twice[0]!r} is listed twice (specs are compared in their canonical text)")
         n = self.config.num_players
         if n > len(agents):
-            raise ValueError(f"tables of {n} players need at least {n} agents, got {len(agents)}")
+            raise UsageError(f"tables of {n} players need at least {n} agents, got {len(agents)}")
         if isinstance(self.tables, bool) or not isinstance(self.tables, int) or self.tables < 1:
-            raise ValueError(f"tables must be an integer >= 1, got {self.tables!r}")
+            raise UsageError(f"tables must be an integer >= 1, got {self.tables!r}")
         if len(set(self.config.starting_dice)) != 1:
-            raise ValueError(f"every player must start with the same dice, got {self.config.starting_dice}")
-        object.__setattr__(self, "_cells", [Cell(table, self.config) for table in self._tables()])
+            raise UsageError(f"every player must start with the same dice, got {self.config.starting_dice}")
+        object.__setattr__(self, "_cells", [Cell(lineup, self.config) for lineup in self._lineups()])
         seated = {agent for cell in self._cells for agent in cell.players}
         left = [agent for agent in agents if agent not in seated]
         if left:
-            raise ValueError(f"the {self.tables} tables drawn leave {', '.join(map(repr, left))} without a seat: give "
+            raise UsageError(f"the {self.tables} tables drawn leave {', '.join(map(repr, left))} without a seat: give "
                              f"more --tables")
 
     @property
@@ -87,11 +87,12 @@ class Tournament:
         cell, and a tournament with one more agent plays only the new tables)."""
         return list(self._cells)
 
-    def _tables(self) -> list[tuple[str, ...]]:
+    def _lineups(self) -> list[tuple[str, ...]]:
+        """The agents of each table: every combination, or ``tables`` of them drawn from the run's seed."""
         every = sorted(self.agents)
         if math.comb(len(every), self.players) <= self.tables:
             return list(itertools.combinations(every, self.players))
-        rng = np.random.default_rng([self.seed, _TABLE_DRAW])
+        rng = np.random.default_rng([self.seed, _LINEUP_DRAW])
         drawn: dict[tuple[str, ...], None] = {}  # in the order drawn: a larger cap keeps the smaller's tables
         while len(drawn) < self.tables:
             drawn.setdefault(tuple(every[i] for i in sorted(rng.choice(len(every), self.players, replace=False))))
@@ -118,6 +119,11 @@ class CrossRow:
     win_rate: float
     low: float
     high: float
+
+
+CROSS_COLUMNS = columns_of(CrossRow)  # cross_table.csv's columns and their kinds
+RATING_COLUMNS = {"rank": INTEGER, "agent": str, "rating": NUMBER, "low": NUMBER, "high": NUMBER, "games": INTEGER,
+                  "method": str}  # ratings.csv's
 
 
 @dataclass(frozen=True)
@@ -179,36 +185,15 @@ def standings(tournament: Tournament, records: dict[tuple[str, int], dict]) -> S
     return Standings(rate(tournament.agents, coded), method, cross_table(tournament.agents, played))
 
 
-def _atomic(path: Path, write: Callable[[Path], object]) -> None:
-    """``write`` into a temporary file beside ``path``, then move it there: a reader or a kill never sees half a
-    file, and the temporary file is removed on every exit."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp{path.suffix}")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def _csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows([["" if isinstance(v, float) and math.isnan(v) else round(v, 6) if isinstance(v, float) else v
-                       for v in row] for row in rows])
-    _atomic(path, lambda tmp: tmp.write_text(text.getvalue(), encoding="utf-8"))
-
-
 def write_outputs(tournament: Tournament, result: Standings, out: Path, plot: bool = True) -> Path | None:
     """Write ``tournament.json``, ``cross_table.csv``, ``ratings.csv`` and (with ``plot``, where matplotlib is
-    installed) ``ratings.png`` into ``out``; returns the plot's path, or None."""
-    text = json.dumps(tournament.describe(), indent=1) + "\n"
-    _atomic(out / TOURNAMENT_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))
-    _csv(out / CROSS_TABLE_FILE, list(CrossRow.__dataclass_fields__),
-         [[getattr(r, f) for f in CrossRow.__dataclass_fields__] for r in result.cross])
-    _csv(out / RATINGS_FILE, ["rank", "agent", "rating", "low", "high", "games", "method"],
-         [[rank, r.agent, r.rating, r.low, r.high, r.games, result.method]
-          for rank, r in enumerate(result.ratings, start=1)])
+    installed) ``ratings.png`` into ``out``, each atomically; returns the plot's path, or None."""
+    write_atomic(out / TOURNAMENT_FILE, (json.dumps(tournament.describe(), indent=1) + "\n").encode("utf-8"))
+    write_csv(out / CROSS_TABLE_FILE, list(CROSS_COLUMNS),
+              [[getattr(r, c) for c in CROSS_COLUMNS] for r in result.cross], newline="\n")
+    write_csv(out / RATINGS_FILE, list(RATING_COLUMNS),
+              [[rank, r.agent, r.rating, r.low, r.high, r.games, result.method]
+               for rank, r in enumerate(result.ratings, start=1)], newline="\n")
     if not plot or importlib.util.find_spec("matplotlib") is None:
         return None
     from .plots import plot_ratings  # slow to import
@@ -216,8 +201,36 @@ def write_outputs(tournament: Tournament, result: Standings, out: Path, plot: bo
     title = (f"{result.method.title()} ratings: {tournament.players} players a table, "
              f"{dice_text(tournament.config.dice[0])} each, {tournament.games} games a table; "
              f"{tournament.config.describe()}")
-    _atomic(out / RATINGS_PLOT, lambda tmp: plot_ratings(result.ratings, tmp, title))
-    return out / RATINGS_PLOT
+    return plot_ratings(result.ratings, out / RATINGS_PLOT, title)
+
+
+@dataclass(frozen=True)
+class TournamentFiles:
+    """A tournament's files as read back: ``info`` (``tournament.json``, {} when it does not read), the rows of
+    ``cross`` (``cross_table.csv``) and ``ratings`` (``ratings.csv``, in file order: by rank) as dicts of their
+    columns, and a line for each ``problem`` found (a row that does not read is left out)."""
+
+    info: dict
+    cross: list[dict]
+    ratings: list[dict]
+    problems: list[str]
+
+
+def read_outputs(out: Path) -> TournamentFiles:
+    """The files :func:`write_outputs` wrote into ``out``, read back without raising: what does not read is named in
+    ``problems``."""
+    out, problems = Path(out), []
+    try:
+        info = json.loads((out / TOURNAMENT_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # missing, not UTF-8 (a ValueError too) or not JSON
+        problems.append(f"{TOURNAMENT_FILE}: cannot be read ({exc})")
+        info = {}
+    if not isinstance(info, dict):
+        problems.append(f"{TOURNAMENT_FILE}: cannot be read (not a JSON object)")
+        info = {}
+    cross, found = read_csv(out / CROSS_TABLE_FILE, CROSS_COLUMNS, tuple(CROSS_COLUMNS))
+    ratings, more = read_csv(out / RATINGS_FILE, RATING_COLUMNS, tuple(RATING_COLUMNS))
+    return TournamentFiles(info, cross, ratings, problems + found + more)
 
 
 def run_tournament(tournament: Tournament, out: str | Path, *, plot: bool = True,
