@@ -16,7 +16,7 @@ import numpy as np
 from _record import record
 
 from ldpomdp.web.app import create_app
-from ldpomdp.web.load import play_games, play_over_http, running_server, server_cpu_seconds
+from ldpomdp.web.load_driver import play_games, play_over_http, running_server, server_cpu_seconds
 
 with warnings.catch_warnings():  # starlette 1.x asks for httpx2 in its test client; httpx works
     warnings.simplefilter("ignore")

@@ -34,6 +34,7 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     "ldpomdp.opponents.base": "ldpomdp.opponent",
     **{f"ldpomdp.opponents.{name}": f"ldpomdp.players.{name}"
        for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player", "wildcard"]},
+    "ldpomdp.web.load": "ldpomdp.web.load_driver",  # the web app's load driver, named for what it is
 }
 
 

@@ -42,7 +42,7 @@ def results_root(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def server(results_root) -> Iterator[str]:
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
-    from ldpomdp.web.load import running_server
+    from ldpomdp.web.load_driver import running_server
 
     with running_server("--results", str(results_root)) as (url, _):
         yield url

@@ -15,7 +15,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 in its test cli
     from starlette.testclient import TestClient
 
 from ldpomdp.web.app import create_app  # noqa: E402
-from ldpomdp.web.load import play_games, play_over_http, running_server  # noqa: E402
+from ldpomdp.web.load_driver import play_games, play_over_http, running_server  # noqa: E402
 
 SETTINGS = {"opponents": ["expected-count"], "dice": 2}  # the benchmark's game (5 dice) made small
 

@@ -1,6 +1,6 @@
-"""Driving a real server over HTTP: start ``ldpomdp serve`` on a free local port, and play many games at once, each
-from a client of its own (its own session cookie), checking that no game sees another's state. Used by the load
-test and ``benchmarks/web_load.py``; needs ``httpx`` (the test extra)."""
+"""The web app's load driver (a load-test client): start ``ldpomdp serve`` on a free local port, and play many games
+at once over HTTP, each from a client of its own (its own session cookie), checking that no game sees another's
+state. Used by the load test and ``benchmarks/web_load.py``; needs ``httpx`` (the test extra)."""
 
 from __future__ import annotations
 
