@@ -26,13 +26,12 @@ from ldpomdp.planners._common import BeliefPlayer
 from ldpomdp import registry
 from ldpomdp.registry import canonical_spec, make_player, registered_names
 from ldpomdp.rules import GameConfig, matching_count
-from ldpomdp.sweeps import Cell, run_sweep
+from ldpomdp.sweeps import Cell, difference_interval, run_sweep
 from ldpomdp.sweeps.store import GameStore
 from ldpomdp.web.app import COOKIE, create_app
 from ldpomdp.web.choices import spec_choices
 from ldpomdp.web.explain import action_text
-from ldpomdp.web.load import play_over_http
-from ldpomdp.web.results import difference_interval
+from ldpomdp.web.load_driver import play_over_http
 
 ROOT = Path(__file__).resolve().parents[1]
 # the others': probabilities if they have action_probabilities; robust's are those of the part that plays the round,

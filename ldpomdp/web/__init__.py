@@ -10,7 +10,7 @@ import errno
 import socket
 from pathlib import Path
 
-from ..errors import install_hint
+from ..errors import UsageError, install_hint
 
 __all__ = ["serve"]
 
@@ -28,7 +28,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, results: str | Path | None 
 
         from .app import create_app
     except ImportError as exc:
-        raise ValueError(f"ldpomdp serve needs the web extra: {install_hint('web')} ({exc})") from None
+        raise UsageError(f"ldpomdp serve needs the web extra: {install_hint('web')} ({exc})") from None
     app = create_app(results, allow_plugins)
     listener = _listen(host, port)
     print(f"ldpomdp: serving on http://{f'[{host}]' if ':' in host else host}:{port}/ (Ctrl+C stops)", flush=True)
@@ -39,16 +39,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, results: str | Path | None 
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host``:``port`` (uvicorn listens on it), or a ValueError naming the problem."""
+    """A socket bound to ``host``:``port`` (uvicorn listens on it), or a UsageError naming the problem."""
     if not 1 <= port <= 65535:
-        raise ValueError(f"--port must be between 1 and 65535, got {port}")
+        raise UsageError(f"--port must be between 1 and 65535, got {port}")
     if not host.strip():
-        raise ValueError("--host is empty: give an address, e.g. 127.0.0.1 (this machine only)")
+        raise UsageError("--host is empty: give an address, e.g. 127.0.0.1 (this machine only)")
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                                              flags=socket.AI_PASSIVE)[0]
     except socket.gaierror as exc:
-        raise ValueError(f"--host {host!r} is no address this machine can listen on: {exc.strerror}") from None
+        raise UsageError(f"--host {host!r} is no address this machine can listen on: {exc.strerror}") from None
     listener = socket.socket(family, kind, proto)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a restart need not wait
@@ -56,5 +56,5 @@ def _listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         listener.close()
         hint = _BIND_HINTS.get(exc.errno or 0, "")
-        raise ValueError(f"cannot listen on {host} port {port}: {exc.strerror}{f' ({hint})' if hint else ''}") from None
+        raise UsageError(f"cannot listen on {host} port {port}: {exc.strerror}{f' ({hint})' if hint else ''}") from None
     return listener

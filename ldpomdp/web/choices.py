@@ -8,6 +8,7 @@ import dataclasses
 from typing import Any
 
 from ..caches import memo
+from ..errors import UsageError
 from ..registry import RECOMMENDED, parse_spec, player_parameters, recommended, registered_names
 from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig
 
@@ -104,24 +105,25 @@ def _integer(body: dict, key: str, default: int, low: int, high: int | None = No
     value = body.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         bound = f"between {low} and {high}" if high is not None else f">= {low}"
-        raise ValueError(f"{key} must be an integer {bound}, got {value!r}")
+        raise UsageError(f"{key} must be an integer {bound}, got {value!r}")
     return value
 
 
 def rules_from_form(body: dict, num_players: int) -> GameConfig:
     """The rules of the form ``body`` (the fields of :func:`rule_fields`, their defaults where absent; ``dice``: a
-    number for every player) for ``num_players``; a ValueError names a bad field."""
+    number for every player) for ``num_players``; a UsageError names a bad field (GameConfig's ValueError a bad
+    rule)."""
     rules = rule_fields()
     dice = _integer(body, "dice", rules["dice"], 1)
     faces = _integer(body, "faces", rules["faces"], 2, LIMITS["faces"])
     if dice * num_players > LIMITS["table_dice"]:
-        raise ValueError(f"{dice} dice for {num_players} players is over the {LIMITS['table_dice']} dice this server "
+        raise UsageError(f"{dice} dice for {num_players} players is over the {LIMITS['table_dice']} dice this server "
                          f"puts on a table")
     chosen = {name: body.get(name, default) for name, default in rules.items()}
     try:
         return GameConfig(num_players=num_players, **{**chosen, "dice": dice, "faces": faces})
-    except TypeError as exc:
-        raise ValueError(str(exc)) from None
+    except TypeError as exc:  # a field of the wrong type
+        raise UsageError(str(exc)) from None
 
 
 @memo(maxsize=256)

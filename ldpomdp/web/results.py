@@ -5,27 +5,31 @@ with the difference of their win rates. Read only; a request names a folder only
 
 from __future__ import annotations
 
-import csv
-import json
-import math
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from ..errors import UsageError
 from ..registry import make_player
 from ..rules import CHALLENGE, EXACT, GameConfig, settle_round
-from ..sweeps.cell import Cell
-from ..sweeps.games import play_one
-from ..sweeps.statistics import SUMMARY_FILE, wilson_interval
-from ..sweeps.store import GAMES_FILE, RECORD_FIELDS
+from ..sweeps import (
+    GAMES_FILE,
+    SUMMARY_FILE,
+    TOURNAMENT_FILE,
+    Cell,
+    difference_interval,
+    play_one,
+    read_games,
+    read_outputs,
+    read_summary,
+    same_game,
+    wilson_interval,
+)
 from .explain import action_text, matching_dice
 from .session import WebError, check_spec
 
-__all__ = ["Results", "ResultsFolder", "difference_interval", "COLUMNS", "TOURNAMENT_FILE", "CROSS_TABLE_FILE",
-           "RATINGS_FILE"]
+__all__ = ["Results", "ResultsFolder", "COLUMNS"]
 
-TOURNAMENT_FILE, CROSS_TABLE_FILE, RATINGS_FILE = "tournament.json", "cross_table.csv", "ratings.csv"
 # the summary's columns the page shows, by their summary.csv name: label, and what the column holds
 COLUMNS = {
     "player": ("Player", "the player's spec (and its place among the cell's players)"),
@@ -36,24 +40,6 @@ COLUMNS = {
     "best_response": ("Best response", "exact win rate of the best response in the player's place"),
     "exact_value": ("Exact win rate", "the player's own exact win rate"),
 }
-_INTEGER, _NUMBER = "an integer", "a number"
-_SUMMARY_FIELDS = {"cell": str, "player": str, "player_index": _INTEGER, "games": _INTEGER, "wins": _INTEGER,
-                   "win_rate": _NUMBER, "ci_low": _NUMBER, "ci_high": _NUMBER, "challenges_per_game": _NUMBER,
-                   "challenge_success_rate": _NUMBER, "best_response": _NUMBER, "exact_value": _NUMBER}
-_SUMMARY_REQUIRED = ("cell", "player", "games", "wins")
-_CROSS_FIELDS = {"row_agent": str, "column_agent": str, "games": _INTEGER, "wins": _INTEGER, "win_rate": _NUMBER,
-                 "low": _NUMBER, "high": _NUMBER}
-_RATING_FIELDS = {"rank": _INTEGER, "agent": str, "rating": _NUMBER, "low": _NUMBER, "high": _NUMBER,
-                  "games": _INTEGER, "method": str}
-
-
-def difference_interval(wins_a: int, games_a: int, wins_b: int, games_b: int) -> tuple[float, float]:
-    """95% interval of the difference of two independent win rates (a - b): Newcombe's hybrid score interval,
-    from each rate's Wilson interval (Newcombe 1998, method 10)."""
-    p_a, p_b = wins_a / games_a, wins_b / games_b
-    (low_a, high_a), (low_b, high_b) = wilson_interval(wins_a, games_a), wilson_interval(wins_b, games_b)
-    difference = p_a - p_b
-    return (difference - math.hypot(p_a - low_a, high_b - p_b), difference + math.hypot(high_a - p_a, p_b - low_b))
 
 
 def _is_results(path: Path) -> bool:
@@ -68,9 +54,9 @@ class Results:
     def __init__(self, path: str | Path, allow_plugins: bool = False):
         self.path, self.allow_plugins = Path(path), allow_plugins
         if not self.path.is_dir():
-            raise ValueError(f"--results {path}: no such folder")
+            raise UsageError(f"--results {path}: no such folder")
         if not self.names():
-            raise ValueError(f"--results {path}: no {SUMMARY_FILE} or {GAMES_FILE} there or in its folders (not a "
+            raise UsageError(f"--results {path}: no {SUMMARY_FILE} or {GAMES_FILE} there or in its folders (not a "
                              f"sweep's folder, nor a folder of them)")
 
     def names(self) -> list[str]:
@@ -140,9 +126,9 @@ class ResultsFolder:
     def __init__(self, path: str | Path, allow_plugins: bool = False, name: str = "."):
         self.path, self.allow_plugins, self.name = Path(path), allow_plugins, name
         if not self.path.is_dir():
-            raise ValueError(f"--results {path}: no such folder")
+            raise UsageError(f"--results {path}: no such folder")
         if not _is_results(self.path):
-            raise ValueError(f"--results {path}: no {SUMMARY_FILE} or {GAMES_FILE} there (not a sweep's folder)")
+            raise UsageError(f"--results {path}: no {SUMMARY_FILE} or {GAMES_FILE} there (not a sweep's folder)")
 
     @property
     def kind(self) -> str:
@@ -151,7 +137,7 @@ class ResultsFolder:
 
     def rows(self) -> tuple[list[dict], list[str]]:
         """The summary's rows (numbers as numbers, an empty value as None) and a line for each one left out."""
-        return _read_table(self.path / SUMMARY_FILE, _SUMMARY_FIELDS, _SUMMARY_REQUIRED)
+        return read_summary(self.path / SUMMARY_FILE)
 
     def summary(self) -> dict:
         """The summary by cell (``cells``: each one's players, dice, rules and rows), the ``columns`` shown (those
@@ -171,16 +157,9 @@ class ResultsFolder:
     def tournament(self, problems: list[str]) -> dict:
         """``tournament.json`` (``info``, its rules in words), the cross table's rows, the ratings' rows (by
         rank) and the agents in the order the cross table shows them; problems are added to ``problems``."""
-        try:
-            info = json.loads((self.path / TOURNAMENT_FILE).read_text(encoding="utf-8"))
-            if not isinstance(info, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, ValueError) as exc:
-            problems.append(f"{TOURNAMENT_FILE}: cannot be read ({exc})")
-            info = {}
-        cross, found = _read_table(self.path / CROSS_TABLE_FILE, _CROSS_FIELDS, tuple(_CROSS_FIELDS))
-        ratings, more = _read_table(self.path / RATINGS_FILE, _RATING_FIELDS, tuple(_RATING_FIELDS))
-        problems += found + more
+        written = read_outputs(self.path)
+        info, cross, ratings = written.info, written.cross, written.ratings
+        problems += written.problems
         agents = info.get("agents")
         if not (isinstance(agents, list) and all(isinstance(a, str) for a in agents)):
             agents = list(dict.fromkeys(r[k] for r in cross for k in ("row_agent", "column_agent")))
@@ -195,16 +174,7 @@ class ResultsFolder:
 
     def games(self) -> list[dict]:
         """Every game record of ``games.jsonl``, in file order (lines that are not records are left out)."""
-        path, records = self.path / GAMES_FILE, []
-        if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(record, dict) and all(key in record for key in RECORD_FIELDS):
-                    records.append(record)
-        return records
+        return read_games(self.path / GAMES_FILE)
 
     def replay(self, cell_id: str, game: int) -> dict:
         """Game ``game`` of cell ``cell_id`` played again: every round's hands and actions, and whether the replay
@@ -219,9 +189,9 @@ class ResultsFolder:
         specs = [check_spec(spec, self.allow_plugins) for spec in cell.players]
         try:
             players = [make_player(spec) for spec in specs]
-            played, line = play_one(cell, stored["seed"], game, players)
-        except ValueError as exc:
+        except ValueError as exc:  # a spec that does not build here (the registry's refusal)
             raise WebError(400, str(exc).splitlines()[0]) from None
+        played, line = play_one(cell, stored["seed"], game, players)
         dice, rounds = cell.config.starting_dice, []
         for r in played.rounds:
             config, call = cell.config.round_rules(r.palifico), EXACT if r.exact else CHALLENGE  # the round's rules
@@ -236,7 +206,7 @@ class ResultsFolder:
             dice = after
         return {"cell": cell_id, "game": game, "rules": cell.config.describe(),
                 "seats": [specs[i] for i in line["seats"]], "rounds": rounds, "winner": played.winner,
-                "matches_record": all(line[k] == stored[k] for k in RECORD_FIELDS)}
+                "matches_record": same_game(line, stored)}
 
 
 def _rules_words(info: dict) -> str:
@@ -250,50 +220,3 @@ def _rules_words(info: dict) -> str:
         except (TypeError, ValueError):
             return ", ".join(f"{k}={v}" for k, v in rules.items())
     return "" if rules is None else str(rules)
-
-
-def _convert(kind: Any, text: str) -> Any:
-    """A CSV value as a ``str``, an integer or a number (an empty one as None); a ValueError otherwise."""
-    if kind is str:
-        return text
-    if text.strip() == "":
-        return None
-    value = float(text)
-    if kind == _INTEGER:
-        if not value.is_integer():
-            raise ValueError
-        return int(value)
-    return value
-
-
-def _read_table(path: Path, fields: dict[str, Any], required: tuple[str, ...]) -> tuple[list[dict], list[str]]:
-    """The rows of the CSV file ``path`` with the columns ``fields`` it has (converted), and a line for each
-    problem: a missing file or required column, a row with a value that does not read (left out)."""
-    if not path.exists():
-        return [], [] if path.name == SUMMARY_FILE else [f"{path.name}: missing"]
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            header, lines = reader.fieldnames or [], list(reader)
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        return [], [f"{path.name}: cannot be read ({exc})"]
-    missing = [name for name in required if name not in header]
-    if missing:
-        return [], [f"{path.name}: no column {', '.join(missing)}"]
-    rows, problems = [], []
-    for number, line in enumerate(lines, start=2):
-        try:
-            rows.append({name: _convert(kind, line[name] or "") if name in header else None
-                         for name, kind in fields.items()})
-        except ValueError:
-            bad = next(name for name in fields if name in header and not _reads(fields[name], line[name] or ""))
-            problems.append(f"{path.name} line {number}: {bad} {line[bad]!r} is not {fields[bad]}")
-    return rows, problems
-
-
-def _reads(kind: Any, text: str) -> bool:
-    try:
-        _convert(kind, text)
-    except ValueError:
-        return False
-    return True

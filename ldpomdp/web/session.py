@@ -11,11 +11,10 @@ from collections import OrderedDict
 from typing import Any
 
 from ..errors import PlayerError, TableError
-from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name, seeded_rng
+from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name
 from ..registry import make_seat, parse_spec
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
-from ..sweeps.cell import Cell, game_seed
-from ..sweeps.games import game_line
+from ..sweeps import SteppedGame
 from .choices import LIMITS, recommendation, rule_fields, rules_from_form
 from .explain import action_distribution, action_text, explain, matching_dice
 
@@ -130,7 +129,7 @@ class WebGame:
     def __init__(self, config: GameConfig, specs: list[str], seed: int, score: dict[str, int] | None = None):
         self.specs = ("human", *specs)
         self.earlier = dict(score or {"games": 0, "won": 0})
-        self.cell, self.seed = Cell(self.specs, config), seed
+        self.seed = seed
         players: list[Any] = [_You()]
         for spec in specs:
             try:
@@ -138,7 +137,8 @@ class WebGame:
             except ValueError as exc:
                 raise WebError(400, str(exc).splitlines()[0]) from None
         self.players = players
-        self.rng = seeded_rng(game_seed(seed, self.cell, 0), players)
+        self._seeded = SteppedGame(self.specs, config, seed, players)
+        self.rng = self._seeded.rng
         self.state = GameState(config, self.rng, first_opener=0)
         for seat, player in enumerate(players):
             try:
@@ -252,7 +252,7 @@ class WebGame:
         with self.lock:
             if not self.state.over:
                 raise WebError(409, "the game is not finished: its record is written at the end")
-            return game_line(self.cell.id, 0, self.seed, range(len(self.specs)), self.state.record)
+            return self._seeded.record(self.state.record)
 
     # -- inside --------------------------------------------------------------------------------------------------
     @property
