@@ -1,4 +1,5 @@
-"""Sweep statistics: Wilson intervals and the per-player summary of a cell's games."""
+"""Sweep statistics: Wilson intervals, Newcombe's interval of a difference, and the per-player summary of a cell's
+games."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 
 import pytest
 
-from ldpomdp.sweeps import Cell, rate_text, summarize, wilson_interval
+from ldpomdp.sweeps import Cell, difference_interval, rate_text, summarize, wilson_interval
 
 
 @pytest.mark.parametrize("k,n,low,high", [
@@ -19,6 +20,12 @@ from ldpomdp.sweeps import Cell, rate_text, summarize, wilson_interval
 def test_wilson_interval_known_values(k, n, low, high):
     lo, hi = wilson_interval(k, n)
     assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+
+
+def test_the_difference_of_two_win_rates_has_newcombes_interval():
+    # Newcombe (1998), Table II, method 10: 56/70 - 48/80 and 9/10 - 3/10
+    assert difference_interval(56, 70, 48, 80) == pytest.approx((0.0524, 0.3339), abs=5e-5)
+    assert difference_interval(9, 10, 3, 10) == pytest.approx((0.1705, 0.8090), abs=5e-5)
 
 
 @pytest.mark.parametrize("n", [10, 30, 50, 100, 1000])

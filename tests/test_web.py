@@ -24,6 +24,7 @@ from conftest import TOURNAMENT_AGENTS, TOURNAMENT_WINS, Planted, write_tourname
 from ldpomdp.planners._common import BeliefPlayer
 
 from ldpomdp import registry
+from ldpomdp.errors import UsageError
 from ldpomdp.registry import canonical_spec, make_player, registered_names
 from ldpomdp.rules import GameConfig, matching_count
 from ldpomdp.sweeps import Cell, difference_interval, run_sweep
@@ -32,6 +33,7 @@ from ldpomdp.web.app import COOKIE, create_app
 from ldpomdp.web.choices import spec_choices
 from ldpomdp.web.explain import action_text
 from ldpomdp.web.load_driver import play_over_http
+from ldpomdp.web.results import ResultsFolder
 
 ROOT = Path(__file__).resolve().parents[1]
 # the others': probabilities if they have action_probabilities; robust's are those of the part that plays the round,
@@ -399,10 +401,18 @@ def test_results_show_the_summary_by_cell_and_replay_every_game_as_stored(sweep_
     _refused(_client(create_app()).get("/api/results"), 404, "--results")
 
 
-def test_the_difference_of_two_win_rates_has_newcombes_interval():
-    # Newcombe (1998), Table II, method 10: 56/70 - 48/80 and 9/10 - 3/10
-    assert difference_interval(56, 70, 48, 80) == pytest.approx((0.0524, 0.3339), abs=5e-5)
-    assert difference_interval(9, 10, 3, 10) == pytest.approx((0.1705, 0.8090), abs=5e-5)
+def test_a_usage_error_is_a_400_with_its_first_line_and_anything_else_a_500(sweep_folder, monkeypatch):
+    def damaged(self):
+        raise UsageError("games.jsonl: line 3 is not a game record\nfix or remove that line")
+
+    def bug(self):
+        raise KeyError("oops")
+
+    client = _client(create_app(results=sweep_folder))
+    monkeypatch.setattr(ResultsFolder, "games", damaged)
+    assert _refused(client.get("/api/results/games"), 400) == "games.jsonl: line 3 is not a game record"
+    monkeypatch.setattr(ResultsFolder, "games", bug)
+    _refused(client.get("/api/results/games"), 500, "internal error (KeyError)")
 
 
 @pytest.fixture(scope="module")
