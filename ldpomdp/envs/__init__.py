@@ -1,9 +1,9 @@
 """Reinforcement-learning environments (extra ``rl``: ``pip install ".[rl]"`` in the checkout).
 
 ``liars_dice_env(config=GameConfig(...))``: a PettingZoo AEC environment, every seat an agent
-(:class:`~ldpomdp.envs.aec.LiarsDiceEnv`). ``LiarsDiceGymEnv(["aggressive", "conservative"], config)``: a
-Gymnasium environment for one learner against seated players. :mod:`ldpomdp.envs.coding` (numpy alone) builds
-the observations and rewards that both use; :class:`~ldpomdp.rules.ActionCoding` numbers the actions.
+(``LiarsDiceEnv``). ``LiarsDiceGymEnv(["aggressive", "conservative"], config)``: a
+Gymnasium environment for one learner against seated players. ``ldpomdp.envs.coding`` (numpy alone) builds
+the observations and rewards that both use; ``ActionCoding`` numbers the actions.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ _HOMES = {"liars_dice_env": "aec", "LiarsDiceEnv": "aec", "LiarsDiceGymEnv": "gy
 
 
 def __getattr__(name: str) -> Any:
-    """The environments are imported on first use, so that :mod:`ldpomdp.envs.coding` needs numpy alone."""
+    """The environments are imported on first use, so that ``ldpomdp.envs.coding`` needs numpy alone."""
     if name not in _HOMES:
         raise AttributeError(f"module 'ldpomdp.envs' has no attribute {name!r}")
     import importlib

@@ -1,5 +1,5 @@
 """Liar's Dice as a PettingZoo AEC environment over the package's own rules and game core
-(:class:`~ldpomdp.game.GameState`). Needs the ``rl`` extra (pettingzoo, gymnasium)."""
+(``GameState``). Needs the ``rl`` extra (pettingzoo, gymnasium)."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ class LiarsDiceEnv(AECEnv):
     """PettingZoo AEC environment: every seat is an agent, ``"player_0" .. "player_{n-1}"`` (docs/learning.md).
 
     Observations are ``{"observation": float32 vector, "action_mask": int8 vector}`` (the vector of
-    :func:`~ldpomdp.envs.coding.observation_vector`; the mask, also in ``infos[agent]``, all zeros for an agent not to
-    act); actions are :class:`~ldpomdp.rules.ActionCoding` numbers, an illegal one raising
-    :class:`~ldpomdp.game.IllegalActionError`; rewards +1 to the winner, -1 to an agent losing its last die, and
-    ``shaping``'s :func:`~ldpomdp.envs.coding.round_reward` each round; :attr:`events`: the last step's public events.
+    ``observation_vector``; the mask, also in ``infos[agent]``, all zeros for an agent not to
+    act); actions are ``ActionCoding`` numbers, an illegal one raising
+    ``IllegalActionError``; rewards +1 to the winner, -1 to an agent losing its last die, and
+    ``shaping``'s ``round_reward`` each round; ``events``: the last step's public events.
     """
 
     metadata = {"render_modes": ["human"], "name": "liars_dice_v0", "is_parallelizable": False}
@@ -78,13 +78,13 @@ class LiarsDiceEnv(AECEnv):
         self._select()
 
     def current_game(self) -> GameState:
-        """The game under way; ValueError before :meth:`reset`."""
+        """The game under way; ValueError before ``reset``."""
         if self.state is None:
             raise ValueError("LiarsDiceEnv: no game under way, call reset() first")
         return self.state
 
     def current_round(self) -> RoundState:
-        """The game's current round (one is always under way after :meth:`reset`)."""
+        """The game's current round (one is always under way after ``reset``)."""
         rnd = self.current_game().round
         assert rnd is not None  # reset starts the first round, and step the next one
         return rnd
@@ -158,5 +158,5 @@ class LiarsDiceEnv(AECEnv):
 def liars_dice_env(config: GameConfig | None = None, shaping: Shaping = NO_SHAPING,
                    render_mode: str | None = None) -> LiarsDiceEnv:
     """A PettingZoo AEC environment of ``config`` (default: 2 players, 5 dice, full bids, ones wild); see
-    :class:`LiarsDiceEnv`."""
+    ``LiarsDiceEnv``."""
     return LiarsDiceEnv(config, shaping, render_mode)

@@ -1,6 +1,7 @@
-"""What the environments and the learning agents share, with numpy alone: the observation vector, and the game's
-rewards with report 004's per-round shaping. Actions are numbered by :class:`~ldpomdp.rules.ActionCoding`. Seats in
-observations are relative: position 0 is the observer, 1 the next seat, and so on.
+"""Observation vectors and shaped rewards shared by the environments and the learning agents (numpy alone).
+
+The observation vector, and the game's rewards with report 004's per-round shaping. Actions are numbered by
+``ActionCoding``. Seats in observations are relative: position 0 is the observer, 1 the next seat, and so on.
 """
 
 from __future__ import annotations
@@ -18,15 +19,17 @@ __all__ = ["Shaping", "REPORT_SHAPING", "NO_SHAPING", "observation_vector", "obs
 
 
 def observation_size(config: GameConfig) -> int:
-    """Length of :func:`observation_vector`: own hand (faces), dice per seat (players), and one entry per bid and
+    """Length of ``observation_vector``: own hand (faces), dice per seat (players), and one entry per bid and
     seat (bids x players), then under ``palifico`` one entry: 1 in a palifico round."""
     return config.faces + config.num_players + ActionCoding(config).num_bids * config.num_players + config.palifico
 
 
 def observation_vector(view: PublicView, hand: tuple[int, ...], seat: int, coding: ActionCoding) -> np.ndarray:
-    """What ``seat`` sees on ``view`` as float32: its hand's face counts, the dice of every seat (relative order,
-    itself first), and this round's bids: entry ``(b, k)`` is 1 when bid number ``b`` was made by the player
-    ``k`` seats after the observer; under ``palifico``, whether this is a palifico round."""
+    """What ``seat`` sees on ``view``, as a float32 vector of length ``observation_size(config)``.
+
+    Its hand's face counts, the dice of every seat (relative order, itself first), and this round's bids: entry
+    ``(b, k)`` is 1 when bid number ``b`` was made by the player ``k`` seats after the observer; under ``palifico``,
+    whether this is a palifico round."""
     config = view.config
     n = config.num_players
     out = np.zeros(observation_size(config), dtype=np.float32)
@@ -42,9 +45,11 @@ def observation_vector(view: PublicView, hand: tuple[int, ...], seat: int, codin
 
 @dataclass(frozen=True)
 class Shaping:
-    """Per-round rewards (report 004, section 3.1, divided by its 5000 for a game, so that winning is +1); each
-    reward is a float in [-1e6, 1e6], 0 for none, penalties negative. ``risk`` (>= 0, report 004's intermediate
-    stage, section 4.3) multiplies ``bluff_called`` and ``wrong_call`` by ``1 + risk * quantity / dice on the table``.
+    """Per-round reward shaping of report 004, scaled so that winning a game is +1.
+
+    Report 004, section 3.1, divided by its 5000 for a game. Each reward is a float in [-1e6, 1e6], 0 for none,
+    penalties negative. ``risk`` (>= 0, report 004's intermediate stage, section 4.3) multiplies ``bluff_called`` and
+    ``wrong_call`` by ``1 + risk * quantity / dice on the table``.
     """
 
     bid_held: float = 0.0  # for each of one's bids that did not cost a die (raised over, or challenged and true)
@@ -67,7 +72,7 @@ REPORT_SHAPING = Shaping(bid_held=100 / 5000, bluff_called=-500 / 5000, wrong_ca
 
 def round_reward(end: RoundEnd, history: tuple[tuple[int, Bid], ...], seat: int, shaping: Shaping) -> float:
     """``seat``'s shaped reward for a round that ended with ``end`` after the bids ``history`` (the round's
-    bids in order, as in a :class:`~ldpomdp.game.PublicView`)."""
+    bids in order, as in a ``PublicView``)."""
     table = sum(end.dice_after) + 1
     weight = 1.0 + shaping.risk * end.bid.quantity / table
     reward = 0.0

@@ -1,6 +1,7 @@
-"""A Gymnasium single-agent view of :class:`~ldpomdp.envs.aec.LiarsDiceEnv`: the learner holds one seat, the
-other seats are players built from specs (``["aggressive", "conservative"]``, see ``ldpomdp players``), so any
-Gymnasium algorithm can train against the package's players. Needs the ``rl`` extra."""
+"""A Gymnasium single-agent view of ``LiarsDiceEnv``: one learner against the package's players.
+
+The learner holds one seat; the other seats are players built from specs (``["aggressive", "conservative"]``, see
+``ldpomdp players``), so any Gymnasium algorithm can train against the package's players. Needs the ``rl`` extra."""
 
 from __future__ import annotations
 
@@ -25,9 +26,9 @@ class LiarsDiceGymEnv(gymnasium.Env):
 
     ``config`` (default ``GameConfig()``) has ``1 + len(opponents)`` players, or 2 and the same dice for every seat
     (widened to the table); ``seat``: the learner's, or None to rotate it and the first opener game by game;
-    ``shaping``: per-round rewards. Observation and ``info["action_mask"]`` (also :meth:`action_masks`, MaskablePPO's
+    ``shaping``: per-round rewards. Observation and ``info["action_mask"]`` (also ``action_masks``, MaskablePPO's
     name) as in the AEC environment; reward: the learner's +1 / -1 plus the shaping, summed over the other seats' moves.
-    An illegal action raises :class:`~ldpomdp.game.IllegalActionError`.
+    An illegal action raises ``IllegalActionError``.
     """
 
     metadata = {"render_modes": []}
