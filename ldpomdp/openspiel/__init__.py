@@ -1,5 +1,7 @@
-"""The OpenSpiel bridge (extra ``openspiel``): the package's game registered with pyspiel, package players as
-``pyspiel.Bot`` and OpenSpiel policies, and OpenSpiel's bots at the package's table (player spec ``openspiel``).
+"""The OpenSpiel bridge (extra ``openspiel``): the package's game and players in OpenSpiel, and back.
+
+The package's game registered with pyspiel, package players as ``pyspiel.Bot`` and OpenSpiel policies, and
+OpenSpiel's bots at the package's table (player spec ``openspiel``).
 
 Not imported by ``import ldpomdp``; importing it needs ``pip install ".[openspiel]"`` in the checkout.
 """

@@ -1,10 +1,10 @@
 """Both directions of play between the package and OpenSpiel.
 
-- :func:`bot` / :class:`PackageBot`: any package player spec as a ``pyspiel.Bot`` on the bridged game.
-- :class:`PackagePolicy`: a package player as an OpenSpiel ``Policy`` (for exploitability, best responses, ...).
-- :func:`load_policy_table`: a tabular policy saved from OpenSpiel, as the ``openspiel`` player
-  (:class:`~ldpomdp.planners.openspiel.OpenSpielPlayer`) plays it.
-- :func:`roll_outcome`: a chance outcome drawn exactly as :func:`~ldpomdp.game.play_game` rolls a hand.
+- ``bot`` / ``PackageBot``: any package player spec as a ``pyspiel.Bot`` on the bridged game.
+- ``PackagePolicy``: a package player as an OpenSpiel ``Policy`` (for exploitability, best responses, ...).
+- ``load_policy_table``: a tabular policy saved from OpenSpiel, as the ``openspiel`` player
+  (``OpenSpielPlayer``) plays it.
+- ``roll_outcome``: a chance outcome drawn exactly as ``play_game`` rolls a hand.
 """
 
 from __future__ import annotations
@@ -35,14 +35,14 @@ def _bridged(state: object, who: str) -> LiarsDiceState:
 
 def roll_outcome(state: LiarsDiceState, rng: np.random.Generator) -> int:
     """The outcome of ``state``'s chance node drawn as the package rolls that seat's hand (one
-    :func:`~ldpomdp.game.roll_hand` draw from ``rng``), so a game driven with it replays a seeded package game."""
+    ``roll_hand`` draw from ``rng``), so a game driven with it replays a seeded package game."""
     state = _bridged(state, "roll_outcome")
     return state.rules.outcome(roll_hand(state.dice[state.to_roll], state.rules.faces, rng))
 
 
 class PackageBot(pyspiel.Bot):
     """A package player at a seat of the bridged game: before each decision it is shown the public events it has
-    not seen yet (as :func:`~ldpomdp.game.play_game` shows them), then asked to act with ``rng``."""
+    not seen yet (as ``play_game`` shows them), then asked to act with ``rng``."""
 
     def __init__(self, player: Player, game: LiarsDiceGame, seat: int, rng: np.random.Generator):
         pyspiel.Bot.__init__(self)
@@ -88,9 +88,10 @@ def bot(spec: str, game: LiarsDiceGame, seat: int, rng: np.random.Generator | in
 
 
 class PackagePolicy(os_policy.Policy):
-    """A package player as an OpenSpiel policy of every seat: its ``action_probabilities`` on the acting seat's hand
-    and the round's public view, or, for a player without them, :class:`~ldpomdp.exact.ReplayPolicy`'s reading of
-    its ``act`` (exact for players deterministic given what they saw)."""
+    """A package player as an OpenSpiel policy of every seat.
+
+    Its ``action_probabilities`` on the acting seat's hand and the round's public view, or, for a player without them,
+    ``ReplayPolicy``'s reading of its ``act`` (exact for players deterministic given what they saw)."""
 
     def __init__(self, spec: str, game: LiarsDiceGame):
         if not isinstance(game, LiarsDiceGame):
@@ -124,10 +125,12 @@ class PackagePolicy(os_policy.Policy):
 
 
 def load_policy_table(path: str | Path) -> dict[str, list[tuple[int, float]]]:
-    """A tabular policy saved from OpenSpiel: ``policy.to_dict()`` of an OpenSpiel ``TabularPolicy`` (information
-    state string -> [(action, probability), ...], the mapping ``pyspiel.TabularPolicy`` takes), written with
-    ``json.dump``. Only JSON is read, never a pickle: unpickling a file runs whatever code it holds, and a spec
-    naming the file may come from a sweep folder or a web page. A ValueError names the file and what is wrong."""
+    """Read a tabular policy that OpenSpiel saved as JSON: information state -> [(action, probability), ...].
+
+    The file is ``policy.to_dict()`` of an OpenSpiel ``TabularPolicy`` (information state string -> [(action,
+    probability), ...], the mapping ``pyspiel.TabularPolicy`` takes), written with ``json.dump``. Only JSON is read,
+    never a pickle: unpickling a file runs whatever code it holds, and a spec naming the file may come from a sweep
+    folder or a web page. A ValueError names the file and what is wrong."""
     name = f"openspiel policy file {str(path)!r}"
     path = Path(path)
     if not path.is_file():

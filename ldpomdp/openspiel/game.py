@@ -1,9 +1,9 @@
 """The package's Liar's Dice as an OpenSpiel game: ``python_ldpomdp_liars_dice`` (parameters: docs/openspiel.md).
 
-Parameters map one to one onto :class:`~ldpomdp.rules.GameConfig`, plus ``one_round``, ``first_opener`` and
-``max_rounds``. Actions are OpenSpiel's ``liars_dice`` numbers (:class:`~ldpomdp.rules.ActionCoding` with
+Parameters map one to one onto ``GameConfig``, plus ``one_round``, ``first_opener`` and
+``max_rounds``. Actions are OpenSpiel's ``liars_dice`` numbers (``ActionCoding`` with
 ``every_face``). Each round starts with one chance node per seat with dice, whose outcome is the row of the seat's
-hand in :func:`~ldpomdp.hands.hand_support`; legal actions, calls and the next round come from :mod:`ldpomdp.rules`.
+hand in ``hand_support``; legal actions, calls and the next round come from ``ldpomdp.rules``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def config_of(params: dict) -> GameConfig:
-    """The :class:`GameConfig` of a game's parameters (missing ones take :data:`DEFAULTS`)."""
+    """The ``GameConfig`` of a game's parameters (missing ones take ``DEFAULTS``)."""
     unknown = sorted(set(params) - set(DEFAULTS))
     if unknown:
         raise ValueError(f"{GAME_NAME}: unknown parameter(s) {unknown}; known: {sorted(DEFAULTS)}")
@@ -79,9 +79,12 @@ def config_of(params: dict) -> GameConfig:
 
 
 def max_rounds_of(config: GameConfig, one_round: bool, max_rounds: int) -> int:
-    """The most rounds a game can have: 1 with ``one_round``; else the cap ``max_rounds`` (0: none), within the
-    rules' own bound (every round costs a die, so starting table dice - 1) unless ``exact_call`` gives dice back
-    (then an uncapped game stops after :data:`EXACT_CALL_ROUNDS_PER_DIE` rounds per starting table die)."""
+    """The most rounds a game can have under ``config``, ``one_round`` and the cap ``max_rounds``.
+
+    1 with ``one_round``; else the cap ``max_rounds`` (0: none), within the rules' own bound (every round costs a die,
+    so starting table dice - 1) unless ``exact_call`` gives dice back (then an uncapped game stops after
+    ``EXACT_CALL_ROUNDS_PER_DIE`` rounds per starting table die). ValueError for a ``max_rounds`` not an integer >= 0.
+    """
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
         raise ValueError(f"{GAME_NAME}: max_rounds must be an integer >= 0 (0: no cap), got {max_rounds!r}")
     table = sum(config.starting_dice)
@@ -93,8 +96,10 @@ def max_rounds_of(config: GameConfig, one_round: bool, max_rounds: int) -> int:
 
 
 class _Shared(tuple):
-    """A tuple that a state's clones share: states replace these, never mutate them, so ``copy.deepcopy`` (which
-    pyspiel's ``clone`` runs on a Python state's attributes) returns it as is instead of walking it."""
+    """A tuple that a state's clones share instead of copying.
+
+    States replace these, never mutate them, so ``copy.deepcopy`` (which pyspiel's ``clone`` runs on a Python state's
+    attributes) returns it as is instead of walking it."""
 
     def __deepcopy__(self, memo: dict) -> _Shared:
         return self
@@ -172,8 +177,10 @@ def _bids_of(actions: tuple[tuple[int, Action], ...]) -> tuple[tuple[int, Bid], 
 
 
 def _game_info(rules: _Rules) -> pyspiel.GameInfo:
-    """Sizes and bounds: a round on ``t`` dice has at most one bid per (quantity, face) then a call (every rule's
-    raises climb one order); without the exact call each round starts with at least one die fewer."""
+    """The ``pyspiel.GameInfo`` of a game: its sizes and bounds.
+
+    A round on ``t`` dice has at most one bid per (quantity, face) then a call (every rule's raises climb one order);
+    without the exact call each round starts with at least one die fewer."""
     config, table = rules.config, rules.table
     per_round = (lambda t: t + 1) if config.bids == "sixes" else (lambda t: t * config.faces + 1)
     tables = [table] * rules.max_rounds if config.exact_call else range(table, 1, -1)[:rules.max_rounds]
@@ -191,7 +198,7 @@ def _game_info(rules: _Rules) -> pyspiel.GameInfo:
 
 
 class LiarsDiceGame(pyspiel.Game):
-    """The pyspiel game; :attr:`config` is its :class:`GameConfig`, :attr:`one_round` whether one round ends it."""
+    """The pyspiel game; ``config`` is its ``GameConfig``, ``one_round`` whether one round ends it."""
 
     def __init__(self, params: dict | None = None):
         params = dict(params or {})
@@ -215,9 +222,11 @@ class LiarsDiceGame(pyspiel.Game):
 
 
 class LiarsDiceState(pyspiel.State):
-    """A game in progress: dice per seat, the finished rounds (:attr:`rounds`, with the dice each started with),
-    the seats whose palifico round has been played, the current round's hands as face counts (None until rolled),
-    its bids and whether it is a palifico round (:attr:`palifico`)."""
+    """A game in progress, as a pyspiel state.
+
+    It holds the dice per seat, the finished rounds (``rounds``, with the dice each started with), the seats whose
+    palifico round has been played, the current round's hands as face counts (None until rolled), its bids and
+    whether it is a palifico round (``palifico``)."""
 
     def __init__(self, game: LiarsDiceGame):
         super().__init__(game)
@@ -333,7 +342,7 @@ class LiarsDiceState(pyspiel.State):
 
     @property
     def round_config(self) -> GameConfig:
-        """The current round's rules: :attr:`config`, or in a palifico round its palifico rules."""
+        """The current round's rules: ``config``, or in a palifico round its palifico rules."""
         return self.rules.config.round_rules(self.palifico)
 
     def history_actions(self) -> tuple[tuple[int, Bid], ...]:
@@ -342,7 +351,7 @@ class LiarsDiceState(pyspiel.State):
         return tuple((s, bids[b]) for s, b in zip(self.bid_seats, self.bid_ids, strict=True))
 
     def public_view(self) -> PublicView:
-        """What everyone knows with :attr:`seat` to act."""
+        """What everyone knows with ``seat`` to act."""
         return PublicView(self.round_config, self.seat, self.dice, self.history_actions(), len(self.rounds))
 
     def player_view(self) -> PlayerView:
@@ -353,8 +362,8 @@ class LiarsDiceState(pyspiel.State):
                           hand=hand)
 
     def events(self) -> list[Event]:
-        """Every public event so far, as :func:`~ldpomdp.game.play_game` shows them to the players (a round's
-        :class:`RoundStart` once its hands are rolled)."""
+        """Every public event so far, as ``play_game`` shows them to the players (a round's
+        ``RoundStart`` once its hands are rolled)."""
         out: list[Event] = []
         rounds: list[tuple[tuple[int, ...], int, tuple[tuple[int, Bid], ...], bool, RoundRecord | None]] = [
             (dice, r.opener, _bids_of(r.actions), r.palifico, r) for dice, r in self.rounds]
@@ -483,9 +492,10 @@ def load(**params) -> LiarsDiceGame:
 
 
 def params_of(config: GameConfig, **extra) -> dict:
-    """The game parameters of ``config``, its variants only where they differ from today's rules (plus
-    ``one_round`` / ``first_opener`` / ``max_rounds`` given in ``extra``); ValueError for a config the parameters
-    cannot express (different dice per seat)."""
+    """The game parameters of ``config``, plus the ``one_round`` / ``first_opener`` / ``max_rounds`` in ``extra``.
+
+    Its variants appear only where they differ from today's rules. ValueError for a config the parameters cannot
+    express (different dice per seat)."""
     if len(set(config.starting_dice)) != 1:
         raise ValueError(f"{GAME_NAME} gives every seat the same dice; the config starts with {config.starting_dice}")
     return {"players": config.num_players, "dice": config.starting_dice[0], "faces": config.faces,
@@ -496,7 +506,7 @@ _registered = False
 
 
 def register() -> None:
-    """Register :data:`GAME_NAME` with pyspiel (once per process)."""
+    """Register ``GAME_NAME`` with pyspiel (once per process)."""
     global _registered
     if not _registered:
         pyspiel.register_game(_GAME_TYPE, LiarsDiceGame)
