@@ -24,9 +24,10 @@ ROLLOUTS = ("expected-count", "one-third")
 
 
 class LDParticles(pomdp_py.Particles):
-    """pomdp-py particles whose draws are reproducible: a ``random.Random`` seeded from the numpy Generator
-    (pomdp-py's own draw uses the global ``random``). The histogram
-    that pomdp-py builds on creation (hashing every state; POMCP only draws) is made when asked."""
+    """pomdp-py particles whose draws are reproducible, and whose histogram is built only when asked.
+
+    Draws use a ``random.Random`` seeded from the numpy Generator (pomdp-py's own draw uses the global ``random``).
+    The histogram that pomdp-py builds on creation (hashing every state; POMCP only draws) is made when asked."""
 
     def __init__(self, particles: list, rng: np.random.Generator | random.Random):
         self._building = True
@@ -53,12 +54,23 @@ class LDParticles(pomdp_py.Particles):
 
 
 def root_states(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool = False) -> list[LDState]:
-    """``k`` states at ``view`` (one object per distinct state): opponents' hands drawn jointly from ``belief`` (a
-    TableBelief), ours known. With ``by_count`` (the sixes game against models that act on a hand's count of the bid
-    face alone) every hand is the one of :func:`~ldpomdp.hands.count_hands` with its count, and each opponent's
-    counts are a systematic draw from its belief (each count's share of the ``k`` states within 1 / ``k`` of its
-    probability; shuffled, so the opponents' counts stay independent): the same round in distribution, over far
-    fewer distinct states."""
+    """``k`` states at ``view``: the opponents' hands drawn jointly from ``belief``, ours known.
+
+    With ``by_count`` (the sixes game against models that act on a hand's count of the bid face alone) every hand is
+    the one of ``count_hands`` with its count, and each opponent's counts are a systematic draw from its belief (each
+    count's share of the ``k`` states within 1 / ``k`` of its probability; shuffled, so the opponents' counts stay
+    independent): the same round in distribution, over far fewer distinct states.
+
+    Args:
+        view: the decision's ``PlayerView`` (our seat, hand, the dice and this round's bids).
+        belief: the round's ``TableBelief`` over the opponents' hands.
+        k: the number of states to draw.
+        rng: the numpy Generator the draws use.
+        by_count: draw counts of the bid face (see above) instead of whole hands; default False.
+
+    Returns:
+        ``k`` ``LDState`` objects, one object per distinct state (a state drawn twice is the same object).
+    """
     distinct, which = _root_draw(view, belief, k, rng, by_count)
     return [distinct[i] for i in which]
 
@@ -73,7 +85,7 @@ def _systematic(probabilities: np.ndarray, k: int, rng: np.random.Generator) -> 
 
 def _root_draw(view: PlayerView, belief, k: int, rng: np.random.Generator, by_count: bool
                ) -> tuple[list[LDState], list[int]]:
-    """:func:`root_states` as (its distinct states in order of first appearance, each state's index among them)."""
+    """``root_states`` as (its distinct states in order of first appearance, each state's index among them)."""
     config = view.config
     if by_count:
         face = config.faces
@@ -93,9 +105,10 @@ def _root_draw(view: PlayerView, belief, k: int, rng: np.random.Generator, by_co
 
 
 def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(index of the first of each distinct row, in order, and each row's position among those) of a 2-d integer
-    array: the rows read as numbers in mixed radix (each column's range) when they fit in 62 bits, else numpy's
-    row-wise unique."""
+    """The distinct rows of a 2-d integer array: (index of each one's first row, each row's position among them).
+
+    The first indices are in order. The rows are read as numbers in mixed radix (each column's range) when they fit in
+    62 bits, else numpy's row-wise unique is used."""
     if not len(rows):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     low, spans = rows.min(axis=0), rows.max(axis=0) - rows.min(axis=0) + 1
@@ -112,7 +125,7 @@ def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _root_particles(transition: TransitionModel, view: PlayerView, belief, k: int, rng: np.random.Generator,
                     by_count: bool) -> LDParticles:
-    """Root particles for the decision at ``view`` (see :func:`root_states`), interned by ``transition`` as the
+    """Root particles for the decision at ``view`` (see ``root_states``), interned by ``transition`` as the
     root of its next search."""
     distinct, which = _root_draw(view, belief, k, rng, by_count)
     distinct = transition.set_root(view.history, distinct)
@@ -132,8 +145,22 @@ def reset_root(
     agent: pomdp_py.Agent, view: PlayerView, belief, k: int, rng: np.random.Generator, rollout: str = "expected-count",
     by_count: bool = False,
 ) -> None:
-    """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view`` (see :func:`root_states`),
-    and refresh the rollout rule's estimate (the belief core is the source of truth; the search tree is kept)."""
+    """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view``; the search tree is kept.
+
+    Also refreshes the rollout rule's estimate (the belief core is the source of truth).
+
+    Args:
+        agent: the agent ``make_agent`` built for this seat and round.
+        view: the decision's ``PlayerView``.
+        belief: the round's ``TableBelief``.
+        k: the number of root particles (see ``root_states``).
+        rng: the numpy Generator the draws use.
+        rollout: "expected-count" or "one-third", as in ``make_agent``; default "expected-count".
+        by_count: draw counts of the bid face instead of whole hands (see ``root_states``); default False.
+
+    Returns:
+        None; ``agent``'s belief (and its tree's, if it has one) is replaced.
+    """
     particles = _root_particles(agent.transition_model, view, belief, k, rng, by_count)
     agent.policy_model.set_others_expected(others_expected(view.config, view, belief, rollout))
     agent.set_belief(particles)
@@ -156,11 +183,29 @@ def make_agent(
 ) -> pomdp_py.Agent:
     """A pomdp-py agent for ``seat``'s decision at ``view`` (its hand, the dice, this round's bids so far).
 
-    ``belief`` is the round's :class:`~ldpomdp.belief.TableBelief`; ``n_root`` root particles are drawn from
-    it (``by_count``: see :func:`root_states`). ``rollout``: "expected-count" (own dice + the belief's expected
+    ``belief`` is the round's ``TableBelief``; ``n_root`` root particles are drawn from
+    it (``by_count``: see ``root_states``). ``rollout``: "expected-count" (own dice + the belief's expected
     matching count of the opponents) or "one-third" (own dice + the unseen dice times P(a die matches)).
-    ``outcomes``: the reward when the round ends, per (loser, challenger) (default :func:`die_outcomes`); under
-    the rules settled by the count, per (end, caller) (default :func:`end_outcomes` without values).
+    ``outcomes``: the reward when the round ends, per (loser, challenger) (default ``die_outcomes``); under
+    the rules settled by the count, per (end, caller) (default ``end_outcomes`` without values).
+
+    Args:
+        config: the game's rules; must be ``view``'s.
+        seat: the deciding seat; must be ``view``'s.
+        opponent_models: the model of each opponent seat, used in the simulated transitions.
+        belief: the round's ``TableBelief`` over the opponents' hands.
+        view: the decision's ``PlayerView``.
+        n_root: the number of root particles; default 1000.
+        rollout: the rollout rule, one of ``ROLLOUTS``; default "expected-count".
+        rng: a numpy Generator, or a seed for one (None: fresh entropy).
+        outcomes: the round-end rewards (see above); None for the default.
+        by_count: draw counts of the bid face instead of whole hands (see ``root_states``); default False.
+
+    Returns:
+        A ``pomdp_py.Agent`` with root particles, policy, transition, observation and reward models.
+
+    Raises:
+        ValueError: ``rollout`` is not one of ``ROLLOUTS``, or ``view`` is of another seat or config.
     """
     one_of("make_agent", "rollout", rollout, ROLLOUTS)
     if view.seat != seat or view.config != config:

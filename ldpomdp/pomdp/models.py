@@ -1,9 +1,9 @@
 """The round's POMDP as seen by one player: transition (the opponents play by their models), observation,
 reward and the pruned-action / rollout policy, as pomdp-py model classes.
 
-POMCP calls these models millions of times, so public histories are interned in a trie (:class:`PublicNode`) and
+POMCP calls these models millions of times, so public histories are interned in a trie (``PublicNode``) and
 an opponent playing the estimate rule has its moves tabulated over the root particles' hands (the design notes,
-"POMCP on pomdp-py"); any other model is asked through its ``act`` on a :class:`~ldpomdp.game.PlayerView`.
+"POMCP on pomdp-py"); any other model is asked through its ``act`` on a ``PlayerView``.
 """
 
 from __future__ import annotations
@@ -63,9 +63,21 @@ class PublicNode:
 
     def state(self, like: LDState, turn: int, loser: int, seen: Sequence[tuple[int, Action]], end: int = -1
               ) -> LDState:
-        """The one state here with ``like``'s hands, dice and round: mid-round (``loser`` and ``end`` -1, ``turn``
-        the planner) or ended by ``turn``'s call (see :class:`~ldpomdp.pomdp.state.LDState` for ``loser`` and
-        ``end``); ``seen`` is only read when the state is new."""
+        """The one (interned) state at this history with ``like``'s hands, dice and round.
+
+        Mid-round (``loser`` and ``end`` -1, ``turn`` the planner) or ended by ``turn``'s call (see ``LDState`` for
+        ``loser`` and ``end``); ``seen`` is only read when the state is new.
+
+        Args:
+            like: a state whose hands, dice and round index the new state takes.
+            turn: the planner's seat mid-round, else the seat whose call ended the round.
+            loser: the seat that lost dice, -1 mid-round or when nobody lost.
+            seen: the others' ``(seat, action)`` pairs since the planner's last action.
+            end: under the rules settled by the count, the end's index in ``round_ends``; default -1 (none).
+
+        Returns:
+            The same ``LDState`` object for every call with the same hands, turn (once over), loser and end.
+        """
         over = loser >= 0 or end >= 0
         key = (like.hands, turn if over else -1, loser, end)
         state = self.states.get(key)
@@ -89,10 +101,10 @@ class TransitionModel(pomdp_py.TransitionModel):
     """Applies the planner's action, then plays every other player with its opponent model on the hands in
     the state, until it is the planner's turn again or a call ends the round. Round over: absorbing.
 
-    ``models`` (every other seat with dice -> its :class:`~ldpomdp.opponent.OpponentModel`) are only read, never
+    ``models`` (every other seat with dice -> its ``OpponentModel``) are only read, never
     told about simulated events; ``rng`` draws their simulated moves. Under the rules settled by the count an ended
-    state also carries ``end``, its end's index in :func:`~ldpomdp.rules.round_ends` (the keys of
-    :func:`end_outcomes`). Its caches: docs/design.md, "POMCP on pomdp-py".
+    state also carries ``end``, its end's index in ``round_ends`` (the keys of
+    ``end_outcomes``). Its caches: docs/design.md, "POMCP on pomdp-py".
     """
 
     def __init__(self, config: GameConfig, seat: int, models: Mapping[int, OpponentModel], rng: np.random.Generator):
@@ -107,9 +119,10 @@ class TransitionModel(pomdp_py.TransitionModel):
         self._drew = False  # whether the transition being played drew a random number (then it is not remembered)
 
     def set_root(self, history: tuple[tuple[int, Bid], ...], states: Sequence[LDState]) -> list[LDState]:
-        """Start a new search from the public ``history`` over the root particles ``states``: index each
-        opponent's distinct hands for the tabulated policies, and forget earlier tables. Returns the particles
-        interned (one object per distinct state, in the same order)."""
+        """Start a new search from the public ``history`` over the root particles ``states``; return them interned.
+
+        Indexes each opponent's distinct hands for the tabulated policies, and forgets earlier tables. Returns the
+        particles interned (one object per distinct state, in the same order)."""
         self.root = root = PublicNode(history)
         objects = {id(state): state for state in states}  # a state listed for several particles is interned once
         interned = {key: root.states.setdefault((state.hands, -1), state) for key, state in objects.items()}
@@ -184,7 +197,7 @@ class TransitionModel(pomdp_py.TransitionModel):
 
     def _play(self, state: LDState, action: LDAction, reply) -> LDState:
         """The state after ``action`` when ``reply(state, node, actor)`` gives each opponent's move. The planner's
-        moves come from :class:`PolicyModel`, which lists only legal ones for the history."""
+        moves come from ``PolicyModel``, which lists only legal ones for the history."""
         if state.terminal:
             return state
         if state.turn != self.seat:
@@ -256,9 +269,11 @@ class ObservationModel(pomdp_py.ObservationModel):
 
 
 class RewardModel(pomdp_py.RewardModel):
-    """At the round's end ``outcomes[(loser, challenger)]`` (e.g. the planner's game value of the dice state it
-    leads to, or -1 / +1 for losing / taking a die: :func:`die_outcomes`), under the rules settled by the count
-    ``outcomes[(end, caller)]`` (:func:`end_outcomes`; see :attr:`LDState.outcome`), 0 before and after it."""
+    """The reward: ``outcomes`` of the round's end when a call ends it, 0 before and after.
+
+    At the round's end ``outcomes[(loser, challenger)]`` (e.g. the planner's game value of the dice state it leads
+    to, or -1 / +1 for losing / taking a die: ``die_outcomes``), under the rules settled by the count
+    ``outcomes[(end, caller)]`` (``end_outcomes``; see ``LDState.outcome``)."""
 
     def __init__(self, outcomes: Mapping[tuple[int, int], float]):
         self.outcomes = dict(outcomes)
@@ -280,15 +295,16 @@ def die_outcomes(seat: int, dice: Sequence[int]) -> dict[tuple[int, int], float]
 
 @memo(maxsize=256)
 def _end_codes(config: GameConfig, dice: tuple[int, ...]) -> dict[tuple[int, tuple[int, ...]], int]:
-    """Each end of :func:`~ldpomdp.rules.round_ends` -> its index."""
+    """Each end of ``round_ends`` -> its index."""
     return {end: i for i, end in enumerate(round_ends(config, dice))}
 
 
 def end_outcomes(config: GameConfig, seat: int, dice: tuple[int, ...],
                  value: Callable[[tuple[int, ...], int], float] | None = None) -> dict[tuple[int, int], float]:
-    """The rewards of a round settled by the count (:func:`~ldpomdp.rules.settled_by_count`), per (index of the end
-    in :func:`~ldpomdp.rules.round_ends`, caller): ``value(dice after, next opener)`` (0 when ``seat`` is out, 1 when
-    it alone has dice), or without ``value`` ``seat``'s dice change minus the others'."""
+    """``seat``'s rewards of a round settled by the count, per (index of the end in ``round_ends``, caller).
+
+    For the rules of ``settled_by_count``: ``value(dice after, next opener)`` (0 when ``seat`` is out, 1 when it
+    alone has dice), or without ``value`` ``seat``'s dice change minus the others'."""
     active = [s for s, d in enumerate(dice) if d > 0]
     out = {}
     for code, (loser, after) in enumerate(round_ends(config, tuple(dice))):
@@ -304,9 +320,11 @@ def end_outcomes(config: GameConfig, seat: int, dice: tuple[int, ...],
 
 
 class PolicyModel(pomdp_py.RolloutPolicy):
-    """Pruned actions (the smallest raise on each face, then CHALLENGE; END once the round is over) and the
-    estimate-rule rollout: estimate = own matching dice + ``others_expected`` (per face, the expected matching dice of
-    the other hands), through the same :func:`~ldpomdp.estimate.estimate_policy` as the one-third player.
+    """The planner's pruned actions and its estimate-rule rollout.
+
+    Pruned actions: the smallest raise on each face, then CHALLENGE; END once the round is over. The rollout's
+    estimate = own matching dice + ``others_expected`` (per face, the expected matching dice of the other hands),
+    through the same ``estimate_policy`` as the one-third player.
 
     ``dice``: per seat this round; ``hand``: the planner's face counts; ``root_bid``: the bid standing when the agent's
     history starts (None: the planner opens), so actions can be listed from a history alone (pomdp-py expands some

@@ -10,11 +10,12 @@ __all__ = ["LDObservation"]
 
 
 class LDObservation(pomdp_py.Observation):
-    """``seen``: the other players' ``(seat, action)`` pairs between two of the planner's actions; once a call
-    ended the round, ``loser``, the seat that lost dice (-1 while it goes on or when nobody lost), and under the
-    rules settled by the count ``end``, the index of its end in :func:`~ldpomdp.rules.round_ends` (else -1), as
-    in :class:`~ldpomdp.pomdp.state.LDState`. The revealed hands are left out: the round's POMDP ends there, so
-    they would only multiply the tree's branches."""
+    """What the planner sees between two of its actions, and how the round ended once a call ended it.
+
+    ``seen``: the other players' ``(seat, action)`` pairs between two of the planner's actions; once a call ended the
+    round, ``loser``, the seat that lost dice (-1 while it goes on or when nobody lost), and under the rules settled
+    by the count ``end``, the index of its end in ``round_ends`` (else -1), as in ``LDState``. The revealed hands are
+    left out: the round's POMDP ends there, so they would only multiply the tree's branches."""
 
     def __init__(self, seen: tuple[tuple[int, Action], ...], loser: int = -1, end: int = -1):
         self.seen = seen

@@ -16,12 +16,14 @@ SETTLE_CHUNK = 25  # simulations between two looks of the stopping rule
 
 
 class RoundPOMCP(pomdp_py.POMCP):
-    """:class:`pomdp_py.POMCP` that ends a simulation at the round's end (pomdp-py runs every one for ``max_depth``
-    steps), whose ``update`` leaves the root particles to the caller, and which may end a search early.
+    """``pomdp_py.POMCP`` for one round: simulations stop at its end, and a search may stop early.
+
+    It ends a simulation at the round's end (pomdp-py runs every one for ``max_depth`` steps), its ``update`` leaves
+    the root particles to the caller, and it may end a search early.
 
     ``agent``: the agent planned for (pomdp-py keeps its own private). ``leaf_value`` (a mid-round state -> its value
     in reward units, or None where unknown) ends a simulation that leaves the tree or reaches ``max_depth`` instead
-    of a rollout or pomdp-py's 0. ``settle`` > 0 (with ``num_sims``): steps of up to :data:`SETTLE_CHUNK`
+    of a rollout or pomdp-py's 0. ``settle`` > 0 (with ``num_sims``): steps of up to ``SETTLE_CHUNK``
     simulations until the root's best action leads every other by ``settle`` standard errors, or ``num_sims``.
     """
 
@@ -37,12 +39,12 @@ class RoundPOMCP(pomdp_py.POMCP):
 
     @property
     def last_num_sims(self) -> int:
-        """Simulations of the last :meth:`plan`."""
+        """Simulations of the last ``plan``."""
         return self._sims
 
     @property
     def last_planning_time(self) -> float:
-        """Seconds of the last :meth:`plan`."""
+        """Seconds of the last ``plan``."""
         return self._seconds
 
     def plan(self, agent: pomdp_py.Agent) -> pomdp_py.Action:
@@ -80,9 +82,10 @@ class RoundPOMCP(pomdp_py.POMCP):
         return super()._simulate(state, history, root, parent, observation, depth)
 
     def _rollout(self, state, history, root, depth):
-        """``leaf_value(state)`` if given, else the rollout policy's moves until the round ends or ``max_depth``:
-        ``rollout(state, None)``, the history not built (our :class:`~ldpomdp.pomdp.models.PolicyModel` reads none;
-        a rollout policy that needs the history cannot be used with this class)."""
+        """``leaf_value(state)`` if given, else the rollout policy's moves until the round ends or ``max_depth``.
+
+        The moves are ``rollout(state, None)``, the history not built (our ``PolicyModel`` reads none; a rollout
+        policy that needs the history cannot be used with this class)."""
         if self.leaf_value is not None:
             value = self.leaf_value(state)
             if value is not None:
@@ -99,10 +102,11 @@ class RoundPOMCP(pomdp_py.POMCP):
         return total
 
     def update(self, agent: pomdp_py.Agent, real_action, real_observation) -> None:
-        """Keep the subtree below ``(real_action, real_observation)`` as the new root, like POMCP.update, and
-        raise its ``ValueError("Particle deprivation.")`` when that observation was never simulated. Unlike it,
-        no particle reinvigoration (which deep-copies and prints): the caller redraws the root particles from
-        the belief core (see :func:`~ldpomdp.pomdp.agent.reset_root`)."""
+        """Keep the subtree below ``(real_action, real_observation)`` as the new root, like ``POMCP.update``.
+
+        Like it, raises ``ValueError("Particle deprivation.")`` when that observation was never simulated. Unlike it,
+        no particle reinvigoration (which deep-copies and prints): the caller redraws the root particles from the
+        belief core (see ``reset_root``)."""
         tree = getattr(agent, "tree", None)
         child = None if tree is None or tree[real_action] is None else tree[real_action][real_observation]
         if child is None:

@@ -18,7 +18,7 @@ class LDState(pomdp_py.State):
     """One state of the round; immutable (its fields are commented in ``__init__``).
 
     The round is over (``terminal``) once it has a ``loser`` or, under the rules settled by the count
-    (:func:`~ldpomdp.rules.settled_by_count`), an ``end``; ``outcome`` is the one of them that the reward model's
+    (``settled_by_count``), an ``end``; ``outcome`` is the one of them that the reward model's
     outcomes are keyed by: ``end`` under those rules, else ``loser`` (-1 while the round goes on).
     """
 
