@@ -1,7 +1,7 @@
 """``ldpomdp serve``: play the agents in a browser, see what they believed, replay a sweep's games (extra ``web``).
 
-The server keeps one game per browser session (:mod:`.session`), explains each agent's move (:mod:`.explain`),
-reads a sweep's folder (:mod:`.results`), and serves the page (plain HTML, CSS and JavaScript in ``static/``).
+The server keeps one game per browser session (``.session``), explains each agent's move (``.explain``),
+reads a sweep's folder (``.results``), and serves the page (plain HTML, CSS and JavaScript in ``static/``).
 """
 
 from __future__ import annotations

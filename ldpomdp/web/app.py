@@ -1,8 +1,8 @@
 """The web app (Starlette): the page, its JSON API, and the answer to every refusal as one line of JSON.
 
-The routes are listed in :meth:`Handlers.routes` (one short handler each) and on the In the browser page ("The
+The routes are listed in ``Handlers.routes`` (one short handler each) and on the In the browser page ("The
 API"); the game of a request is the one of the session named by the ``ldpomdp_game`` cookie. Agents' moves and
-replays run in the thread pool. A :class:`~ldpomdp.errors.UsageError` is a 400 with its message; anything else
+replays run in the thread pool. A ``UsageError`` is a 400 with its message; anything else
 that is not a refusal is a 500, its traceback in the server's log.
 """
 
@@ -47,7 +47,7 @@ def create_app(results: str | Path | None = None, allow_plugins: bool = False, m
 
 class Handlers:
     """The app's state (the ``sessions``' games, the ``folder`` of results if any, whether plugins are allowed) and
-    one route handler per endpoint; :meth:`routes` lists them."""
+    one route handler per endpoint; ``routes`` lists them."""
 
     def __init__(self, sessions: Sessions, folder: Results | None, allow_plugins: bool):
         self.sessions, self.folder, self.allow_plugins = sessions, folder, allow_plugins

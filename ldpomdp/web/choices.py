@@ -1,6 +1,8 @@
-"""What the new-game form offers and how it reads: one control per rule (with its words), the named rule sets, the
-agents of the registry with their parameters, the recommended agent for a game's rules, and the form's rules
-turned into a :class:`~ldpomdp.rules.GameConfig`. Nothing here imports or reads what a request names."""
+"""What the new-game form offers and how its rules are read into a ``GameConfig``.
+
+One control per rule (with its words), the named rule sets, the agents of the registry with their parameters, the
+recommended agent for a game's rules, and the form's rules turned into a ``GameConfig``. Nothing here imports or
+reads what a request names."""
 
 from __future__ import annotations
 
@@ -41,17 +43,20 @@ _RULE_SET_NAMES = {"today": "Today's rules", "perudo": "Perudo", "dudo": "Dudo"}
 
 
 def rule_fields() -> dict[str, Any]:
-    """The rules a game can set: every :class:`GameConfig` field but ``num_players`` (the seats decide it), with its
-    default (``dice``: one number for every player). A field added to GameConfig (a variant) shows up here."""
+    """The rules a game can set, each with its default: field name -> default value.
+
+    Every ``GameConfig`` field but ``num_players`` (the seats decide it), with its default (``dice``: one number for
+    every player). A field added to GameConfig (a variant) shows up here."""
     defaults = GameConfig()
     return {f.name: defaults.starting_dice[0] if f.name == "dice" else getattr(defaults, f.name)
             for f in dataclasses.fields(GameConfig) if f.init and f.name not in ("num_players", "palifico_round")}
 
 
 def rule_controls() -> list[dict]:
-    """One control per rule of :func:`rule_fields`: ``name``, ``label``, ``kind`` (number, checkbox, select or
-    text), ``default`` and, for a select, its ``choices`` (value and words; ``wild``'s ``"highest"`` stands for the
-    number of faces)."""
+    """One form control per rule of ``rule_fields``, as a dict the page renders.
+
+    Each has ``name``, ``label``, ``kind`` (number, checkbox, select or text), ``default`` and, for a select, its
+    ``choices`` (value and words; ``wild``'s ``"highest"`` stands for the number of faces)."""
     controls = []
     for name, default in rule_fields().items():
         label, words = _WORDS.get(name, (name.replace("_", " ").capitalize(), {}))
@@ -70,7 +75,7 @@ def rule_controls() -> list[dict]:
 
 
 def rule_sets() -> list[dict]:
-    """The named rule sets: today's rules and :data:`~ldpomdp.rules.PRESETS` (``name``, ``label``, every rule but
+    """The named rule sets: today's rules and ``PRESETS`` (``name``, ``label``, every rule but
     the dice as the set has it, and ``words``: the set in a few words)."""
     defaults = {name: value for name, value in rule_fields().items() if name != "dice"}
     sets = {"today": {}, **PRESETS}
@@ -79,9 +84,11 @@ def rule_sets() -> list[dict]:
 
 
 def spec_choices() -> list[dict]:
-    """The built-in agents the page offers (``human`` and the models that take no seat left out): ``name``,
-    ``summary``, a ``spec`` that plays, and its ``parameters`` (name, default as spec text, kind, and ``value``:
-    what that spec sets); ``parameters`` is None for an agent whose module cannot be imported here."""
+    """The built-in agents the page offers, each with a spec that plays and its parameters.
+
+    ``human`` and the models that take no seat are left out. Each entry has ``name``, ``summary``, a ``spec`` that
+    plays, and its ``parameters`` (name, default as spec text, kind, and ``value``: what that spec sets);
+    ``parameters`` is None for an agent whose module cannot be imported here."""
     choices = []
     for name, summary in registered_names(seats_only=True).items():
         if name == "human":
@@ -110,9 +117,10 @@ def _integer(body: dict, key: str, default: int, low: int, high: int | None = No
 
 
 def rules_from_form(body: dict, num_players: int) -> GameConfig:
-    """The rules of the form ``body`` (the fields of :func:`rule_fields`, their defaults where absent; ``dice``: a
-    number for every player) for ``num_players``; a UsageError names a bad field (GameConfig's ValueError a bad
-    rule)."""
+    """The ``GameConfig`` for ``num_players`` of the form ``body``; a UsageError names a bad field.
+
+    ``body`` holds the fields of ``rule_fields``, their defaults where absent (``dice``: a number for every player).
+    A bad field raises a UsageError naming it (GameConfig's ValueError a bad rule)."""
     rules = rule_fields()
     dice = _integer(body, "dice", rules["dice"], 1)
     faces = _integer(body, "faces", rules["faces"], 2, LIMITS["faces"])
@@ -128,7 +136,7 @@ def rules_from_form(body: dict, num_players: int) -> GameConfig:
 
 @memo(maxsize=256)
 def recommendation(config: GameConfig) -> dict:
-    """The agent to offer first under ``config`` (:func:`~ldpomdp.registry.recommended`: ``spec``) and why the
+    """The agent to offer first under ``config`` (``recommended``: ``spec``) and why the
     ones before it refused (``refusals``); ``hint``: the agent the hint asks (the first recommended)."""
     spec, refusals = recommended(config)
     return {"spec": spec, "refusals": refusals, "hint": RECOMMENDED[0]}

@@ -1,7 +1,9 @@
-"""Why an agent moved, in numbers the page can chart: its belief about one player's hand and the reason of each
-kind of agent (the estimate against the bid, POMCP's searched actions, DQN's Q-values, or the probability of each
-action for any player with ``action_probabilities``, and for ``robust`` and ``lbr``), and how the page spells a move
-and a round's matching dice. Read only: nothing here changes what a player does next."""
+"""Why an agent moved, in numbers the page can chart; also how the page spells a move and a round's matching dice.
+
+An agent's belief about one player's hand and the reason of each kind of agent (the estimate against the bid,
+POMCP's searched actions, DQN's Q-values, or the probability of each action for any player with
+``action_probabilities``, and for ``robust`` and ``lbr``), and how the page spells a move and a round's matching
+dice. Read only: nothing here changes what a player does next."""
 
 from __future__ import annotations
 
@@ -29,17 +31,20 @@ def action_text(action: Action) -> str:
 
 
 def matching_dice(config: GameConfig, hands: tuple[tuple[int, ...], ...], face: int) -> dict:
-    """What a round's end shows for a bid on ``face`` under ``config``, the round's own rules (a palifico round has
-    no wild face): ``matching_faces``, the faces whose dice count, and ``matching_by_seat``, each hand's count."""
+    """What a round's end shows for a bid on ``face``: the faces that count, and each hand's count.
+
+    ``config`` is the round's own rules (a palifico round has no wild face). Returns ``matching_faces``, the faces
+    whose dice count, and ``matching_by_seat``, each hand's count."""
     return {"matching_faces": [int(g) + 1 for g in np.flatnonzero(match_matrix(config)[:, face - 1])],
             "matching_by_seat": [int(matching_count(h, face, config)) for h in hands]}
 
 
 def explain(player: object, view: PlayerView, action: Action, about: int) -> dict:
-    """What ``player`` believed and why it chose ``action`` on ``view`` (call it right after ``act``, before the
-    next event). ``face``: the standing bid's (or, opening, the bid made's); ``belief``: P(seat ``about`` holds k
-    dice matching it), k = 0..its dice, for a player keeping a :class:`~ldpomdp.belief.TableBelief`; ``reason``:
-    one of the kinds above, or None."""
+    """What ``player`` believed and why it chose ``action`` on ``view``: ``face``, ``belief`` and ``reason``.
+
+    Call it right after ``act``, before the next event. ``face``: the standing bid's (or, opening, the bid made's);
+    ``belief``: P(seat ``about`` holds k dice matching it), k = 0..its dice, for a player keeping a ``TableBelief``;
+    ``reason``: one of the kinds of the module's docstring, or None."""
     face = view.bid.face if view.bid is not None else action.face if isinstance(action, Bid) else None
     out: dict = {"face": face, "belief": None, "reason": None}
     belief = getattr(player, "belief", None)
@@ -73,10 +78,11 @@ def _reason(player: object, view: PlayerView, action: Action, face: int | None) 
 
 
 def action_distribution(player: object, view: PlayerView) -> list[dict] | None:
-    """The probability of each legal action of ``player`` on ``view`` for its hand (``action`` and
-    ``probability``; zero ones left out): its ``action_probabilities``; for ``robust``, those of the part that plays
-    this round (the equilibrium, or the local best response); an ``lbr`` player's one move (it never draws). None
-    for any other player."""
+    """The probability of each legal action of ``player`` on ``view`` for its hand, or None if it cannot say.
+
+    A list of ``action`` and ``probability`` (zero ones left out): its ``action_probabilities``; for ``robust``,
+    those of the part that plays this round (the equilibrium, or the local best response); an ``lbr`` player's one
+    move (it never draws). None for any other player."""
     if isinstance(player, RobustPlayer):
         player = player.exploiter if player.exploiting else player.safe_player
     if isinstance(player, LocalBestResponse):

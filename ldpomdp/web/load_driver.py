@@ -1,6 +1,8 @@
-"""The web app's load driver (a load-test client): start ``ldpomdp serve`` on a free local port, and play many games
-at once over HTTP, each from a client of its own (its own session cookie), checking that no game sees another's
-state. Used by the load test and ``benchmarks/web_load.py``; needs ``httpx`` (the test extra)."""
+"""The web app's load driver: start ``ldpomdp serve`` locally and play many games at once over HTTP.
+
+A load-test client: it starts ``ldpomdp serve`` on a free local port, and plays many games at once over HTTP, each
+from a client of its own (its own session cookie), checking that no game sees another's state. Used by the load test
+and ``benchmarks/web_load.py``; needs ``httpx`` (the test extra)."""
 
 from __future__ import annotations
 
@@ -29,8 +31,9 @@ def _free_port() -> int:
 
 @contextmanager
 def running_server(*options: str, start_timeout: float = 60.0) -> Iterator[tuple[str, subprocess.Popen]]:
-    """``ldpomdp serve`` with ``options`` in a child process on a free 127.0.0.1 port: yields its URL and process,
-    stops it on leaving (a RuntimeError with its output if it does not answer within ``start_timeout`` s)."""
+    """Run ``ldpomdp serve`` with ``options`` in a child process on a free 127.0.0.1 port; yield its URL and process.
+
+    Stops it on leaving; a RuntimeError with its output if it does not answer within ``start_timeout`` s."""
     import httpx
 
     port = _free_port()
@@ -84,9 +87,11 @@ class GameRun:
 
 
 def play_over_http(client, settings: dict, seed: int, deadline: float = math.inf) -> GameRun:
-    """Play one game through ``client`` (an ``httpx.Client`` with the server's base URL, or Starlette's test client)
-    as the person, choosing moves from a generator seeded with ``seed`` (challenge 30% of the time when allowed,
-    else one of the three lowest raises); the agents' moves are stepped one request each."""
+    """Play one game through ``client`` as the person, with random moves seeded by ``seed``; return its ``GameRun``.
+
+    ``client`` is an ``httpx.Client`` with the server's base URL, or Starlette's test client. Moves come from a
+    generator seeded with ``seed`` (challenge 30% of the time when allowed, else one of the three lowest raises); the
+    agents' moves are stepped one request each."""
     run, rng, sent = GameRun(seed), np.random.default_rng(seed), []
     def call(method: str, path: str, body: dict | None = None) -> dict:
         if time.monotonic() > deadline:
@@ -127,8 +132,22 @@ def play_over_http(client, settings: dict, seed: int, deadline: float = math.inf
 
 
 def play_games(url: str, games: int, settings: dict, seed: int = 0, timeout: float = 300.0) -> list[GameRun]:
-    """Play ``games`` games at once against the server at ``url``, each from a client of its own (the new-game
-    form's ``settings``; game ``i`` seeded ``seed + i``); all must finish within ``timeout`` s (else TimeoutError)."""
+    """Play ``games`` games at once against the server at ``url``, each from a client of its own.
+
+    Args:
+        url: the server's base URL, e.g. from ``running_server``.
+        games: the number of games, all played at once (one thread and one client each).
+        settings: the new-game form's fields (opponents and rules) for every game.
+        seed: game ``i`` is seeded ``seed + i``; default 0.
+        timeout: seconds within which all games must finish; default 300.
+
+    Returns:
+        One ``GameRun`` per game, in seed order.
+
+    Raises:
+        TimeoutError: a game did not finish within ``timeout`` s.
+        RuntimeError: the server answered a request with a status other than 200, or a game stopped.
+    """
     import httpx
 
     deadline = time.monotonic() + timeout

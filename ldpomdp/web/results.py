@@ -1,7 +1,9 @@
-"""Result folders as the page shows them: a sweep's summary by cell (its players and rules) with readable columns,
-its plots, the games of ``games.jsonl`` and a replay of any of them (played again from its seed: a sweep stores
-each game's seed, not its moves); a tournament's cross table and ratings; two folders' common cells side by side
-with the difference of their win rates. Read only; a request names a folder only among those listed."""
+"""Result folders (sweeps and tournaments) as the page shows them; read only.
+
+A sweep's summary by cell (its players and rules) with readable columns, its plots, the games of ``games.jsonl`` and
+a replay of any of them (played again from its seed: a sweep stores each game's seed, not its moves); a tournament's
+cross table and ratings; two folders' common cells side by side with the difference of their win rates. Read only;
+a request names a folder only among those listed."""
 
 from __future__ import annotations
 
@@ -47,9 +49,11 @@ def _is_results(path: Path) -> bool:
 
 
 class Results:
-    """The folder given with ``--results``: a sweep's (or a tournament's) folder, or a folder holding such folders
-    (its subfolders that are one). A folder is named by its path inside it (``"."`` for itself); the list is read
-    again on every request, so a sweep finished later shows up."""
+    """The folder given with ``--results``: one result folder, or a folder holding such folders.
+
+    A sweep's (or a tournament's) folder, or a folder holding such folders (its subfolders that are one). A folder is
+    named by its path inside it (``"."`` for itself); the list is read again on every request, so a sweep finished
+    later shows up."""
 
     def __init__(self, path: str | Path, allow_plugins: bool = False):
         self.path, self.allow_plugins = Path(path), allow_plugins
@@ -140,9 +144,11 @@ class ResultsFolder:
         return read_summary(self.path / SUMMARY_FILE)
 
     def summary(self) -> dict:
-        """The summary by cell (``cells``: each one's players, dice, rules and rows), the ``columns`` shown (those
-        with a value somewhere: key, label, what it holds), the plots' file names, the tournament if any, and a
-        line for each problem found in the files."""
+        """The folder's page: its summary by cell, the columns shown, its plots, its tournament and its problems.
+
+        ``cells``: each one's players, dice, rules and rows; the ``columns`` shown (those with a value somewhere: key,
+        label, what it holds); the plots' file names; the tournament if any; and a line for each problem found in the
+        files."""
         rows, problems = self.rows()
         cells: dict[str, dict] = {}
         for row in rows:
@@ -167,7 +173,7 @@ class ResultsFolder:
                 "ratings": sorted(ratings, key=lambda r: r["rank"])}
 
     def plot(self, name: str) -> Path:
-        """The plot file ``name`` of the folder (a bare ``*.png`` name that :meth:`summary` lists)."""
+        """The plot file ``name`` of the folder (a bare ``*.png`` name that ``summary`` lists)."""
         if name not in {p.name for p in self.path.glob("*.png")}:
             raise WebError(404, f"no plot {name!r} in the results folder")
         return self.path / name

@@ -1,6 +1,7 @@
-"""Games on the server, one per browser session, stepped one change per request: the person's move, one agent's
-move, or the next round. Every change is checked against the version the page last saw, so a repeated or late
-request is refused instead of playing a move twice."""
+"""Games on the server, one per browser session, stepped one change per request.
+
+A change is the person's move, one agent's move, or the next round. Every change is checked against the version the
+page last saw, so a repeated or late request is refused instead of playing a move twice."""
 
 from __future__ import annotations
 
@@ -32,10 +33,11 @@ class WebError(Exception):
 
 
 def check_spec(spec: object, allow_plugins: bool) -> str:
-    """``spec``'s canonical text, or a :class:`WebError`: not a string, not a spec, ``human`` anywhere in it (that is
-    the person, at the server's terminal), or, unless ``allow_plugins``, naming a user module or a file anywhere in
-    it (any parameter of the kind FILE of :mod:`ldpomdp.registry`, whatever its value looks like). Parsing reads
-    and imports nothing."""
+    """``spec``'s canonical text, or a ``WebError`` for a spec the server does not play.
+
+    Refused: not a string, not a spec, ``human`` anywhere in it (that is the person, at the server's terminal), or,
+    unless ``allow_plugins``, naming a user module or a file anywhere in it (any parameter of the kind FILE of
+    ``ldpomdp.registry``, whatever its value looks like). Parsing reads and imports nothing."""
     if not isinstance(spec, str) or not spec.strip():
         raise WebError(400, f"a player spec must be a non-empty string, got {spec!r}")
     try:
@@ -52,7 +54,7 @@ def check_spec(spec: object, allow_plugins: bool) -> str:
 
 
 class _You:
-    """The person's seat: its moves come from the page (:meth:`WebGame.act`), never from ``act``."""
+    """The person's seat: its moves come from the page (``WebGame.act``), never from ``act``."""
 
     name = "you"
 
@@ -67,9 +69,10 @@ class _You:
 
 
 def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> WebGame:
-    """A game from the page's form: ``opponents`` (specs), ``seed`` (null: fresh) and the rules of
-    :func:`~ldpomdp.web.choices.rules_from_form`; ``earlier``, the session's game before it, carries the score on.
-    Refusals are :class:`WebError` naming the field."""
+    """A new ``WebGame`` from the page's form ``body``; a ``WebError`` names a refused field.
+
+    The form holds ``opponents`` (specs), ``seed`` (null: fresh) and the rules of ``rules_from_form``; ``earlier``,
+    the session's game before it, carries the score on."""
     if not isinstance(body, dict):
         raise WebError(400, "the request body must be a JSON object")
     unknown = sorted(set(body) - {"opponents", "seed", *rule_fields()})
@@ -89,7 +92,7 @@ def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> 
 
 def recommend(body: Any) -> dict:
     """The agent to offer first for the rules of the form ``body`` with ``players`` seats (2 if absent), as
-    :func:`~ldpomdp.web.choices.recommendation` gives it, with the rules in ``words`` and their ``warnings``."""
+    ``recommendation`` gives it, with the rules in ``words`` and their ``warnings``."""
     if not isinstance(body, dict):
         raise WebError(400, "the request body must be a JSON object")
     players = body.get("players", 2)
@@ -110,7 +113,7 @@ def _form_rules(body: dict, players: int) -> GameConfig:
 
 
 def parse_action(text: object) -> Action:
-    """``"challenge"``, ``"exact"`` (the exact call) or a bid ``"QxF"`` (e.g. ``"3x5"``), or a :class:`WebError`."""
+    """``"challenge"``, ``"exact"`` (the exact call) or a bid ``"QxF"`` (e.g. ``"3x5"``), or a ``WebError``."""
     if text == "challenge":
         return CHALLENGE
     if text == "exact":
@@ -122,9 +125,11 @@ def parse_action(text: object) -> Action:
 
 
 class WebGame:
-    """One person (seat 0) against agents built from ``specs``, seeded as game 0 of a sweep cell of these players
-    (so its finished record is a ``games.jsonl`` line). ``version`` counts the changes applied; each change names
-    the version it was asked on. ``score``: the session's games before this one and the person's wins in them."""
+    """One game on the server: the person (seat 0) against agents built from ``specs``.
+
+    Seeded as game 0 of a sweep cell of these players (so its finished record is a ``games.jsonl`` line).
+    ``version`` counts the changes applied; each change names the version it was asked on. ``score``: the session's
+    games before this one and the person's wins in them."""
 
     def __init__(self, config: GameConfig, specs: list[str], seed: int, score: dict[str, int] | None = None):
         self.specs = ("human", *specs)
@@ -199,8 +204,10 @@ class WebGame:
 
     # -- what the page sees --------------------------------------------------------------------------------------
     def hint(self) -> dict:
-        """What the recommended agent would do in the person's place now: ``actions``, the probability of each legal
-        move for the person's hand (zero ones left out), or ``refusal``, why it cannot play these rules."""
+        """What the recommended agent would do in the person's place now; a 409 ``WebError`` off the person's turn.
+
+        ``actions``: the probability of each legal move for the person's hand (zero ones left out), or ``refusal``:
+        why it cannot play these rules."""
         with self.lock:
             if self.failure or self.state.over or self._round.end is not None or self._round.seat != YOU:
                 raise WebError(409, "a hint is given on your turn only")
