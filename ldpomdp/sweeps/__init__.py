@@ -1,11 +1,11 @@
 """Benchmark sweeps: many games per cell (players x dice x rules), resumable, summarised with Wilson intervals.
 
-A :class:`Cell` is one game setting; :func:`run_sweep` plays cells' games on a process pool, a dask cluster or any
-executor into a resumable ``games.jsonl`` (:class:`GameStore`) and :func:`report` summarises and plots them;
-:class:`Experiment` names a sweep (report 002's among them), :func:`exploitability_lower_bound` plays LBR's games;
-:func:`run_tournament` plays a :class:`Tournament` (many agents) as a sweep and rates them (:func:`rate`).
-A result folder's files are read back through their owners (:func:`read_summary`, :func:`read_games`,
-:func:`read_outputs`, :func:`read_timing`); :class:`SteppedGame` is one game of a cell seeded and recorded as a
+A ``Cell`` is one game setting; ``run_sweep`` plays cells' games on a process pool, a dask cluster or any
+executor into a resumable ``games.jsonl`` (``GameStore``) and ``report`` summarises and plots them;
+``Experiment`` names a sweep (report 002's among them), ``exploitability_lower_bound`` plays LBR's games;
+``run_tournament`` plays a ``Tournament`` (many agents) as a sweep and rates them (``rate``).
+A result folder's files are read back through their owners (``read_summary``, ``read_games``,
+``read_outputs``, ``read_timing``); ``SteppedGame`` is one game of a cell seeded and recorded as a
 sweep's, played move by move by its caller (the web app).
 """
 

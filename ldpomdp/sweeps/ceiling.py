@@ -1,5 +1,7 @@
-"""The best possible play beside a sweep: per cell and player, the exact win rate of the best response to the
-other players' models (the ceiling) and the player's own exact win rate, where they can be computed.
+"""The best possible play beside a sweep: per cell and player, the exact ceiling and own win rate.
+
+Per cell and player: the exact win rate of the best response to the other players' models (the ceiling) and the
+player's own exact win rate, where they can be computed.
 
 Player i's figure is one solution with i at seat 0 and the others in their cyclic order after it, averaged over
 the openers with the weights of the cell's game schedule; one solution at the largest dice of a group of cells

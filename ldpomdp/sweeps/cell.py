@@ -19,12 +19,14 @@ SEATINGS = ("rotate", "permute")  # game g: rotation g mod n, or permutation g m
 
 @dataclass(frozen=True)
 class Cell:
-    """One game setting of a sweep: the players (spec strings, seat-agnostic order) and the rules they play,
-    every player starting with the same dice; :meth:`of` builds the config from the dice and ``GameConfig``'s keywords.
+    """One game setting of a sweep: the players and the rules they play, every player with the same dice.
 
-    The specs are kept in their canonical text (:func:`~ldpomdp.registry.canonical_spec`; one that does not parse is
+    The players are spec strings, in seat-agnostic order; ``of`` builds the config from the dice and ``GameConfig``'s
+    keywords.
+
+    The specs are kept in their canonical text (``canonical_spec``; one that does not parse is
     kept as written, and building it names the problem). ``legacy_id``: the id under which an older version stored this
-    cell's games (:meth:`from_id` sets it); it stays the cell's :attr:`id`, so those games keep their seeds.
+    cell's games (``from_id`` sets it); it stays the cell's ``id``, so those games keep their seeds.
     ``seating``: how game ``g`` seats the players, ``"rotate"`` (rotation ``g mod n``) or ``"permute"`` (every order
     round the table in turn, permutation ``g mod n!``)."""
 
@@ -50,9 +52,11 @@ class Cell:
 
     @classmethod
     def of(cls, players: Sequence[str], dice: int, **rules) -> Cell:
-        """The cell of ``players``, ``dice`` each, under ``rules`` (``GameConfig``'s keywords: ``bids``, ``faces``,
-        ``wild``, ``opener`` and the variants ``wild_bids``, ``exact_call``, ``palifico``, ``loss``); errors name the
-        cell."""
+        """The cell of ``players``, ``dice`` each, under ``rules``; errors name the cell.
+
+        ``rules`` are ``GameConfig``'s keywords: ``bids``, ``faces``, ``wild``, ``opener`` and the variants
+        ``wild_bids``, ``exact_call``, ``palifico``, ``loss``. A bad rule raises ``GameConfig``'s TypeError or
+        ValueError, its message prefixed with the cell."""
         players = tuple(players)
         try:
             config = GameConfig(num_players=len(players), dice=dice, **rules)
@@ -67,20 +71,21 @@ class Cell:
 
     @property
     def id(self) -> str:
-        """The key of the cell's games and of their seeds: :attr:`legacy_id` if set, else :attr:`canonical_id`."""
+        """The key of the cell's games and of their seeds: ``legacy_id`` if set, else ``canonical_id``."""
         return self.legacy_id or self.canonical_id
 
     @property
     def canonical_id(self) -> str:
-        """A stable, readable key built from every parameter that changes the games: the players' canonical specs,
-        then the rules (the variants only when they differ from today's rules: a cell of today's rules keeps its
-        id, so its games' seeds), then the seating unless it rotates. An id written before specs had a canonical
-        text is the same where its specs were already canonical."""
+        """A stable, readable key built from every parameter that changes the games.
+
+        The players' canonical specs, then the rules (the variants only when they differ from today's rules: a cell of
+        today's rules keeps its id, so its games' seeds), then the seating unless it rotates. An id written before
+        specs had a canonical text is the same where its specs were already canonical."""
         return _cell_id(self.players, self.config) + ("" if self.seating == "rotate" else f";seating={self.seating}")
 
     @classmethod
     def from_id(cls, text: str) -> Cell:
-        """The cell whose :attr:`id` is ``text`` (e.g. a ``games.jsonl`` record's), or a ValueError naming it."""
+        """The cell whose ``id`` is ``text`` (e.g. a ``games.jsonl`` record's), or a ValueError naming it."""
         base, variants, seating = str(text), {}, "rotate"
         while True:  # the tail of variants and seating, last first
             head, _, last = base.rpartition(";")
@@ -147,7 +152,7 @@ def game_seed(seed: int, cell: Cell, game: int) -> np.random.SeedSequence:
 
 def parse_dice_range(text: str, players: int = 2) -> list[int]:
     """``"1-35"``, ``"5"`` or ``"1-5,10,20-30:5"`` -> sorted distinct dice counts, each >= 1 and within
-    :data:`~ldpomdp.rules.MAX_TABLE_DICE` on the table with ``players`` players; a ValueError names a bad item."""
+    ``MAX_TABLE_DICE`` on the table with ``players`` players; a ValueError names a bad item."""
     values: set[int] = set()
     for part in str(text).split(","):
         match = _DICE_ITEM.fullmatch(part.strip())

@@ -1,8 +1,8 @@
 """The one CSV format of a result folder's files (``summary.csv``, ``timing.csv``, a tournament's
 ``cross_table.csv`` and ``ratings.csv``): rows written atomically, read back by typed columns.
 
-Each file's columns, writer and reader live with its owner (:mod:`.statistics`, :mod:`.runner`,
-:mod:`.tournament`); this module holds only what they share: an empty value for NaN, floats to 6 decimals, and
+Each file's columns, writer and reader live with its owner (``.statistics``, ``.runner``,
+``.tournament``); this module holds only what they share: an empty value for NaN, floats to 6 decimals, and
 reading that leaves out a row that does not read, naming it."""
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ def columns_of(row_type: type) -> dict[str, Kind]:
 
 
 def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[object]], newline: str = "\r\n") -> Path:
-    """Write ``header`` and ``rows`` to ``path`` atomically: NaN as an empty value, floats rounded to 6 decimals;
-    ``newline`` ends each line (the csv module's ``"\\r\\n"`` unless a file was first written with another)."""
+    """Write ``header`` and ``rows`` to ``path`` atomically (``write_atomic``), and return ``path``.
+
+    NaN is written as an empty value, floats rounded to 6 decimals; ``newline`` ends each line (the csv module's
+    ``"\\r\\n"`` unless a file was first written with another)."""
     text = io.StringIO()
     writer = csv.writer(text, lineterminator=newline)
     writer.writerow(header)
@@ -42,10 +44,11 @@ def write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[object]
 
 def read_csv(path: Path, columns: Mapping[str, Kind], required: Sequence[str], missing_ok: bool = False
              ) -> tuple[list[dict], list[str]]:
-    """The rows of the CSV file ``path``, each with every one of ``columns`` (converted to its kind; None where the
-    file has no such column or the value is empty), and a line for each problem: the file missing (unless
-    ``missing_ok``) or unreadable, a ``required`` column missing (then no rows), a row with a value that does not
-    read as its kind (left out)."""
+    """The rows of the CSV file ``path`` as dicts of ``columns``, and a line for each problem found.
+
+    Each row has every one of ``columns`` (converted to its kind; None where the file has no such column or the value
+    is empty). Problems: the file missing (unless ``missing_ok``) or unreadable, a ``required`` column missing (then
+    no rows), a row with a value that does not read as its kind (left out)."""
     if not path.exists():
         return [], [] if missing_ok else [f"{path.name}: missing"]
     try:

@@ -1,4 +1,4 @@
-"""Named sweeps (:class:`Experiment`): the experiments of report 002, section V (``ldpomdp sweep --experiment
+"""Named sweeps (``Experiment``): the experiments of report 002, section V (``ldpomdp sweep --experiment
 NAME``).
 
 All use report 002's sixes game (every bid on sixes, ones wild, the player after the challenger opens)

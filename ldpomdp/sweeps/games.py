@@ -1,5 +1,5 @@
-"""One game of a sweep's cell: played whole (:func:`play_one`), or move by move by its caller
-(:class:`SteppedGame`); either way seeded as the sweep seeds it, with its ``games.jsonl`` record."""
+"""One game of a sweep's cell: played whole (``play_one``), or move by move by its caller
+(``SteppedGame``); either way seeded as the sweep seeds it, with its ``games.jsonl`` record."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ __all__ = ["play_one", "SteppedGame"]
 
 
 def play_one(cell: Cell, seed: int, game: int, players: Sequence[Player]) -> tuple[GameRecord, dict]:
-    """Game ``game`` of ``cell`` in the sweep of ``seed``, ``players`` built from the cell's specs in its order:
-    the whole game and its ``games.jsonl`` line, the players seated by the cell's ``seating``. The same arguments
+    """Play game ``game`` of ``cell`` in the sweep of ``seed``; return the whole game and its ``games.jsonl`` line.
+
+    ``players`` are built from the cell's specs in its order, and seated by the cell's ``seating``. The same arguments
     always play the same game."""
     seated, seat_of = (permute if cell.seating == "permute" else rotate)(players, game)
     played = play_game(cell.config, seated, seeded_rng(game_seed(seed, cell, game), players), first_opener=0)
@@ -25,10 +26,12 @@ def play_one(cell: Cell, seed: int, game: int, players: Sequence[Player]) -> tup
 
 
 class SteppedGame:
-    """Game 0 of the sweep of ``seed`` in the cell of ``specs`` under ``config``, for a caller that plays it move by
-    move itself (the web app, one move a request), ``players`` seated in the specs' order (as game 0 seats them):
-    :attr:`rng`, the game's generator (the players reseeded from it, as :func:`play_one` does), and
-    :meth:`record`, its ``games.jsonl`` line once it is over."""
+    """Game 0 of a sweep's cell, for a caller that plays it move by move: its generator and its record.
+
+    Game 0 of the sweep of ``seed`` in the cell of ``specs`` under ``config``, for a caller that plays it move by move
+    itself (the web app, one move a request), ``players`` seated in the specs' order (as game 0 seats them):
+    ``rng``, the game's generator (the players reseeded from it, as ``play_one`` does), and ``record``, its
+    ``games.jsonl`` line once it is over."""
 
     def __init__(self, specs: Sequence[str], config: GameConfig, seed: int, players: Sequence[object]):
         self.cell, self.seed = Cell(tuple(specs), config), seed

@@ -43,7 +43,21 @@ def plot_summary(
     x_label: str = "dice per player",
     roles: Sequence[str] = (),
 ) -> list[Path]:
-    """Write the PNG plots into ``out``; returns their paths ([] when matplotlib is missing)."""
+    """Write the PNG plots into ``out``; returns their paths ([] when matplotlib is missing).
+
+    Args:
+        rows: the summary's rows (``SummaryRow``), every player of every cell.
+        cells: the cells the rows are of; one cell gives the bar charts ``wins.png`` and ``challenges.png``, several
+            the line plot ``win_rate.png``.
+        out: the folder the PNGs are written into (atomically).
+        title: the plots' first title line; default none (the second line names the game and the games per point).
+        x_of: a cell's x value in the line plot; default its dice per player.
+        x_label: the line plot's x axis label; default "dice per player".
+        roles: the legend's name per player index; default the first cell's specs (numbered when repeated).
+
+    Returns:
+        The paths of the PNGs written, [] when matplotlib is missing.
+    """
     try:
         import matplotlib
 

@@ -1,5 +1,7 @@
-"""Ratings from finishing orders: the Plackett-Luce model fitted by maximum a posteriori with scipy's optimizer,
-95% intervals from the curvature at the optimum; with two players at every table it is the Bradley-Terry model.
+"""Ratings from finishing orders: a Plackett-Luce fit (Bradley-Terry at two players), 95% intervals.
+
+The Plackett-Luce model is fitted by maximum a posteriori with scipy's optimizer, the 95% intervals come from the
+curvature at the optimum; with two players at every table it is the Bradley-Terry model.
 
 Why scipy and not ``choix`` or ``openskill``, the measured behaviour and the formulas: docs/tournaments.md.
 """
@@ -51,8 +53,10 @@ def _choices(outcomes: Iterable[Outcome]) -> dict[tuple[int, ...], np.ndarray]:
 
 
 def plackett_luce(outcomes: Iterable[Outcome], n: int, prior_sd: float = PRIOR_SD) -> tuple[np.ndarray, np.ndarray]:
-    """The log-strengths (natural units, mean 0) of agents ``0 .. n-1`` that best explain ``outcomes`` under a
-    N(0, ``prior_sd``²) prior, and their covariance (the inverse curvature, taken about the field's mean)."""
+    """Fit the log-strengths of agents ``0 .. n-1`` to ``outcomes``; return them and their covariance.
+
+    The log-strengths (natural units, mean 0) best explain ``outcomes`` under a N(0, ``prior_sd``²) prior; the
+    covariance is the inverse curvature, taken about the field's mean."""
     groups = [(np.array(members), picked) for members, picked in _choices(outcomes).items()]
     scale = 1 / max(1, sum(picked.sum() for _, picked in groups))  # per choice: the fit's tolerance fits any size
     alpha = 1 / prior_sd**2
@@ -85,7 +89,7 @@ def plackett_luce(outcomes: Iterable[Outcome], n: int, prior_sd: float = PRIOR_S
 
 
 def rate(agents: Sequence[str], outcomes: Sequence[Outcome], prior_sd: float = PRIOR_SD) -> list[Rating]:
-    """The agents' ratings from ``outcomes`` (agent indices), best first: :func:`plackett_luce` in Elo points, each
+    """The agents' ratings from ``outcomes`` (agent indices), best first: ``plackett_luce`` in Elo points, each
     with its 95% interval and the number of outcomes it is in."""
     theta, cov = plackett_luce(outcomes, len(agents), prior_sd)
     half = Z95 * np.sqrt(np.clip(np.diag(cov), 0, None))

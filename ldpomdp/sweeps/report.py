@@ -1,5 +1,5 @@
 """Reporting a sweep, one way for the CLI and for Python: the plain-text table, the summary's path and the
-plots; and :func:`run_experiment`, a named experiment run and reported."""
+plots; and ``run_experiment``, a named experiment run and reported."""
 
 from __future__ import annotations
 
@@ -19,11 +19,25 @@ def report(
     rows: Sequence[SummaryRow], cells: Sequence[Cell], out: str | Path, *, reference: str = "", plot: bool = True,
     log: Callable[[str], None] | None = print, **plot_options,
 ) -> list[Path]:
-    """Log the table of ``rows``, the ``reference`` (what report 002 found) if any and where the summary is, then,
-    with ``plot``, write the plots into ``out`` and log their paths. ``plot_options`` are
-    :func:`~ldpomdp.sweeps.plots.plot_summary`'s (``title``, ``x_of``, ``x_label``, ``roles``); the table's x
-    column is ``x_of`` of each row's cell (default its dice), headed by ``x_label``'s first word. Returns the
-    plots written."""
+    """Log a sweep's table and summary path, and with ``plot`` write its plots; return the plots' paths.
+
+    Logs the table of ``rows``, the ``reference`` (what report 002 found) if any and where the summary is, then, with
+    ``plot``, writes the plots into ``out`` and logs their paths. ``plot_options`` are ``plot_summary``'s (``title``,
+    ``x_of``, ``x_label``, ``roles``); the table's x column is ``x_of`` of each row's cell (default its dice), headed
+    by ``x_label``'s first word.
+
+    Args:
+        rows: the summary's rows, as ``run_sweep`` returns them.
+        cells: the sweep's cells.
+        out: the sweep's folder: where its summary is, and where the plots are written.
+        reference: what report 002 found, logged when given; default none.
+        plot: whether to write the plots; default True.
+        log: where each line goes; default ``print``, None for silence.
+        **plot_options: passed to ``plot_summary``.
+
+    Returns:
+        The paths of the plots written ([] without ``plot``, or when matplotlib is missing).
+    """
     x_of = plot_options.get("x_of", _dice)
     x_by_cell = {c.id: x_of(c) for c in cells}
     if log:
@@ -56,7 +70,21 @@ def run_experiment(
     log: Callable[[str], None] | None = print,
     **run_options,
 ) -> list[SummaryRow]:
-    """Run a named experiment with :func:`~ldpomdp.sweeps.runner.run_sweep` and :func:`report` it."""
+    """Run a named experiment with ``run_sweep`` and ``report`` it.
+
+    Args:
+        experiment: the ``Experiment`` (its cells, games per cell and plot settings).
+        quick: play its quick cells and ``quick_games`` instead of the full run; default False.
+        out: the result folder; default ``results/<experiment name>``.
+        games: games per cell; default the experiment's (``quick_games`` with ``quick``).
+        seed: the sweep seed; default 0.
+        plot: whether to write the plots; default True.
+        log: where each line goes; default ``print``, None for silence.
+        **run_options: passed to ``run_sweep`` (``workers``, ``scheduler``, ``exact``, ...).
+
+    Returns:
+        The summary's rows, as ``run_sweep`` returns them.
+    """
     cells = experiment.cells(quick)
     if games is None:
         games = experiment.quick_games if quick else experiment.games

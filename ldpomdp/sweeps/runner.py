@@ -1,7 +1,7 @@
 """Running a sweep: many games per cell, run on any executor, stored so that nothing is lost and a re-run
 resumes, summarised per cell and player.
 
-One function, :func:`run_sweep`, serves the CLI (``ldpomdp sweep``), the scripts in ``benchmarks/`` and
+One function, ``run_sweep``, serves the CLI (``ldpomdp sweep``), the scripts in ``benchmarks/`` and
 the tests. Game ``g`` of a cell always uses the seed ``SeedSequence([seed, hash(cell id)]).spawn(...)[g]``
 and the seats rotate with ``g`` (or run through every permutation, a cell's ``seating``), so a game's result
 never depends on the worker count, the batching or which games ran before an interruption.
@@ -113,9 +113,11 @@ def _prepare_out(out: Path) -> Path:
 
 @contextmanager
 def _folder_lock(out: Path) -> Iterator[None]:
-    """Hold ``out/.lock`` for a run: an exclusive ``flock`` on it, which holds this process's pid. A second run
-    into the same folder fails at once naming the holder; the lock ends with its process, so the file left by
-    a killed run never blocks a resume. (Without ``fcntl``, e.g. on Windows, folders are not locked.)"""
+    """Hold ``out/.lock`` for a run, so that a second run into the same folder fails at once.
+
+    The lock is an exclusive ``flock`` on the file, which holds this process's pid. A second run into the same folder
+    fails at once naming the holder; the lock ends with its process, so the file left by a killed run never blocks a
+    resume. (Without ``fcntl``, e.g. on Windows, folders are not locked.)"""
     if fcntl is None:
         yield
         return
@@ -136,9 +138,10 @@ def _folder_lock(out: Path) -> Iterator[None]:
 
 
 def _start_forkserver() -> None:
-    """Start the forkserver on this process's ``sys.path``. Python 3.11's forkserver ignores it and puts its working
-    directory first, so a folder named ``ldpomdp`` there (a source checkout) would give the workers other code than
-    this process runs (and no ``ldpomdp.planners``). A server already running is left as it is."""
+    """Start the forkserver on this process's ``sys.path``; a server already running is left as it is.
+
+    Python 3.11's forkserver ignores it and puts its working directory first, so a folder named ``ldpomdp`` there (a
+    source checkout) would give the workers other code than this process runs (and no ``ldpomdp.planners``)."""
     from multiprocessing import forkserver
 
     wanted = {"PYTHONSAFEPATH": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
@@ -157,8 +160,10 @@ def _start_forkserver() -> None:
 @contextmanager
 def worker_pool(workers: int | None, scheduler: str | None = None, executor: Executor | None = None,
                 broken: str = SWEEP_BROKEN) -> Iterator[tuple[Executor, int]]:
-    """The executor to run on (``executor``, a dask ``scheduler``'s, or ``workers`` local processes: default one a
-    core) and how many jobs it runs at once; ``broken`` follows the error when a local worker dies."""
+    """Yield the executor to run on and how many jobs it runs at once.
+
+    The executor is ``executor``, a dask ``scheduler``'s, or ``workers`` local processes (default one a core);
+    ``broken`` follows the error when a local worker dies."""
     if executor is not None:
         yield executor, max(1, workers or os.cpu_count() or 1)
         return
@@ -246,12 +251,37 @@ def run_sweep(
     exact: bool = True,
     then: Callable[[dict[tuple[str, int], dict]], None] | None = None,
 ) -> list[SummaryRow]:
-    """Play ``games`` games of every cell (resuming what ``out/games.jsonl`` already holds), then write
-    ``out/summary.csv`` and return its rows. Runs on a local process pool of ``workers`` (default: all
-    cores), a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible
-    without POMCP players: each of their games reseeds Python's global ``random``). With ``exact``, each row
-    also gets the exact best-response and own win rates where they can be computed (:mod:`ldpomdp.sweeps.ceiling`).
-    ``then``: called with every stored record, still inside the folder's lock, to write more files (a tournament's)."""
+    """Play ``games`` games of every cell, resuming ``out``, then write ``out/summary.csv`` and return its rows.
+
+    Resumes what ``out/games.jsonl`` already holds. Runs on a local process pool of ``workers`` (default: all cores),
+    a dask cluster at ``scheduler``, or any given ``executor`` (a thread pool is only reproducible without POMCP
+    players: each of their games reseeds Python's global ``random``). With ``exact``, each row also gets the exact
+    best-response and own win rates where they can be computed (``ldpomdp.sweeps.ceiling``). ``then``: called with
+    every stored record, still inside the folder's lock, to write more files (a tournament's).
+
+    Args:
+        cells: the cells to play, each listed once.
+        games: games per cell, an integer >= 1 (games ``0 .. games-1`` of each).
+        out: the result folder, created if missing; it holds ``games.jsonl``, ``summary.csv`` and ``timing.csv``.
+        seed: the sweep seed, an integer >= 0; a folder's games must all have the same one. Default 0.
+        workers: local worker processes, >= 1; default one a core.
+        scheduler: the address of a dask scheduler to run on instead; default none.
+        executor: an executor to run on instead; default none.
+        batch: games per task; default sized by each cell's cost and the parallelism.
+        progress: show a progress bar (tqdm); default True.
+        log: where each line of the log goes; default ``print``, None for silence.
+        exact: add the exact best-response and own win rates; default True.
+        then: called with every stored record (by (cell id, game)) inside the folder's lock; default none.
+
+    Returns:
+        The summary's rows (``SummaryRow``), per cell and player.
+
+    Raises:
+        ValueError: no cells, a cell listed twice, ``games`` or ``seed`` out of range, a spec that does not build, is
+            a person, or refuses its cell's rules, a folder that is not writable or in use by another sweep, or an
+            unreachable dask scheduler.
+        UsageError: ``out`` holds games played with another seed.
+    """
     cells = list(cells)
     validate(cells, games, seed)
     out = _prepare_out(Path(out))
@@ -282,9 +312,11 @@ def run_sweep(
 
 
 def _as_stored(cells: Sequence[Cell], store: GameStore) -> list[Cell]:
-    """``cells``, each under the id its games are stored with: a folder written before specs had a canonical text
-    may hold a cell's games under its players' old spelling (e.g. ``pomcp:num_sims=200``); that cell goes on under
-    the old id (:attr:`Cell.legacy_id`), so its games keep their seeds and the folder resumes."""
+    """``cells``, each under the id its games are stored with in ``store``.
+
+    A folder written before specs had a canonical text may hold a cell's games under its players' old spelling (e.g.
+    ``pomcp:num_sims=200``); that cell goes on under the old id (``Cell.legacy_id``), so its games keep their seeds and
+    the folder resumes."""
     wanted = {cell.id for cell in cells}
     stored = {cell_id for cell_id, _ in store.records}
     found: dict[str, Cell] = {}
@@ -306,7 +338,7 @@ def _as_stored(cells: Sequence[Cell], store: GameStore) -> list[Cell]:
 
 def _with_exact_figures(cells: Sequence[Cell], games: int, rows: list[SummaryRow],
                         log: Callable[[str], None] | None) -> list[SummaryRow]:
-    """``rows`` with the exact best-response and own win rates of :mod:`ldpomdp.sweeps.ceiling` where they exist."""
+    """``rows`` with the exact best-response and own win rates of ``ldpomdp.sweeps.ceiling`` where they exist."""
     from .ceiling import exact_figures  # the solvers: imported by the parent process only
 
     start = time.process_time()
@@ -392,7 +424,7 @@ def _write_timing(path: Path, cells: Sequence[Cell], timing: dict[str, list[floa
 
 def read_timing(out: str | Path) -> list[dict]:
     """The rows of the ``timing.csv`` in the folder ``out`` (the last ``total wall`` among them) as dicts of
-    :data:`TIMING_COLUMNS`, or a UsageError naming what does not read."""
+    ``TIMING_COLUMNS``, or a UsageError naming what does not read."""
     rows, problems = read_csv(Path(out) / TIMING_FILE, TIMING_COLUMNS, tuple(TIMING_COLUMNS))
     if problems:
         raise UsageError(f"{Path(out) / TIMING_FILE}: {problems[0]}")

@@ -1,5 +1,7 @@
-"""A sweep's statistics: per cell and player, wins with a Wilson interval and challenges; two win rates' difference
-with Newcombe's interval; ``summary.csv`` (its columns, writer and reader) and the plain-text table."""
+"""A sweep's statistics per cell and player, their intervals, ``summary.csv`` and the plain-text table.
+
+Per cell and player, wins with a Wilson interval and challenges; two win rates' difference with Newcombe's
+interval; ``summary.csv`` (its columns, writer and reader) and the plain-text table."""
 
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default); (0, 1) when ``n`` is 0. Its ends
-    always hold the observed rate: the low end is exactly 0 at no successes, the high end exactly 1 at all
+    """Wilson score interval for a binomial proportion (95% by default); (0, 1) when ``n`` is 0.
+
+    Its ends always hold the observed rate: the low end is exactly 0 at no successes, the high end exactly 1 at all
     (rounding would otherwise leave them a hair off, e.g. 6.9e-18 at 0 of 50)."""
     if n <= 0:
         return 0.0, 1.0
@@ -114,9 +117,10 @@ def write_summary(rows: Sequence[SummaryRow], path: Path) -> None:
 
 
 def read_summary(path: Path) -> tuple[list[dict], list[str]]:
-    """The rows of the ``summary.csv`` at ``path`` as dicts of :data:`SUMMARY_COLUMNS` (numbers as numbers, an empty
-    value or a column the file lacks as None) and a line for each problem (a row that does not read is left out);
-    no file: no rows, no problem (a sweep still running has none yet)."""
+    """The rows of the ``summary.csv`` at ``path`` as dicts of ``SUMMARY_COLUMNS``, and a line for each problem.
+
+    Numbers read as numbers, an empty value or a column the file lacks as None; a row that does not read is left out
+    (and named among the problems). No file: no rows, no problem (a sweep still running has none yet)."""
     return read_csv(path, SUMMARY_COLUMNS, _SUMMARY_REQUIRED, missing_ok=True)
 
 

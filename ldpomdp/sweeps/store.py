@@ -1,5 +1,5 @@
-"""``games.jsonl``, the sweep's store: one finished game per line, resumable. Its record (:func:`game_line`), its
-appends (:class:`GameStore`) and its reading (:class:`GameStore` to resume, :func:`read_games` to show)."""
+"""``games.jsonl``, the sweep's store: one finished game per line, resumable. Its record (``game_line``), its
+appends (``GameStore``) and its reading (``GameStore`` to resume, ``read_games`` to show)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,18 @@ RECORD_FIELDS = ("cell", "game", "seed", "seats", "winner", "rounds", "challenge
 
 def game_line(cell_id: str, game: int, seed: int, seats: Sequence[int], played: GameRecord) -> dict:
     """The ``games.jsonl`` record of a finished game; ``seats`` is the player index (in the cell's order) in each
-    seat."""
+    seat.
+
+    Args:
+        cell_id: the id of the game's cell (``Cell.id``).
+        game: the game's number in its cell, from 0.
+        seed: the sweep seed.
+        seats: the player index (in the cell's order) in each seat.
+        played: the finished game's ``GameRecord``.
+
+    Returns:
+        A dict of ``RECORD_FIELDS`` and ``finish`` (seats from first place to last), ready for JSON.
+    """
     return {
         "cell": cell_id,
         "game": int(game),
@@ -63,7 +74,7 @@ def create_store(path: Path) -> None:
 
 
 def _record_problem(record: object) -> str | None:
-    """Why a JSON value is not a game record as :func:`play_batch` writes it (None when it is one)."""
+    """Why a JSON value is not a game record as ``play_batch`` writes it (None when it is one)."""
     def count(value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 

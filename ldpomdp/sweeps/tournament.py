@@ -4,7 +4,7 @@
 Two players: one cell per pair, its seats alternating game by game; more: tables drawn from the agents (all
 combinations when they are at most ``tables``, else a sample drawn from the run's seed), seats rotated. This module
 owns the files it writes (``tournament.json``, ``cross_table.csv``, ``ratings.csv``; ``ratings.png`` through
-:mod:`.plots`): their columns, their writer (:func:`write_outputs`) and their reader (:func:`read_outputs`, which the
+``.plots``): their columns, their writer (``write_outputs``) and their reader (``read_outputs``, which the
 web app's results page uses); docs/tournaments.md documents them.
 """
 
@@ -42,10 +42,11 @@ _LINEUP_DRAW = int.from_bytes(b"tables", "little")  # keys the generator of the 
 
 @dataclass(frozen=True)
 class Tournament:
-    """``agents`` (player specs, kept in their canonical text) at tables of ``config.num_players`` under
-    ``config`` (every player starting with the same dice), ``games`` per table, seeded by ``seed``; ``tables``
-    caps the tables of 3+ players. A UsageError names a bad argument; the specs themselves are checked by the
-    sweep before any game."""
+    """A tournament: ``agents`` at tables of ``config.num_players`` under ``config``, ``games`` per table.
+
+    ``agents`` are player specs, kept in their canonical text; every player starts with the same dice; the games are
+    seeded by ``seed``; ``tables`` caps the tables of 3+ players. A UsageError names a bad argument; the specs
+    themselves are checked by the sweep before any game."""
 
     agents: tuple[str, ...]
     config: GameConfig
@@ -142,8 +143,9 @@ class Standings:
 
 
 def outcomes(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], dict]) -> list[tuple[list, list]]:
-    """Each stored game ``0 .. games-1`` of ``cells`` as (player specs from first place on, the rest behind them):
-    the whole order from a record's ``finish``; from a record written before it, the winner alone."""
+    """Each stored game ``0 .. games-1`` of ``cells`` as (specs from first place on, the rest behind them).
+
+    The whole order comes from a record's ``finish``; from a record written before it, the winner alone."""
     found = []
     for cell in cells:
         for g in range(games):
@@ -158,9 +160,10 @@ def outcomes(cells: Sequence[Cell], games: int, records: dict[tuple[str, int], d
 
 
 def cross_table(agents: Sequence[str], played: Sequence[tuple[list, list]]) -> list[CrossRow]:
-    """Every ordered pair of ``agents``: the games of ``played`` (as :func:`outcomes` gives them) where both sat and
-    their order is known (both placed, or one placed and the other behind), and how often the row agent was
-    ahead."""
+    """The cross table: per ordered pair of ``agents``, their games together and how often the first led.
+
+    The games are those of ``played`` (as ``outcomes`` gives them) where both sat and their order is known (both
+    placed, or one placed and the other behind); a row counts how often the row agent was ahead."""
     ahead: dict[tuple[str, str], int] = {}
     met: dict[tuple[str, str], int] = {}
     for placed, rest in played:
@@ -206,9 +209,11 @@ def write_outputs(tournament: Tournament, result: Standings, out: Path, plot: bo
 
 @dataclass(frozen=True)
 class TournamentFiles:
-    """A tournament's files as read back: ``info`` (``tournament.json``, {} when it does not read), the rows of
-    ``cross`` (``cross_table.csv``) and ``ratings`` (``ratings.csv``, in file order: by rank) as dicts of their
-    columns, and a line for each ``problem`` found (a row that does not read is left out)."""
+    """A tournament's files as read back, with a line for each problem found.
+
+    ``info`` (``tournament.json``, {} when it does not read), the rows of ``cross`` (``cross_table.csv``) and
+    ``ratings`` (``ratings.csv``, in file order: by rank) as dicts of their columns, and a line for each ``problem``
+    found (a row that does not read is left out)."""
 
     info: dict
     cross: list[dict]
@@ -217,7 +222,7 @@ class TournamentFiles:
 
 
 def read_outputs(out: Path) -> TournamentFiles:
-    """The files :func:`write_outputs` wrote into ``out``, read back without raising: what does not read is named in
+    """The files ``write_outputs`` wrote into ``out``, read back without raising: what does not read is named in
     ``problems``."""
     out, problems = Path(out), []
     try:
@@ -235,9 +240,10 @@ def read_outputs(out: Path) -> TournamentFiles:
 
 def run_tournament(tournament: Tournament, out: str | Path, *, plot: bool = True,
                    log: Callable[[str], None] | None = print, **run_options) -> Standings:
-    """Play ``tournament``'s tables with :func:`~ldpomdp.sweeps.runner.run_sweep` into ``out`` (resuming what it
-    holds; ``run_options`` are run_sweep's: workers, scheduler, executor, progress), then write its files from all
-    its stored games, inside the folder's lock, log the standings and return them."""
+    """Play ``tournament``'s tables into ``out``, write its files, log the standings and return them.
+
+    The tables are played with ``run_sweep`` (resuming what ``out`` holds; ``run_options`` are run_sweep's: workers,
+    scheduler, executor, progress), then its files are written from all its stored games, inside the folder's lock."""
     out = Path(out)
     found: list[Standings] = []
 
