@@ -492,9 +492,10 @@ def load(**params) -> LiarsDiceGame:
 
 
 def params_of(config: GameConfig, **extra) -> dict:
-    """The game parameters of ``config``, plus the ``one_round`` / ``first_opener`` / ``max_rounds`` in ``extra``.
+    """The pyspiel game parameters of ``config``, plus those given in ``extra``.
 
-    Its variants appear only where they differ from today's rules. ValueError for a config the parameters cannot
+    Its variants appear only where they differ from today's rules; ``extra`` gives ``one_round`` / ``first_opener`` /
+    ``max_rounds``. ValueError for a config the parameters cannot
     express (different dice per seat)."""
     if len(set(config.starting_dice)) != 1:
         raise ValueError(f"{GAME_NAME} gives every seat the same dice; the config starts with {config.starting_dice}")
