@@ -105,7 +105,7 @@ def _root_draw(view: PlayerView, belief, k: int, rng: np.random.Generator, by_co
 
 
 def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of a 2-d integer array: (index of each one's first row, each row's position among them).
+    """The distinct rows of a 2-d integer array: (each one's first row index, each row's position among them).
 
     The first indices are in order. The rows are read as numbers in mixed radix (each column's range) when they fit in
     62 bits, else numpy's row-wise unique is used."""
@@ -145,7 +145,7 @@ def reset_root(
     agent: pomdp_py.Agent, view: PlayerView, belief, k: int, rng: np.random.Generator, rollout: str = "expected-count",
     by_count: bool = False,
 ) -> None:
-    """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view``; the search tree is kept.
+    """Give ``agent`` fresh root particles from ``belief`` for the decision at ``view``, keeping its tree.
 
     Also refreshes the rollout rule's estimate (the belief core is the source of truth).
 
