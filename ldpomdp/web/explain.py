@@ -1,4 +1,4 @@
-"""Why an agent moved, in numbers the page can chart; also how the page spells a move and a round's matching dice.
+"""Why an agent moved, in numbers the page can chart, and how the page spells moves and matching dice.
 
 An agent's belief about one player's hand and the reason of each kind of agent (the estimate against the bid,
 POMCP's searched actions, DQN's Q-values, or the probability of each action for any player with

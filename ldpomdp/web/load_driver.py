@@ -31,9 +31,10 @@ def _free_port() -> int:
 
 @contextmanager
 def running_server(*options: str, start_timeout: float = 60.0) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Run ``ldpomdp serve`` with ``options`` in a child process on a free 127.0.0.1 port; yield its URL and process.
+    """Run ``ldpomdp serve`` with ``options`` on a free local port; yield its URL and process.
 
-    Stops it on leaving; a RuntimeError with its output if it does not answer within ``start_timeout`` s."""
+    The server runs in a child process on a free 127.0.0.1 port, stopped on leaving; a RuntimeError with its output
+    if it does not answer within ``start_timeout`` s."""
     import httpx
 
     port = _free_port()
@@ -87,7 +88,7 @@ class GameRun:
 
 
 def play_over_http(client, settings: dict, seed: int, deadline: float = math.inf) -> GameRun:
-    """Play one game through ``client`` as the person, with random moves seeded by ``seed``; return its ``GameRun``.
+    """Play one game through ``client`` as the person, moves drawn from ``seed``; return its ``GameRun``.
 
     ``client`` is an ``httpx.Client`` with the server's base URL, or Starlette's test client. Moves come from a
     generator seeded with ``seed`` (challenge 30% of the time when allowed, else one of the three lowest raises); the
