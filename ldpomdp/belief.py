@@ -15,6 +15,7 @@ from typing import Any, overload
 import numpy as np
 
 from .caches import memo
+from .errors import UsageError
 from .hands import HAND_DTYPE, count_hands, hand_support, prior_table, row_width
 from .hooks import deciding_face_of, shared_probability_of, sum_problem
 from .rules import GameConfig, matching_count
@@ -174,9 +175,9 @@ class _Belief:
         """The rule set that counts matches of ``face`` with ``wild``, after checking both."""
         owner = type(self).__name__
         if isinstance(face, bool) or not isinstance(face, (int, np.integer)) or not 1 <= face <= self.faces:
-            raise ValueError(f"{owner}: face must be an integer in 1..{self.faces}, got {face!r}")
+            raise UsageError(f"{owner}: face must be an integer in 1..{self.faces}, got {face!r}")
         if wild not in (None, 1, self.faces) or isinstance(wild, bool):
-            raise ValueError(f"{owner}: wild must be 1, the highest face ({self.faces}) or None, got {wild!r}")
+            raise UsageError(f"{owner}: wild must be 1, the highest face ({self.faces}) or None, got {wild!r}")
         return _rules(self.faces, wild)
 
     def _apply_counted(self, matching: np.ndarray, by_count: np.ndarray) -> None:
@@ -446,17 +447,17 @@ class TableBelief:
         rng: np.random.Generator | int | None = None,
     ):
         if not isinstance(config, GameConfig):
-            raise ValueError(f"TableBelief.config must be a GameConfig, got {type(config).__name__}")
+            raise UsageError(f"TableBelief.config must be a GameConfig, got {type(config).__name__}")
         one_of("TableBelief", "kind", kind, self.KINDS)
         dice = tuple(_int_at_least("TableBelief", "dice", d, 0) for d in dice)
         if len(dice) != config.num_players:
-            raise ValueError(f"TableBelief.dice lists {len(dice)} players, the config has {config.num_players}")
+            raise UsageError(f"TableBelief.dice lists {len(dice)} players, the config has {config.num_players}")
         if isinstance(seat, bool) or seat not in range(config.num_players):
-            raise ValueError(f"TableBelief.seat must be in 0..{config.num_players - 1}, got {seat!r}")
+            raise UsageError(f"TableBelief.seat must be in 0..{config.num_players - 1}, got {seat!r}")
         opponents = [s for s, d in enumerate(dice) if d > 0 and s != seat]
         missing = [s for s in opponents if s not in models]
         if missing:
-            raise ValueError(f"TableBelief.models has no opponent model for seat(s) {missing}")
+            raise UsageError(f"TableBelief.models has no opponent model for seat(s) {missing}")
         self.config, self.seat, self.dice, self.kind = config, seat, dice, kind
         self.models = dict(models)
         rng = np.random.default_rng(rng)  # one stream for the table: a new belief every round needs no spawning

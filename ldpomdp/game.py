@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .caches import memo
-from .errors import PlayerError, describe
+from .errors import PlayerError, UsageError, describe
 from .rules import (
     EXACT,
     Action,
@@ -325,7 +325,7 @@ class GameState:
     def __init__(self, config: GameConfig, rng: np.random.Generator | int | None, first_opener: int = 0):
         self.config, self.rng = _canonical(config), np.random.default_rng(rng)  # a Generator passes unchanged
         if isinstance(first_opener, bool) or first_opener not in range(config.num_players):
-            raise ValueError(f"first_opener must be a seat in 0..{config.num_players - 1}, got {first_opener!r}")
+            raise UsageError(f"first_opener must be a seat in 0..{config.num_players - 1}, got {first_opener!r}")
         self.dice: tuple[int, ...] = config.starting_dice
         self.opener = first_opener
         self.record = GameRecord(self.config)
@@ -408,7 +408,7 @@ def play_game(
 ) -> GameRecord:
     """Play one game to the end; ``players[i]`` sits in seat ``i``. ``rng``: a Generator, or a seed for one."""
     if len(players) != config.num_players:
-        raise ValueError(f"config has {config.num_players} players but {len(players)} were given")
+        raise UsageError(f"config has {config.num_players} players but {len(players)} were given")
     state = GameState(config, rng, first_opener)
     for seat, p in enumerate(players):
         try:

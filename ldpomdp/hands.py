@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from .caches import memo
+from .errors import UsageError
 from .rules import GameConfig, match_matrix, match_probability
 from .validation import int_at_least as _int_at_least
 
@@ -49,7 +50,7 @@ def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]
     faces = _int_at_least("hand_support", "faces", faces, 2)
     size = support_size(num_dice, faces)
     if size > MAX_SUPPORT:
-        raise ValueError(
+        raise UsageError(
             f"hand_support: {num_dice} dice with {faces} faces have {size:,} hands, more than "
             f"{MAX_SUPPORT:,}; use RejectionParticleBelief instead"
         )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import describe
+from .errors import UsageError, describe
 from .game import Player
 from .rules import GameConfig
 
@@ -58,7 +58,7 @@ def register(
     ``not_a_seat``, if given, says why it only models other seats (:func:`make_seat` refuses it with that reason)."""
     unknown = set((kinds or {}).values()) - {FILE, SPEC, SPECS}
     if unknown:
-        raise ValueError(f"register({name!r}): unknown parameter kind(s) {sorted(unknown)}")
+        raise UsageError(f"register({name!r}): unknown parameter kind(s) {sorted(unknown)}")
     _REGISTRY[name] = _Entry(target, positional, dict(aliases or {}), summary, dict(kinds or {}), not_a_seat)
 
 
@@ -83,13 +83,13 @@ class Parameter:
 
 def player_parameters(name: str) -> list[Parameter]:
     """The parameters of the registered player ``name`` that a spec can set, in its constructor's order (those
-    taking only objects, and ``name``, left out). Imports the player's module: a ValueError if that fails."""
+    taking only objects, and ``name``, left out). Imports the player's module: a UsageError if that fails."""
     entry = _REGISTRY[name]
     module_name, _, attr = entry.target.partition(":")
     try:
         factory = getattr(importlib.import_module(module_name), attr)
     except Exception as exc:
-        raise ValueError(f"player {name!r}: cannot import {entry.target} ({_reason(exc)})") from None
+        raise UsageError(f"player {name!r}: cannot import {entry.target} ({_reason(exc)})") from None
     found = []
     for p in inspect.signature(factory).parameters.values():
         written = {t.strip() for t in str(p.annotation).split("|")} if p.annotation is not p.empty else {"str"}
@@ -112,7 +112,7 @@ def recommended(config: GameConfig, seat: int = 1) -> tuple[str, dict[str, str]]
             refusals[spec] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             continue
         return spec, refusals
-    raise ValueError(f"no recommended agent takes these rules: {refusals}")
+    raise UsageError(f"no recommended agent takes these rules: {refusals}")
 
 
 register("one-third", "ldpomdp.players.one_third:OneThirdRule", summary="report 002's one-third rule (MDP player)")
@@ -194,7 +194,7 @@ def _value(text: str) -> Any:
 
 
 def _pieces(text: str, where: str) -> list[str]:
-    """``text`` cut at the commas outside brackets, each piece stripped (empty ones dropped); a ValueError starting
+    """``text`` cut at the commas outside brackets, each piece stripped (empty ones dropped); a UsageError starting
     with ``where`` for brackets that do not pair up."""
     pieces, depth, start = [], 0, 0
     for i, char in enumerate(text):
@@ -203,12 +203,12 @@ def _pieces(text: str, where: str) -> list[str]:
         elif char == "]":
             depth -= 1
             if depth < 0:
-                raise ValueError(f"{where}: a ']' closes no '['")
+                raise UsageError(f"{where}: a ']' closes no '['")
         elif char == "," and depth == 0:
             pieces.append(text[start:i])
             start = i + 1
     if depth:
-        raise ValueError(f"{where}: a '[' is never closed")
+        raise UsageError(f"{where}: a '[' is never closed")
     pieces.append(text[start:])
     return [p.strip() for p in pieces if p.strip()]
 
@@ -283,7 +283,7 @@ class PlayerSpec:
         return found
 
     def build(self) -> Player:
-        """The player, or a ValueError naming the spec and what went wrong: a module that is missing or fails to
+        """The player, or a UsageError naming the spec and what went wrong: a module that is missing or fails to
         import, a name that is not a class, parameters the class does not take, or its constructor raising. The
         first line of the message says what went wrong; user code's own traceback lines follow it."""
         module_name, _, attr = self.target.partition(":")
@@ -291,21 +291,21 @@ class PlayerSpec:
             module = importlib.import_module(module_name)
         except Exception as exc:
             if isinstance(exc, ModuleNotFoundError) and f"{exc.name}.".startswith("ldpomdp.planners."):
-                raise ValueError(f"player spec {self.text!r}: the ldpomdp imported from {Path(__file__).parent} has "
+                raise UsageError(f"player spec {self.text!r}: the ldpomdp imported from {Path(__file__).parent} has "
                                  f"no planners: a source checkout without its install (pip install -e . there, or "
                                  f"run from another folder)") from exc
             if isinstance(exc, ModuleNotFoundError) and (module_name + ".").startswith(f"{exc.name}."):
-                raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (no module named "
+                raise UsageError(f"player spec {self.text!r}: cannot import {self.target!r} (no module named "
                                  f"{exc.name!r}: install it, or run from its folder with PYTHONPATH=.)") from exc
             # the module's own code raised (a missing import of its own included), or has a syntax error
-            raise ValueError(f"player spec {self.text!r}: importing {module_name} failed: {_reason(exc)}\n"
+            raise UsageError(f"player spec {self.text!r}: importing {module_name} failed: {_reason(exc)}\n"
                              f"{describe(exc)}") from exc
         factory = getattr(module, attr, None)
         if factory is None:
-            raise ValueError(f"player spec {self.text!r}: cannot import {self.target!r} (module {module_name} has no "
+            raise UsageError(f"player spec {self.text!r}: cannot import {self.target!r} (module {module_name} has no "
                              f"{attr!r})")
         if not isinstance(factory, type):
-            raise ValueError(f"player spec {self.text!r}: {self.target} is not a class (it is of type "
+            raise UsageError(f"player spec {self.text!r}: {self.target} is not a class (it is of type "
                              f"{type(factory).__name__})")
         try:
             signature = inspect.signature(factory)
@@ -317,19 +317,23 @@ class PlayerSpec:
             except TypeError as exc:
                 named = [p.name for p in signature.parameters.values()
                          if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-                raise ValueError(f"player spec {self.text!r}: bad parameters {self.kwargs}: {attr} takes "
+                raise UsageError(f"player spec {self.text!r}: bad parameters {self.kwargs}: {attr} takes "
                                  f"{', '.join(named) or 'no parameters'} ({exc})") from None
         try:
             player = factory(**self.kwargs)
-        except ValueError as exc:
-            raise ValueError(f"player spec {self.text!r}: {exc}") from exc
+        except UsageError as exc:
+            raise UsageError(f"player spec {self.text!r}: {exc}") from exc
         except Exception as exc:
+            if self.target.startswith("ldpomdp."):  # the package's own player: any other error is a bug
+                raise
+            if isinstance(exc, ValueError):  # a user's class refusing its parameters
+                raise UsageError(f"player spec {self.text!r}: {exc}") from exc
             arguments = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
-            raise ValueError(f"player spec {self.text!r}: {attr}({arguments}) raised {_reason(exc)}\n"
+            raise UsageError(f"player spec {self.text!r}: {attr}({arguments}) raised {_reason(exc)}\n"
                              f"{describe(exc)}") from exc
         missing = [m for m in ("reset", "act", "observe") if not callable(getattr(player, m, None))]
         if missing:
-            raise ValueError(f"player spec {self.text!r}: {self.target} lacks Player method(s) {missing}")
+            raise UsageError(f"player spec {self.text!r}: {self.target} lacks Player method(s) {missing}")
         if getattr(player, "name", None) in (None, ""):
             try:
                 player.name = self.canonical
@@ -346,7 +350,7 @@ def _reason(exc: BaseException) -> str:
 
 def parse_spec(text: str) -> PlayerSpec:
     """Parse ``name[:value][,k=v...]`` or ``package.module:Class[:k=v,...]`` (the grammar of docs/players.md):
-    nothing is imported or read; a ValueError names the spec and what is wrong with it."""
+    nothing is imported or read; a UsageError names the spec and what is wrong with it."""
     text = str(text).strip()
     head, sep, rest = text.partition(":")
     head = head.strip()
@@ -356,12 +360,12 @@ def parse_spec(text: str) -> PlayerSpec:
         attr, _, params = rest.partition(":")
         attr = attr.strip()
         if not (attr.isidentifier() and all(part.isidentifier() for part in head.split("."))):
-            raise ValueError(f"player spec {text!r}: expected package.module:ClassName")
+            raise UsageError(f"player spec {text!r}: expected package.module:ClassName")
         name = f"{head}:{attr}"
         entry = _Entry(name)
     else:
         known = ", ".join(sorted(_REGISTRY))
-        raise ValueError(f"unknown player {head!r} in spec {text!r}; known: {known}, or package.module:ClassName")
+        raise UsageError(f"unknown player {head!r} in spec {text!r}; known: {known}, or package.module:ClassName")
     kwargs: dict[str, Any] = {}
     files: list[tuple[str, str]] = []
     nested: list[PlayerSpec] = []
@@ -372,16 +376,16 @@ def parse_spec(text: str) -> PlayerSpec:
         elif entry.positional is not None and not kwargs:
             key, value = entry.positional, piece
         else:
-            raise ValueError(f"player spec {text!r}: expected key=value, got {piece!r}")
+            raise UsageError(f"player spec {text!r}: expected key=value, got {piece!r}")
         if key in kwargs:
-            raise ValueError(f"player spec {text!r}: gives {entry.shown(key)} twice")
+            raise UsageError(f"player spec {text!r}: gives {entry.shown(key)} twice")
         kind = entry.kinds.get(key)
         if kind in (SPEC, SPECS):
             kwargs[key] = _nested_value(f"player spec {text!r}, parameter {entry.shown(key)}", kind, value, nested)
             continue
         inside = _inside(value)
         if inside is None and ("[" in value or "]" in value):
-            raise ValueError(f"player spec {text!r}: brackets must enclose a whole value, got {value!r}")
+            raise UsageError(f"player spec {text!r}: brackets must enclose a whole value, got {value!r}")
         value = value if inside is None else inside
         if kind == FILE:
             kwargs[key] = value
@@ -389,7 +393,7 @@ def parse_spec(text: str) -> PlayerSpec:
         else:
             kwargs[key] = _value(value)
     if entry.positional and entry.positional not in kwargs:
-        raise ValueError(f"player spec {text!r}: needs a value, e.g. {head}:0.3")
+        raise UsageError(f"player spec {text!r}: needs a value, e.g. {head}:0.3")
     parts = [_written(entry.kinds.get(entry.positional), kwargs[entry.positional])] if entry.positional else []
     parts += [f"{shown}={_written(entry.kinds.get(key), kwargs[key])}"
               for shown, key in sorted((entry.shown(k), k) for k in kwargs if k != entry.positional)]
@@ -407,15 +411,15 @@ def _nested_value(where: str, kind: str, value: str, nested: list[PlayerSpec]) -
     else:
         items = _group(_pieces(inside, where)) if inside is not None else [v.strip() for v in value.split("+")]
     if not items or not all(items):
-        raise ValueError(f"{where}: needs {'a player spec' if kind == SPEC else 'player specs'}, got {value!r}")
+        raise UsageError(f"{where}: needs {'a player spec' if kind == SPEC else 'player specs'}, got {value!r}")
     if kind == SPEC and items[0].lower() == "none":
         return "none"
     specs = []
     for item in items:
         try:
             specs.append(parse_spec(item))
-        except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
+        except UsageError as exc:
+            raise UsageError(f"{where}: {exc}") from None
     nested += specs
     return specs[0].canonical if kind == SPEC else [s.canonical for s in specs]
 
@@ -428,7 +432,7 @@ def spec_list(text: str) -> list[str]:
 
 def canonical_spec(text: str) -> str:
     """The canonical text of a spec: the same player always has the same text (it keys sweep cells and their
-    seeds). A ValueError names a spec that does not parse."""
+    seeds). A UsageError names a spec that does not parse."""
     return parse_spec(text).canonical
 
 
@@ -446,7 +450,7 @@ def split_specs(text: str) -> list[str]:
     since a spec's name never contains "="."""
     specs = _group(_pieces(text, f"player specs {text!r}"))
     if not specs:
-        raise ValueError("no players given")
+        raise UsageError("no players given")
     return specs
 
 
@@ -460,5 +464,5 @@ def make_seat(spec: str) -> Player:
     parsed = parse_spec(spec)
     entry = _REGISTRY.get(parsed.name)
     if entry is not None and entry.not_a_seat:
-        raise ValueError(f"player spec {spec.strip()!r} cannot take a seat: {entry.not_a_seat}")
+        raise UsageError(f"player spec {spec.strip()!r} cannot take a seat: {entry.not_a_seat}")
     return parsed.build()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, overload
 import numpy as np
 
 from .caches import memo
+from .errors import UsageError
 from .validation import int_at_least
 
 __all__ = [
@@ -127,7 +128,7 @@ def dice_text(n: int) -> str:
 
 @dataclass(frozen=True)
 class GameConfig:
-    """A validated rule set: a bad value raises a ValueError naming it (the rules and variants: docs/rules.md).
+    """A validated rule set: a bad value raises a UsageError naming it (the rules and variants: docs/rules.md).
 
     ``dice`` takes one count (>= 1) for everyone or one per player, stored as the tuple of every player's (also
     :attr:`starting_dice`); :meth:`preset` names the common sets of variants. Derived on creation: ``bid_faces``,
@@ -162,23 +163,23 @@ class GameConfig:
         if isinstance(given, (list, tuple, np.ndarray)):
             dice = tuple(int_at_least("GameConfig", "dice", d, 1) for d in given)
             if len(dice) != num_players:
-                raise ValueError(
+                raise UsageError(
                     f"GameConfig.dice lists {len(dice)} players but num_players is {num_players}"
                 )
         else:
             dice = (int_at_least("GameConfig", "dice", given, 1),) * num_players
         if sum(dice) > MAX_TABLE_DICE:
             each = f"x {dice[0]} dice" if len(set(dice)) == 1 else f"with dice {dice}"
-            raise ValueError(f"GameConfig.dice: {num_players} players {each} put {sum(dice)} dice on the table, above "
+            raise UsageError(f"GameConfig.dice: {num_players} players {each} put {sum(dice)} dice on the table, above "
                              f"the limit MAX_TABLE_DICE = {MAX_TABLE_DICE}")
         if self.wild not in (1, faces, None) or isinstance(self.wild, bool):
-            raise ValueError(
+            raise UsageError(
                 f"GameConfig.wild must be 1, the highest face ({faces}) or None, got {self.wild!r}"
             )
         if self.bids not in BID_MODES:
-            raise ValueError(f"GameConfig.bids must be one of {BID_MODES}, got {self.bids!r}")
+            raise UsageError(f"GameConfig.bids must be one of {BID_MODES}, got {self.bids!r}")
         if self.opener not in OPENER_RULES:
-            raise ValueError(f"GameConfig.opener must be one of {OPENER_RULES}, got {self.opener!r}")
+            raise UsageError(f"GameConfig.opener must be one of {OPENER_RULES}, got {self.opener!r}")
         self._check_variants()
         object.__setattr__(self, "num_players", num_players)
         object.__setattr__(self, "faces", faces)
@@ -189,17 +190,17 @@ class GameConfig:
     def _check_variants(self) -> None:
         """The variant fields' checks (:meth:`__post_init__`)."""
         if self.wild_bids not in WILD_BID_RULES:
-            raise ValueError(f"GameConfig.wild_bids must be one of {WILD_BID_RULES}, got {self.wild_bids!r}")
+            raise UsageError(f"GameConfig.wild_bids must be one of {WILD_BID_RULES}, got {self.wild_bids!r}")
         if self.loss not in LOSS_RULES:
-            raise ValueError(f"GameConfig.loss must be one of {LOSS_RULES}, got {self.loss!r}")
+            raise UsageError(f"GameConfig.loss must be one of {LOSS_RULES}, got {self.loss!r}")
         for name in ("exact_call", "palifico", "palifico_round"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"GameConfig.{name} must be True or False, got {getattr(self, name)!r}")
+                raise UsageError(f"GameConfig.{name} must be True or False, got {getattr(self, name)!r}")
         if self.wild_bids == "perudo" and (self.wild != 1 or self.bids != "full"):
-            raise ValueError(f"GameConfig.wild_bids='perudo' needs wild=1 and bids='full' (Perudo's order for bids "
+            raise UsageError(f"GameConfig.wild_bids='perudo' needs wild=1 and bids='full' (Perudo's order for bids "
                              f"on the wild ones), got wild={self.wild!r}, bids={self.bids!r}")
         if self.palifico_round and (not self.palifico or self.wild is not None or self.wild_bids != "plain"):
-            raise ValueError("GameConfig.palifico_round marks a palifico round's rules: build it with "
+            raise UsageError("GameConfig.palifico_round marks a palifico round's rules: build it with "
                              "config.round_rules(palifico=True) from a config with palifico=True")
 
     @property
@@ -213,7 +214,7 @@ class GameConfig:
         Hnath's two-player Dudo: ones wild, Perudo bids, loss by the difference); ``fields`` pass through and
         override the preset's."""
         if name not in PRESETS:
-            raise ValueError(f"GameConfig.preset: unknown rule set {name!r}; known: {', '.join(PRESETS)}")
+            raise UsageError(f"GameConfig.preset: unknown rule set {name!r}; known: {', '.join(PRESETS)}")
         return cls(**{**PRESETS[name], **fields})  # type: ignore[arg-type]
 
     def round_rules(self, palifico: bool) -> GameConfig:
@@ -372,7 +373,7 @@ class ActionCoding:
 
     def __init__(self, config: GameConfig, every_face: bool = False):
         if not isinstance(config, GameConfig):
-            raise ValueError(f"ActionCoding.config must be a GameConfig, got {type(config).__name__}")
+            raise UsageError(f"ActionCoding.config must be a GameConfig, got {type(config).__name__}")
         self.config = config
         self.faces = tuple(range(1, config.faces + 1)) if every_face else config.bid_faces
         self.max_quantity = sum(config.starting_dice)

@@ -9,22 +9,24 @@ from typing import Any
 
 import numpy as np
 
+from .errors import UsageError
+
 __all__ = ["int_at_least", "probability", "number", "one_of", "SUM_TOLERANCE"]
 
 SUM_TOLERANCE = 1e-6  # how far a model's probabilities may be from what they must equal (one, a shared answer)
 
 
 def int_at_least(owner: str, name: str, value: Any, minimum: int) -> int:
-    """``value`` as an int if it is an integer (not a bool) >= ``minimum``, else a ValueError naming it."""
+    """``value`` as an int if it is an integer (not a bool) >= ``minimum``, else a UsageError naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{owner}.{name} must be an integer >= {minimum}, got {value!r}")
+        raise UsageError(f"{owner}.{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
 
 
 def probability(owner: str, name: str, value: Any) -> float:
-    """``value`` as a float if it is a number (not a bool) in [0, 1], else a ValueError naming it."""
+    """``value`` as a float if it is a number (not a bool) in [0, 1], else a UsageError naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not 0.0 <= value <= 1.0:
-        raise ValueError(f"{owner}.{name} must be a probability in [0, 1], got {value!r}")
+        raise UsageError(f"{owner}.{name} must be a probability in [0, 1], got {value!r}")
     return float(value)
 
 
@@ -32,18 +34,18 @@ def number(
     owner: str, name: str, value: Any, low: float = 0.0, high: float = math.inf, low_open: bool = False
 ) -> float:
     """``value`` as a float if it is a real number (not a bool) with ``low`` <= value < ``high`` (``low`` < value
-    with ``low_open``), so finite; else a ValueError naming it."""
+    with ``low_open``), so finite; else a UsageError naming it."""
     real = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
     if not (real and (low < value if low_open else low <= value) and value < high):
         bound = f"> {low:g}" if low_open else f">= {low:g}"
         if high != math.inf:
             bound += f" and < {high:g}"
-        raise ValueError(f"{owner}.{name} must be a finite number {bound}, got {value!r}")
+        raise UsageError(f"{owner}.{name} must be a finite number {bound}, got {value!r}")
     return float(value)
 
 
 def one_of(owner: str, name: str, value: Any, options: Sequence[Any]) -> Any:
-    """``value`` if it is one of ``options``, else a ValueError naming it."""
+    """``value`` if it is one of ``options``, else a UsageError naming it."""
     if value not in options:
-        raise ValueError(f"{owner}.{name} must be one of {tuple(options)}, got {value!r}")
+        raise UsageError(f"{owner}.{name} must be one of {tuple(options)}, got {value!r}")
     return value

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ldpomdp.belief import TableBelief
+from ldpomdp.errors import UsageError
 from ldpomdp.game import ActionTaken, Event, Player, PlayerView, RoundStart
 from ldpomdp.hands import MAX_SUPPORT, support_size
 from ldpomdp.registry import make_player
@@ -34,7 +35,7 @@ class BeliefPlayer:
         n_particles = int_at_least(owner, "n_particles", n_particles, 1)
         injection, refresh = probability(owner, "injection", injection), probability(owner, "refresh", refresh)
         if not callable(getattr(make_player(assume), "action_probabilities", None)):
-            raise ValueError(f"{owner}.assume: {assume!r} has no action_probabilities, so no belief can use it")
+            raise UsageError(f"{owner}.assume: {assume!r} has no action_probabilities, so no belief can use it")
         self.belief_kind, self.n_particles = belief, n_particles
         self.injection, self.refresh, self.assume = float(injection), float(refresh), assume
         self.rng = np.random.default_rng(seed)
@@ -53,7 +54,7 @@ class BeliefPlayer:
     def reset(self, seat: int, config: GameConfig) -> None:
         largest = max(d for s, d in enumerate(config.starting_dice) if s != seat)
         if self.belief_kind == "exact" and support_size(largest, config.faces) > MAX_SUPPORT:
-            raise ValueError(f"{type(self).__name__}: belief='exact' enumerates every hand, and an opponent's "
+            raise UsageError(f"{type(self).__name__}: belief='exact' enumerates every hand, and an opponent's "
                              f"{largest} dice of {config.faces} faces make {support_size(largest, config.faces):,}, "
                              f"more than MAX_SUPPORT = {MAX_SUPPORT:,}; use belief='particles'")
         self.seat, self.config = seat, config

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ldpomdp.datafiles import load_npz
+from ldpomdp.errors import UsageError
 from ldpomdp.game import PlayerView
 from ldpomdp.rules import Action, ActionCoding, Bid, GameConfig, match_matrix, matching_count
 
@@ -47,12 +48,12 @@ class Frame:
         return GameConfig(self.players, self.dice, self.faces, self.wild, self.bids)
 
     def check(self, config: GameConfig) -> None:
-        """A ValueError unless ``config`` fits the frame."""
+        """A UsageError unless ``config`` fits the frame."""
         fits = (config.num_players <= self.players and max(config.starting_dice) <= self.dice
                 and config.faces == self.faces and config.wild == self.wild and config.bids == self.bids
                 and not config.variants)  # trained on today's rules: no variant (wild_bids, exact_call, ...)
         if not fits:
-            raise ValueError(f"this DQN network plays up to {self.players} players of up to {self.dice} dice, "
+            raise UsageError(f"this DQN network plays up to {self.players} players of up to {self.dice} dice, "
                              f"{self.config.describe()}; the game is {config.num_players} players with dice "
                              f"{config.starting_dice}, {config.describe()}")
 
@@ -168,7 +169,7 @@ class QNetwork:
             hidden = None
         expected = parameter_shapes(frame, hidden) if hidden else None
         if got != expected:
-            raise ValueError(f"QNetwork: the arrays {got} are not a network of the frame {frame} "
+            raise UsageError(f"QNetwork: the arrays {got} are not a network of the frame {frame} "
                              f"(e.g. {parameter_shapes(frame, (128, 128, 128))})")
         self.params, self.frame = params, frame
         self.descriptors = action_descriptors(frame)
@@ -186,7 +187,7 @@ class QNetwork:
 
     @classmethod
     def load(cls, path: str | Path) -> QNetwork:
-        """Read a file written by :meth:`save`; a TableError (a ValueError) says what is wrong with it."""
+        """Read a file written by :meth:`save`; a TableError (a UsageError) says what is wrong with it."""
         return load_npz(path, "DQN weights", cls._from_arrays)
 
     @classmethod
@@ -194,7 +195,7 @@ class QNetwork:
         frame = Frame(**json.loads(str(data["frame"])))
         params = {k[2:]: v for k, v in data.items() if k.startswith("p_")}
         if not params:
-            raise ValueError("no network arrays in it (a file of the first, one-output-per-action network? "
+            raise UsageError("no network arrays in it (a file of the first, one-output-per-action network? "
                              "retrain with ldpomdp train dqn)")
         return cls(params, frame)
 

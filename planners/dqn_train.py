@@ -19,7 +19,7 @@ import numpy as np
 
 from ldpomdp.datafiles import read_npz, write_npz
 from ldpomdp.envs.coding import REPORT_SHAPING, Shaping, round_reward
-from ldpomdp.errors import install_hint
+from ldpomdp.errors import UsageError, install_hint
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, play_game
 from ldpomdp.registry import make_player
 from ldpomdp.rules import Action, ActionCoding, Bid, GameConfig
@@ -58,7 +58,7 @@ def report_curriculum(games: Sequence[int], frame: Frame) -> list[Stage]:
     """Report 004's three stages with ``games[i]`` games each (stage ``agent2`` and the 3-player groups only when
     the frame has 3 seats or more)."""
     if len(games) != 3:
-        raise ValueError(f"report_curriculum needs three game counts (agent1, agent2, final), got {list(games)}")
+        raise UsageError(f"report_curriculum needs three game counts (agent1, agent2, final), got {list(games)}")
     counts = [int_at_least("report_curriculum", "games", g, 0) for g in games]
     three = frame.players >= 3
     risky = replace(REPORT_SHAPING, risk=1.0, small_raise=REPORT_SHAPING.bid_held)
@@ -103,11 +103,11 @@ class TrainSettings:
         number("TrainSettings", "learning_rate", self.learning_rate, low=0.0, low_open=True)
         number("TrainSettings", "final_learning_rate", self.final_learning_rate, low=0.0)
         if self.final_learning_rate > self.learning_rate:
-            raise ValueError(f"TrainSettings.final_learning_rate must be <= learning_rate {self.learning_rate:g} (the "
+            raise UsageError(f"TrainSettings.final_learning_rate must be <= learning_rate {self.learning_rate:g} (the "
                              f"rate falls over the run), got {self.final_learning_rate!r}")
         probability("TrainSettings", "gamma", self.gamma)
         if not self.hidden or any(int_at_least("TrainSettings", "hidden", h, 1) != h for h in self.hidden):
-            raise ValueError(f"TrainSettings.hidden must list layer sizes, got {self.hidden!r}")
+            raise UsageError(f"TrainSettings.hidden must list layer sizes, got {self.hidden!r}")
 
     def as_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -224,7 +224,7 @@ class _Learner:
             import jax.numpy as jnp
             import optax
         except ModuleNotFoundError as exc:
-            raise ValueError(f"ldpomdp train dqn needs {exc.name}: {install_hint('rl')}") from None
+            raise UsageError(f"ldpomdp train dqn needs {exc.name}: {install_hint('rl')}") from None
         self.jax, self.jnp = jax, jnp
         self.params = {k: jnp.asarray(v) for k, v in params.items()}
         self.target = self.params
@@ -270,7 +270,7 @@ class _Learner:
         tree = (self.params, self.target, self.opt_state)
         leaves, treedef = self.jax.tree_util.tree_flatten(tree)
         if len(arrays) != len(leaves):
-            raise ValueError("the checkpoint's optimizer state does not fit these settings")
+            raise UsageError("the checkpoint's optimizer state does not fit these settings")
         restored = [self.jnp.asarray(arrays[f"learner_{i}"]) for i in range(len(leaves))]
         self.params, self.target, self.opt_state = self.jax.tree_util.tree_unflatten(treedef, restored)
 
@@ -333,7 +333,7 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
     if checkpoint.exists():
         data = read_npz(checkpoint, "checkpoint", hint="delete it to start the training afresh")
         if str(data["settings"]) != settings.as_json():
-            raise ValueError(f"{checkpoint} was written with other settings:\n{data['settings']}\nnow:\n"
+            raise UsageError(f"{checkpoint} was written with other settings:\n{data['settings']}\nnow:\n"
                              f"{settings.as_json()}\n(use another --out, or the same options)")
         progress_state = _Progress(**json.loads(str(data["progress"])))
         learner.load_state({k: v for k, v in data.items() if k.startswith("learner_")})

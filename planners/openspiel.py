@@ -7,6 +7,7 @@ import pyspiel
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
 from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
 
+from ldpomdp.errors import UsageError
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
 from ldpomdp.openspiel.bots import load_policy_table
 from ldpomdp.openspiel.game import LiarsDiceGame, LiarsDiceState, load, params_of
@@ -35,7 +36,7 @@ class OpenSpielPlayer(BeliefPlayer):
         bot = bot if bot is not None else ("policy" if policy is not None else "ismcts")
         one_of("OpenSpielPlayer", "bot", bot, self.BOTS)
         if (bot == "policy") != (policy is not None):
-            raise ValueError("OpenSpielPlayer: bot=policy needs policy=PATH, and policy=PATH goes with bot=policy only")
+            raise UsageError("OpenSpielPlayer: bot=policy needs policy=PATH, and policy=PATH goes with bot=policy only")
         super().__init__(belief=belief, n_particles=n_particles, assume=assume, seed=seed,
                          name=name or f"openspiel:{bot}")
         self.bot = bot
@@ -102,12 +103,12 @@ class OpenSpielPlayer(BeliefPlayer):
             key = state.information_state_string(self.seat)
             entry = (self.table or {}).get(key)
             if entry is None:
-                raise ValueError(f"{self.name}: the policy has no entry for information state {key!r} (saved for "
+                raise UsageError(f"{self.name}: the policy has no entry for information state {key!r} (saved for "
                                  f"another game?)")
             legal, listed = set(state.legal_actions()), {a for a, _ in entry}
             played = {a for a, p in entry if p > 0}
             if not played or not played <= legal or not legal <= listed:
-                raise ValueError(f"{self.name}: the policy's entry at information state {key!r} plays {sorted(played)} "
+                raise UsageError(f"{self.name}: the policy's entry at information state {key!r} plays {sorted(played)} "
                                  f"and lists {len(listed)} actions; the legal ones are {sorted(legal)} (saved for "
                                  f"other rules?)")
             weights = np.array([p for _, p in entry], dtype=float)

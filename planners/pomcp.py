@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 import pomdp_py
 
+from ldpomdp.errors import UsageError
 from ldpomdp.exact.count_rounds import CountRound
 from ldpomdp.exact.fixed_opponents import FixedOpponentsSolution, round_outcomes
 from ldpomdp.exact.game_values import GameValue, seat_values
@@ -76,7 +77,7 @@ class POMCPPlanner(BeliefPlayer):
         else:  # seconds
             number("POMCPPlanner", "planning_time", planning_time, 0.0, low_open=True)
             if settle:
-                raise ValueError("POMCPPlanner: settle stops a search of sims simulations early; a search of time "
+                raise UsageError("POMCPPlanner: settle stops a search of sims simulations early; a search of time "
                                  "seconds takes no settle")
         self.max_depth = None if max_depth is None else int_at_least("POMCPPlanner", "max_depth", max_depth, 1)
         self.exploration_const = (None if exploration_const is None

@@ -45,14 +45,16 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_belief_module_imports_only_numpy_and_rules():
-    """belief.py stands alone: numpy, ldpomdp.rules and the numpy-only parameter checks (no pomdp-py, no game)."""
+    """belief.py stands alone: numpy, ldpomdp.rules, the numpy-only parameter checks and the standard-library-only
+    error kinds (no pomdp-py, no game)."""
     package = Path(ldpomdp.belief.__file__).parent
     stdlib_and_numpy = {"__future__", "collections.abc", "math", "functools", "typing", "numpy"}
-    numpy_only = {".rules", ".validation", ".hands", ".hooks", ".caches"}
+    numpy_only = {".rules", ".validation", ".hands", ".hooks", ".caches", ".errors"}
     assert _imports(package / "belief.py") <= stdlib_and_numpy | numpy_only
-    assert _imports(package / "hands.py") <= stdlib_and_numpy | {".rules", ".validation", ".caches"}
+    assert _imports(package / "hands.py") <= stdlib_and_numpy | {".rules", ".validation", ".caches", ".errors"}
     assert _imports(package / "hooks.py") <= stdlib_and_numpy | {".validation", ".caches"}
-    assert _imports(package / "validation.py") <= stdlib_and_numpy
+    assert _imports(package / "validation.py") <= stdlib_and_numpy | {".errors"}
+    assert _imports(package / "errors.py") <= stdlib_and_numpy | {"importlib", "os", "traceback", "pathlib"}
     assert _imports(package / "caches.py") <= stdlib_and_numpy | {"collections", "threading"}  # the standard library
     code = "import sys; sys.modules['pomdp_py'] = None; import ldpomdp.belief"  # pomdp-py import would fail
     subprocess.run([sys.executable, "-c", code], check=True)

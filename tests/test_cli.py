@@ -17,8 +17,9 @@ from conftest import DAMAGE, damage, lines, small_table, sweep
 
 from ldpomdp import GameConfig
 from ldpomdp.caches import BoundedCache
-from ldpomdp.cli import build_parser, config_from_args
+from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
+from ldpomdp.cli.options import config_from_args
 from ldpomdp.datafiles import read_npz
 from ldpomdp.exact import equilibrium, tables
 from ldpomdp.exact.equilibrium import GameTable

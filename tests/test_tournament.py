@@ -291,10 +291,10 @@ def test_more_games_into_the_same_folder_rewrite_the_files_from_every_game(tmp_p
                                        "wild=1;opener=after_challenger: a person cannot play in a sweep"),
     (["--players", "mixture:types=[one-third,random],one-third"],
      "player spec 'mixture:types=[one-third,random]' cannot take a seat"),
-    (["--players", "one-third,random", "--players-per-table", "3"],
+    (["--players", "one-third,random", "--seats", "3"],
      "tables of 3 players need at least 3 agents, got 2"),
-    (["--players", "one-third,random", "--tables", "3"], "--tables draws tables of 3+ players"),
-    (["--players", "nash,one-third,random", "--players-per-table", "3"], "exact solvers handle two players"),
+    (["--players", "one-third,random", "--groups", "3"], "--groups draws groups of 3+ players"),
+    (["--players", "nash,one-third,random", "--seats", "3"], "exact solvers handle two players"),
     (["--players", "one-third,random", "--rules", "perudo", "--wild", "none"], "GameConfig.wild_bids='perudo' needs"),
 ])
 def test_bad_input_is_one_line_and_exit_2_before_any_game(tmp_path, capsys, argv, message):

@@ -9,6 +9,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..errors import UsageError
 from ..game import Event, GameState, PublicView, RoundEnd, RoundState
 from ..rules import ActionCoding, GameConfig
 from .coding import NO_SHAPING, Shaping, observation_size, observation_vector, round_reward
@@ -33,11 +34,11 @@ class LiarsDiceEnv(AECEnv):
         super().__init__()
         config = GameConfig() if config is None else config
         if not isinstance(config, GameConfig):
-            raise ValueError(f"liars_dice_env: config must be a GameConfig, got {type(config).__name__}")
+            raise UsageError(f"liars_dice_env: config must be a GameConfig, got {type(config).__name__}")
         if not isinstance(shaping, Shaping):
-            raise ValueError(f"liars_dice_env: shaping must be a Shaping, got {type(shaping).__name__}")
+            raise UsageError(f"liars_dice_env: shaping must be a Shaping, got {type(shaping).__name__}")
         if render_mode not in (None, "human"):
-            raise ValueError(f"liars_dice_env: render_mode must be None or 'human', got {render_mode!r}")
+            raise UsageError(f"liars_dice_env: render_mode must be None or 'human', got {render_mode!r}")
         self.config, self.shaping, self.render_mode = config, shaping, render_mode
         self.coding = ActionCoding(config)
         self.possible_agents = [f"player_{i}" for i in range(config.num_players)]

@@ -12,6 +12,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from ..errors import UsageError
 from ..game import Player, ask
 from ..registry import make_player
 from ..rules import GameConfig
@@ -36,23 +37,23 @@ class LiarsDiceGymEnv(gymnasium.Env):
     def __init__(self, opponents: Sequence[str | Player], config: GameConfig | None = None,
                  seat: int | None = None, shaping: Shaping = NO_SHAPING):
         if isinstance(opponents, str) or not opponents:
-            raise ValueError("LiarsDiceGymEnv.opponents must be a non-empty list of player specs or players, "
+            raise UsageError("LiarsDiceGymEnv.opponents must be a non-empty list of player specs or players, "
                              f"got {opponents!r}")
         players = [make_player(o) if isinstance(o, str) else o for o in opponents]
         base = GameConfig() if config is None else config
         if not isinstance(base, GameConfig):
-            raise ValueError(f"LiarsDiceGymEnv.config must be a GameConfig, got {type(base).__name__}")
+            raise UsageError(f"LiarsDiceGymEnv.config must be a GameConfig, got {type(base).__name__}")
         n = 1 + len(players)
         if base.num_players != n:
             if config is not None and base.num_players != 2:
-                raise ValueError(f"LiarsDiceGymEnv: config has {base.num_players} players but "
+                raise UsageError(f"LiarsDiceGymEnv: config has {base.num_players} players but "
                                  f"{len(players)} opponents were given")
             dice = base.starting_dice[0] if len(set(base.starting_dice)) == 1 else None
             if dice is None:
-                raise ValueError("LiarsDiceGymEnv: config lists dice per player for another number of players")
+                raise UsageError("LiarsDiceGymEnv: config lists dice per player for another number of players")
             base = replace(base, num_players=n, dice=(dice,) * n)  # the same rules (variants too) for n players
         if seat is not None and (isinstance(seat, bool) or seat not in range(n)):
-            raise ValueError(f"LiarsDiceGymEnv.seat must be None or a seat in 0..{n - 1}, got {seat!r}")
+            raise UsageError(f"LiarsDiceGymEnv.seat must be None or a seat in 0..{n - 1}, got {seat!r}")
         self.aec = LiarsDiceEnv(base, shaping)
         self.config, self.opponents, self.fixed_seat = base, players, seat
         self.observation_space = self.aec.observation_spaces["player_0"]["observation"]

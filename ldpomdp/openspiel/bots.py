@@ -18,6 +18,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python import policy as os_policy
 
+from ..errors import UsageError
 from ..exact.best_response import ReplayPolicy
 from ..game import Event, Player, roll_hand
 from ..opponent import OpponentModel
@@ -49,7 +50,7 @@ class PackageBot(pyspiel.Bot):
         if not isinstance(game, LiarsDiceGame):
             raise TypeError(f"PackageBot: expects the bridged game, got {type(game).__name__}")
         if isinstance(seat, bool) or seat not in range(game.num_players()):
-            raise ValueError(f"PackageBot: seat must be in 0..{game.num_players() - 1}, got {seat!r}")
+            raise UsageError(f"PackageBot: seat must be in 0..{game.num_players() - 1}, got {seat!r}")
         self.player, self.game, self.seat, self.rng = player, game, seat, rng
         self._seen = -1  # events shown to the player; -1: not reset for this game yet
 
@@ -134,19 +135,19 @@ def load_policy_table(path: str | Path) -> dict[str, list[tuple[int, float]]]:
     name = f"openspiel policy file {str(path)!r}"
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{name} does not exist")
+        raise UsageError(f"{name} does not exist")
     try:
         table = json.loads(path.read_bytes())
     except ValueError as exc:  # not UTF-8 text, or not JSON
-        raise ValueError(f"{name} is not JSON ({exc}): save the table with json.dump(policy.to_dict(), "
+        raise UsageError(f"{name} is not JSON ({exc}): save the table with json.dump(policy.to_dict(), "
                          f"file) (pickles are not read: unpickling runs the file's code)") from None
     if not isinstance(table, dict) or not table:
-        raise ValueError(f"{name} holds no {{information state: [[action, probability], ...]}} table (save "
+        raise UsageError(f"{name} holds no {{information state: [[action, probability], ...]}} table (save "
                          f"TabularPolicy.to_dict())")
     for key, entry in table.items():
         if not (isinstance(entry, list) and entry and all(_pair(item) for item in entry)):
             shown = json.dumps(entry)
-            raise ValueError(f"{name}: the entry of information state {key!r} is not a list of [action, probability] "
+            raise UsageError(f"{name}: the entry of information state {key!r} is not a list of [action, probability] "
                              f"pairs (actions integers >= 0, probabilities in [0, 1]): "
                              f"{shown if len(shown) <= 60 else shown[:57] + '...'}")
     return {key: [(int(a), float(p)) for a, p in entry] for key, entry in table.items()}

@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pyspiel
 
+from ..errors import UsageError
 from ..game import (
     ActionTaken,
     Event,
@@ -70,7 +71,7 @@ def config_of(params: dict) -> GameConfig:
     """The ``GameConfig`` of a game's parameters (missing ones take ``DEFAULTS``)."""
     unknown = sorted(set(params) - set(DEFAULTS))
     if unknown:
-        raise ValueError(f"{GAME_NAME}: unknown parameter(s) {unknown}; known: {sorted(DEFAULTS)}")
+        raise UsageError(f"{GAME_NAME}: unknown parameter(s) {unknown}; known: {sorted(DEFAULTS)}")
     p = {**DEFAULTS, **params}
     if isinstance(p["wild"], bool) or not isinstance(p["wild"], int):
         raise TypeError(f"{GAME_NAME}: wild must be 1, the highest face or 0 (no wild face), got {p['wild']!r}")
@@ -86,7 +87,7 @@ def max_rounds_of(config: GameConfig, one_round: bool, max_rounds: int) -> int:
     ``EXACT_CALL_ROUNDS_PER_DIE`` rounds per starting table die). ValueError for a ``max_rounds`` not an integer >= 0.
     """
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
-        raise ValueError(f"{GAME_NAME}: max_rounds must be an integer >= 0 (0: no cap), got {max_rounds!r}")
+        raise UsageError(f"{GAME_NAME}: max_rounds must be an integer >= 0 (0: no cap), got {max_rounds!r}")
     table = sum(config.starting_dice)
     if one_round:
         return 1
@@ -204,11 +205,11 @@ class LiarsDiceGame(pyspiel.Game):
         params = dict(params or {})
         config = config_of(params)
         if config.num_players > MAX_PLAYERS:
-            raise ValueError(f"{GAME_NAME}: at most {MAX_PLAYERS} players, got {config.num_players}")
+            raise UsageError(f"{GAME_NAME}: at most {MAX_PLAYERS} players, got {config.num_players}")
         one_round, first_opener, max_rounds = (({**DEFAULTS, **params})[k] for k in
                                                ("one_round", "first_opener", "max_rounds"))
         if isinstance(first_opener, bool) or first_opener not in range(config.num_players):
-            raise ValueError(f"{GAME_NAME}: first_opener must be a seat in 0..{config.num_players - 1}, "
+            raise UsageError(f"{GAME_NAME}: first_opener must be a seat in 0..{config.num_players - 1}, "
                              f"got {first_opener!r}")
         rules = _Rules(config, bool(one_round), max_rounds)
         super().__init__(_GAME_TYPE, _game_info(rules), params)
@@ -395,7 +396,7 @@ class LiarsDiceObserver:
 
     def __init__(self, game: LiarsDiceGame, iig_obs_type, params):
         if params:
-            raise ValueError(f"{GAME_NAME}: observation parameters are not supported; got {params}")
+            raise UsageError(f"{GAME_NAME}: observation parameters are not supported; got {params}")
         config, rules = game.config, game.rules
         n, faces, actions, palifico = config.num_players, config.faces, rules.num_actions, int(config.palifico)
         self.rules = rules
@@ -498,7 +499,7 @@ def params_of(config: GameConfig, **extra) -> dict:
     ``max_rounds``. ValueError for a config the parameters cannot
     express (different dice per seat)."""
     if len(set(config.starting_dice)) != 1:
-        raise ValueError(f"{GAME_NAME} gives every seat the same dice; the config starts with {config.starting_dice}")
+        raise UsageError(f"{GAME_NAME} gives every seat the same dice; the config starts with {config.starting_dice}")
     return {"players": config.num_players, "dice": config.starting_dice[0], "faces": config.faces,
             "wild": config.wild or 0, "bids": config.bids, "opener": config.opener, **config.variants, **extra}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import UsageError
 from ..exact.fixed_opponents import FixedOpponentsSolution, solved_for
 from ..game import PlayerView
 from ..registry import spec_text
@@ -34,7 +35,7 @@ class BestResponsePlayer:
         solution = self.solution
         assert solution is not None  # given when not built from ``assume``
         if seat != solution.seat or config != solution.config:
-            raise ValueError(f"{self.name} was solved for seat {solution.seat} of {solution.config}, "
+            raise UsageError(f"{self.name} was solved for seat {solution.seat} of {solution.config}, "
                              f"seated at {seat} of {config}")
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..datafiles import read_npz
+from ..errors import UsageError
 from ..exact.blueprint import BlueprintTable
 from ..exact.equilibrium import GameTable, rules_key
 from ..exact.tables import blueprint_for, table_for
@@ -51,14 +52,14 @@ class CFRPlayer(BaseOpponent):
         """The two-player table this player plays ``config`` with (ValueError when it cannot)."""
         table = self._table_of(config)
         if not isinstance(table, GameTable):
-            raise ValueError(f"cfr: {config.num_players} players play the blueprint, not a two-player table")
+            raise UsageError(f"cfr: {config.num_players} players play the blueprint, not a two-player table")
         return table
 
     def blueprint(self, config: GameConfig) -> BlueprintTable:
         """The blueprint this player plays ``config`` (3-6 players) with (ValueError when it cannot)."""
         table = self._table_of(config)
         if not isinstance(table, BlueprintTable):
-            raise ValueError(f"cfr: {config.num_players} players play a two-player table, not a blueprint")
+            raise UsageError(f"cfr: {config.num_players} players play a two-player table, not a blueprint")
         return table
 
     def _table_of(self, config: GameConfig) -> GameTable | BlueprintTable:
@@ -72,7 +73,7 @@ class CFRPlayer(BaseOpponent):
         elif self._table is None:
             table = table_for(config, self.table_path)
         elif config.num_players != 2 or rules_key(self._table.config) != rules_key(config):
-            raise ValueError(f"cfr: the table is for 2 players, {self._table.config.describe()}; the game has "
+            raise UsageError(f"cfr: the table is for 2 players, {self._table.config.describe()}; the game has "
                              f"{config.num_players} players, {config.describe()}")
         else:
             table = self._table
@@ -82,7 +83,7 @@ class CFRPlayer(BaseOpponent):
     def reset(self, seat: int, config: GameConfig) -> None:
         table = self._table_of(config)
         if max(config.starting_dice) > table.max_dice:
-            raise ValueError(f"cfr: the table covers up to {table.max_dice} dice each; the game starts with "
+            raise UsageError(f"cfr: the table covers up to {table.max_dice} dice each; the game starts with "
                              f"{config.starting_dice}")
         self._located = None
         super().reset(seat, config)
@@ -110,7 +111,7 @@ class CFRPlayer(BaseOpponent):
         two = table.two if isinstance(table, BlueprintTable) else table
         pair = (dice[0], dice[1])
         if not two.covers(pair, palifico):
-            raise ValueError(f"cfr: the table does not cover a{' palifico' if palifico else ''} round with dice "
+            raise UsageError(f"cfr: the table does not cover a{' palifico' if palifico else ''} round with dice "
                              f"{pair} (opener's, responder's)")
         r = two.round(pair, palifico)
         try:
@@ -123,7 +124,7 @@ class CFRPlayer(BaseOpponent):
     def _find_many(self, table: BlueprintTable, view: PublicView, dice: tuple[int, ...], seat: int, palifico: bool
                    ) -> _Decision:
         if (dice, palifico) not in table.strategies:
-            raise ValueError(f"cfr: the blueprint does not cover a{' palifico' if palifico else ''} round with dice "
+            raise UsageError(f"cfr: the blueprint does not cover a{' palifico' if palifico else ''} round with dice "
                              f"{dice} (in turn from the opener)")
         r = table.round(dice, palifico)
         window = tuple(b for _, b in view.history)[-r.k:]

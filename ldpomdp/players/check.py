@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import PlayerError
+from ..errors import PlayerError, UsageError
 from ..game import IllegalActionError, Player, PlayerView, play_game, player_name
 from ..hands import count_hands
 from ..hooks import deciding_face_of, shared_probability_of, sum_problem
@@ -109,9 +109,9 @@ def check_opponent(model: OpponentModel, config: GameConfig, rng: np.random.Gene
     """Check ``model`` on at least ``n_states`` of its own turns; raise ValueError naming the class, the
     state and the action on the first problem. Returns the number of turns checked."""
     if not callable(getattr(model, "action_probabilities", None)):
-        raise ValueError(f"{type(model).__name__} has no action_probabilities(hands, view, action) method")
+        raise UsageError(f"{type(model).__name__} has no action_probabilities(hands, view, action) method")
     if n_states < 1 or hands_per_state < 1:
-        raise ValueError(f"check_opponent needs n_states >= 1 and hands_per_state >= 1, got {n_states}, "
+        raise UsageError(f"check_opponent needs n_states >= 1 and hands_per_state >= 1, got {n_states}, "
                          f"{hands_per_state}")
     inspector = _Inspector(model, hands_per_state)
     game = 0

@@ -12,7 +12,7 @@ from typing import cast
 
 import numpy as np
 
-from ..errors import TableError
+from ..errors import TableError, UsageError
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
 from ..opponent import BaseOpponent, OpponentModel
 from ..registry import canonical_spec, make_player, spec_list, spec_text
@@ -30,16 +30,16 @@ def _type_specs(types: Sequence[str] | str) -> tuple[str, ...]:
     """The component specs, canonical: a sequence of spec strings, or one string listing them as a spec's
     ``types=`` does (``[one-third,oehm:0.2]``)."""
     if not isinstance(types, str) and not (isinstance(types, Sequence) and all(isinstance(s, str) for s in types)):
-        raise ValueError(f"TypeMixture.types must be a sequence of player specs or a list of them in brackets, "
+        raise UsageError(f"TypeMixture.types must be a sequence of player specs or a list of them in brackets, "
                          f"got {types!r}")
     if not types or (not isinstance(types, str) and not all(s.strip() for s in types)):
-        raise ValueError(f"TypeMixture.types needs at least one non-empty player spec, got {types!r}")
+        raise UsageError(f"TypeMixture.types needs at least one non-empty player spec, got {types!r}")
     try:
         specs = tuple(spec_list(types) if isinstance(types, str) else map(canonical_spec, types))
-    except ValueError as exc:
-        raise ValueError(f"TypeMixture.types: {exc}") from None
+    except UsageError as exc:
+        raise UsageError(f"TypeMixture.types: {exc}") from None
     if len(set(specs)) != len(specs):
-        raise ValueError(f"TypeMixture.types lists a spec twice: {specs}")
+        raise UsageError(f"TypeMixture.types lists a spec twice: {specs}")
     return specs
 
 
@@ -49,7 +49,7 @@ class TypeMixture(BaseOpponent):
     At each ``RoundEnd`` (before the components see it) w takes the Bayes step on the revealed hand, the safe type's
     move slipping to a uniform legal one with probability ``tremble``; then w <- (1 - floor) w + floor e_safe, or
     floor / K on every type while no safe type plays. ``safe="none"`` drops it; a safe type whose ``reset`` raises
-    ValueError sits the game out, and an unreadable table raises :class:`~ldpomdp.errors.TableError`.
+    a UsageError sits the game out, and an unreadable table raises :class:`~ldpomdp.errors.TableError`.
     """
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, safe: str | None = DEFAULT_SAFE,
@@ -59,18 +59,18 @@ class TypeMixture(BaseOpponent):
         self.tremble = number("TypeMixture", "tremble", tremble, 0.0, 1.0)
         try:
             self.safe = None if safe in (None, "", "none") else canonical_spec(str(safe))
-        except ValueError as exc:
-            raise ValueError(f"TypeMixture.safe: {exc}") from None
+        except UsageError as exc:
+            raise UsageError(f"TypeMixture.safe: {exc}") from None
         if self.safe in self.types:
-            raise ValueError(f"TypeMixture.safe: {self.safe!r} is also one of the types; name it once, as safe")
+            raise UsageError(f"TypeMixture.safe: {self.safe!r} is also one of the types; name it once, as safe")
         self.components: list[OpponentModel] = []
         for field, spec in [("types", t) for t in self.types] + ([("safe", self.safe)] if self.safe else []):
             try:
                 model = make_player(spec)
-            except ValueError as exc:
-                raise ValueError(f"TypeMixture.{field}: {exc}") from exc
+            except UsageError as exc:
+                raise UsageError(f"TypeMixture.{field}: {exc}") from exc
             if not callable(getattr(model, "action_probabilities", None)):
-                raise ValueError(f"TypeMixture.{field}: {spec!r} has no action_probabilities")
+                raise UsageError(f"TypeMixture.{field}: {spec!r} has no action_probabilities")
             self.components.append(cast(OpponentModel, model))  # its action_probabilities checked just above
         self.name = name or spec_text("mixture", {
             "types": None if self.types == DEFAULT_TYPES else self.types,
@@ -105,7 +105,7 @@ class TypeMixture(BaseOpponent):
                 self.safe_active = True
             except TableError:  # a broken table is not a game it cannot play
                 raise
-            except ValueError:
+            except UsageError:
                 pass
         self.posterior = np.full(len(self._active), 1.0 / len(self._active))
         self._pending = []

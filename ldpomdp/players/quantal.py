@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..caches import BoundedCache
+from ..errors import UsageError
 from ..estimate import expected_matches, unseen_matches
 from ..game import Event, PlayerView, PublicView, RoundStart
 from ..hands import hand_support
@@ -39,7 +40,7 @@ class QuantalEstimate(BaseOpponent):
         # overflow the logits
         self.temperature = number("QuantalEstimate", "temperature", temperature, COLDEST)
         if not isinstance(reads, bool):
-            raise ValueError(f"QuantalEstimate.reads must be true or false, got {reads!r}")
+            raise UsageError(f"QuantalEstimate.reads must be true or false, got {reads!r}")
         self.reads = reads
         self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else self.temperature,
                                                   "reads": reads or None})

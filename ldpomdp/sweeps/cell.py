@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..errors import UsageError
 from ..registry import canonical_spec
 from ..rules import MAX_TABLE_DICE, VARIANT_DEFAULTS, GameConfig
 
@@ -43,12 +44,12 @@ class Cell:
             raise TypeError(f"{name}: config must be a GameConfig (Cell.of(players, dice, **rules) builds "
                             f"one), got {config!r}")
         if len(players) != config.num_players:
-            raise ValueError(f"{name}: {len(players)} players but its config has num_players={config.num_players}")
+            raise UsageError(f"{name}: {len(players)} players but its config has num_players={config.num_players}")
         if len(set(config.starting_dice)) != 1:
-            raise ValueError(f"{name}: every player must start with the same dice, its config gives "
+            raise UsageError(f"{name}: every player must start with the same dice, its config gives "
                              f"{config.starting_dice}")
         if self.seating not in SEATINGS:
-            raise ValueError(f"{name}: seating must be one of {', '.join(SEATINGS)}, got {self.seating!r}")
+            raise UsageError(f"{name}: seating must be one of {', '.join(SEATINGS)}, got {self.seating!r}")
 
     @classmethod
     def of(cls, players: Sequence[str], dice: int, **rules) -> Cell:
@@ -85,7 +86,7 @@ class Cell:
 
     @classmethod
     def from_id(cls, text: str) -> Cell:
-        """The cell whose ``id`` is ``text`` (e.g. a ``games.jsonl`` record's), or a ValueError naming it."""
+        """The cell whose ``id`` is ``text`` (e.g. a ``games.jsonl`` record's), or a UsageError naming it."""
         base, variants, seating = str(text), {}, "rotate"
         while True:  # the tail of variants and seating, last first
             head, _, last = base.rpartition(";")
@@ -100,12 +101,12 @@ class Cell:
         parts = base.rsplit(";", 5)  # the player specs come first and may hold any character but "|"
         fields = dict(part.partition("=")[::2] for part in parts)
         if [p.partition("=")[0] for p in parts] != ["players", "dice", "bids", "faces", "wild", "opener"]:
-            raise ValueError(f"{text!r} is not a cell id (players=A|B;dice=D;bids=B;faces=F;wild=W;opener=O)")
+            raise UsageError(f"{text!r} is not a cell id (players=A|B;dice=D;bids=B;faces=F;wild=W;opener=O)")
         try:
             dice, faces = int(fields["dice"]), int(fields["faces"])
             wild = None if fields["wild"] == "None" else int(fields["wild"])
         except ValueError:
-            raise ValueError(f"{text!r} is not a cell id: dice, faces and wild must be integers") from None
+            raise UsageError(f"{text!r} is not a cell id: dice, faces and wild must be integers") from None
         players = fields["players"].split("|")
         cell = replace(cls.of(players, dice, bids=fields["bids"], faces=faces, wild=wild, opener=fields["opener"],
                               **variants), seating=seating)
@@ -113,7 +114,7 @@ class Cell:
             return cell
         if _cell_id(players, cell.config) == text:  # written before canonical specs: its games keep this id
             return replace(cell, legacy_id=text)
-        raise ValueError(f"{text!r} is not a cell id (it reads as {cell.id!r})")
+        raise UsageError(f"{text!r} is not a cell id (it reads as {cell.id!r})")
 
 
 def variants_text(config: GameConfig) -> str:
@@ -125,7 +126,7 @@ def _canonical(spec: str) -> str:
     """The canonical text of ``spec``, or ``spec`` stripped if it does not parse (building it will say why)."""
     try:
         return canonical_spec(spec)
-    except ValueError:
+    except UsageError:
         return spec.strip()
 
 
@@ -152,21 +153,21 @@ def game_seed(seed: int, cell: Cell, game: int) -> np.random.SeedSequence:
 
 def parse_dice_range(text: str, players: int = 2) -> list[int]:
     """``"1-35"``, ``"5"`` or ``"1-5,10,20-30:5"`` -> sorted distinct dice counts, each >= 1 and within
-    ``MAX_TABLE_DICE`` on the table with ``players`` players; a ValueError names a bad item."""
+    ``MAX_TABLE_DICE`` on the table with ``players`` players; a UsageError names a bad item."""
     values: set[int] = set()
     for part in str(text).split(","):
         match = _DICE_ITEM.fullmatch(part.strip())
         if not part.strip():
-            raise ValueError(f"--dice {text!r} has an empty item: give dice counts between the commas")
+            raise UsageError(f"--dice {text!r} has an empty item: give dice counts between the commas")
         if not match:
-            raise ValueError(f"--dice must look like 5, 1-35 or 1-35:2 (comma-separated), got {text!r}")
+            raise UsageError(f"--dice must look like 5, 1-35 or 1-35:2 (comma-separated), got {text!r}")
         low = int(match.group(1))
         high = int(match.group(2)) if match.group(2) else low
         step = int(match.group(3)) if match.group(3) else 1
         if low < 1 or high < low or step < 1:
-            raise ValueError(f"--dice must name dice counts >= 1 (low-high, high >= low, step >= 1), got {text!r}")
+            raise UsageError(f"--dice must name dice counts >= 1 (low-high, high >= low, step >= 1), got {text!r}")
         if high * players > MAX_TABLE_DICE:
-            raise ValueError(f"--dice {text!r}: {players} players x {high} dice put {high * players} dice on the "
+            raise UsageError(f"--dice {text!r}: {players} players x {high} dice put {high * players} dice on the "
                              f"table, above the limit MAX_TABLE_DICE = {MAX_TABLE_DICE} (at most "
                              f"{MAX_TABLE_DICE // players} dice each)")
         values.update(range(low, high + 1, step))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..errors import UsageError
 from ..registry import parse_spec
 from .cell import Cell
 
@@ -130,4 +131,4 @@ def get_experiment(name: str) -> Experiment:
     try:
         return EXPERIMENTS[name]
     except KeyError:
-        raise ValueError(f"unknown experiment {name!r}; known: {', '.join(EXPERIMENTS)}") from None
+        raise UsageError(f"unknown experiment {name!r}; known: {', '.join(EXPERIMENTS)}") from None

@@ -75,14 +75,14 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
     """Fail before any game: every spec builds, is no person at a terminal, and accepts its cell's rules (a cell
     checks its rules itself)."""
     if not cells:
-        raise ValueError("the sweep has no cells")
+        raise UsageError("the sweep has no cells")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games per cell must be an integer >= 1, got {games!r}")
+        raise UsageError(f"games per cell must be an integer >= 1, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+        raise UsageError(f"seed must be an integer >= 0, got {seed!r}")
     ids = [c.id for c in cells]
     if len(set(ids)) != len(ids):
-        raise ValueError("the sweep lists the same cell twice")
+        raise UsageError("the sweep lists the same cell twice")
     built = {}
     for cell in cells:
         config = cell.config
@@ -90,12 +90,12 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
             if spec not in built:
                 built[spec] = make_seat(spec)
                 if getattr(built[spec], "interactive", False):
-                    raise ValueError(f"player {spec!r} in cell {cell.id}: a person cannot play in a sweep (its games "
+                    raise UsageError(f"player {spec!r} in cell {cell.id}: a person cannot play in a sweep (its games "
                                      f"run unattended, in worker processes); play the agents with `ldpomdp play`")
             try:
                 built[spec].reset(seat, config)
-            except ValueError as exc:
-                raise ValueError(f"player {spec!r} in cell {cell.id}: {exc}") from None
+            except UsageError as exc:
+                raise UsageError(f"player {spec!r} in cell {cell.id}: {exc}") from None
 
 
 def _prepare_out(out: Path) -> Path:
@@ -107,7 +107,7 @@ def _prepare_out(out: Path) -> Path:
         probe.unlink()
         create_store(out / GAMES_FILE)
     except OSError as exc:
-        raise ValueError(f"output folder {str(out)!r} is not writable: {exc.strerror or exc}") from None
+        raise UsageError(f"output folder {str(out)!r} is not writable: {exc.strerror or exc}") from None
     return out
 
 
@@ -127,7 +127,7 @@ def _folder_lock(out: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
-            raise ValueError(f"{out} is in use by another sweep (pid {holder}): wait for it to end, or give "
+            raise UsageError(f"{out} is in use by another sweep (pid {holder}): wait for it to end, or give "
                              f"another --out") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -171,17 +171,17 @@ def worker_pool(workers: int | None, scheduler: str | None = None, executor: Exe
         try:
             from dask.distributed import Client
         except ImportError:
-            raise ValueError(f"--scheduler needs dask.distributed: {install_hint('dask')}") from None
+            raise UsageError(f"--scheduler needs dask.distributed: {install_hint('dask')}") from None
         try:
             client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
         except (OSError, ValueError) as exc:  # unreachable (OSError, TimeoutError) or not an address (ValueError)
-            raise ValueError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
+            raise UsageError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
         with client:
             yield client.get_executor(), max(1, sum(client.nthreads().values()))
         return
     workers = (os.cpu_count() or 1) if workers is None else workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+        raise UsageError(f"workers must be an integer >= 1, got {workers!r}")
     import multiprocessing
 
     if sys.platform == "win32":
@@ -323,13 +323,13 @@ def _as_stored(cells: Sequence[Cell], store: GameStore) -> list[Cell]:
     for cell_id in sorted(stored - wanted):
         try:
             old = Cell.from_id(cell_id)
-        except ValueError:  # a cell this version cannot read: kept, and named by _folder_notes
+        except UsageError:  # a cell this version cannot read: kept, and named by _folder_notes
             continue
         canonical = old.canonical_id
         if canonical in wanted:
             other = found[canonical].id if canonical in found else canonical if canonical in stored else None
             if other is not None:
-                raise ValueError(f"{store.path} holds games of one cell under two spellings, {other!r} and "
+                raise UsageError(f"{store.path} holds games of one cell under two spellings, {other!r} and "
                                  f"{cell_id!r}, seeded apart: move the lines of one of them to another folder's "
                                  f"{GAMES_FILE}, or give another --out")
             found[canonical] = old

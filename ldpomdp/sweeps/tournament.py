@@ -75,7 +75,7 @@ class Tournament:
         left = [agent for agent in agents if agent not in seated]
         if left:
             raise UsageError(f"the {self.tables} tables drawn leave {', '.join(map(repr, left))} without a seat: give "
-                             f"more --tables")
+                             f"more --groups")
 
     @property
     def players(self) -> int:

@@ -1,0 +1,7 @@
+"""``python -m ldpomdp.cli``: the ``ldpomdp`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
