@@ -105,7 +105,7 @@ def test_tables_of_three_are_every_combination_when_few_else_a_seeded_sample(tmp
     assert Tournament(five[::-1], config, 3, seed=2, tables=4).cells == drawn  # the listing order changes nothing
     assert Tournament(five, config, 3, seed=2, tables=6).cells[:4] == drawn  # more tables keep the first ones
     assert Tournament(five, config, 3, seed=3, tables=4).cells != drawn
-    with pytest.raises(ValueError, match=r"the 1 tables drawn leave '.*', '.*' without a seat: give more --tables"):
+    with pytest.raises(ValueError, match=r"the 1 tables drawn leave '.*', '.*' without a seat: give more --groups"):
         Tournament(five, config, 3, seed=2, tables=1)
 
 
