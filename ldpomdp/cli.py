@@ -348,9 +348,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from .exact import exploitability
-    from .exact.chain import key_round
-    from .exact.equilibrium import SWEEP_TOLERANCE, discard_checkpoint, game_config, game_iterations, solve_game
     from .exact.tables import SHIPPED
+    from .exact.two_player.equilibrium import SWEEP_TOLERANCE, discard_checkpoint, game_iterations, solve_game
+    from .exact.two_player.states import game_config, key_round
     from .players.cfr import CFRPlayer
 
     dice = SHIPPED.dice if args.dice is None else args.dice
@@ -413,15 +413,16 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     """``ldpomdp solve equilibrium --players N`` (N >= 3): the blueprint, resumable from ``checkpoint``."""
     from tqdm import tqdm
 
-    from .exact.blueprint import (
+    from .exact.many_players.blueprint import (
         BLUEPRINT_RECALL,
         blueprint_rounds,
         blueprint_sweeps,
         check_blueprint_rules,
         solve_blueprint,
     )
-    from .exact.equilibrium import COARSE_SWEEPS, SWEEP_TOLERANCE, discard_checkpoint, game_config
     from .exact.tables import table_for
+    from .exact.two_player.equilibrium import COARSE_SWEEPS, SWEEP_TOLERANCE, discard_checkpoint
+    from .exact.two_player.states import game_config
     from .sweeps.runner import worker_pool
 
     if args.recall not in (None, str(BLUEPRINT_RECALL)):

@@ -1,5 +1,7 @@
-"""The equilibrium tables of the whole two-player game: the shipped ones (today's rules, and the Perudo and Dudo
-presets), and the others solved on first use and cached on disk (``cache_dir()/cfr``), like ``nash``'s rounds."""
+"""The solved tables the ``cfr`` player plays: the shipped ones, and the others solved on first use.
+
+Two-player tables ship for today's rules and the Perudo and Dudo presets, a three-player blueprint for today's rules;
+the others are solved on first use and cached on disk (``cache_dir()/cfr``), like the ``nash`` player's rounds."""
 
 from __future__ import annotations
 
@@ -7,12 +9,14 @@ import hashlib
 from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 
-from ..caches import BoundedCache, bounded_cache
+from ..caches import BoundedCache, bounded_cache, cache_dir
 from ..errors import TableError
 from ..rules import PRESETS, GameConfig, dice_text
-from .blueprint import BLUEPRINT_RECALL, BlueprintTable, blueprint_continuation, check_blueprint_rules, solve_blueprint
-from .equilibrium import GameTable, game_config, rules_key, solve_game
-from .nash import cache_dir
+from .many_players.blueprint import BLUEPRINT_RECALL, blueprint_continuation, check_blueprint_rules, solve_blueprint
+from .many_players.table import BlueprintTable
+from .two_player.equilibrium import solve_game
+from .two_player.states import game_config
+from .two_player.table import GameTable, rules_key
 
 __all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
            "shipped_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND", "SIXES_ON_DEMAND_DICE",
@@ -24,8 +28,8 @@ SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solv
 
 @dataclass(frozen=True)
 class SolveSettings:
-    """How a table is solved (:func:`~ldpomdp.exact.equilibrium.solve_game`): every round up to ``dice`` each, the
-    ``recall`` (k, or a schedule like ``"3@4,2"``), CFR+ ``iterations`` per round."""
+    """How a table is solved (:func:`~ldpomdp.exact.two_player.equilibrium.solve_game`): every round up to ``dice``
+    each, the ``recall`` (k, or a schedule like ``"3@4,2"``), CFR+ ``iterations`` per round."""
 
     dice: int
     recall: str

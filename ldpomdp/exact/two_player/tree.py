@@ -15,9 +15,9 @@ from math import comb
 
 import numpy as np
 
-from ..hands import hand_rows, hand_support
-from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
-from .chain import RoundOutcome
+from ...hands import hand_rows, hand_support
+from ...rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
+from .states import RoundOutcome
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 

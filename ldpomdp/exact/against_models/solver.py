@@ -2,9 +2,9 @@
 
 Full game: opponents whose moves ignore their hands; per responder hand a round is then an MDP over (standing bid,
 its bidder), solved backward over the bids. Sixes game: also opponents acting on their count of the bid face
-(:mod:`~ldpomdp.exact.count_rounds`). Rounds are solved fewest dice first and feed the game over (dice per seat,
-opener). Exact for models that depend only on the config, their seat, the dice and the round's public history (full
-game: the standing bid and its bidder), with no memory of earlier rounds (the solver never calls ``observe``).
+(:mod:`~ldpomdp.exact.against_models.count_rounds`). Rounds are solved fewest dice first and feed the game over (dice
+per seat, opener). Exact for models that depend only on the config, their seat, the dice and the round's public history
+(full game: the standing bid and its bidder), with no memory of earlier rounds (the solver never calls ``observe``).
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from ..bid_probability import raise_true_probabilities
-from ..caches import memo
-from ..game import Player, PlayerView, PublicView, player_name
-from ..hands import hand_support
-from ..hooks import shared_probability_of
-from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
-from ..validation import (
+from ...bid_probability import raise_true_probabilities
+from ...caches import memo
+from ...game import Player, PlayerView, PublicView, player_name
+from ...hands import hand_support
+from ...hooks import shared_probability_of
+from ...rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
+from ...validation import (
     SUM_TOLERANCE,  # one tolerance: a model passing check_opponent passes here
     int_at_least,
 )
@@ -360,7 +360,7 @@ class FixedOpponentsSolution:
 def solved_for(config: GameConfig, seat: int, assume: str) -> FixedOpponentsSolution:
     """The best response of ``seat`` to the player spec ``assume`` at every other seat, solved from the starting
     dice for every opener and cached for the process."""
-    from ..registry import make_player  # the registry names players of every layer: asked only here
+    from ...registry import make_player  # the registry names players of every layer: asked only here
 
     return solve_fixed_opponents(config, {s: make_player(assume) for s in range(config.num_players) if s != seat}, seat)
 
