@@ -19,6 +19,7 @@ import numpy as np
 
 from ...bid_probability import raise_true_probabilities
 from ...caches import memo
+from ...errors import UsageError
 from ...game import Player, PlayerView, PublicView, player_name
 from ...hands import hand_support
 from ...hooks import shared_probability_of
@@ -63,7 +64,7 @@ def solve_work(config: GameConfig, seat: int) -> SolveWork:
     dice, seat = config.starting_dice, _seat_index("solve_work", "seat", seat, config.num_players)
     count = math.prod(d + 1 for d in dice)
     if count > MAX_DICE_STATES:
-        raise ValueError(f"{OWNER}: {count:,} dice states below {dice} exceed MAX_DICE_STATES = {MAX_DICE_STATES:,}")
+        raise UsageError(f"{OWNER}: {count:,} dice states below {dice} exceed MAX_DICE_STATES = {MAX_DICE_STATES:,}")
     grid = np.indices(tuple(d + 1 for d in dice)).reshape(len(dice), -1).T
     active = (grid > 0).sum(axis=1)
     live = (grid[:, seat] > 0) & (active > 1)  # the rounds the game can reach (see _states)
@@ -224,14 +225,14 @@ class FixedOpponentsSolution:
 
     :meth:`action` plays the solution at any view. What the models may depend on: the module's docstring. A model
     acting on more of its hand raises :class:`HandDependentModelError`; a game whose work (:func:`solve_work`) exceeds
-    MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS raises ValueError naming the limit.
+    MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS raises UsageError naming the limit.
     """
 
     def __init__(self, config: GameConfig, models: Mapping[int, Player], seat: int = 0, policy: object = None):
         if not isinstance(config, GameConfig):
             raise ValueError(f"{OWNER}.config must be a GameConfig, got {config!r}")
         if config.variants:  # its induction assumes rising bids, challenges only, one die lost, no round state
-            raise ValueError(f"{OWNER} solves today's rules only; the config sets "
+            raise UsageError(f"{OWNER} solves today's rules only; the config sets "
                              + ", ".join(f"{name}={value!r}" for name, value in config.variants.items()))
         self.config = config
         self.seat = _seat_index(OWNER, "seat", seat, config.num_players)
@@ -240,7 +241,7 @@ class FixedOpponentsSolution:
             raise ValueError(f"{OWNER}.models must map every other seat {sorted(wanted)} to a model, "
                              f"got {sorted(models) if isinstance(models, Mapping) else models!r}")
         if policy is not None and config.bids != "sixes":
-            raise ValueError(f"{OWNER}.policy: a player's exact value is computed in the sixes game only, "
+            raise UsageError(f"{OWNER}.policy: a player's exact value is computed in the sixes game only, "
                              f"got bids={config.bids!r}")
         work = solve_work(config, self.seat)
         for what, figure, name, limit in (
@@ -248,7 +249,7 @@ class FixedOpponentsSolution:
                 ("table cells", work.table_cells, "MAX_TABLE_CELLS", MAX_TABLE_CELLS),
                 ("backup steps", work.backup_steps, "MAX_BACKUP_STEPS", MAX_BACKUP_STEPS)):
             if figure > limit:
-                raise ValueError(f"{OWNER}: solving {config} for seat {self.seat} needs up to {figure:,} {what} "
+                raise UsageError(f"{OWNER}: solving {config} for seat {self.seat} needs up to {figure:,} {what} "
                                  f"over its {work.states:,} rounds, more than {name} = {limit:,}")
         self.models = {int(s): model for s, model in models.items()}
         for s, model in self.models.items():

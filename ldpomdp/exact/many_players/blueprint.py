@@ -23,6 +23,7 @@ import numpy as np
 
 from ...caches import memo
 from ...datafiles import load_npz, write_npz
+from ...errors import UsageError
 from ...rules import GameConfig
 from ..against_models.game_values import FairRounds
 from ..two_player.equilibrium import COARSE_SWEEPS, SWEEP_TOLERANCE, discard_checkpoint, rounds_folder
@@ -50,12 +51,12 @@ VALUE_SAMPLES = 8192  # joint hands drawn to value a solved round (its ends' pro
 SIXES_TUPLES = 1_000_000  # the sixes game's joint hands (matching counts) are few: up to this many, all of them
 
 def check_blueprint_rules(config: GameConfig) -> None:
-    """ValueError naming what the blueprint does not cover: other than 3-6 players, or under the exact call unequal
+    """UsageError naming what the blueprint does not cover: other than 3-6 players, or under the exact call unequal
     starting dice."""
     if not 3 <= config.num_players <= 6:
-        raise ValueError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
+        raise UsageError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
     if config.exact_call and len(set(config.starting_dice)) != 1:
-        raise ValueError(f"under the exact call the blueprint takes equal starting dice (a right call wins a die "
+        raise UsageError(f"under the exact call the blueprint takes equal starting dice (a right call wins a die "
                          f"back up to them); got {config.starting_dice}")
 
 
@@ -159,12 +160,12 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
     ``executor`` solves a dice total's rounds at once, to the same table. The Exact solvers page."""
     check_blueprint_rules(config)
     if sweeps < 1:
-        raise ValueError(f"sweeps must be >= 1, got {sweeps!r}")
+        raise UsageError(f"sweeps must be >= 1, got {sweeps!r}")
     if rules_key(two.config) != rules_key(game_config(config, config.starting_dice[0])):
-        raise ValueError(f"the two-player table is for {two.config.describe()}; the blueprint's game is "
+        raise UsageError(f"the two-player table is for {two.config.describe()}; the blueprint's game is "
                          f"{config.describe()}")
     if two.max_dice < config.starting_dice[0]:
-        raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
+        raise UsageError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
                          f"{config.starting_dice[0]}")
     table = BlueprintTable(config, two, BLUEPRINT_RECALL, int(iterations), int(samples), int(seed),
                            continuation=blueprint_continuation(config))
@@ -274,7 +275,7 @@ def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[SeatsState
             guess: dict[SeatsState, np.ndarray]) -> tuple[int, BlueprintTable | None]:
     """The sweeps ``checkpoint`` says are finished and the last one's table (None before the first ends; its fixed
     point put in ``guess``), after adding to ``table`` the rounds of the next sweep saved beside it (the checkpoint
-    written first when there is none, after clearing round files left without it). ValueError if one was solved
+    written first when there is none, after clearing round files left without it). UsageError if one was solved
     otherwise, TableError if one cannot be read."""
     if not checkpoint.is_file():
         discard_checkpoint(checkpoint)
@@ -285,7 +286,7 @@ def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[SeatsState
     if last is not None:
         estimate, start = found["estimate"], 0
         if len(estimate) != sum(len(s.dice) for s in states):
-            raise ValueError(f"checkpoint {checkpoint} values {len(estimate)} seats of states, the game's states have "
+            raise UsageError(f"checkpoint {checkpoint} values {len(estimate)} seats of states, the game's states have "
                              f"{sum(len(s.dice) for s in states)}: delete it to start afresh")
         for s in states:
             guess[s] = estimate[start:start + len(s.dice)]
@@ -307,7 +308,7 @@ def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[SeatsState
 
 
 def _load_checked(table: BlueprintTable, path: Path, hint: str) -> dict:
-    """A checkpoint file's table (``"table"``) and its sweep arrays; ValueError when it was solved otherwise."""
+    """A checkpoint file's table (``"table"``) and its sweep arrays; UsageError when it was solved otherwise."""
     def read(data: Mapping[str, np.ndarray]) -> dict:
         return {**{name: data[name] for name in ("estimate", "sweep") if name in data},
                 "table": BlueprintTable.from_arrays(data, table.two)}
@@ -315,7 +316,7 @@ def _load_checked(table: BlueprintTable, path: Path, hint: str) -> dict:
     found = load_npz(path, "blueprint checkpoint", read, hint)
     done: BlueprintTable = found["table"]
     if done.settings() != table.settings():
-        raise ValueError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
+        raise UsageError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
                          f"{done.max_dice} dice, {done.config.describe()}, {done.iterations} iterations, "
                          f"{done.samples} samples, seed {done.seed}, {done.continuation} ends); remove it or give the "
                          f"same settings")

@@ -14,6 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ...errors import UsageError
 from ...hands import solver_hand_rows, solver_hands
 from ...rules import Action, Bid, GameConfig, legal_actions, match_matrix
 
@@ -206,10 +207,10 @@ def public_tree_size(config: GameConfig, table_dice: int) -> int:
 
 
 def public_tree(r: NRound) -> PublicTree:
-    """The public tree of the round ``r``; ValueError above :data:`MAX_PUBLIC_NODES` nodes."""
+    """The public tree of the round ``r``; UsageError above :data:`MAX_PUBLIC_NODES` nodes."""
     nodes = public_tree_size(r.config, r.table_dice)
     if nodes > MAX_PUBLIC_NODES:
-        raise ValueError(f"the round with dice {r.dice} has {nodes:,} bid sequences, more than {MAX_PUBLIC_NODES:,}; "
+        raise UsageError(f"the round with dice {r.dice} has {nodes:,} bid sequences, more than {MAX_PUBLIC_NODES:,}; "
                          f"the full-width round solver takes tiny rounds only")
     parent, infoset, edge, quantity, face, depth = [-1], [0], [-1], [0], [0], [0]
     windows: list[tuple[Bid, ...]] = [()]

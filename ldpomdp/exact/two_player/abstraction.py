@@ -13,6 +13,7 @@ from functools import cached_property
 import numpy as np
 
 from ...caches import memo
+from ...errors import UsageError
 from ...hands import solver_hand_rows, solver_hands
 from ...rules import CHALLENGE, EXACT, Action, ActionCoding, Bid, GameConfig, legal_actions, match_matrix
 
@@ -197,4 +198,4 @@ def recall_for(recall: str | int, dice: tuple[int, int]) -> int:
                 return int(k)
     except ValueError:
         pass
-    raise ValueError(f"recall must be k >= 1 or a schedule like '3@4,2' ending in a plain k, got {recall!r}")
+    raise UsageError(f"recall must be k >= 1 or a schedule like '3@4,2' ending in a plain k, got {recall!r}")

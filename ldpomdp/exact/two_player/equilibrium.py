@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...datafiles import load_npz, read_npz, write_npz
+from ...errors import UsageError
 from ...rules import GameConfig
 from .abstraction import recall_for
 from .round_cfr import RoundCFR
@@ -84,10 +85,10 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
     tolerance leave their table there, which the same run returns and more ``sweeps`` continue. ``progress(n)``."""
     cfg = game_config(config, max_dice)
     if cfg.exact_call and len(set(config.starting_dice)) != 1:
-        raise ValueError(f"under the exact call the solver takes equal starting dice (a right call wins a die back up "
+        raise UsageError(f"under the exact call the solver takes equal starting dice (a right call wins a die back up "
                          f"to them); got {config.starting_dice}")
     if sweeps < 1:
-        raise ValueError(f"sweeps must be >= 1, got {sweeps!r}")
+        raise UsageError(f"sweeps must be >= 1, got {sweeps!r}")
     recall_for(recall, (max_dice, max_dice))  # a bad schedule fails now, not after the small rounds
     table = GameTable(cfg, str(recall), int(iterations), int(seed), np.zeros((max_dice + 1, max_dice + 1)), {}, {})
     states = game_states(cfg, _starts(cfg))
@@ -99,7 +100,7 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
         table, state = _resume(Path(checkpoint), table)
         if state is not None and "estimate" in state:
             if cfg.exact_call and not np.array_equal(state.get("schedule", ()), targets[:COARSE_SWEEPS + 1]):
-                raise ValueError(f"checkpoint {checkpoint} was written by an older solver (its sweeps solved every "
+                raise UsageError(f"checkpoint {checkpoint} was written by an older solver (its sweeps solved every "
                                  f"round afresh); delete it to start afresh")
             estimate, sweep = np.array(state["estimate"]), int(state["sweep"])
             spent = dict(zip(keys, np.array(state["spent"]).tolist(), strict=True))
@@ -166,7 +167,7 @@ class _RoundStates:
         return self.folder / f"{round_name(key)}.npz"
 
     def check(self, keys: list[tuple[int, ...]], span: tuple[int, int]) -> None:
-        """ValueError naming the folder and the rounds unless each round of ``keys`` has a state of ``span[0]`` to
+        """UsageError naming the folder and the rounds unless each round of ``keys`` has a state of ``span[0]`` to
         ``span[1]`` iterations (a resumed sweep's)."""
         def fits(key: tuple[int, ...]) -> bool:
             if self.folder is None or not self._path(key).exists():
@@ -176,7 +177,7 @@ class _RoundStates:
 
         wrong = [round_name(k) for k in keys if not fits(k)]
         if wrong:
-            raise ValueError(f"the checkpoint's round states in {self.folder} lack round(s) {', '.join(wrong)} or "
+            raise UsageError(f"the checkpoint's round states in {self.folder} lack round(s) {', '.join(wrong)} or "
                              f"are from another sweep; delete the checkpoint to start afresh")
 
     def take(self, key: tuple[int, ...]) -> dict:
@@ -306,12 +307,12 @@ def _fix_values(table: GameTable, states: list[DiceState], keys: list[tuple[int,
 
 
 def _resume(path: Path, fresh: GameTable) -> tuple[GameTable, dict | None]:
-    """The table and running round stored at ``path``; TableError when it cannot be read, ValueError when it was
+    """The table and running round stored at ``path``; TableError when it cannot be read, UsageError when it was
     solved with other settings."""
     table, state = load_npz(path, "checkpoint", _checkpoint, hint="delete it to start afresh")
     settings = (table.config, table.recall, table.iterations, table.seed)
     if settings != (fresh.config, fresh.recall, fresh.iterations, fresh.seed):
-        raise ValueError(f"checkpoint {path} was solved with other settings (rules {table.config.describe()}, "
+        raise UsageError(f"checkpoint {path} was solved with other settings (rules {table.config.describe()}, "
                          f"{table.max_dice} dice, recall {table.recall}, {table.iterations} iterations, "
                          f"seed {table.seed}); "
                          f"remove it or give the same settings")
