@@ -1,4 +1,6 @@
-"""The process-wide memo caches, one mechanism (docs/design.md, "Caches"): :func:`memo` (an ``lru_cache``),
+"""The process-wide memo caches, one mechanism, and the folder of the solvers' disk cache.
+
+The memo caches (docs/design.md, "Caches"): :func:`memo` (an ``lru_cache``),
 :func:`bounded_cache` (a :class:`BoundedCache`, for a cache that keeps its own keys) and :func:`register_cache` (a
 dict that keeps its own eviction); :func:`cache_sizes` lists them, :func:`clear_caches` empties them all; and
 :func:`cache_dir`, where the solvers keep what they solved on disk.

@@ -1,4 +1,4 @@
-"""The states a game at a table of three to six seats passes through, and the win probabilities that chain its rounds.
+"""The states a game of three to six seats passes through, and the win probabilities that chain its rounds.
 
 A state is the round's dice (the seats holding dice, in turn order from the opener), whether it is a palifico round,
 and which of those seats have had theirs. A round's end (a call, its caller, and by how many dice the bid missed)
