@@ -4,8 +4,8 @@ each, ones wild, full bids), the policy that maximises the learner's objective e
 exact P(win), beside the best response's (which maximises P(win)).
 
 Aggressive ignores its hand, so for each hand of the learner a round is a Markov decision process over the standing
-bid, as in :mod:`ldpomdp.exact.fixed_opponents`; the objective adds one count to the state, the learner's bids held
-so far in the round (each is rewarded when the round ends). Rounds are solved fewest dice first, with the values of
+bid, as in :mod:`ldpomdp.exact.against_models.solver`; the objective adds one count to the state, the learner's bids
+held so far in the round (each is rewarded when the round ends). Rounds are solved fewest dice first, with the values of
 the learner's next decision (discounted) and P(win) carried across rounds. With no shaping and no discount the
 induction is the best response: the script checks that it reproduces :func:`~ldpomdp.exact.solve_fixed_opponents`.
 
@@ -25,7 +25,13 @@ from ldpomdp.planners.dqn_train import TrainSettings
 from ldpomdp.bid_probability import raise_true_probabilities
 from ldpomdp.envs.coding import NO_SHAPING, REPORT_SHAPING, Shaping
 from ldpomdp.exact import solve_fixed_opponents
-from ldpomdp.exact.fixed_opponents import all_bids, challenge_value, opponent_distribution, raise_rows, round_outcomes
+from ldpomdp.exact.against_models.solver import (
+    all_bids,
+    challenge_value,
+    opponent_distribution,
+    raise_rows,
+    round_outcomes,
+)
 from ldpomdp.game import PublicView
 from ldpomdp.hands import hand_support
 from ldpomdp.players.wildcard import AggressivePlayer

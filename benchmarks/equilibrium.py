@@ -19,8 +19,9 @@ import numpy as np
 from _record import record
 
 from ldpomdp.exact import exploitability
-from ldpomdp.exact.equilibrium import GameTable, RoundCFR, one_round_outcome, quantize
 from ldpomdp.exact.tables import PRESET_TABLES, SHIPPED, SHIPPED_TABLE, shipped_path
+from ldpomdp.exact.two_player.round_cfr import RoundCFR, one_round_outcome
+from ldpomdp.exact.two_player.table import GameTable, quantize
 from ldpomdp.game import PlayerView
 from ldpomdp.hands import hand_support
 from ldpomdp.players.cfr import CFRPlayer

@@ -1,4 +1,4 @@
-"""The N-seat round solvers (ldpomdp.exact.multiplayer): which regret minimiser, their cost, the abstraction's size.
+"""The N-seat round solvers (exact.many_players.round_cfr): which regret minimiser, their cost, the abstraction's size.
 
     python benchmarks/nplayer_round.py [--part method,cost,size,states,sampling,decide,chain] [--no-record]
 
@@ -24,8 +24,9 @@ import time
 import numpy as np
 from _record import record
 
-from ldpomdp.exact.blueprint import BLUEPRINT_RECALL
-from ldpomdp.exact.multiplayer import NRound, NRoundCFR, PublicTreeCFR, n_round, public_tree_size
+from ldpomdp.exact.many_players.blueprint import BLUEPRINT_RECALL
+from ldpomdp.exact.many_players.round import NRound, n_round, public_tree_size
+from ldpomdp.exact.many_players.round_cfr import NRoundCFR, PublicTreeCFR
 from ldpomdp.exact.tables import SHIPPED
 from ldpomdp.game import PlayerView, play_game
 from ldpomdp.hands import hand_support

@@ -31,7 +31,7 @@ from ldpomdp.planners import POMCPPlanner
 from ldpomdp.planners.pomcp import ROLLOUT_SEARCH
 
 from ldpomdp import GameConfig, OneThirdRule
-from ldpomdp.exact.game_values import seat_values
+from ldpomdp.exact.against_models.game_values import seat_values
 from ldpomdp.game import play_game, play_round
 from ldpomdp.sweeps import parse_dice_range
 

@@ -19,7 +19,7 @@ import time
 from datetime import date
 
 from ldpomdp.exact import evaluate_player, solve_fixed_opponents
-from ldpomdp.exact.fixed_opponents import solve_work
+from ldpomdp.exact.against_models.solver import solve_work
 from ldpomdp.players import OneThirdRule
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig

@@ -1,6 +1,9 @@
-"""The process-wide memo caches, one mechanism (docs/design.md, "Caches"): :func:`memo` (an ``lru_cache``),
+"""The process-wide memo caches, one mechanism, and the folder of the solvers' disk cache.
+
+The memo caches (docs/design.md, "Caches"): :func:`memo` (an ``lru_cache``),
 :func:`bounded_cache` (a :class:`BoundedCache`, for a cache that keeps its own keys) and :func:`register_cache` (a
-dict that keeps its own eviction); :func:`cache_sizes` lists them, :func:`clear_caches` empties them all.
+dict that keeps its own eviction); :func:`cache_sizes` lists them, :func:`clear_caches` empties them all; and
+:func:`cache_dir`, where the solvers keep what they solved on disk.
 
 A cached value is shared by every caller of the process: arrays in caches are read-only, no caller may change
 what it gets, and caches hold derived data only, so clearing them never changes a result. Standard library only.
@@ -9,12 +12,14 @@ what it gets, and caches hold derived data only, so clearing them never changes 
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
-__all__ = ["memo", "BoundedCache", "bounded_cache", "register_cache", "clear_caches", "cache_sizes"]
+__all__ = ["memo", "BoundedCache", "bounded_cache", "register_cache", "clear_caches", "cache_sizes", "cache_dir"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 K = TypeVar("K", bound=Hashable)
@@ -81,3 +86,12 @@ def cache_sizes() -> dict[str, int]:
     """Entries held now by each cache, by qualified name (the modules imported so far)."""
     return {name: len(cache) if isinstance(cache, dict) else cache.cache_info().currsize
             for name, cache in sorted(_CACHES.items())}
+
+
+def cache_dir() -> Path:
+    """Where solved rounds and tables are stored: ``$LDPOMDP_CACHE``, else ``$XDG_CACHE_HOME/ldpomdp`` or
+    ``~/.cache/ldpomdp``."""
+    if os.environ.get("LDPOMDP_CACHE"):
+        return Path(os.environ["LDPOMDP_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ldpomdp"

@@ -35,6 +35,44 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     **{f"ldpomdp.opponents.{name}": f"ldpomdp.players.{name}"
        for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player", "wildcard"]},
     "ldpomdp.web.load": "ldpomdp.web.load_driver",  # the web app's load driver, named for what it is
+    # 0.2's ldpomdp.exact wing, by table size: two_player/, many_players/, against_models/ (issue 54)
+    "ldpomdp.exact.equilibrium": {
+        **dict.fromkeys(["AbstractRound", "abstract_round", "recall_for"], "ldpomdp.exact.two_player.abstraction"),
+        **dict.fromkeys(["RoundCFR", "one_round_outcome", "MAX_FULL_WIDTH_CELLS", "VALUE_DTYPE"],
+                        "ldpomdp.exact.two_player.round_cfr"),
+        **dict.fromkeys(["GameTable", "quantize", "QUANTUM", "rules_key", "file_bids"],
+                        "ldpomdp.exact.two_player.table"),
+        **dict.fromkeys(["solve_game", "game_iterations", "game_rounds", "sweep_targets", "discard_checkpoint",
+                         "rounds_folder", "SWEEP_TOLERANCE", "COARSE_SWEEPS"], "ldpomdp.exact.two_player.equilibrium"),
+        "game_config": "ldpomdp.exact.two_player.states",
+    },
+    "ldpomdp.exact.multiplayer": {
+        **dict.fromkeys(["RoundPayoff", "loser_values", "NRound", "n_round", "PublicTree", "count_distribution",
+                         "convolve", "call_values", "public_tree_size", "draw_hands", "MAX_PUBLIC_NODES"],
+                        "ldpomdp.exact.many_players.round"),
+        **dict.fromkeys(["PublicTreeCFR", "NRoundCFR", "LineRoundCFR"], "ldpomdp.exact.many_players.round_cfr"),
+    },
+    "ldpomdp.exact.blueprint": {
+        "BlueprintTable": "ldpomdp.exact.many_players.table",
+        **dict.fromkeys(["blueprint_rounds", "blueprint_sweeps", "blueprint_continuation", "solve_blueprint",
+                         "end_values", "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL",
+                         "VALUE_SAMPLES"], "ldpomdp.exact.many_players.blueprint"),
+    },
+    "ldpomdp.exact.table_states": {
+        **dict.fromkeys(["RoundKey", "usual_state", "round_rules", "follow", "chain_win_probabilities"],
+                        "ldpomdp.exact.many_players.states"),
+        "TableState": "ldpomdp.exact.many_players.states:SeatsState",
+        "table_slots": "ldpomdp.exact.many_players.states:seat_slots",
+        "table_states": "ldpomdp.exact.many_players.states:seat_states",
+    },
+    "ldpomdp.exact.nash": {"cached_solution": "ldpomdp.exact.two_player.solved_rounds", "cache_dir": "ldpomdp.caches"},
+    "ldpomdp.exact.chain": "ldpomdp.exact.two_player.states",
+    "ldpomdp.exact.best_response": "ldpomdp.exact.two_player.exploitability",
+    "ldpomdp.exact.tree": "ldpomdp.exact.two_player.tree",
+    "ldpomdp.exact.sequence_form": "ldpomdp.exact.two_player.sequence_form",
+    "ldpomdp.exact.fixed_opponents": "ldpomdp.exact.against_models.solver",
+    "ldpomdp.exact.count_rounds": "ldpomdp.exact.against_models.count_rounds",
+    "ldpomdp.exact.game_values": "ldpomdp.exact.against_models.game_values",
 }
 
 

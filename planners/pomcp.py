@@ -10,9 +10,9 @@ import numpy as np
 import pomdp_py
 
 from ldpomdp.errors import UsageError
-from ldpomdp.exact.count_rounds import CountRound
-from ldpomdp.exact.fixed_opponents import FixedOpponentsSolution, round_outcomes
-from ldpomdp.exact.game_values import GameValue, seat_values
+from ldpomdp.exact.against_models.count_rounds import CountRound
+from ldpomdp.exact.against_models.game_values import GameValue, seat_values
+from ldpomdp.exact.against_models.solver import FixedOpponentsSolution, round_outcomes
 from ldpomdp.game import ActionTaken, Event, PlayerView, RoundStart
 from ldpomdp.pomdp import (
     ROLLOUTS,
@@ -53,11 +53,11 @@ class POMCPPlanner(BeliefPlayer):
     """POMCP player: ``num_sims`` simulations (or ``planning_time`` seconds) per searched decision, for the game.
 
     ``reward="game"``: a round ends with the planner's P(win the game) from the dice state it leads to
-    (:func:`~ldpomdp.exact.game_values.seat_values`; ``value_kind`` says which kind); ``"die"``: -1 / +1 for losing /
-    taking the die. Parameters on the Planners page; the belief's as in :class:`~ldpomdp.planners._common.BeliefPlayer`.
-    Counters: ``decisions`` searched, ``skipped`` not, ``deprivations`` trees rebuilt; ``last_search`` (read only) is
-    the last search's root, ``{action: (visits, value)}``, or None when that decision was not searched.
-    """
+    (:func:`~ldpomdp.exact.against_models.game_values.seat_values`; ``value_kind`` says which kind); ``"die"``: -1 / +1
+    for losing / taking the die. Parameters on the Planners page; the belief's as in
+    :class:`~ldpomdp.planners._common.BeliefPlayer`. Counters: ``decisions`` searched, ``skipped`` not, ``deprivations``
+    trees rebuilt; ``last_search`` (read only) is the last search's root, ``{action: (visits, value)}``, or None when
+    that decision was not searched. """
 
     name = "pomcp"
     REWARDS = ("game", "die")

@@ -66,7 +66,7 @@ def sweep(out, cells=SMALL, games=12, **kw):
 
 def small_table(path: Path) -> Path:
     """A table of the default rules up to 1 die each (5 CFR+ iterations: a second), written to ``path``."""
-    from ldpomdp.exact.equilibrium import solve_game
+    from ldpomdp.exact.two_player.equilibrium import solve_game
     from ldpomdp.rules import GameConfig
 
     return solve_game(GameConfig(), 1, 2, 5).save(path)

@@ -1,4 +1,4 @@
-"""The blueprint for three to six players (ldpomdp.exact.blueprint): the rounds' ends against a walk over every
+"""The blueprint for three to six players (exact.many_players.blueprint): the rounds' ends against a walk over every
 history and joint hand, the values after a round against the rules, the table's file, the cfr player at tables of
 3, 4 and 6, and the command that solves it."""
 
@@ -12,25 +12,25 @@ import pytest
 from ldpomdp.cli import main
 from ldpomdp.datafiles import write_npz
 from ldpomdp.errors import TableError
-from ldpomdp.exact.blueprint import (
-    BlueprintTable,
+from ldpomdp.exact.many_players.blueprint import (
     _expected,
     blueprint_rounds,
     end_probabilities,
     end_values,
     solve_blueprint,
 )
-from ldpomdp.exact.equilibrium import discard_checkpoint, rounds_folder
-from ldpomdp.exact.multiplayer import NRoundCFR
-from ldpomdp.exact.table_states import (
-    TableState,
+from ldpomdp.exact.many_players.round_cfr import NRoundCFR
+from ldpomdp.exact.many_players.states import (
+    SeatsState,
     chain_win_probabilities,
     follow,
-    table_slots,
-    table_states,
+    seat_slots,
+    seat_states,
     usual_state,
 )
+from ldpomdp.exact.many_players.table import BlueprintTable
 from ldpomdp.exact.tables import SHIPPED_BLUEPRINT, SHIPPED_TABLE, table_for
+from ldpomdp.exact.two_player.equilibrium import discard_checkpoint, rounds_folder
 from ldpomdp.game import GameRecord, PublicView, RoundStart, play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.players.lbr import LocalBestResponse
@@ -85,7 +85,7 @@ def _after(table: BlueprintTable, dice: tuple[int, ...], caller: int, missing: i
     """Each seat's win probability after ``caller`` challenges a bid that missed by ``missing`` in the round with
     ``dice`` (in turn from the opener), as :func:`end_values` gives it."""
     table.values = {key: table.values.get(key, np.full(3, 1 / 3)) for key in blueprint_rounds(table.config)}
-    return end_values(table, TableState(dice)).challenge[:, caller, missing + sum(dice)]
+    return end_values(table, SeatsState(dice)).challenge[:, caller, missing + sum(dice)]
 
 
 def test_values_after_a_round_follow_the_rules():
@@ -125,21 +125,21 @@ def test_states_after_a_round_under_perudos_rules():
     call gives the caller a die back (none above 3), a wrong one costs it a die; a seat dropping to one die for the
     first time plays its palifico round and has had it; a seat back above one die keeps having had it."""
     config = GameConfig.preset("perudo", num_players=3, dice=3)
-    state = TableState((2, 3, 1), False, (False, False, True))
+    state = SeatsState((2, 3, 1), False, (False, False, True))
     # seat 1 (3 dice, its start) is right: no die back; seat 2 opens
-    assert follow(config, state, (EXACT, 1, 0)) == (TableState((1, 2, 3), False, (True, False, False)), (1, 2, 0))
+    assert follow(config, state, (EXACT, 1, 0)) == (SeatsState((1, 2, 3), False, (True, False, False)), (1, 2, 0))
     # seat 0 is right: 3 dice; seat 1 opens
-    assert follow(config, state, (EXACT, 0, 0)) == (TableState((3, 1, 3), False, (False, True, False)), (2, 0, 1))
+    assert follow(config, state, (EXACT, 0, 0)) == (SeatsState((3, 1, 3), False, (False, True, False)), (2, 0, 1))
     # seat 0 is wrong: one die left, its palifico round follows, opened by seat 1
-    assert follow(config, state, (EXACT, 0, 1)) == (TableState((3, 1, 1), True, (False, True, True)), (2, 0, 1))
+    assert follow(config, state, (EXACT, 0, 1)) == (SeatsState((3, 1, 1), True, (False, True, True)), (2, 0, 1))
     # seat 2 challenges seat 1's bid that held: seat 2 is out, seat 0 (after the challenger) opens 2 against 3
-    assert follow(config, state, (CHALLENGE, 2, 0)) == (TableState((2, 3)), (0, 1, -1))
+    assert follow(config, state, (CHALLENGE, 2, 0)) == (SeatsState((2, 3)), (0, 1, -1))
     # seat 2, back to 2 dice, loses one: no second palifico round
-    again = TableState((2, 3, 2), False, (False, False, True))
-    assert follow(config, again, (CHALLENGE, 2, -1)) == (TableState((2, 3, 1), False, (False, False, True)),
+    again = SeatsState((2, 3, 2), False, (False, False, True))
+    assert follow(config, again, (CHALLENGE, 2, -1)) == (SeatsState((2, 3, 1), False, (False, False, True)),
                                                         (0, 1, 2))
     assert usual_state(config, ((2, 3, 1), False)) == state
-    assert len(table_slots(config, 3, 6)) == 3 * 13 + 6 and table_slots(config, 3, 6)[-1] == (EXACT, 2, 0)
+    assert len(seat_slots(config, 3, 6)) == 3 * 13 + 6 and seat_slots(config, 3, 6)[-1] == (EXACT, 2, 0)
 
 
 def test_the_chain_equals_value_iteration_where_rounds_give_dice_back():
@@ -148,11 +148,11 @@ def test_the_chain_equals_value_iteration_where_rounds_give_dice_back():
     config = GameConfig.preset("perudo", num_players=3, dice=2)
     two = table_for(GameConfig.preset("perudo", dice=2))
     table = BlueprintTable(config, two, 1, 1, 1, 0)
-    states = table_states(config, [TableState((2, 2, 2))])
+    states = seat_states(config, [SeatsState((2, 2, 2))])
     rng = np.random.default_rng(4)
     ends = {}
     for s in states:
-        p = rng.random(len(table_slots(config, 3, sum(s.dice)))) ** 4
+        p = rng.random(len(seat_slots(config, 3, sum(s.dice)))) ** 4
         ends[s.key] = p / p.sum()
     got = chain_win_probabilities(config, states, ends, table.state_win_probabilities)
     values = {s: np.full(3, 1 / 3) for s in states}
@@ -160,7 +160,7 @@ def test_the_chain_equals_value_iteration_where_rounds_give_dice_back():
         values = {s: sum(p * np.array([0.0 if k < 0 else (values[f] if f in values else
                                                            table.state_win_probabilities(f))[k] for k in place])
                          for p, (f, place) in ((p, follow(config, s, slot))
-                                               for p, slot in zip(ends[s.key], table_slots(config, 3, sum(s.dice)),
+                                               for p, slot in zip(ends[s.key], seat_slots(config, 3, sum(s.dice)),
                                                                   strict=True)))
                   for s in states}
     assert len(states) > 20 and any(s.palifico for s in states) and any(s.had_palifico[0] and s.dice[0] > 1
@@ -311,7 +311,7 @@ def test_end_values_take_each_challenge_by_what_the_bid_missed_by(dudo3):
     """Dudo, (2, 1, 2) in turn from the opener: each end is worth to each seat its win probability from where the
     rules lead (a bid missing by 2 costs its bidder 2 dice, by 1 one), laid out as the round's payoff."""
     table = BlueprintTable.load(dudo3, table_for(GameConfig.preset("dudo", dice=2)))
-    state, t = TableState((2, 1, 2)), 5
+    state, t = SeatsState((2, 1, 2)), 5
     payoff = end_values(table, state)
     assert payoff.exact is None and payoff.challenge.shape == (3, 3, 2 * t + 1)
     for caller, m in itertools.product(range(3), range(-t, t + 1)):
@@ -331,7 +331,7 @@ def test_lbr_reads_the_blueprints_ends_for_its_own_seat(dudo3):
     lbr.reset(1, DUDO3)
     lbr.observe(RoundStart(0, (1, 2, 2), 2))
     order, t = [2, 0, 1], 5  # seats in turn from the opener
-    payoff = end_values(lbr._blueprint, TableState((2, 1, 2)))
+    payoff = end_values(lbr._blueprint, SeatsState((2, 1, 2)))
     for caller, m in itertools.product(range(3), range(-t, t + 1)):
         assert lbr._ends.challenge[caller, m + t] == payoff.challenge[order.index(1), order.index(caller), m + t]
 
@@ -356,7 +356,7 @@ def test_a_perudo_blueprint_chains_its_rounds_to_their_fixed_point_and_plays_who
     # a palifico round of one die first from the opener: only if another seat just dropped to one die, here 2
     assert len(table.strategies) == 14 and {d for d, palifico in table.strategies if palifico} == {
         (1, 1, 1), (1, 1, 2), (1, 2, 1), (2, 1, 1), (2, 1, 2), (2, 2, 1)}
-    fixed = chain_win_probabilities(PERUDO3, table_states(PERUDO3, [TableState((2, 2, 2))]), table.ends,
+    fixed = chain_win_probabilities(PERUDO3, seat_states(PERUDO3, [SeatsState((2, 2, 2))]), table.ends,
                                     table.state_win_probabilities)
     for key, values in table.values.items():
         np.testing.assert_array_equal(values, fixed[usual_state(PERUDO3, key)])
@@ -398,7 +398,7 @@ def test_lbr_and_robust_read_the_exact_calls_and_palifico_rounds_of_a_perudo_blu
     lbr.reset(1, PERUDO3)
     lbr.observe(RoundStart(0, (1, 2, 2), 2))
     order, t = [2, 0, 1], 5
-    payoff = end_values(lbr._blueprint, TableState((2, 1, 2)))
+    payoff = end_values(lbr._blueprint, SeatsState((2, 1, 2)))
     me = order.index(1)
     for caller in range(3):
         np.testing.assert_array_equal(lbr._ends.challenge[caller], payoff.challenge[me, order.index(caller)])
@@ -409,7 +409,7 @@ def test_lbr_and_robust_read_the_exact_calls_and_palifico_rounds_of_a_perudo_blu
     table = lbr._blueprint
     palifico, ordinary = table.values[((2, 1, 2), True)], table.values[((2, 1, 2), False)]
     assert robust._value((1, 2, 2), 2, True) == 2.0 * palifico[me] - 1.0 != 2.0 * ordinary[me] - 1.0
-    np.testing.assert_array_equal(table.state_win_probabilities(TableState((2, 1, 2), True)), palifico)
+    np.testing.assert_array_equal(table.state_win_probabilities(SeatsState((2, 1, 2), True)), palifico)
 
 
 def test_palifico_rounds_where_dice_are_only_lost(tmp_path):

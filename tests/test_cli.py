@@ -21,8 +21,9 @@ from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
 from ldpomdp.cli.options import config_from_args
 from ldpomdp.datafiles import read_npz
-from ldpomdp.exact import equilibrium, tables
-from ldpomdp.exact.equilibrium import GameTable
+from ldpomdp.exact import tables
+from ldpomdp.exact.two_player import equilibrium
+from ldpomdp.exact.two_player.table import GameTable
 from ldpomdp.sweeps import Cell
 
 
@@ -394,8 +395,8 @@ def test_a_disk_that_fills_during_a_solve_is_one_line_and_leaves_no_temporary_fi
 
 def test_solve_equilibrium_takes_the_recall_as_recall_and_fills_in_the_shipped_settings(tmp_path, capsys):
     """``--recall`` (formerly ``--k``) sets the table's recall; what is not given comes from ``SHIPPED``."""
-    from ldpomdp.exact.equilibrium import GameTable
     from ldpomdp.exact.tables import SHIPPED
+    from ldpomdp.exact.two_player.table import GameTable
 
     out = tmp_path / "t.npz"
     assert cli_main(["solve", "equilibrium", "--dice", "1", "--faces", "3", "--recall", "2", "--out", str(out),

@@ -1,4 +1,4 @@
-"""CFR+ on the imperfect-recall abstraction (ldpomdp.exact.equilibrium) and the cfr player."""
+"""CFR+ on the imperfect-recall abstraction (ldpomdp.exact.two_player) and the cfr player."""
 
 from __future__ import annotations
 
@@ -13,17 +13,7 @@ from conftest import DAMAGE, damage, small_table
 from ldpomdp.caches import BoundedCache
 from ldpomdp.datafiles import write_npz
 from ldpomdp.errors import TableError
-from ldpomdp.exact import equilibrium, exploitability, solve_round, tables
-from ldpomdp.exact.equilibrium import (
-    GameTable,
-    RoundCFR,
-    abstract_round,
-    game_config,
-    game_rounds,
-    one_round_outcome,
-    recall_for,
-    solve_game,
-)
+from ldpomdp.exact import exploitability, solve_round, tables
 from ldpomdp.exact.tables import (
     BLUEPRINT_ON_DEMAND,
     ON_DEMAND,
@@ -32,6 +22,12 @@ from ldpomdp.exact.tables import (
     SIXES_TWO_PLAYER_DICE,
     table_for,
 )
+from ldpomdp.exact.two_player import round_cfr
+from ldpomdp.exact.two_player.abstraction import abstract_round, recall_for
+from ldpomdp.exact.two_player.equilibrium import game_rounds, solve_game
+from ldpomdp.exact.two_player.round_cfr import RoundCFR, one_round_outcome
+from ldpomdp.exact.two_player.states import game_config
+from ldpomdp.exact.two_player.table import GameTable
 from ldpomdp.game import play_game
 from ldpomdp.interrupts import sigterm_as_interrupt
 from ldpomdp.players.cfr import CFRPlayer
@@ -198,7 +194,7 @@ def test_sampled_opponents_are_seeded_and_close_to_full_width(monkeypatch):
     the same regrets, and the value comes within 0.035 of the LP's (1 die each, 3 faces, 300 iterations, 2 hands
     drawn per update: measured 0.026 off; the uniform strategy is 0.056 off)."""
     config = GameConfig(dice=1, faces=3, wild=None)
-    monkeypatch.setattr(equilibrium, "MAX_FULL_WIDTH_CELLS", 0)
+    monkeypatch.setattr(round_cfr, "MAX_FULL_WIDTH_CELLS", 0)
     runs = []
     for seed in (5, 5, 6):
         solver = RoundCFR(config, (1, 1), 2, one_round_outcome(), opponent_samples=2, seed=seed)

@@ -7,20 +7,28 @@ import numpy as np
 import pytest
 
 from ldpomdp.datafiles import read_npz, write_npz
-from ldpomdp.exact import equilibrium, solve_round
-from ldpomdp.exact.chain import RoundOutcome, canonical_state, round_outcome, round_slots, successor
-from ldpomdp.exact.equilibrium import (
+from ldpomdp.exact import solve_round
+from ldpomdp.exact.two_player import equilibrium
+from ldpomdp.exact.two_player.equilibrium import (
     SWEEP_TOLERANCE,
-    RoundCFR,
     discard_checkpoint,
-    game_config,
     game_iterations,
     game_rounds,
-    quantize,
     solve_game,
     sweep_targets,
 )
-from ldpomdp.exact.tree import build_tree
+from ldpomdp.exact.two_player.round_cfr import RoundCFR
+from ldpomdp.exact.two_player.states import (
+    RoundOutcome,
+    canonical_state,
+    game_config,
+    round_name,
+    round_outcome,
+    round_slots,
+    successor,
+)
+from ldpomdp.exact.two_player.table import quantize
+from ldpomdp.exact.two_player.tree import build_tree
 from ldpomdp.game import play_game
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.registry import make_player
@@ -200,7 +208,7 @@ def test_a_solve_stopped_between_a_rounds_state_and_the_checkpoint_resumes_to_th
         solve_game(config, 2, 2, 20, checkpoint=checkpoint, sweeps=2)
     monkeypatch.undo()
     stopped_in = written[-1]  # its new state is written, its seconds with it; the checkpoint does not have it
-    path = tmp_path / "run.npz.rounds" / f"{equilibrium._round_name(stopped_in)}.npz"
+    path = tmp_path / "run.npz.rounds" / f"{round_name(stopped_in)}.npz"
     write_npz(path, {**read_npz(path, "state"), "seconds": np.array(1000.0)}, compress=False)  # a mark to find
     earlier = read_npz(checkpoint, "checkpoint")["spent"][game_rounds(game_config(config, 2)).index(stopped_in)]
     counted = []
@@ -258,7 +266,7 @@ def test_end_probabilities_sum_to_one_and_give_the_value():
     solver = RoundCFR(config, (2, 2), 2, RoundOutcome(np.array(outcome_values[:18]).reshape(2, 9),
                                                        np.array(outcome_values[18:]).reshape(2, 2), 4))
     solver.run(20)
-    from ldpomdp.exact.equilibrium import _end_probabilities
+    from ldpomdp.exact.two_player.equilibrium import _end_probabilities
     p = _end_probabilities(solver, solver.average_strategy(), config, [state])
     assert abs(p @ np.array(outcome_values) - solver.value()) < 1e-6
 

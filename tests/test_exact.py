@@ -15,9 +15,9 @@ import pytest
 from conftest import DAMAGE, damage
 
 from ldpomdp.exact import ReplayPolicy, cached_solution, exploitability, solve_round
-from ldpomdp.exact.best_response import best_response_value, policy_behaviour
-from ldpomdp.exact.sequence_form import _sequence, sequence_form
-from ldpomdp.exact.tree import build_tree, check_size
+from ldpomdp.exact.two_player.exploitability import best_response_value, policy_behaviour
+from ldpomdp.exact.two_player.sequence_form import _sequence, sequence_form
+from ldpomdp.exact.two_player.tree import build_tree, check_size
 from ldpomdp.game import PlayerView, PublicView, play_game
 from ldpomdp.players import OneThirdRule, RandomPlayer
 from ldpomdp.players.nash import NashPlayer
@@ -291,7 +291,7 @@ def test_nash_player_probabilities_match_its_solution_and_sampling():
 
 
 def test_nash_cache_is_written_and_reused(tmp_path, monkeypatch):
-    import ldpomdp.exact.nash as nash
+    import ldpomdp.exact.two_player.solved_rounds as nash
 
     config = GameConfig(dice=1, faces=3, wild=None)
     nash._MEMORY.clear()  # earlier tests may hold this round in memory, under another cache folder
@@ -307,7 +307,7 @@ def test_nash_cache_is_written_and_reused(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_a_damaged_nash_cache_file_is_solved_again(tmp_path, monkeypatch, kind):
-    import ldpomdp.exact.nash as nash
+    import ldpomdp.exact.two_player.solved_rounds as nash
 
     config = GameConfig(dice=1, faces=3, wild=None)
     nash._MEMORY.clear()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ldpomdp.exact import FixedOpponentsSolution, HandDependentModelError, evaluate_player, solve_fixed_opponents
-from ldpomdp.exact.fixed_opponents import round_outcomes, solve_work
+from ldpomdp.exact.against_models.solver import round_outcomes, solve_work
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_game
 from ldpomdp.hands import count_hands
 from ldpomdp.players import OneThirdRule, RandomPlayer
@@ -427,7 +427,7 @@ def test_each_limit_is_named(dice, bids, limit):
 
 
 def test_the_benchmark_is_well_inside_the_limits():
-    from ldpomdp.exact import fixed_opponents as fo
+    from ldpomdp.exact.against_models import solver as fo
     work = solve_work(GameConfig(num_players=3, dice=5), 0)
     assert (work.model_calls * 10 < fo.MAX_MODEL_CALLS and work.table_cells * 10 < fo.MAX_TABLE_CELLS
             and work.backup_steps * 10 < fo.MAX_BACKUP_STEPS)

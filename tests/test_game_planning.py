@@ -12,8 +12,8 @@ from ldpomdp.planners import POMCPPlanner
 from ldpomdp.planners.pomcp import EXACT_SEARCH, ROLLOUT_SEARCH, SETTLE_EXTEND
 
 from ldpomdp import CHALLENGE, ActionTaken, Bid, GameConfig, PlayerView, PublicView, RoundStart, TableBelief
-from ldpomdp.exact.fixed_opponents import round_outcomes, solve_fixed_opponents
-from ldpomdp.exact.game_values import FairRounds, seat_values
+from ldpomdp.exact.against_models.game_values import FairRounds, seat_values
+from ldpomdp.exact.against_models.solver import round_outcomes, solve_fixed_opponents
 from ldpomdp.hands import count_hands
 from ldpomdp.players import OneThirdRule
 from ldpomdp.pomdp import LDState, die_outcomes

@@ -82,7 +82,7 @@ def test_opponents_and_solvers_do_not_import_the_beliefs():
 
 def test_every_module_cache_is_one_mechanism_and_clear_caches_empties_them():
     import ldpomdp.exact  # every module with a cache
-    import ldpomdp.exact.game_values  # noqa: F401
+    import ldpomdp.exact.against_models.game_values  # noqa: F401
     from ldpomdp import GameConfig, OneThirdRule, RejectionParticleBelief
     from ldpomdp.caches import cache_sizes, clear_caches
     from ldpomdp.game import PublicView
@@ -105,10 +105,11 @@ def test_the_solvers_memories_are_registered_bounded_caches():
     """nash's solved rounds and cfr's tables in memory are registered (clear_caches reaches them) and bounded,
     dropping the least recently used entry."""
     from ldpomdp.caches import BoundedCache, cache_sizes
-    from ldpomdp.exact import nash, tables
+    from ldpomdp.exact import tables
+    from ldpomdp.exact.two_player import solved_rounds as nash
 
     sizes = cache_sizes()
-    assert "ldpomdp.exact.nash._MEMORY" in sizes and "ldpomdp.exact.tables._MEMORY" in sizes
+    assert "ldpomdp.exact.two_player.solved_rounds._MEMORY" in sizes and "ldpomdp.exact.tables._MEMORY" in sizes
     assert nash._MEMORY.maxsize == nash.CACHED_SOLUTIONS and tables._MEMORY.maxsize == tables.CACHED_TABLES
     cache: BoundedCache[str, int] = BoundedCache(2)
     cache["a"], cache["b"] = 1, 2

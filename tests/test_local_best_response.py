@@ -11,7 +11,7 @@ import pytest
 
 import ldpomdp.players.lbr as lbr_module
 from ldpomdp.exact import cached_solution, exploitability, policy_behaviour
-from ldpomdp.exact.chain import RoundOutcome
+from ldpomdp.exact.two_player.states import RoundOutcome
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundStart, play_game, rotate
 from ldpomdp.hands import hand_support
 from ldpomdp.players.cfr import CFRPlayer

@@ -1,4 +1,4 @@
-"""The N-seat round solvers (ldpomdp.exact.multiplayer) on tiny rounds: the public tree's terminal by convolution
+"""The N-seat round solvers (exact.many_players.round_cfr) on tiny rounds: the public tree's terminal by convolution
 against joint hands, its CFR+ against a loop-over-histories CFR+ on the same abstraction, its regret, two seats
 against RoundCFR; the solver over the abstraction's states against the public tree's, and its sampled form's regret."""
 
@@ -7,9 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
-from ldpomdp.exact.chain import RoundOutcome
-from ldpomdp.exact.equilibrium import RoundCFR
-from ldpomdp.exact.multiplayer import NRoundCFR, PublicTreeCFR, RoundPayoff, call_values, loser_values, n_round
+from ldpomdp.exact.many_players.round import RoundPayoff, call_values, loser_values, n_round
+from ldpomdp.exact.many_players.round_cfr import NRoundCFR, PublicTreeCFR
+from ldpomdp.exact.two_player.round_cfr import RoundCFR
+from ldpomdp.exact.two_player.states import RoundOutcome
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldpomdp.exact.equilibrium import solve_game
+from ldpomdp.exact.two_player.equilibrium import solve_game
 from ldpomdp.game import RoundStart, play_game
 from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player

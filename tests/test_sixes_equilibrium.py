@@ -10,19 +10,22 @@ import pytest
 from ldpomdp.caches import BoundedCache
 from ldpomdp.datafiles import write_npz
 from ldpomdp.exact import exploitability, tables
-from ldpomdp.exact.blueprint import (
+from ldpomdp.exact.against_models.game_values import FairRounds
+from ldpomdp.exact.many_players.blueprint import (
     SIXES_TUPLES,
-    BlueprintTable,
     _expected,
     _solve_round,
     end_probabilities,
     end_values,
     solve_blueprint,
 )
-from ldpomdp.exact.equilibrium import GameTable, game_config, quantize, solve_game
-from ldpomdp.exact.game_values import FairRounds
-from ldpomdp.exact.multiplayer import LineRoundCFR, NRoundCFR, PublicTreeCFR, RoundPayoff, loser_values
-from ldpomdp.exact.table_states import round_rules, usual_state
+from ldpomdp.exact.many_players.round import RoundPayoff, loser_values
+from ldpomdp.exact.many_players.round_cfr import LineRoundCFR, NRoundCFR, PublicTreeCFR
+from ldpomdp.exact.many_players.states import round_rules, usual_state
+from ldpomdp.exact.many_players.table import BlueprintTable
+from ldpomdp.exact.two_player.equilibrium import solve_game
+from ldpomdp.exact.two_player.states import game_config
+from ldpomdp.exact.two_player.table import GameTable, quantize
 from ldpomdp.game import play_game, seeded_rng
 from ldpomdp.hands import hand_support, solver_hand_rows, solver_hands
 from ldpomdp.players.cfr import CFRPlayer

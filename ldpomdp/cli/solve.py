@@ -21,8 +21,9 @@ __all__ = ["add_solve_parser", "cmd_solve"]
 def cmd_solve(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from ..exact.equilibrium import SWEEP_TOLERANCE, discard_checkpoint, game_config, game_iterations, solve_game
     from ..exact.tables import SHIPPED
+    from ..exact.two_player.equilibrium import SWEEP_TOLERANCE, discard_checkpoint, game_iterations, solve_game
+    from ..exact.two_player.states import game_config
 
     dice = SHIPPED.dice if args.dice is None else args.dice
     recall = SHIPPED.recall if args.recall is None else args.recall
@@ -51,8 +52,8 @@ def _table_report(table, config: GameConfig, dice: int, out: Path, checkpoint: P
     """The lines that report a two-player ``table`` written to ``out``: its file, rules, residual, rounds and, for
     a game of one-round ends, its exploitability with one die each."""
     from ..exact import exploitability
-    from ..exact.chain import key_round
-    from ..exact.equilibrium import SWEEP_TOLERANCE
+    from ..exact.two_player.equilibrium import SWEEP_TOLERANCE
+    from ..exact.two_player.states import key_round
     from ..players.cfr import CFRPlayer
 
     lines = [f"table: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out}, e.g. ldpomdp play "
@@ -97,15 +98,16 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     """``ldpomdp solve equilibrium --players N`` (N >= 3): the blueprint, resumable from ``checkpoint``."""
     from tqdm import tqdm
 
-    from ..exact.blueprint import (
+    from ..exact.many_players.blueprint import (
         BLUEPRINT_RECALL,
         blueprint_rounds,
         blueprint_sweeps,
         check_blueprint_rules,
         solve_blueprint,
     )
-    from ..exact.equilibrium import SWEEP_TOLERANCE, discard_checkpoint, game_config
     from ..exact.tables import table_for
+    from ..exact.two_player.equilibrium import SWEEP_TOLERANCE, discard_checkpoint
+    from ..exact.two_player.states import game_config
     from ..sweeps.runner import worker_pool
 
     if args.recall not in (None, str(BLUEPRINT_RECALL)):
@@ -129,7 +131,7 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
 
 def _blueprint_report(table, config: GameConfig, out: Path, checkpoint: Path) -> list[str]:
     """The lines that report a blueprint ``table`` written to ``out``: its file, rules, ends, sweeps and rounds."""
-    from ..exact.equilibrium import COARSE_SWEEPS, SWEEP_TOLERANCE
+    from ..exact.two_player.equilibrium import COARSE_SWEEPS, SWEEP_TOLERANCE
 
     lines = [f"blueprint: {out} ({out.stat().st_size / 1e6:.2f} MB; play it as cfr:table={out} at tables of "
              f"{config.num_players}); rules: {config.describe()}"]

@@ -1,5 +1,7 @@
-"""The equilibrium tables of the whole two-player game: the shipped ones (today's rules, and the Perudo and Dudo
-presets), and the others solved on first use and cached on disk (``cache_dir()/cfr``), like ``nash``'s rounds."""
+"""The solved tables the ``cfr`` player plays: the shipped ones, and the others solved on first use.
+
+Two-player tables ship for today's rules and the Perudo and Dudo presets, a three-player blueprint for today's rules;
+the others are solved on first use and cached on disk (``cache_dir()/cfr``), like the ``nash`` player's rounds."""
 
 from __future__ import annotations
 
@@ -7,12 +9,14 @@ import hashlib
 from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 
-from ..caches import BoundedCache, bounded_cache
-from ..errors import TableError
+from ..caches import BoundedCache, bounded_cache, cache_dir
+from ..errors import TableError, UsageError
 from ..rules import PRESETS, GameConfig, dice_text
-from .blueprint import BLUEPRINT_RECALL, BlueprintTable, blueprint_continuation, check_blueprint_rules, solve_blueprint
-from .equilibrium import GameTable, game_config, rules_key, solve_game
-from .nash import cache_dir
+from .many_players.blueprint import BLUEPRINT_RECALL, blueprint_continuation, check_blueprint_rules, solve_blueprint
+from .many_players.table import BlueprintTable
+from .two_player.equilibrium import solve_game
+from .two_player.states import game_config
+from .two_player.table import GameTable, rules_key
 
 __all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
            "shipped_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND", "SIXES_ON_DEMAND_DICE",
@@ -24,8 +28,8 @@ SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solv
 
 @dataclass(frozen=True)
 class SolveSettings:
-    """How a table is solved (:func:`~ldpomdp.exact.equilibrium.solve_game`): every round up to ``dice`` each, the
-    ``recall`` (k, or a schedule like ``"3@4,2"``), CFR+ ``iterations`` per round."""
+    """How a table is solved (:func:`~ldpomdp.exact.two_player.equilibrium.solve_game`): every round up to ``dice``
+    each, the ``recall`` (k, or a schedule like ``"3@4,2"``), CFR+ ``iterations`` per round."""
 
     dice: int
     recall: str
@@ -60,7 +64,7 @@ def _demand_key(config: GameConfig, settings: SolveSettings) -> str:
 
 def shipped_path(config: GameConfig) -> Path | None:
     """The shipped table for ``config``'s rules (today's or a preset's; under the exact call, for its starting dice),
-    or None; a ValueError when the rules have shipped tables but not for this many dice."""
+    or None; a UsageError when the rules have shipped tables but not for this many dice."""
     if rules_key(config) == rules_key(GameConfig()):
         return SHIPPED_TABLE
     for name, preset in PRESET_TABLES.items():
@@ -68,7 +72,7 @@ def shipped_path(config: GameConfig) -> Path | None:
             if not config.exact_call:
                 return SHIPPED_TABLE.with_name(f"cfr_{name}.npz")
             if config.starting_dice[0] > SHIPPED.dice:
-                raise ValueError(f"cfr: the table covers up to {SHIPPED.dice} dice each; the game starts with "
+                raise UsageError(f"cfr: the table covers up to {SHIPPED.dice} dice each; the game starts with "
                                  f"{config.starting_dice}")
             return SHIPPED_TABLE.with_name(f"cfr_{name}_{config.starting_dice[0]}.npz")
     return None
@@ -79,9 +83,9 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     else one solved now with :func:`on_demand` settings (under the exact call: from the game's starting dice) and
     cached on disk."""
     if config.num_players != 2:
-        raise ValueError(f"cfr plays two-player games only (no equilibrium table for {config.num_players} players)")
+        raise UsageError(f"cfr plays two-player games only (no equilibrium table for {config.num_players} players)")
     if config.exact_call and len(set(config.starting_dice)) != 1:
-        raise ValueError(f"cfr: under the exact call the tables are for equal starting dice; the game starts with "
+        raise UsageError(f"cfr: under the exact call the tables are for equal starting dice; the game starts with "
                          f"{config.starting_dice}")
     settings = on_demand(config, ON_DEMAND)
     if path is not None:
@@ -90,7 +94,7 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
         path = shipped_path(config)
         key = "shipped:" + rules_key(config) if path is not None else rules_key(config) + _demand_key(config, settings)
     if path is None and max(config.starting_dice) > settings.dice:  # refuse before solving, whatever is in memory
-        raise ValueError(f"cfr: tables solved on demand cover up to {settings.dice} dice each; the game starts "
+        raise UsageError(f"cfr: tables solved on demand cover up to {settings.dice} dice each; the game starts "
                          f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
     table = _MEMORY.lookup(key)
     if table is None:
@@ -112,7 +116,7 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
             table = GameTable.load(path)
         _MEMORY[key] = table
     if rules_key(table.config) != rules_key(config):
-        raise ValueError(f"cfr table {path} is for {_rules_text(table.config)}; the game is {_rules_text(config)}")
+        raise UsageError(f"cfr table {path} is for {_rules_text(table.config)}; the game is {_rules_text(config)}")
     return table
 
 
@@ -129,14 +133,14 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
     try:
         check_blueprint_rules(config)
     except ValueError as exc:
-        raise ValueError(f"cfr: {exc}") from None
+        raise UsageError(f"cfr: {exc}") from None
     if path is None and config.num_players == 3 and rules_key(config) == rules_key(GameConfig()):
         path = SHIPPED_BLUEPRINT
     settings = on_demand(config, BLUEPRINT_ON_DEMAND)
     key = f"blueprint|players={config.num_players}|{rules_key(config)}"
     key += f"|path={Path(path).resolve()}" if path is not None else _demand_key(config, settings)
     if path is None and (max(config.starting_dice) > settings.dice or config.num_players > 3):  # before solving
-        raise ValueError(f"cfr: blueprints are solved on demand for 3 players up to {settings.dice} "
+        raise UsageError(f"cfr: blueprints are solved on demand for 3 players up to {settings.dice} "
                          f"dice each; the game has {config.num_players} players, {config.starting_dice} dice "
                          f"(solve one with `ldpomdp solve equilibrium --players {config.num_players} --dice D "
                          f"--workers W --out FILE`, play cfr:table=FILE; its cost: the Exact solvers page)")
@@ -159,6 +163,6 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
         _BLUEPRINTS[key] = table
     solved = table.config
     if (solved.num_players, rules_key(solved)) != (config.num_players, rules_key(config)):
-        raise ValueError(f"cfr table {path} is for {solved.num_players} players, {_rules_text(solved)}; the game has "
+        raise UsageError(f"cfr table {path} is for {solved.num_players} players, {_rules_text(solved)}; the game has "
                          f"{config.num_players} players, {_rules_text(config)}")
     return table

@@ -19,7 +19,7 @@ import pyspiel
 from open_spiel.python import policy as os_policy
 
 from ..errors import UsageError
-from ..exact.best_response import ReplayPolicy
+from ..exact.two_player.exploitability import ReplayPolicy
 from ..game import Event, Player, roll_hand
 from ..opponent import OpponentModel
 from ..registry import make_player

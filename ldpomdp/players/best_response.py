@@ -1,12 +1,12 @@
 """The ``best-response`` player: plays the exact game-level best response to fixed opponent models
-(:class:`~ldpomdp.exact.fixed_opponents.FixedOpponentsSolution`)."""
+(:class:`~ldpomdp.exact.against_models.solver.FixedOpponentsSolution`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import UsageError
-from ..exact.fixed_opponents import FixedOpponentsSolution, solved_for
+from ..exact.against_models.solver import FixedOpponentsSolution, solved_for
 from ..game import PlayerView
 from ..registry import spec_text
 from ..rules import Action, GameConfig

@@ -1,4 +1,4 @@
-"""The ``cfr`` player: plays a solved :class:`~ldpomdp.exact.equilibrium.GameTable` (numpy alone), by default
+"""The ``cfr`` player: plays a solved :class:`~ldpomdp.exact.two_player.table.GameTable` (numpy alone), by default
 the table for the game's rules (:func:`~ldpomdp.exact.tables.table_for`)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import numpy as np
 
 from ..datafiles import read_npz
 from ..errors import UsageError
-from ..exact.blueprint import BlueprintTable
-from ..exact.equilibrium import GameTable, rules_key
+from ..exact.many_players.table import BlueprintTable
 from ..exact.tables import blueprint_for, table_for
+from ..exact.two_player.table import GameTable, rules_key
 from ..game import PlayerView, PublicView
 from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..rules import Action, GameConfig, seats_in_turn
@@ -34,9 +34,9 @@ class CFRPlayer(BaseOpponent):
     """Plays the abstraction's equilibrium: in each round, as opener or responder, the average CFR+ strategy of
     its hand and the last k bids (k per round: the table's recall). Two players: ``table`` is a path
     to a table from ``ldpomdp solve equilibrium`` (default: the shipped one for the default rules, else one
-    solved on demand and cached) or a :class:`~ldpomdp.exact.equilibrium.GameTable`; three to six players: the
-    blueprint (:class:`~ldpomdp.exact.blueprint.BlueprintTable`, a path from ``ldpomdp solve equilibrium --players
-    N``, else one solved on demand and cached), the two-player table once two seats have dice."""
+    solved on demand and cached) or a :class:`~ldpomdp.exact.two_player.table.GameTable`; three to six players: the
+    blueprint (:class:`~ldpomdp.exact.many_players.table.BlueprintTable`, a path from ``ldpomdp solve equilibrium
+    --players N``, else one solved on demand and cached), the two-player table once two seats have dice."""
 
     def __init__(self, table: str | GameTable | None = None, name: str | None = None):
         self.name = name or "cfr"

@@ -2,10 +2,10 @@
 the whole game, where no exact best response can be computed; at 3-6 players, one informed exploiter's gain.
 
 :class:`LocalBestResponse` keeps the exact range of each other seat's hand and takes the action of highest lookahead
-value against them, round outcomes valued by :func:`~ldpomdp.exact.game_values.seat_values` (under rule variants by
-the equilibrium table of those rules; at 3-6 players by the blueprint, or by fair rounds), so its win rate against the
-policy bounds the policy's exploitability from below. :func:`local_best_response` is the one-round version, exact on
-the round's tree. The lookahead, the policies it reads and its cost: the Robustness page."""
+value against them, round outcomes valued by :func:`~ldpomdp.exact.against_models.game_values.seat_values` (under rule
+variants by the equilibrium table of those rules; at 3-6 players by the blueprint, or by fair rounds), so its win rate
+against the policy bounds the policy's exploitability from below. :func:`local_best_response` is the one-round version,
+exact on the round's tree. The lookahead, the policies it reads and its cost: the Robustness page."""
 
 from __future__ import annotations
 
@@ -17,15 +17,22 @@ from typing import cast
 import numpy as np
 
 from ..errors import TableError
-from ..exact.best_response import Exploitability, ReplayPolicy, policy_behaviour, reach_probabilities, strategy_value
-from ..exact.blueprint import BlueprintTable, end_values
-from ..exact.chain import DiceState, RoundOutcome, round_slots, successor
-from ..exact.equilibrium import GameTable
-from ..exact.game_values import FairRounds, GameValue, seat_values
-from ..exact.nash import cached_solution
-from ..exact.table_states import TableState
+from ..exact.against_models.game_values import FairRounds, GameValue, seat_values
+from ..exact.many_players.blueprint import end_values
+from ..exact.many_players.states import SeatsState
+from ..exact.many_players.table import BlueprintTable
 from ..exact.tables import blueprint_for, table_for
-from ..exact.tree import RoundTree
+from ..exact.two_player.exploitability import (
+    Exploitability,
+    ReplayPolicy,
+    policy_behaviour,
+    reach_probabilities,
+    strategy_value,
+)
+from ..exact.two_player.solved_rounds import cached_solution
+from ..exact.two_player.states import DiceState, RoundOutcome, round_slots, successor
+from ..exact.two_player.table import GameTable
+from ..exact.two_player.tree import RoundTree
 from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart, player_name
 from ..hands import solver_hands
 from ..opponent import BaseOpponent, OpponentModel, checked_probabilities
@@ -71,8 +78,8 @@ def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.n
     """LBR's candidate actions at ``view`` (LBR to act) and their lookahead values for each own hand:
     ((actions), (M, actions)) with ``own_matching`` (M, faces) matching counts of LBR's hands, the range
     ``support`` (N, faces) with matching counts ``support_matching`` and ``weights`` (N,) (summing to one), and
-    ``ends`` LBR's value of each way the round ends, a :class:`~ldpomdp.exact.chain.RoundOutcome` from LBR's side
-    (role 0 is LBR, role 1 the policy). The calls are the challenge and, under the exact call, the exact call;
+    ``ends`` LBR's value of each way the round ends, a :class:`~ldpomdp.exact.two_player.states.RoundOutcome` from LBR's
+    side (role 0 is LBR, role 1 the policy). The calls are the challenge and, under the exact call, the exact call;
     the policy's are counted after each raise. See the module docstring."""
     config, me = view.config, view.seat
     opp = 1 - me
@@ -139,10 +146,10 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
                            raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
     """LBR's candidate actions at ``view`` (LBR to act; any number of seats) and their lookahead values:
     ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with dice, ``ends``
-    LBR's value of each way the round ends, a :class:`~ldpomdp.exact.chain.RoundOutcome` with a role per seat. After
-    LBR's raise the next seat calls or raises as its model says; with ``lookahead`` 2 the seat after it calls that
-    raise as its model says (LBR, if it is LBR's turn again, when that is worth more); a round that goes on is worth
-    the mean of each seat's losing a die as challenger and as bidder."""
+    LBR's value of each way the round ends, a :class:`~ldpomdp.exact.two_player.states.RoundOutcome` with a role per
+    seat. After LBR's raise the next seat calls or raises as its model says; with ``lookahead`` 2 the seat after it
+    calls that raise as its model says (LBR, if it is LBR's turn again, when that is worth more); a round that goes on
+    is worth the mean of each seat's losing a die as challenger and as bidder."""
     if len(ends.challenge) != len(view.dice) or ends.table_dice != view.table_dice:
         raise ValueError(f"table_lookahead_values: ends must have a role per seat ({len(view.dice)}) and the round's "
                          f"{view.table_dice} dice, got {len(ends.challenge)} roles and {ends.table_dice} dice")
@@ -328,8 +335,8 @@ class LocalBestResponse(BaseOpponent):
 
     def _table_ends(self, event: RoundStart) -> RoundOutcome:
         """LBR's P(winning the game) after each way a round at 3-6 players can end (a role per seat, 0 for seats
-        without dice): by the blueprint (:func:`~ldpomdp.exact.blueprint.end_values`), or by fair rounds from the
-        dice after it (:func:`~ldpomdp.rules.settle_count`)."""
+        without dice): by the blueprint (:func:`~ldpomdp.exact.many_players.blueprint.end_values`), or by fair rounds
+        from the dice after it (:func:`~ldpomdp.rules.settle_count`)."""
         config = self.config
         assert config is not None  # reset sets it before any round starts
         dice = tuple(int(d) for d in event.dice)
@@ -338,7 +345,7 @@ class LocalBestResponse(BaseOpponent):
         exact = np.zeros((n, 2)) if config.exact_call else None
         if self.ends == "blueprint":
             order = seats_in_turn(dice, event.opener)
-            state = TableState(tuple(dice[s] for s in order), event.palifico,
+            state = SeatsState(tuple(dice[s] for s in order), event.palifico,
                                tuple(s in self._had_palifico for s in order))
             payoff = end_values(self._blueprint, state)
             challenge[order] = payoff.challenge[order.index(self.seat)]
@@ -359,8 +366,8 @@ class LocalBestResponse(BaseOpponent):
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
         """LBR's P(winning the game) after each way a two-player round can end
-        (:func:`~ldpomdp.exact.chain.round_slots`), from LBR's side: the game is over, or the next state is worth the
-        variant rules' equilibrium value (the ``cfr`` table), or under today's rules :attr:`values`."""
+        (:func:`~ldpomdp.exact.two_player.states.round_slots`), from LBR's side: the game is over, or the next state is
+        worth the variant rules' equilibrium value (the ``cfr`` table), or under today's rules :attr:`values`."""
         config, opener = self.config, event.opener
         assert config is not None
         dice = (event.dice[opener], event.dice[1 - opener])
@@ -416,8 +423,8 @@ def _from_side(outcome: RoundOutcome, role: int, sign: float) -> RoundOutcome:
 
 def round_payoff(config: GameConfig, dice: tuple[int, int]) -> RoundOutcome:
     """The one-round payoff of each way a round with ``dice`` (opener's, responder's) ends, as
-    :attr:`~ldpomdp.exact.tree.RoundTree.opener_payoff` pays it (the opener's dice change minus the responder's:
-    +1/-1 under today's rules), divided by the largest so that it lies in [-1, 1]."""
+    :attr:`~ldpomdp.exact.two_player.tree.RoundTree.opener_payoff` pays it (the opener's dice change minus the
+    responder's: +1/-1 under today's rules), divided by the largest so that it lies in [-1, 1]."""
     changes = []
     for call, caller, missing in round_slots(config, dice):
         _, after = settle_count(config, dice, missing, 1 - caller, caller, call)

@@ -1,13 +1,13 @@
 """The ``nash`` player: the exact equilibrium of each round, solved once per rule set and dice split
-(:func:`~ldpomdp.exact.nash.cached_solution`)."""
+(:func:`~ldpomdp.exact.two_player.solved_rounds.cached_solution`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..exact.nash import cached_solution
-from ..exact.sequence_form import RoundSolution
-from ..exact.tree import check_size, round_dice
+from ..exact.two_player.sequence_form import RoundSolution
+from ..exact.two_player.solved_rounds import cached_solution
+from ..exact.two_player.tree import check_size, round_dice
 from ..game import PlayerView, PublicView
 from ..opponent import BaseOpponent, sample_action
 from ..rules import Action, GameConfig

@@ -15,8 +15,8 @@ from typing import cast
 import numpy as np
 
 from ..errors import TableError
-from ..exact.blueprint import BlueprintTable
-from ..exact.equilibrium import GameTable
+from ..exact.many_players.table import BlueprintTable
+from ..exact.two_player.table import GameTable
 from ..game import Event, PlayerView, RoundEnd, RoundStart
 from ..opponent import BaseOpponent
 from ..registry import make_player, spec_text

@@ -15,9 +15,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from ..exact.count_rounds import HandDependentModelError, evaluated_through
-from ..exact.fixed_opponents import FixedOpponentsSolution
-from ..exact.game_values import EXACT_MODEL_CALLS, affordable
+from ..exact.against_models.count_rounds import HandDependentModelError, evaluated_through
+from ..exact.against_models.game_values import EXACT_MODEL_CALLS, affordable
+from ..exact.against_models.solver import FixedOpponentsSolution
 from ..game import Player
 from ..registry import make_player
 from ..rules import GameConfig

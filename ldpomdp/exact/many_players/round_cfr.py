@@ -1,181 +1,34 @@
-"""CFR+ on one round of two to six seats on the last-bids abstraction.
+"""CFR+ on one round of two to six seats on the last-bids abstraction: three solvers of one interface.
 
-A seat's information set is its seat (from the round's opener), its own hand and the round's last ``k`` bids.
 :class:`NRoundCFR` runs CFR+ over the information sets (a DAG), the other seats' hands as joint tuples, sampled when
 many: the blueprint's solver. :class:`PublicTreeCFR`, the reference, runs vector CFR+ over the round's public tree of
 bids, each seat's reach a vector over its own hands, a call valued by convolving the other seats' count
-distributions (:func:`call_values`): exact, but the tree has up to 2 ** bids nodes, so tiny rounds only. The
-method and its measurements: the Exact solvers page, "Three to six players: the blueprint"."""
+distributions: exact, but the tree has up to 2 ** bids nodes, so tiny rounds only. :class:`LineRoundCFR`: the sixes
+game's rounds whose bids are a line, exactly and fast. The method and its measurements: the Exact solvers page,
+"Three to six players: the blueprint".
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
-from ..hands import solver_hand_rows, solver_hands
-from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
-from .equilibrium import _regret_matching
+from ...rules import CHALLENGE, EXACT, Bid, GameConfig
+from ..cfr import RoundSolver, regret_matching
+from .round import (
+    NRound,
+    RoundPayoff,
+    by_own_count,
+    call_values,
+    convolve,
+    draw_hands,
+    loser_values,
+    n_round,
+    public_tree,
+)
 
-__all__ = ["RoundPayoff", "loser_values", "NRound", "n_round", "PublicTree", "PublicTreeCFR", "NRoundCFR",
-           "LineRoundCFR", "count_distribution",
-           "convolve", "call_values", "public_tree_size", "draw_hands", "MAX_PUBLIC_NODES"]
-
-MAX_PUBLIC_NODES = 2_000_000  # PublicTreeCFR refuses a round whose public tree of bids is larger
-
-
-def loser_values(seats: int) -> np.ndarray:
-    """The default ``values[loser, seat]``: -1 to the seat that loses a die, +1/(seats - 1) to each other seat."""
-    return np.where(np.eye(seats, dtype=bool), -1.0, 1.0 / (seats - 1))
-
-
-@dataclass(frozen=True)
-class RoundPayoff:
-    """Each seat's value of every way a round with ``table_dice`` dice ends: ``challenge[i, c, m + table_dice]`` to
-    seat i when seat c challenges a bid whose quantity exceeds the matching dice by m (m <= 0: the bid holds), and
-    ``exact[i, c, right]`` when seat c calls exact (None: no exact call). Seats count from the round's opener."""
-
-    challenge: np.ndarray  # (seats, seats, 2 * table_dice + 1)
-    exact: np.ndarray | None  # (seats, seats, 2)
-    table_dice: int
-
-    def __post_init__(self) -> None:
-        n = len(self.challenge)
-        shapes = [(self.challenge, (n, n, 2 * self.table_dice + 1))]
-        shapes += [(self.exact, (n, n, 2))] if self.exact is not None else []
-        for array, shape in shapes:
-            if np.shape(array) != shape or not np.all(np.isfinite(array)):
-                raise ValueError(f"payoff arrays must be finite of shape {shape}, got shape {np.shape(array)}")
-
-    @classmethod
-    def from_slots(cls, worth: np.ndarray, table_dice: int) -> RoundPayoff:
-        """The payoff whose ends, in :func:`~ldpomdp.exact.table_states.table_slots`' order, are worth ``worth[slot,
-        seat]`` (the exact call's 2 x seats slots last, if it has them)."""
-        worth = np.asarray(worth, dtype=np.float64)
-        n, width = worth.shape[1], 2 * table_dice + 1
-        challenge = worth[:n * width].T.reshape(n, n, width)
-        exact = worth[n * width:].T.reshape(n, n, 2) if len(worth) > n * width else None
-        return cls(np.ascontiguousarray(challenge), None if exact is None else np.ascontiguousarray(exact), table_dice)
-
-    def by_slot(self) -> np.ndarray:
-        """(seats, slots) each seat's value of every end in :func:`~ldpomdp.exact.table_states.table_slots`' order."""
-        n = len(self.challenge)
-        parts = [self.challenge.reshape(n, -1)] + ([self.exact.reshape(n, -1)] if self.exact is not None else [])
-        return np.concatenate(parts, axis=1)
-
-    @classmethod
-    def by_loser(cls, values: np.ndarray, table_dice: int, exact_call: bool = False) -> RoundPayoff:
-        """The payoff when the round's loser loses one die and seat i then gets ``values[loser, i]``; the challenged
-        bid is the previous seat's; a wrong exact call costs the caller, a right one is worth 0 to every seat."""
-        values = np.asarray(values, dtype=np.float64)
-        n = len(values)
-        missing = np.arange(-table_dice, table_dice + 1)
-        caller = np.arange(n)[:, None]
-        loser = np.where(missing[None, :] <= 0, caller, (caller - 1) % n)  # (caller, m)
-        challenge = values[loser].transpose(2, 0, 1)  # (seat, caller, m)
-        exact = None
-        if exact_call:
-            exact = np.stack([values[np.arange(n)].T, np.zeros((n, n))], axis=2)  # [seat, caller, right]
-        return cls(challenge, exact, int(table_dice))
-
-
-@dataclass(frozen=True)
-class NRound:
-    """The information sets of a round with ``dice`` per seat (in turn order from the opener) and recall ``k``:
-    ``keys[s] = (seat, last k bids)``. Seat a's actions at s are the legal raises over the last bid (in
-    :func:`~ldpomdp.rules.legal_actions`' order), then the calls when a bid stands: columns ``edge_start[s]`` on of
-    seat a's (hands, :attr:`edges`) arrays."""
-
-    config: GameConfig
-    dice: tuple[int, ...]
-    k: int
-    keys: tuple[tuple[int, tuple[Bid, ...]], ...]
-    index: dict  # key -> information set
-
-    @property
-    def seats(self) -> int:
-        return len(self.dice)
-
-    @property
-    def table_dice(self) -> int:
-        return sum(self.dice)
-
-    def actions(self, s: int) -> tuple[Action, ...]:
-        """Information set s's actions in column order."""
-        window = self.keys[s][1]
-        return legal_actions(self.config, self.table_dice, window[-1] if window else None)
-
-    @cached_property
-    def widths(self) -> np.ndarray:
-        return np.array([len(self.actions(s)) for s in range(len(self.keys))], dtype=np.int64)
-
-    @cached_property
-    def seat_sets(self) -> tuple[np.ndarray, ...]:
-        """Per seat, its information sets in the order of its columns."""
-        actor = np.array([key[0] for key in self.keys], dtype=np.int64)
-        return tuple(np.flatnonzero(actor == a) for a in range(self.seats))
-
-    @cached_property
-    def edge_start(self) -> np.ndarray:
-        """Column of each information set's first action among its seat's columns."""
-        start = np.zeros(len(self.keys), dtype=np.int64)
-        for sets in self.seat_sets:
-            start[sets] = np.cumsum(self.widths[sets]) - self.widths[sets]
-        return start
-
-    @property
-    def edges(self) -> tuple[int, ...]:
-        """Columns (actions over all information sets) of each seat."""
-        return tuple(int(self.widths[sets].sum()) for sets in self.seat_sets)
-
-    @cached_property
-    def hands(self) -> tuple[np.ndarray, ...]:
-        """Per seat, the hands the solver tells apart (:func:`~ldpomdp.hands.solver_hands`)."""
-        return tuple(solver_hands(d, self.config)[0] for d in self.dice)
-
-    @cached_property
-    def priors(self) -> tuple[np.ndarray, ...]:
-        return tuple(solver_hands(d, self.config)[1] for d in self.dice)
-
-    def hand_rows(self, seat: int, hands: np.ndarray) -> np.ndarray:
-        """Row of ``self.hands[seat]`` for each face-count row of ``hands`` (ValueError on a foreign hand)."""
-        return solver_hand_rows(hands, self.dice[seat], self.config)
-
-    @cached_property
-    def matches(self) -> tuple[np.ndarray, ...]:
-        """Per seat, (hands, faces) its dice matching each face (wild dice count)."""
-        return tuple(h.astype(np.int64) @ match_matrix(self.config) for h in self.hands)
-
-    def memory_bytes(self) -> int:
-        """Bytes of the solver's regrets and strategy sums (float64) over every seat's hands and columns."""
-        return 16 * sum(len(h) * e for h, e in zip(self.hands, self.edges, strict=True))
-
-
-def n_round(config: GameConfig, dice: Sequence[int], k: int) -> NRound:
-    """Every information set of a round with ``dice`` per seat (turn order from the opener) and recall ``k`` >= 1
-    under the round's rules ``config``."""
-    dice = tuple(int(d) for d in dice)
-    if not 2 <= len(dice) <= 6 or min(dice) < 1:
-        raise ValueError(f"a round needs 2 to 6 seats with at least 1 die each, got dice {dice}")
-    if k < 1:
-        raise ValueError(f"recall k must be >= 1 bid, got {k!r}")
-    table = sum(dice)
-    keys: list[tuple[int, tuple[Bid, ...]]] = [(0, ())]
-    index = {keys[0]: 0}
-    pos = 0
-    while pos < len(keys):  # breadth first
-        actor, window = keys[pos]
-        pos += 1
-        for action in legal_actions(config, table, window[-1] if window else None):
-            if isinstance(action, Bid):
-                child = ((actor + 1) % len(dice), (window + (action,))[-k:])
-                if child not in index:
-                    index[child] = len(keys)
-                    keys.append(child)
-    return NRound(config, dice, int(k), tuple(keys), index)
-
+__all__ = ["PublicTreeCFR", "NRoundCFR", "LineRoundCFR"]
 
 def _round_payoff(r: NRound, payoff: RoundPayoff | None) -> RoundPayoff:
     """``payoff``, or the default :func:`loser_values` payoff, checked against the round ``r``."""
@@ -187,105 +40,7 @@ def _round_payoff(r: NRound, payoff: RoundPayoff | None) -> RoundPayoff:
                          f"{r.seats} seats, {r.table_dice} dice, exact call {r.config.exact_call}")
     return payoff
 
-
-@dataclass(frozen=True)
-class PublicTree:
-    """Every bid sequence of a round, breadth first (node 0 the root, no bid): ``parent``, the ``infoset`` its actor
-    acts in, the ``edge`` (column of the parent's actor) that led to it, the last bid's ``quantity`` and ``face``;
-    ``levels[d]`` the nodes after d bids, where seat d % seats acts."""
-
-    parent: np.ndarray
-    infoset: np.ndarray
-    edge: np.ndarray
-    quantity: np.ndarray
-    face: np.ndarray
-    levels: tuple[np.ndarray, ...]
-
-    @property
-    def size(self) -> int:
-        return len(self.parent)
-
-
-def public_tree_size(config: GameConfig, table_dice: int) -> int:
-    """Nodes of the public tree of bids of a round with ``table_dice`` dice (the bid sequences, the empty one too)."""
-    below: dict[Bid | None, int] = {}
-
-    def size(bid: Bid | None) -> int:  # the nodes of the subtree after ``bid``, which depends on nothing else
-        if bid not in below:
-            below[bid] = 1 + sum(size(a) for a in legal_actions(config, table_dice, bid) if isinstance(a, Bid))
-        return below[bid]
-
-    return size(None)
-
-
-def _public_tree(r: NRound) -> PublicTree:
-    """The public tree of the round ``r``; ValueError above :data:`MAX_PUBLIC_NODES` nodes."""
-    nodes = public_tree_size(r.config, r.table_dice)
-    if nodes > MAX_PUBLIC_NODES:
-        raise ValueError(f"the round with dice {r.dice} has {nodes:,} bid sequences, more than {MAX_PUBLIC_NODES:,}; "
-                         f"the full-width round solver takes tiny rounds only")
-    parent, infoset, edge, quantity, face, depth = [-1], [0], [-1], [0], [0], [0]
-    windows: list[tuple[Bid, ...]] = [()]
-    pos = 0
-    while pos < len(parent):
-        s, window = infoset[pos], windows[pos]
-        for j, action in enumerate(r.actions(s)):
-            if not isinstance(action, Bid):
-                continue
-            child = (window + (action,))[-r.k:]
-            parent.append(pos)
-            infoset.append(r.index[((depth[pos] + 1) % r.seats, child)])
-            edge.append(int(r.edge_start[s]) + j)
-            quantity.append(action.quantity)
-            face.append(action.face)
-            depth.append(depth[pos] + 1)
-            windows.append(child)
-        pos += 1
-    d = np.array(depth)
-    levels = tuple(np.flatnonzero(d == level) for level in range(int(d.max()) + 1))
-    return PublicTree(np.array(parent, dtype=np.int64), np.array(infoset, dtype=np.int64),
-                      np.array(edge, dtype=np.int64), np.array(quantity), np.array(face), levels)
-
-
-def count_distribution(weights: np.ndarray, counts: np.ndarray, most: int) -> np.ndarray:
-    """(nodes, most + 1): per row of ``weights`` (nodes, hands), the total weight of the hands with c matching dice,
-    c = 0..most; ``counts`` (nodes, hands) each hand's matching dice at that node."""
-    return np.stack([np.where(counts == c, weights, 0.0).sum(axis=1) for c in range(most + 1)], axis=1)
-
-
-def convolve(distributions: Sequence[np.ndarray]) -> np.ndarray:
-    """Row by row, the distribution of the sum of independent counts given as (nodes, values) arrays."""
-    out = distributions[0]
-    for d in distributions[1:]:
-        wide = np.zeros((len(out), out.shape[1] + d.shape[1] - 1))
-        for c in range(d.shape[1]):
-            wide[:, c:c + out.shape[1]] += out * d[:, c:c + 1]
-        out = wide
-    return out
-
-
-def call_values(own_counts: np.ndarray, others: Sequence[tuple[np.ndarray, np.ndarray]],
-                pay_total: np.ndarray) -> np.ndarray:
-    """(nodes, hands) a seat's counterfactual value of a call per own hand: ``own_counts`` (nodes, hands) its
-    matching dice; ``others``, per other seat, (reach x prior, matching dice), each (nodes, that seat's hands);
-    ``pay_total`` (nodes, table dice + 1) the seat's value when t dice match. The others enter only by the
-    convolution of their count distributions."""
-    total = convolve([count_distribution(w, c, int(c.max(initial=0))) for w, c in others])
-    most = int(own_counts.max(initial=0))
-    if pay_total.shape[1] < most + total.shape[1]:
-        raise ValueError(f"pay_total has {pay_total.shape[1]} totals; the hands can match up to "
-                         f"{most + total.shape[1] - 1}")
-    return np.take_along_axis(_by_own_count(total, pay_total, most), own_counts, axis=1)
-
-
-def _by_own_count(total: np.ndarray, pay_total: np.ndarray, most: int) -> np.ndarray:
-    """(nodes, most + 1) a seat's value of a call with m matching dice, m = 0..most: the others' count distribution
-    ``total`` (nodes, S) against ``pay_total`` (nodes, >= most + S), sum_s total[:, s] pay_total[:, m + s]."""
-    windows = np.lib.stride_tricks.sliding_window_view(pay_total, total.shape[1], axis=1)[:, :most + 1]
-    return np.einsum("qs,qms->qm", total, windows)
-
-
-class _RoundSolver:
+class _RoundSolver(RoundSolver):
     """What the round solvers share: the round ``n_round(config, dice, k)``, its checked ``payoff``, and per seat
     ``regrets[i]`` (kept >= 0) and ``strategy_sums[i]``, (seat i's hands, seat i's columns)."""
 
@@ -299,18 +54,18 @@ class _RoundSolver:
         self._widths = [r.widths[sets] for sets in r.seat_sets]
 
     def current_strategy(self) -> list[np.ndarray]:
-        return [_regret_matching(np.maximum(x, 0.0), w) for x, w in zip(self.regrets, self._widths, strict=True)]
+        return [regret_matching(np.maximum(x, 0.0), w) for x, w in zip(self.regrets, self._widths, strict=True)]
 
     def average_strategy(self) -> list[np.ndarray]:
         """The average strategies, per seat (hands, columns)."""
-        return [_regret_matching(x, w) for x, w in zip(self.strategy_sums, self._widths, strict=True)]
+        return [regret_matching(x, w) for x, w in zip(self.strategy_sums, self._widths, strict=True)]
 
     def _step(self, seat: int, delta: np.ndarray, t: int, reach: np.ndarray, strategy: np.ndarray) -> np.ndarray:
         """CFR+ for one seat: add its regrets ``delta`` (then clip at 0) and t x its ``reach`` (its information
         sets, hands) x ``strategy`` to its sums; its next strategy."""
         self.regrets[seat] = np.maximum(self.regrets[seat] + delta, 0.0)
         self.strategy_sums[seat] += t * np.repeat(reach.T, self._widths[seat], axis=1) * strategy
-        return _regret_matching(self.regrets[seat], self._widths[seat])
+        return regret_matching(self.regrets[seat], self._widths[seat])
 
 
 class PublicTreeCFR(_RoundSolver):
@@ -319,13 +74,13 @@ class PublicTreeCFR(_RoundSolver):
 
     ``regrets[i]`` and ``strategy_sums[i]`` are (seat i's hands, seat i's columns); ``alternating``: each
     iteration updates the seats one after another, each against the others' updated strategies (as
-    :class:`~ldpomdp.exact.equilibrium.RoundCFR`), else all at once against the same profile."""
+    :class:`~ldpomdp.exact.two_player.round_cfr.RoundCFR`), else all at once against the same profile."""
 
     def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None = None,
                  alternating: bool = True):
         super().__init__(config, dice, k, payoff)
         r = self.round
-        self.tree = _public_tree(r)
+        self.tree = public_tree(r)
         self.alternating = alternating
         self._calls = (CHALLENGE, EXACT) if config.exact_call else (CHALLENGE,)
         t = self.tree
@@ -585,7 +340,7 @@ class LineRoundCFR(_RoundSolver):
         """(calls at q = 1..T, seat's hands) the seat's counterfactual value of the call at each node."""
         total = convolve([w for j, w in enumerate(weights) if j != seat])  # (T, others' dice + 1)
         pay = self.payoff.challenge[seat][self._actor[1:, None], self._missing]  # (T, totals)
-        return _by_own_count(total, pay, len(self.round.hands[seat]) - 1)
+        return by_own_count(total, pay, len(self.round.hands[seat]) - 1)
 
     def _update(self, strategy: list[np.ndarray], seat: int) -> tuple[np.ndarray, np.ndarray]:
         """The seat's instantaneous counterfactual regrets (hands, columns) and its reach per information set."""
@@ -620,7 +375,7 @@ class LineRoundCFR(_RoundSolver):
 
     def end_probabilities(self, strategy: list[np.ndarray]) -> np.ndarray:
         """(slots,) the probability that the round played by ``strategy`` ends by each of
-        :func:`~ldpomdp.exact.table_states.table_slots` (a seat's challenge of a bid that missed by m): exact."""
+        :func:`~ldpomdp.exact.many_players.states.seat_slots` (a seat's challenge of a bid that missed by m): exact."""
         r = self.round
         width = 2 * r.table_dice + 1
         total = convolve(self._weights(self._raises(strategy)))  # (T, totals) every seat's counts, the call weighed
@@ -631,16 +386,6 @@ class LineRoundCFR(_RoundSolver):
 def _line_reach(raises: np.ndarray) -> np.ndarray:
     """(nodes, hands) a seat's reach of each node of a line of bids: the product of its raises before it."""
     return np.vstack([np.ones((1, raises.shape[1])), np.cumprod(raises[:-1], axis=0)])
-
-
-def draw_hands(r: NRound, seats: Sequence[int], samples: int, rng: np.random.Generator) -> np.ndarray:
-    """(all seats, samples) hands (rows of ``r.hands``) drawn from each of ``seats``' prior, seat by seat; the
-    other seats' rows are 0."""
-    rows = np.zeros((r.seats, samples), dtype=np.int64)
-    for j in seats:
-        rows[j] = rng.choice(len(r.hands[j]), size=samples, p=r.priors[j])
-    return rows
-
 
 def _dag(r: NRound) -> tuple[list[np.ndarray], np.ndarray]:
     """Per information set, the information sets its raises lead to (in column order), and a topological order."""

@@ -1,228 +1,62 @@
-"""The blueprint for three to six players: every round with three or more seats holding dice, solved by
-:class:`~ldpomdp.exact.multiplayer.NRoundCFR` and chained over dice states by each seat's probability of winning
-the game (:mod:`~ldpomdp.exact.table_states`); once two seats remain, the two-player table takes over. Where dice are
-only lost (today's rules, Dudo's) one pass, fewest dice first; under the exact call, which gives dice back (Perudo's),
-sweeps to the chain's fixed point. In the sixes game the ends are worth fair rounds' win probabilities instead
-(:func:`blueprint_continuation`). The method, its cost and its measurements: the Exact solvers page, "Three to six
-players"."""
+"""The blueprint's solve for 3-6 players: every round of 3 or more seats by CFR+, chained by win probabilities.
+
+Each round with three or more seats holding dice is solved by
+:class:`~ldpomdp.exact.many_players.round_cfr.NRoundCFR` (the sixes game's bid lines by
+:class:`~ldpomdp.exact.many_players.round_cfr.LineRoundCFR`) and chained over dice states by each seat's probability
+of winning the game (:mod:`~ldpomdp.exact.many_players.states`); once two seats remain, the two-player table takes
+over. Where dice are only lost (today's rules, Dudo's) one pass, fewest dice first; under the exact call, which gives
+dice back (Perudo's), sweeps to the chain's fixed point. In the sixes game the ends are worth fair rounds' win
+probabilities instead (:func:`blueprint_continuation`). The method, its cost and its measurements: the Exact solvers
+page, "Three to six players".
+"""
 
 from __future__ import annotations
 
 import itertools
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, as_completed
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..caches import memo
-from ..datafiles import load_npz, write_npz
-from ..rules import VARIANT_DEFAULTS, GameConfig, seats_in_turn
-from ..validation import one_of
-from .equilibrium import (
-    COARSE_SWEEPS,
-    SWEEP_TOLERANCE,
-    GameTable,
-    discard_checkpoint,
-    file_bids,
-    game_config,
-    quantize,
-    rounds_folder,
-    rules_key,
-)
-from .game_values import FairRounds
-from .multiplayer import LineRoundCFR, NRound, NRoundCFR, RoundPayoff, n_round
-from .table_states import (
+from ...caches import memo
+from ...datafiles import load_npz, write_npz
+from ...errors import UsageError
+from ...rules import GameConfig
+from ..against_models.game_values import FairRounds
+from ..two_player.equilibrium import COARSE_SWEEPS, SWEEP_TOLERANCE, discard_checkpoint, rounds_folder
+from ..two_player.states import game_config
+from ..two_player.table import GameTable, quantize, rules_key
+from .round import RoundPayoff
+from .round_cfr import LineRoundCFR, NRoundCFR
+from .states import (
     RoundKey,
-    TableState,
+    SeatsState,
     chain_win_probabilities,
     follow,
     round_rules,
-    table_slots,
-    table_states,
+    seat_slots,
+    seat_states,
     usual_state,
 )
+from .table import BlueprintTable, round_label
 
-__all__ = ["BlueprintTable", "blueprint_rounds", "blueprint_sweeps", "blueprint_continuation", "solve_blueprint",
+__all__ = ["blueprint_rounds", "blueprint_sweeps", "blueprint_continuation", "solve_blueprint",
            "end_values", "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
 
 BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
 VALUE_SAMPLES = 8192  # joint hands drawn to value a solved round (its ends' probabilities)
 SIXES_TUPLES = 1_000_000  # the sixes game's joint hands (matching counts) are few: up to this many, all of them
-CONTINUATIONS = ("chain", "fair")  # what a round's ends are worth to a blueprint (blueprint_continuation)
-
-
-@memo(maxsize=256)
-def _round(config: GameConfig, dice: tuple[int, ...], k: int) -> NRound:
-    return n_round(config, dice, k)
-
-
-@dataclass
-class BlueprintTable:
-    """Solved rounds of the ``config.num_players``-player game, keyed by (dice in turn order from the opener, every
-    seat with dice; whether it is a palifico round): ``strategies[key]`` per seat (counted from the round's opener)
-    its average strategy as uint8 (see :func:`~ldpomdp.exact.equilibrium.quantize`), ``values[key]`` each seat's
-    probability of winning the game from that round in its usual state
-    (:func:`~ldpomdp.exact.table_states.usual_state`; under fair ends its ends' expected worth), ``ends[key]`` the
-    probability of each way it ends (:func:`~ldpomdp.exact.table_states.table_slots`). ``two`` plays the rounds
-    with two seats left. ``k``, ``iterations``, ``samples``, ``seed``, ``sweeps`` (done), ``residual`` and
-    ``continuation`` (what the ends are worth: :func:`blueprint_continuation`): how it was solved."""
-
-    config: GameConfig
-    two: GameTable
-    k: int
-    iterations: int
-    samples: int
-    seed: int
-    strategies: dict[RoundKey, tuple[np.ndarray, ...]] = field(default_factory=dict)
-    values: dict[RoundKey, np.ndarray] = field(default_factory=dict)
-    ends: dict[RoundKey, np.ndarray] = field(default_factory=dict)
-    seconds: dict[RoundKey, float] = field(default_factory=dict)
-    sweeps: int = 1
-    residual: float = 0.0
-    continuation: str = "chain"
-    _rounds: dict[RoundKey, NRound] = field(default_factory=dict, repr=False, compare=False)
-
-    FORMAT = 1  # files of today's rules; those of other rules are VARIANTS_FORMAT, which readers of 1 refuse
-    VARIANTS_FORMAT = 2  # the rules' variant fields saved (wild_bids, loss)
-    CHAIN_FORMAT = 3  # the exact call or palifico: palifico rounds and the sweeps, which readers of 2 refuse
-    SIXES_FORMAT = 4  # the sixes game: its bid mode saved (a hand's row is its matching count), as format 3 otherwise
-
-    @property
-    def max_dice(self) -> int:
-        return int(self.config.starting_dice[0])
-
-    def round(self, dice: tuple[int, ...], palifico: bool = False) -> NRound:
-        """The abstraction the round with ``dice`` (turn order from the opener) was solved on."""
-        key = (tuple(int(d) for d in dice), bool(palifico))
-        r = self._rounds.get(key)
-        if r is None:
-            r = self._rounds[key] = _round(round_rules(self.config, len(dice), palifico), key[0], self.k)
-        return r
-
-    def probabilities(self, dice: tuple[int, ...], seat: int, state: int, rows: np.ndarray, palifico: bool = False
-                      ) -> np.ndarray:
-        """(len(rows), actions of ``state``) probabilities of ``seat``'s hand ``rows`` at information set ``state``."""
-        r = self.round(dice, palifico)
-        e = r.edge_start[state]
-        strategy = self.strategies[(r.dice, bool(palifico))][seat]
-        block = strategy[np.asarray(rows)[:, None], np.arange(e, e + r.widths[state])].astype(np.float64)
-        total = block.sum(axis=1, keepdims=True)
-        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
-
-    def win_probabilities(self, dice: tuple[int, ...], palifico: bool = False) -> np.ndarray:
-        """Each seat's probability of winning from a round with ``dice`` (in turn order from the opener) in its usual
-        state (two seats: from the two-player table; one: the game is won; under fair ends: :attr:`values`)."""
-        if len(dice) == 1:
-            return np.ones(1)
-        if len(dice) == 2:
-            v = self.two.value((int(dice[0]), int(dice[1])), palifico)
-            return np.array([(1.0 + v) / 2.0, (1.0 - v) / 2.0])
-        return self.values[(tuple(int(d) for d in dice), bool(palifico))]
-
-    def seat_win_probabilities(self, dice: tuple[int, ...], opener: int, palifico: bool = False) -> np.ndarray:
-        """Each seat's probability of winning from a round with ``dice`` (by seat) opened by ``opener``; 0 for the
-        seats out of dice."""
-        order = seats_in_turn(dice, opener)
-        out = np.zeros(len(dice))
-        out[order] = self.win_probabilities(tuple(int(dice[s]) for s in order), palifico)
-        return out
-
-    def state_win_probabilities(self, state: TableState) -> np.ndarray:
-        """:meth:`win_probabilities` of ``state``'s round (the state's own palifico history aside)."""
-        return self.win_probabilities(state.dice, state.palifico)
-
-    def arrays(self, rounds: Iterable[RoundKey] | None = None) -> dict[str, np.ndarray]:
-        """The table's arrays as saved: its settings and the rounds ``rounds`` (default: every one solved)."""
-        cfg = self.config
-        chained = cfg.exact_call or cfg.palifico
-        form = (self.SIXES_FORMAT if cfg.bids != "full" else self.CHAIN_FORMAT if chained else
-                self.VARIANTS_FORMAT if cfg.variants else self.FORMAT)
-        out = {"format": np.array(form), "players": np.array(cfg.num_players), "faces": np.array(cfg.faces),
-               "wild": np.array(-1 if cfg.wild is None else cfg.wild), "opener": np.array(cfg.opener),
-               "max_dice": np.array(self.max_dice), "k": np.array(self.k), "iterations": np.array(self.iterations),
-               "samples": np.array(self.samples), "seed": np.array(self.seed)}
-        if cfg.bids != "full":
-            out["bids"] = np.array(cfg.bids)
-            out["continuation"] = np.array(self.continuation)
-        if cfg.variants:
-            out.update({name: np.array(value) for name, value in cfg.variants.items()})
-            out.update(sweeps=np.array(self.sweeps), residual=np.array(self.residual))
-        for key in self.strategies if rounds is None else rounds:
-            name = _label(key)
-            for seat, strategy in enumerate(self.strategies[key]):  # stored (columns, hands): a fifth smaller
-                out[f"round_{name}_seat{seat}"] = np.ascontiguousarray(strategy.T)
-            out[f"values_{name}"] = self.values[key]
-            out[f"seconds_{name}"] = np.array(self.seconds[key])
-            if key in self.ends:  # not in the shipped file, solved before they were kept
-                out[f"ends_{name}"] = self.ends[key]
-        return out
-
-    def settings(self) -> tuple[GameConfig, int, int, int, int, str]:
-        """What the table was solved with: its config, k, iterations, samples, seed and continuation."""
-        return self.config, self.k, self.iterations, self.samples, self.seed, self.continuation
-
-    @classmethod
-    def from_arrays(cls, data: Mapping[str, np.ndarray], two: GameTable) -> BlueprintTable:
-        if "players" not in data:
-            raise ValueError("it is a two-player table; 3-6 players play a blueprint from `ldpomdp solve "
-                             "equilibrium --players N`")
-        known = (cls.FORMAT, cls.VARIANTS_FORMAT, cls.CHAIN_FORMAT, cls.SIXES_FORMAT)
-        if int(data["format"]) not in known:
-            raise ValueError(f"blueprint table format {int(data['format'])}, expected one of {known}")
-        wild = int(data["wild"])
-        variants = {name: data[name].item() for name in VARIANT_DEFAULTS if name in data}
-        config = GameConfig(num_players=int(data["players"]), dice=int(data["max_dice"]), faces=int(data["faces"]),
-                            wild=None if wild < 0 else wild, bids=file_bids(data, cls.SIXES_FORMAT),
-                            opener=str(data["opener"]), **variants)
-        table = cls(config, two, int(data["k"]), int(data["iterations"]), int(data["samples"]), int(data["seed"]),
-                    sweeps=int(data.get("sweeps", 1)), residual=float(data.get("residual", 0.0)),
-                    continuation=one_of("blueprint table", "continuation", str(data.get("continuation", "chain")),
-                                        CONTINUATIONS))  # the sixes game's files of 6346334 chained
-        for name in data:
-            if name.startswith("values_"):
-                label = name[len("values_"):]
-                key = _key(label)
-                table.strategies[key] = tuple(np.asarray(data[f"round_{label}_seat{s}"]).T for s in range(len(key[0])))
-                table.values[key] = np.asarray(data[name], dtype=np.float64)
-                table.seconds[key] = float(data[f"seconds_{label}"])
-                if f"ends_{label}" in data:
-                    table.ends[key] = np.asarray(data[f"ends_{label}"], dtype=np.float64)
-        return table
-
-    def save(self, path: str | Path) -> Path:
-        """Write the table atomically (compressed .npz)."""
-        return write_npz(path, self.arrays())
-
-    @classmethod
-    def load(cls, path: str | Path, two: GameTable) -> BlueprintTable:
-        """The table in the file at ``path`` (``two``: the two-player table of its rules); TableError naming the
-        file when it cannot be read."""
-        return load_npz(path, "blueprint table", lambda data: cls.from_arrays(data, two))
-
-
-def _label(key: RoundKey) -> str:
-    """A round's name in a table's arrays and in its file beside a checkpoint: the dice joined by ``_``, then
-    ``_palifico`` for a palifico round."""
-    return "_".join(map(str, key[0])) + ("_palifico" if key[1] else "")
-
-
-def _key(label: str) -> RoundKey:
-    """The round a :func:`_label` names."""
-    dice, _, palifico = label.partition("_palifico")
-    return tuple(int(d) for d in dice.split("_")), label.endswith("_palifico")
-
 
 def check_blueprint_rules(config: GameConfig) -> None:
-    """ValueError naming what the blueprint does not cover: other than 3-6 players, or under the exact call unequal
+    """UsageError naming what the blueprint does not cover: other than 3-6 players, or under the exact call unequal
     starting dice."""
     if not 3 <= config.num_players <= 6:
-        raise ValueError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
+        raise UsageError(f"the blueprint is for 3-6 players; the game has {config.num_players}")
     if config.exact_call and len(set(config.starting_dice)) != 1:
-        raise ValueError(f"under the exact call the blueprint takes equal starting dice (a right call wins a die "
+        raise UsageError(f"under the exact call the blueprint takes equal starting dice (a right call wins a die "
                          f"back up to them); got {config.starting_dice}")
 
 
@@ -241,12 +75,12 @@ def blueprint_rounds(config: GameConfig) -> list[RoundKey]:
 
 
 @memo(maxsize=16)
-def _states(config: GameConfig) -> tuple[TableState, ...]:
+def _states(config: GameConfig) -> tuple[SeatsState, ...]:
     """The states the blueprint values: under the exact call every one a game from the start reaches, else each
     round's usual state (cached: the rounds and the solve both ask)."""
     if config.exact_call:
-        start = TableState((config.starting_dice[0],) * config.num_players)
-        return tuple(table_states(config, [start]))
+        start = SeatsState((config.starting_dice[0],) * config.num_players)
+        return tuple(seat_states(config, [start]))
     return tuple(usual_state(config, key) for key in blueprint_rounds(config))
 
 
@@ -257,7 +91,7 @@ def blueprint_continuation(config: GameConfig) -> str:
     return "fair" if config.bids == "sixes" else "chain"
 
 
-def _fair_win_probabilities(state: TableState) -> np.ndarray:
+def _fair_win_probabilities(state: SeatsState) -> np.ndarray:
     """Each seat's probability of winning from ``state`` if each round's loser were equally likely (fair rounds)."""
     return np.array([FairRounds(j).win_probability(state.dice) for j in range(len(state.dice))])
 
@@ -265,20 +99,21 @@ def _fair_win_probabilities(state: TableState) -> np.ndarray:
 def blueprint_sweeps(config: GameConfig, iterations: int, sweeps: int = 1) -> list[int]:
     """The CFR+ iterations of each sweep's fresh solve of every round: one sweep where dice are only lost or the ends
     are worth fair rounds (:func:`blueprint_continuation`); under the exact call
-    :data:`~ldpomdp.exact.equilibrium.COARSE_SWEEPS` of a tenth of ``iterations``, then ``sweeps`` of ``iterations``
-    (:func:`solve_blueprint` stops after one whose residual is below the tolerance)."""
+    :data:`~ldpomdp.exact.two_player.equilibrium.COARSE_SWEEPS` of a tenth of ``iterations``, then ``sweeps`` of
+    ``iterations`` (:func:`solve_blueprint` stops after one whose residual is below the tolerance)."""
     if not config.exact_call or blueprint_continuation(config) == "fair":
         return [iterations]
     return [max(1, iterations // 10)] * COARSE_SWEEPS + [iterations] * sweeps
 
 
-def end_values(table: BlueprintTable, state: TableState,
-               value: Callable[[TableState], np.ndarray] | None = None) -> RoundPayoff:
+def end_values(table: BlueprintTable, state: SeatsState,
+               value: Callable[[SeatsState], np.ndarray] | None = None) -> RoundPayoff:
     """Each seat's value of every way the round at ``state`` ends: its probability of winning the game from where
-    the end leads (:func:`~ldpomdp.exact.table_states.follow`; 0 when out of dice), a state worth ``value(state)``
-    (default the table's :meth:`~BlueprintTable.state_win_probabilities`; one or two seats: always the table's)."""
+    the end leads (:func:`~ldpomdp.exact.many_players.states.follow`; 0 when out of dice), a state worth
+    ``value(state)`` (default the table's :meth:`~BlueprintTable.state_win_probabilities`; one or two seats: always the
+    table's)."""
     n, total = len(state.dice), sum(state.dice)
-    slots = table_slots(table.config, n, total)
+    slots = seat_slots(table.config, n, total)
     worth = np.zeros((len(slots), n))
     for i, slot in enumerate(slots):
         following, place = follow(table.config, state, slot)
@@ -290,8 +125,8 @@ def end_values(table: BlueprintTable, state: TableState,
 def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.ndarray, weight: np.ndarray
                       ) -> np.ndarray:
     """(slots,) the probability that a round played by ``strategy`` ends by each slot
-    (:func:`~ldpomdp.exact.table_states.table_slots`: a seat's challenge of a bid that missed by m, a seat's wrong or
-    right exact call) over the joint hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along
+    (:func:`~ldpomdp.exact.many_players.states.seat_slots`: a seat's challenge of a bid that missed by m, a seat's wrong
+    or right exact call) over the joint hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along
     the abstraction's chain of states, exact for each joint hand."""
     r = solver.round
     total, width, calls = sum(r.dice), 2 * sum(r.dice) + 1, 2 if r.config.exact_call else 1
@@ -325,12 +160,12 @@ def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples
     ``executor`` solves a dice total's rounds at once, to the same table. The Exact solvers page."""
     check_blueprint_rules(config)
     if sweeps < 1:
-        raise ValueError(f"sweeps must be >= 1, got {sweeps!r}")
+        raise UsageError(f"sweeps must be >= 1, got {sweeps!r}")
     if rules_key(two.config) != rules_key(game_config(config, config.starting_dice[0])):
-        raise ValueError(f"the two-player table is for {two.config.describe()}; the blueprint's game is "
+        raise UsageError(f"the two-player table is for {two.config.describe()}; the blueprint's game is "
                          f"{config.describe()}")
     if two.max_dice < config.starting_dice[0]:
-        raise ValueError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
+        raise UsageError(f"the two-player table covers up to {two.max_dice} dice each; the game starts with "
                          f"{config.starting_dice[0]}")
     table = BlueprintTable(config, two, BLUEPRINT_RECALL, int(iterations), int(samples), int(seed),
                            continuation=blueprint_continuation(config))
@@ -373,18 +208,18 @@ def _in_order(table: BlueprintTable, keys: list[RoundKey]) -> BlueprintTable:
     return table
 
 
-def _sweep(table: BlueprintTable, keys: list[RoundKey], guess: Mapping[TableState, np.ndarray], iterations: int,
+def _sweep(table: BlueprintTable, keys: list[RoundKey], guess: Mapping[SeatsState, np.ndarray], iterations: int,
            sweep: int, folder: Path | None, progress: Callable[[int], None] | None, executor: Executor | None
            ) -> dict[RoundKey, np.ndarray]:
     """Solve the rounds ``keys`` the table lacks with ``iterations`` CFR+ iterations each, the rounds of one dice
     total at once, each against its usual state's ends (:func:`end_values`) worth the win probabilities of the
     sweep's rounds of fewer dice, else ``guess`` (fair rounds' where the continuation is fair); each round saved in
     ``folder`` marked with ``sweep``. Returns what each round's ends were worth
-    (:meth:`~ldpomdp.exact.multiplayer.RoundPayoff.by_slot`)."""
+    (:meth:`~ldpomdp.exact.many_players.round.RoundPayoff.by_slot`)."""
     config = table.config
-    solved: dict[TableState, np.ndarray] = {}  # the usual states of the levels solved so far
+    solved: dict[SeatsState, np.ndarray] = {}  # the usual states of the levels solved so far
 
-    def value(state: TableState) -> np.ndarray:
+    def value(state: SeatsState) -> np.ndarray:
         return solved[state] if state in solved else guess[state]
 
     worth = _fair_win_probabilities if table.continuation == "fair" else value
@@ -404,7 +239,7 @@ def _sweep(table: BlueprintTable, keys: list[RoundKey], guess: Mapping[TableStat
             if executor is not None and progress is not None:
                 progress(iterations)
             if folder is not None:
-                write_npz(folder / f"round_{_label(key)}.npz", {**table.arrays([key]), "sweep": np.array(sweep)})
+                write_npz(folder / f"round_{round_label(key)}.npz", {**table.arrays([key]), "sweep": np.array(sweep)})
         for key, payoff in payoffs.items():
             solved[usual_state(config, key)] = table.values[key]
             used[key] = payoff.by_slot()
@@ -422,8 +257,8 @@ def _expected(payoff: RoundPayoff, ends: np.ndarray) -> np.ndarray:
     return value
 
 
-def _fix_values(table: BlueprintTable, states: Sequence[TableState], keys: list[RoundKey],
-                used: Mapping[RoundKey, np.ndarray]) -> dict[TableState, np.ndarray]:
+def _fix_values(table: BlueprintTable, states: Sequence[SeatsState], keys: list[RoundKey],
+                used: Mapping[RoundKey, np.ndarray]) -> dict[SeatsState, np.ndarray]:
     """Set the table's values to the chain's fixed point under its rounds' ends (returned, for every state), and its
     residual: the largest gap between what an end of a round is worth there and what it was worth when the round
     was solved (``used``)."""
@@ -436,11 +271,11 @@ def _fix_values(table: BlueprintTable, states: Sequence[TableState], keys: list[
     return fixed
 
 
-def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[TableState],
-            guess: dict[TableState, np.ndarray]) -> tuple[int, BlueprintTable | None]:
+def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[SeatsState],
+            guess: dict[SeatsState, np.ndarray]) -> tuple[int, BlueprintTable | None]:
     """The sweeps ``checkpoint`` says are finished and the last one's table (None before the first ends; its fixed
     point put in ``guess``), after adding to ``table`` the rounds of the next sweep saved beside it (the checkpoint
-    written first when there is none, after clearing round files left without it). ValueError if one was solved
+    written first when there is none, after clearing round files left without it). UsageError if one was solved
     otherwise, TableError if one cannot be read."""
     if not checkpoint.is_file():
         discard_checkpoint(checkpoint)
@@ -451,7 +286,7 @@ def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[TableState
     if last is not None:
         estimate, start = found["estimate"], 0
         if len(estimate) != sum(len(s.dice) for s in states):
-            raise ValueError(f"checkpoint {checkpoint} values {len(estimate)} seats of states, the game's states have "
+            raise UsageError(f"checkpoint {checkpoint} values {len(estimate)} seats of states, the game's states have "
                              f"{sum(len(s.dice) for s in states)}: delete it to start afresh")
         for s in states:
             guess[s] = estimate[start:start + len(s.dice)]
@@ -473,7 +308,7 @@ def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[TableState
 
 
 def _load_checked(table: BlueprintTable, path: Path, hint: str) -> dict:
-    """A checkpoint file's table (``"table"``) and its sweep arrays; ValueError when it was solved otherwise."""
+    """A checkpoint file's table (``"table"``) and its sweep arrays; UsageError when it was solved otherwise."""
     def read(data: Mapping[str, np.ndarray]) -> dict:
         return {**{name: data[name] for name in ("estimate", "sweep") if name in data},
                 "table": BlueprintTable.from_arrays(data, table.two)}
@@ -481,7 +316,7 @@ def _load_checked(table: BlueprintTable, path: Path, hint: str) -> dict:
     found = load_npz(path, "blueprint checkpoint", read, hint)
     done: BlueprintTable = found["table"]
     if done.settings() != table.settings():
-        raise ValueError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
+        raise UsageError(f"checkpoint {path} was solved with other settings ({done.config.num_players} players, "
                          f"{done.max_dice} dice, {done.config.describe()}, {done.iterations} iterations, "
                          f"{done.samples} samples, seed {done.seed}, {done.continuation} ends); remove it or give the "
                          f"same settings")

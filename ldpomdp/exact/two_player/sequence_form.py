@@ -15,8 +15,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from ..rules import GameConfig
-from .chain import RoundOutcome
+from ...rules import GameConfig
+from .states import RoundOutcome
 from .tree import RoundTree, build_tree
 
 __all__ = ["RoundSolution", "solve_round", "sequence_form", "behaviour_from_plan"]
@@ -50,8 +50,8 @@ def _constraints(tree: RoundTree, role: int) -> sp.csr_matrix:
 
 def _payoff(tree: RoundTree, outcome: RoundOutcome | np.ndarray | None = None) -> sp.csr_matrix:
     """A: chance-weighted payoff to the opener for each pair of sequences ending in a terminal (with ``outcome``, a
-    :class:`~ldpomdp.exact.chain.RoundOutcome` or today's rules' ``outcome[loser, challenger]``, the opener's value of
-    each end in place of :attr:`~ldpomdp.exact.tree.RoundTree.opener_payoff`)."""
+    :class:`~ldpomdp.exact.two_player.states.RoundOutcome` or today's rules' ``outcome[loser, challenger]``, the
+    opener's value of each end in place of :attr:`~ldpomdp.exact.two_player.tree.RoundTree.opener_payoff`)."""
     term = tree.terminal_edges
     bid_edge = tree.node_parent_edge[tree.edge_node[term]]  # the challenged bid, made by the other role
     by_opener = tree.edge_actor[term] == 0
@@ -125,9 +125,9 @@ class RoundSolution:
 def solve_round(config: GameConfig, dice: tuple[int, int] | None = None,
                 outcome: RoundOutcome | np.ndarray | None = None) -> RoundSolution:
     """Solve one round exactly; ``dice`` = (opener's dice, responder's dice), default the starting dice.
-    ``outcome`` (a :class:`~ldpomdp.exact.chain.RoundOutcome`, or ``outcome[loser, challenger]`` under today's
-    rules, roles 0 = opener), when given, is the opener's value of each way the round ends (e.g. game values of the
-    next dice state) in place of the dice it wins or loses."""
+    ``outcome`` (a :class:`~ldpomdp.exact.two_player.states.RoundOutcome`, or ``outcome[loser, challenger]`` under
+    today's rules, roles 0 = opener), when given, is the opener's value of each way the round ends (e.g. game values of
+    the next dice state) in place of the dice it wins or loses."""
     start = time.perf_counter()
     tree = build_tree(config, dice)
     E, F, A = sequence_form(tree, outcome)

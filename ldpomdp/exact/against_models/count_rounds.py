@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ..game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
-from ..hands import count_hands, count_prior
-from ..hooks import deciding_face_of, shared_probability_of, sum_problem
-from ..opponent import checked_probabilities
-from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, matching_count, minimal_raises
+from ...game import ActionTaken, PlayerView, PublicView, RoundStart, player_name
+from ...hands import count_hands, count_prior
+from ...hooks import deciding_face_of, shared_probability_of, sum_problem
+from ...opponent import checked_probabilities
+from ...rules import CHALLENGE, Action, Bid, GameConfig, match_matrix, matching_count, minimal_raises
 
 __all__ = ["CountRound", "HandDependentModelError", "count_probabilities", "solve_count_round", "PolicyDecisions",
            "evaluated_through"]

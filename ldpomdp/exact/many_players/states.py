@@ -1,10 +1,10 @@
-"""The states a game at a table of three to six seats passes through, and the win probabilities that chain its rounds.
+"""The states a game of three to six seats passes through, and the win probabilities that chain its rounds.
 
 A state is the round's dice (the seats holding dice, in turn order from the opener), whether it is a palifico round,
 and which of those seats have had theirs. A round's end (a call, its caller, and by how many dice the bid missed)
 leads to the next state (:func:`follow`); :func:`chain_win_probabilities` solves the linear equations that give each
 seat's probability of winning from every state when each round's ends have fixed probabilities (under the exact call
-a round can lead back to a state of as many dice or more). The two-seat chain: :mod:`ldpomdp.exact.chain`.
+a round can lead back to a state of as many dice or more). The two-seat chain: :mod:`ldpomdp.exact.two_player.states`.
 """
 
 from __future__ import annotations
@@ -17,19 +17,18 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
-from ..caches import memo
-from ..rules import CHALLENGE, EXACT, GameConfig, next_round, seats_in_turn, settle_count
-from .chain import Slot
-from .equilibrium import game_config
+from ...caches import memo
+from ...rules import CHALLENGE, EXACT, GameConfig, next_round, seats_in_turn, settle_count
+from ..two_player.states import Slot, game_config
 
-__all__ = ["RoundKey", "TableState", "usual_state", "round_rules", "table_slots", "follow", "table_states",
+__all__ = ["RoundKey", "SeatsState", "usual_state", "round_rules", "seat_slots", "follow", "seat_states",
            "chain_win_probabilities"]
 
 RoundKey = tuple[tuple[int, ...], bool]  # a round: the dice in turn order from its opener, whether it is palifico
 
 
 @dataclass(frozen=True, order=True)
-class TableState:
+class SeatsState:
     """A round at a table: ``dice`` of the seats holding dice in turn order from the opener, whether it is a
     ``palifico`` round, and which of those seats have had theirs (``had_palifico``, in the same order; default
     none)."""
@@ -48,12 +47,12 @@ class TableState:
         return self.dice, self.palifico
 
 
-def usual_state(config: GameConfig, key: RoundKey) -> TableState:
+def usual_state(config: GameConfig, key: RoundKey) -> SeatsState:
     """The usual state of the round ``key``: a seat with one die has had its palifico round (under ``palifico``,
     with more than one starting die), a seat with more has not (it could only by winning dice back)."""
     dice, palifico = key
     had = config.palifico and config.starting_dice[0] > 1
-    return TableState(dice, palifico, tuple(had and d == 1 for d in dice))
+    return SeatsState(dice, palifico, tuple(had and d == 1 for d in dice))
 
 
 @memo(maxsize=64)
@@ -66,9 +65,9 @@ def round_rules(config: GameConfig, seats: int, palifico: bool = False) -> GameC
 
 
 @memo(maxsize=1024)
-def table_slots(config: GameConfig, seats: int, table_dice: int) -> tuple[Slot, ...]:
+def seat_slots(config: GameConfig, seats: int, table_dice: int) -> tuple[Slot, ...]:
     """Every way a round of ``seats`` seats and ``table_dice`` dice ends, in
-    :class:`~ldpomdp.exact.multiplayer.RoundPayoff`'s layout: each caller's challenges by what the bid missed by,
+    :class:`~ldpomdp.exact.many_players.round.RoundPayoff`'s layout: each caller's challenges by what the bid missed by,
     then under the exact call each caller's wrong and right calls (missing 1 and 0)."""
     slots: list[Slot] = [(CHALLENGE, c, m) for c in range(seats) for m in range(-table_dice, table_dice + 1)]
     return tuple(slots + ([(EXACT, c, 1 - right) for c in range(seats) for right in (0, 1)]
@@ -76,7 +75,7 @@ def table_slots(config: GameConfig, seats: int, table_dice: int) -> tuple[Slot, 
 
 
 @memo(maxsize=500_000)
-def follow(config: GameConfig, state: TableState, slot: Slot) -> tuple[TableState, tuple[int, ...]]:
+def follow(config: GameConfig, state: SeatsState, slot: Slot) -> tuple[SeatsState, tuple[int, ...]]:
     """Where the round at ``state`` ending by ``slot`` leads: the next state (one seat: the game is won), and each of
     this round's seats' place in it (-1: out of dice). The loser, its loss and the next opener by the rules."""
     call, caller, missing = slot
@@ -87,23 +86,23 @@ def follow(config: GameConfig, state: TableState, slot: Slot) -> tuple[TableStat
     following = next_round(rules, after, caller, loser, had)
     if following is None:  # one seat has dice left: it has won
         winner = next(s for s in range(n) if after[s] > 0)
-        return TableState((after[winner],)), tuple(0 if s == winner else -1 for s in range(n))
+        return SeatsState((after[winner],)), tuple(0 if s == winner else -1 for s in range(n))
     order = seats_in_turn(after, following.opener)
     place = [-1] * n
     for j, s in enumerate(order):
         place[s] = j
-    return (TableState(tuple(after[s] for s in order), following.palifico,
+    return (SeatsState(tuple(after[s] for s in order), following.palifico,
                        tuple(s in following.had_palifico for s in order)), tuple(place))
 
 
-def table_states(config: GameConfig, starts: Iterable[TableState]) -> list[TableState]:
+def seat_states(config: GameConfig, starts: Iterable[SeatsState]) -> list[SeatsState]:
     """Every state with three or more seats holding dice that a game reaches from ``starts``, fewest dice first (then
     fewer seats, then ordinary rounds before palifico ones)."""
     seen = set(starts)
     todo = list(seen)
     while todo:
         state = todo.pop()
-        for slot in table_slots(config, len(state.dice), sum(state.dice)):
+        for slot in seat_slots(config, len(state.dice), sum(state.dice)):
             following = follow(config, state, slot)[0]
             if len(following.dice) >= 3 and following not in seen:
                 seen.add(following)
@@ -111,10 +110,10 @@ def table_states(config: GameConfig, starts: Iterable[TableState]) -> list[Table
     return sorted(seen, key=lambda s: (sum(s.dice), len(s.dice), s.dice, s.palifico, s.had_palifico))
 
 
-def chain_win_probabilities(config: GameConfig, states: Sequence[TableState], ends: Mapping[RoundKey, np.ndarray],
-                            known: Callable[[TableState], np.ndarray]) -> dict[TableState, np.ndarray]:
+def chain_win_probabilities(config: GameConfig, states: Sequence[SeatsState], ends: Mapping[RoundKey, np.ndarray],
+                            known: Callable[[SeatsState], np.ndarray]) -> dict[SeatsState, np.ndarray]:
     """Each seat's probability of winning from every state of ``states`` (all those with three or more seats that
-    their rounds lead to) when the round at each ends by slot i (:func:`table_slots`) with probability
+    their rounds lead to) when the round at each ends by slot i (:func:`seat_slots`) with probability
     ``ends[state.key][i]``; ``known(state)``: the win probabilities of a state of one or two seats. The solution of
     the chain's linear equations, one unknown per state and seat."""
     start = [0, *itertools.accumulate(len(s.dice) for s in states)]
@@ -124,7 +123,7 @@ def chain_win_probabilities(config: GameConfig, states: Sequence[TableState], en
     weights: list[float] = []
     constant = np.zeros(start[-1])
     for i, state in enumerate(states):
-        for slot, p in zip(table_slots(config, len(state.dice), sum(state.dice)), ends[state.key], strict=True):
+        for slot, p in zip(seat_slots(config, len(state.dice), sum(state.dice)), ends[state.key], strict=True):
             if p == 0.0:
                 continue
             following, place = follow(config, state, slot)

@@ -15,9 +15,10 @@ from math import comb
 
 import numpy as np
 
-from ..hands import hand_rows, hand_support
-from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
-from .chain import RoundOutcome
+from ...errors import UsageError
+from ...hands import hand_rows, hand_support
+from ...rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
+from .states import RoundOutcome
 
 __all__ = ["RoundTree", "build_tree", "check_size", "MAX_SEQUENCES", "MAX_PAYOFF_ENTRIES"]
 
@@ -159,18 +160,18 @@ _CALLS: dict[int, Action] = {-1: CHALLENGE, -2: EXACT}  # the calls' edge_bid co
 def round_dice(config: GameConfig, dice: tuple[int, int] | None) -> tuple[int, int]:
     """Validate ``(opener's dice, responder's dice)``; default: the config's starting dice."""
     if config.num_players != 2:
-        raise ValueError(f"exact solvers handle two players; GameConfig.num_players is {config.num_players}")
+        raise UsageError(f"exact solvers handle two players; GameConfig.num_players is {config.num_players}")
     if config.exact_call and len(set(config.starting_dice)) != 1:
-        raise ValueError("exact solvers take exact_call=True only with equal starting dice (a right exact call "
+        raise UsageError("exact solvers take exact_call=True only with equal starting dice (a right exact call "
                          f"regains a die up to them); GameConfig.dice is {config.starting_dice}")
     given = tuple(config.starting_dice) if dice is None else tuple(dice)
     if len(given) != 2 or any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1 for d in given):
-        raise ValueError(f"dice must be (opener's dice, responder's dice), two integers >= 1; got {given!r}")
+        raise UsageError(f"dice must be (opener's dice, responder's dice), two integers >= 1; got {given!r}")
     return int(given[0]), int(given[1])
 
 
 def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple[int, int]:
-    """Validated ``(opener's dice, responder's dice)``; ValueError when the round's LP would exceed
+    """Validated ``(opener's dice, responder's dice)``; UsageError when the round's LP would exceed
     :data:`MAX_SEQUENCES` (hands x public bid sequences of both players)."""
     dice = round_dice(config, dice)
     table = sum(dice)
@@ -179,12 +180,12 @@ def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple
     hands = [comb(d + config.faces - 1, config.faces - 1) for d in dice]
     where = f"one round with dice {dice}, {config.faces} faces and {config.bids!r} bids has about"
     if nodes * sum(hands) > MAX_SEQUENCES:
-        raise ValueError(
+        raise UsageError(
             f"{where} {nodes * sum(hands):,} sequences ({nodes:,} public bid sequences x {sum(hands)} hands); "
             f"the exact solver's limit is MAX_SEQUENCES = {MAX_SEQUENCES:,}"
         )
     if nodes * hands[0] * hands[1] > MAX_PAYOFF_ENTRIES:
-        raise ValueError(
+        raise UsageError(
             f"{where} {nodes * hands[0] * hands[1]:,} payoff entries ({hands[0]} x {hands[1]} hands x "
             f"{nodes:,} challenges); the exact solver's limit is MAX_PAYOFF_ENTRIES = {MAX_PAYOFF_ENTRIES:,}"
         )
@@ -193,7 +194,7 @@ def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple
 
 def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> RoundTree:
     """Enumerate the public tree of one round (``dice`` = (opener's, responder's), default the
-    starting dice); ValueError when it is too large (see :func:`check_size`)."""
+    starting dice); UsageError when it is too large (see :func:`check_size`)."""
     dice = check_size(config, dice)
     table = sum(dice)
     hands = tuple(hand_support(d, config.faces) for d in dice)

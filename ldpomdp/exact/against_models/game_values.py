@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..caches import memo
-from ..rules import GameConfig
+from ...caches import memo
+from ...rules import GameConfig
 from .count_rounds import HandDependentModelError
-from .fixed_opponents import solve_work, solved_for
+from .solver import solve_work, solved_for
 
 __all__ = ["GameValue", "FairRounds", "seat_values", "affordable", "EXACT_MODEL_CALLS"]
 
@@ -61,7 +61,7 @@ def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALL
 @memo(maxsize=64)
 def seat_values(config: GameConfig, seat: int, assume: str) -> tuple[GameValue, str]:
     """The values for ``seat`` when every other seat plays the spec ``assume``, and their kind: (the
-    solution of :func:`~ldpomdp.exact.fixed_opponents.solved_for`, "exact") where it can be had within
+    solution of :func:`~ldpomdp.exact.against_models.solver.solved_for`, "exact") where it can be had within
     :data:`EXACT_MODEL_CALLS`, else (:class:`FairRounds`, "fair-rounds"). Cached for the process."""
     if affordable(config, seat):
         try:

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules import CHALLENGE, EXACT, Action, GameConfig, next_round, settle_count
+from ...rules import CHALLENGE, EXACT, Action, GameConfig, next_round, settle_count
 
-__all__ = ["DiceState", "RoundOutcome", "round_key", "key_round", "canonical_state", "successor", "round_slots",
-           "round_outcome", "game_states", "chain_values"]
+__all__ = ["DiceState", "RoundOutcome", "round_key", "key_round", "round_name", "game_config", "canonical_state",
+           "successor", "round_slots", "round_outcome", "game_states", "chain_values"]
 
 
 @dataclass(frozen=True, order=True)
@@ -43,6 +43,19 @@ def round_key(dice: tuple[int, int], palifico: bool = False) -> tuple[int, ...]:
 def key_round(key: tuple[int, ...]) -> tuple[tuple[int, int], bool]:
     """``(dice, palifico)`` of a round key (:func:`round_key`)."""
     return (int(key[0]), int(key[1])), len(key) > 2
+
+
+def round_name(key: tuple[int, ...]) -> str:
+    """``"a_b"``, or ``"a_b_palifico"``: a round's name in a table's arrays."""
+    return f"{key[0]}_{key[1]}" + ("_palifico" if len(key) > 2 else "")
+
+
+def game_config(config: GameConfig, max_dice: int) -> GameConfig:
+    """The two-player rules of a table of ``config``'s rules up to ``max_dice`` each (its variants included)."""
+    if config.palifico_round:
+        raise ValueError("give the game's rules, not a palifico round's (GameConfig.round_rules)")
+    return GameConfig(num_players=2, dice=max_dice, faces=config.faces, wild=config.wild, bids=config.bids,
+                      opener=config.opener, **config.variants)  # type: ignore[arg-type]
 
 
 def canonical_state(config: GameConfig, key: tuple[int, ...]) -> DiceState:

@@ -2,9 +2,9 @@
 
 Full game: opponents whose moves ignore their hands; per responder hand a round is then an MDP over (standing bid,
 its bidder), solved backward over the bids. Sixes game: also opponents acting on their count of the bid face
-(:mod:`~ldpomdp.exact.count_rounds`). Rounds are solved fewest dice first and feed the game over (dice per seat,
-opener). Exact for models that depend only on the config, their seat, the dice and the round's public history (full
-game: the standing bid and its bidder), with no memory of earlier rounds (the solver never calls ``observe``).
+(:mod:`~ldpomdp.exact.against_models.count_rounds`). Rounds are solved fewest dice first and feed the game over (dice
+per seat, opener). Exact for models that depend only on the config, their seat, the dice and the round's public history
+(full game: the standing bid and its bidder), with no memory of earlier rounds (the solver never calls ``observe``).
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from ..bid_probability import raise_true_probabilities
-from ..caches import memo
-from ..game import Player, PlayerView, PublicView, player_name
-from ..hands import hand_support
-from ..hooks import shared_probability_of
-from ..rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
-from ..validation import (
+from ...bid_probability import raise_true_probabilities
+from ...caches import memo
+from ...errors import UsageError
+from ...game import Player, PlayerView, PublicView, player_name
+from ...hands import hand_support
+from ...hooks import shared_probability_of
+from ...rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
+from ...validation import (
     SUM_TOLERANCE,  # one tolerance: a model passing check_opponent passes here
     int_at_least,
 )
@@ -63,7 +64,7 @@ def solve_work(config: GameConfig, seat: int) -> SolveWork:
     dice, seat = config.starting_dice, _seat_index("solve_work", "seat", seat, config.num_players)
     count = math.prod(d + 1 for d in dice)
     if count > MAX_DICE_STATES:
-        raise ValueError(f"{OWNER}: {count:,} dice states below {dice} exceed MAX_DICE_STATES = {MAX_DICE_STATES:,}")
+        raise UsageError(f"{OWNER}: {count:,} dice states below {dice} exceed MAX_DICE_STATES = {MAX_DICE_STATES:,}")
     grid = np.indices(tuple(d + 1 for d in dice)).reshape(len(dice), -1).T
     active = (grid > 0).sum(axis=1)
     live = (grid[:, seat] > 0) & (active > 1)  # the rounds the game can reach (see _states)
@@ -224,14 +225,14 @@ class FixedOpponentsSolution:
 
     :meth:`action` plays the solution at any view. What the models may depend on: the module's docstring. A model
     acting on more of its hand raises :class:`HandDependentModelError`; a game whose work (:func:`solve_work`) exceeds
-    MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS raises ValueError naming the limit.
+    MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS raises UsageError naming the limit.
     """
 
     def __init__(self, config: GameConfig, models: Mapping[int, Player], seat: int = 0, policy: object = None):
         if not isinstance(config, GameConfig):
             raise ValueError(f"{OWNER}.config must be a GameConfig, got {config!r}")
         if config.variants:  # its induction assumes rising bids, challenges only, one die lost, no round state
-            raise ValueError(f"{OWNER} solves today's rules only; the config sets "
+            raise UsageError(f"{OWNER} solves today's rules only; the config sets "
                              + ", ".join(f"{name}={value!r}" for name, value in config.variants.items()))
         self.config = config
         self.seat = _seat_index(OWNER, "seat", seat, config.num_players)
@@ -240,7 +241,7 @@ class FixedOpponentsSolution:
             raise ValueError(f"{OWNER}.models must map every other seat {sorted(wanted)} to a model, "
                              f"got {sorted(models) if isinstance(models, Mapping) else models!r}")
         if policy is not None and config.bids != "sixes":
-            raise ValueError(f"{OWNER}.policy: a player's exact value is computed in the sixes game only, "
+            raise UsageError(f"{OWNER}.policy: a player's exact value is computed in the sixes game only, "
                              f"got bids={config.bids!r}")
         work = solve_work(config, self.seat)
         for what, figure, name, limit in (
@@ -248,7 +249,7 @@ class FixedOpponentsSolution:
                 ("table cells", work.table_cells, "MAX_TABLE_CELLS", MAX_TABLE_CELLS),
                 ("backup steps", work.backup_steps, "MAX_BACKUP_STEPS", MAX_BACKUP_STEPS)):
             if figure > limit:
-                raise ValueError(f"{OWNER}: solving {config} for seat {self.seat} needs up to {figure:,} {what} "
+                raise UsageError(f"{OWNER}: solving {config} for seat {self.seat} needs up to {figure:,} {what} "
                                  f"over its {work.states:,} rounds, more than {name} = {limit:,}")
         self.models = {int(s): model for s, model in models.items()}
         for s, model in self.models.items():
@@ -360,7 +361,7 @@ class FixedOpponentsSolution:
 def solved_for(config: GameConfig, seat: int, assume: str) -> FixedOpponentsSolution:
     """The best response of ``seat`` to the player spec ``assume`` at every other seat, solved from the starting
     dice for every opener and cached for the process."""
-    from ..registry import make_player  # the registry names players of every layer: asked only here
+    from ...registry import make_player  # the registry names players of every layer: asked only here
 
     return solve_fixed_opponents(config, {s: make_player(assume) for s in range(config.num_players) if s != seat}, seat)
 

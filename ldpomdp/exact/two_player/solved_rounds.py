@@ -10,30 +10,21 @@ not an equilibrium of the whole game.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 import numpy as np
 
-from ..caches import BoundedCache, bounded_cache
-from ..datafiles import read_npz, write_npz
-from ..rules import GameConfig
+from ...caches import BoundedCache, bounded_cache, cache_dir
+from ...datafiles import read_npz, write_npz
+from ...rules import GameConfig
 from .sequence_form import RoundSolution, behaviour_from_plan, solve_round
 from .tree import build_tree, check_size
 
-__all__ = ["cached_solution", "cache_dir"]
+__all__ = ["cached_solution"]
 
 _FORMAT = 1
 CACHED_SOLUTIONS = 256  # solved rounds kept in memory (every dice split of a few rule sets)
 _MEMORY: BoundedCache[str, RoundSolution] = bounded_cache(f"{__name__}._MEMORY", CACHED_SOLUTIONS)
-
-
-def cache_dir() -> Path:
-    """Where solved rounds are stored: ``$LDPOMDP_CACHE``, else ``$XDG_CACHE_HOME/ldpomdp`` or ``~/.cache/ldpomdp``."""
-    if os.environ.get("LDPOMDP_CACHE"):
-        return Path(os.environ["LDPOMDP_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ldpomdp"
 
 
 def _key(config: GameConfig, dice: tuple[int, int]) -> str:
