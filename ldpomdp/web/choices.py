@@ -98,7 +98,7 @@ def spec_choices() -> list[dict]:
         try:
             parameters: list[dict] | None = [{**dataclasses.asdict(p), "value": _text(given.get(p.key))}
                                              for p in player_parameters(name)]
-        except ValueError:
+        except UsageError:
             parameters = None
         choices.append({"name": name, "summary": summary, "spec": spec, "parameters": parameters})
     return choices

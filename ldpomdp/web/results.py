@@ -118,7 +118,7 @@ def _cell_view(cell_id: str) -> dict:
     read as one)."""
     try:
         cell = Cell.from_id(cell_id)
-    except ValueError:
+    except UsageError:
         return {"id": cell_id, "players": [cell_id], "dice": None, "rules": ""}
     return {"id": cell_id, "players": list(cell.players), "dice": cell.dice, "rules": cell.config.describe()}
 
@@ -190,12 +190,12 @@ class ResultsFolder:
             raise WebError(404, f"no game {game} of cell {cell_id!r} in {GAMES_FILE}")
         try:
             cell = Cell.from_id(cell_id)
-        except ValueError as exc:
+        except UsageError as exc:
             raise WebError(400, str(exc)) from None
         specs = [check_spec(spec, self.allow_plugins) for spec in cell.players]
         try:
             players = [make_player(spec) for spec in specs]
-        except ValueError as exc:  # a spec that does not build here (the registry's refusal)
+        except UsageError as exc:  # a spec that does not build here (the registry's refusal)
             raise WebError(400, str(exc).splitlines()[0]) from None
         played, line = play_one(cell, stored["seed"], game, players)
         dice, rounds = cell.config.starting_dice, []

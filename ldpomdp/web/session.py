@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..errors import PlayerError, TableError
+from ..errors import PlayerError, TableError, UsageError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name
 from ..registry import make_seat, parse_spec
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
@@ -42,7 +42,7 @@ def check_spec(spec: object, allow_plugins: bool) -> str:
         raise WebError(400, f"a player spec must be a non-empty string, got {spec!r}")
     try:
         parsed = parse_spec(spec)
-    except ValueError as exc:
+    except UsageError as exc:
         raise WebError(400, str(exc)) from None
     if any(s.name == "human" for s in parsed.walk()):
         raise WebError(400, "'human' is you: choose agents for the other seats (and no agent can model you)")
@@ -108,7 +108,7 @@ def recommend(body: Any) -> dict:
 def _form_rules(body: dict, players: int) -> GameConfig:
     try:
         return rules_from_form(body, players)
-    except ValueError as exc:
+    except UsageError as exc:
         raise WebError(400, str(exc)) from None
 
 
@@ -139,7 +139,7 @@ class WebGame:
         for spec in specs:
             try:
                 players.append(make_seat(spec))
-            except ValueError as exc:
+            except UsageError as exc:
                 raise WebError(400, str(exc).splitlines()[0]) from None
         self.players = players
         self._seeded = SteppedGame(self.specs, config, seed, players)
