@@ -100,13 +100,13 @@ def test_tables_of_three_are_every_combination_when_few_else_a_seeded_sample(tmp
     four = ("one-third", "bluff:0.3", "random", "oehm:0.2")
     assert [c.players for c in Tournament(four, config, 3).cells] == list(itertools.combinations(sorted(four), 3))
     five = (*four, "aggressive")
-    drawn = Tournament(five, config, 3, seed=2, tables=4).cells
+    drawn = Tournament(five, config, 3, seed=2, groups=4).cells
     assert len({c.players for c in drawn}) == 4 and all(list(c.players) == sorted(c.players) for c in drawn)
-    assert Tournament(five[::-1], config, 3, seed=2, tables=4).cells == drawn  # the listing order changes nothing
-    assert Tournament(five, config, 3, seed=2, tables=6).cells[:4] == drawn  # more tables keep the first ones
-    assert Tournament(five, config, 3, seed=3, tables=4).cells != drawn
-    with pytest.raises(ValueError, match=r"the 1 tables drawn leave '.*', '.*' without a seat: give more --groups"):
-        Tournament(five, config, 3, seed=2, tables=1)
+    assert Tournament(five[::-1], config, 3, seed=2, groups=4).cells == drawn  # the listing order changes nothing
+    assert Tournament(five, config, 3, seed=2, groups=6).cells[:4] == drawn  # more tables keep the first ones
+    assert Tournament(five, config, 3, seed=3, groups=4).cells != drawn
+    with pytest.raises(ValueError, match=r"the 1 groups drawn leave '.*', '.*' without a seat: give more --groups"):
+        Tournament(five, config, 3, seed=2, groups=1)
 
 
 def test_tables_of_three_rank_finishing_orders_and_the_cross_table_counts_who_finished_ahead(tmp_path):
@@ -292,7 +292,7 @@ def test_more_games_into_the_same_folder_rewrite_the_files_from_every_game(tmp_p
     (["--players", "mixture:types=[one-third,random],one-third"],
      "player spec 'mixture:types=[one-third,random]' cannot take a seat"),
     (["--players", "one-third,random", "--seats", "3"],
-     "tables of 3 players need at least 3 agents, got 2"),
+     "groups of 3 players need at least 3 agents, got 2"),
     (["--players", "one-third,random", "--groups", "3"], "--groups draws groups of 3+ players"),
     (["--players", "nash,one-third,random", "--seats", "3"], "exact solvers handle two players"),
     (["--players", "one-third,random", "--rules", "perudo", "--wild", "none"], "GameConfig.wild_bids='perudo' needs"),

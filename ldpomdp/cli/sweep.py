@@ -104,7 +104,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     agents = split_specs(args.players)
     config = config_from_args(args, args.seats, dice=args.dice)
     tournament = Tournament(tuple(agents), config, args.games, args.seed,
-                            **({} if args.groups is None else {"tables": args.groups}))
+                            **({} if args.groups is None else {"groups": args.groups}))
     run_tournament(tournament, args.out, plot=not args.no_plot, workers=args.workers, scheduler=args.scheduler,
                    progress=not args.no_progress)
     return 0

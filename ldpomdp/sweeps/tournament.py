@@ -1,8 +1,8 @@
 """A tournament: many agents against each other on top of a sweep (the same workers, seeds and resumable
 ``games.jsonl``), then a cross table and ratings.
 
-Two players: one cell per pair, its seats alternating game by game; more: tables drawn from the agents (all
-combinations when they are at most ``tables``, else a sample drawn from the run's seed), seats rotated. This module
+Two players: one cell per pair, its seats alternating game by game; more: groups drawn from the agents (all
+combinations when they are at most ``groups``, else a sample drawn from the run's seed), seats rotated. This module
 owns the files it writes (``tournament.json``, ``cross_table.csv``, ``ratings.csv``; ``ratings.png`` through
 ``.plots``): their columns, their writer (``write_outputs``) and their reader (``read_outputs``, which the
 web app's results page uses); docs/tournaments.md documents them.
@@ -32,27 +32,27 @@ from .statistics import wilson_interval
 
 __all__ = ["Tournament", "CrossRow", "Standings", "run_tournament", "standings", "cross_table", "outcomes",
            "write_outputs", "read_outputs", "TournamentFiles", "format_standings", "TOURNAMENT_FILE",
-           "CROSS_TABLE_FILE", "RATINGS_FILE", "RATINGS_PLOT", "CROSS_COLUMNS", "RATING_COLUMNS", "TABLES"]
+           "CROSS_TABLE_FILE", "RATINGS_FILE", "RATINGS_PLOT", "CROSS_COLUMNS", "RATING_COLUMNS", "GROUPS"]
 
 TOURNAMENT_FILE, CROSS_TABLE_FILE, RATINGS_FILE, RATINGS_PLOT = (
     "tournament.json", "cross_table.csv", "ratings.csv", "ratings.png")
-TABLES = 50  # tables of 3+ players: at most this many, drawn from the agents' combinations, unless told
+GROUPS = 50  # groups of 3+ players: at most this many, drawn from the agents' combinations, unless told
 _LINEUP_DRAW = int.from_bytes(b"tables", "little")  # keys the generator of the line-ups' draw, beside the run's seed
 
 
 @dataclass(frozen=True)
 class Tournament:
-    """A tournament: ``agents`` at tables of ``config.num_players`` under ``config``, ``games`` per table.
+    """A tournament: ``agents`` in groups of ``config.num_players`` under ``config``, ``games`` per group.
 
     ``agents`` are player specs, kept in their canonical text; every player starts with the same dice; the games are
-    seeded by ``seed``; ``tables`` caps the tables of 3+ players. A UsageError names a bad argument; the specs
+    seeded by ``seed``; ``groups`` caps the groups of 3+ players. A UsageError names a bad argument; the specs
     themselves are checked by the sweep before any game."""
 
     agents: tuple[str, ...]
     config: GameConfig
     games: int
     seed: int = 0
-    tables: int = TABLES
+    groups: int = GROUPS
     _cells: list[Cell] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -65,42 +65,43 @@ class Tournament:
             raise UsageError(f"agent {twice[0]!r} is listed twice (specs are compared in their canonical text)")
         n = self.config.num_players
         if n > len(agents):
-            raise UsageError(f"tables of {n} players need at least {n} agents, got {len(agents)}")
-        if isinstance(self.tables, bool) or not isinstance(self.tables, int) or self.tables < 1:
-            raise UsageError(f"tables must be an integer >= 1, got {self.tables!r}")
+            raise UsageError(f"groups of {n} players need at least {n} agents, got {len(agents)}")
+        if isinstance(self.groups, bool) or not isinstance(self.groups, int) or self.groups < 1:
+            raise UsageError(f"groups must be an integer >= 1, got {self.groups!r}")
         if len(set(self.config.starting_dice)) != 1:
             raise UsageError(f"every player must start with the same dice, got {self.config.starting_dice}")
         object.__setattr__(self, "_cells", [Cell(lineup, self.config) for lineup in self._lineups()])
         seated = {agent for cell in self._cells for agent in cell.players}
         left = [agent for agent in agents if agent not in seated]
         if left:
-            raise UsageError(f"the {self.tables} tables drawn leave {', '.join(map(repr, left))} without a seat: give "
+            raise UsageError(f"the {self.groups} groups drawn leave {', '.join(map(repr, left))} without a seat: give "
                              f"more --groups")
 
     @property
     def players(self) -> int:
-        """Players at each table."""
+        """Players in each game."""
         return self.config.num_players
 
     @property
     def cells(self) -> list[Cell]:
-        """One sweep cell per table, its players in sorted order (so the listing order of the agents changes no
-        cell, and a tournament with one more agent plays only the new tables)."""
+        """One sweep cell per group, its players in sorted order (so the listing order of the agents changes no
+        cell, and a tournament with one more agent plays only the new groups)."""
         return list(self._cells)
 
     def _lineups(self) -> list[tuple[str, ...]]:
-        """The agents of each table: every combination, or ``tables`` of them drawn from the run's seed."""
+        """The agents of each group: every combination, or ``groups`` of them drawn from the run's seed."""
         every = sorted(self.agents)
-        if math.comb(len(every), self.players) <= self.tables:
+        if math.comb(len(every), self.players) <= self.groups:
             return list(itertools.combinations(every, self.players))
         rng = np.random.default_rng([self.seed, _LINEUP_DRAW])
-        drawn: dict[tuple[str, ...], None] = {}  # in the order drawn: a larger cap keeps the smaller's tables
-        while len(drawn) < self.tables:
+        drawn: dict[tuple[str, ...], None] = {}  # in the order drawn: a larger cap keeps the smaller's groups
+        while len(drawn) < self.groups:
             drawn.setdefault(tuple(every[i] for i in sorted(rng.choice(len(every), self.players, replace=False))))
         return list(drawn)
 
     def describe(self) -> dict:
-        """``tournament.json``: the agents, players per table, dice, rules, games per table, seed and tables."""
+        """``tournament.json``: the agents, players per game, dice, rules, games per group, seed and the groups
+        (its keys ``games_per_table`` and ``tables``: the file's names since 0.1)."""
         rules = {name: getattr(self.config, name) for name in ("bids", "faces", "wild", "opener", "wild_bids",
                                                                "exact_call", "palifico", "loss")}
         return {"agents": list(self.agents), "players": self.players, "dice": self.config.starting_dice[0],
@@ -180,7 +181,7 @@ def cross_table(agents: Sequence[str], played: Sequence[tuple[list, list]]) -> l
 
 
 def standings(tournament: Tournament, records: dict[tuple[str, int], dict]) -> Standings:
-    """The cross table and ratings of ``tournament``'s stored games (games ``0 .. games-1`` of its tables)."""
+    """The cross table and ratings of ``tournament``'s stored games (games ``0 .. games-1`` of its groups)."""
     played = outcomes(tournament.cells, tournament.games, records)
     index = {agent: i for i, agent in enumerate(tournament.agents)}
     coded: list[Outcome] = [([index[a] for a in placed], [index[a] for a in rest]) for placed, rest in played]
@@ -201,8 +202,8 @@ def write_outputs(tournament: Tournament, result: Standings, out: Path, plot: bo
         return None
     from .plots import plot_ratings  # slow to import
 
-    title = (f"{result.method.title()} ratings: {tournament.players} players a table, "
-             f"{dice_text(tournament.config.dice[0])} each, {tournament.games} games a table; "
+    title = (f"{result.method.title()} ratings: {tournament.players} players a game, "
+             f"{dice_text(tournament.config.dice[0])} each, {tournament.games} games a group; "
              f"{tournament.config.describe()}")
     return plot_ratings(result.ratings, out / RATINGS_PLOT, title)
 
@@ -240,9 +241,9 @@ def read_outputs(out: Path) -> TournamentFiles:
 
 def run_tournament(tournament: Tournament, out: str | Path, *, plot: bool = True,
                    log: Callable[[str], None] | None = print, **run_options) -> Standings:
-    """Play ``tournament``'s tables into ``out``, write its files, log the standings and return them.
+    """Play ``tournament``'s groups into ``out``, write its files, log the standings and return them.
 
-    The tables are played with ``run_sweep`` (resuming what ``out`` holds; ``run_options`` are run_sweep's: workers,
+    The groups are played with ``run_sweep`` (resuming what ``out`` holds; ``run_options`` are run_sweep's: workers,
     scheduler, executor, progress), then its files are written from all its stored games, inside the folder's lock."""
     out = Path(out)
     found: list[Standings] = []
@@ -258,7 +259,7 @@ def run_tournament(tournament: Tournament, out: str | Path, *, plot: bool = True
         if plot and written is None:
             log(f"{RATINGS_PLOT} needs matplotlib: {install_hint('plot')}")
         if tournament.games % tournament.players:
-            log(f"note: {tournament.games} games a table is not a multiple of {tournament.players}: the agents did "
+            log(f"note: {tournament.games} games a group is not a multiple of {tournament.players}: the agents did "
                 f"not take every seat equally often")
 
     run_sweep(tournament.cells, tournament.games, out, tournament.seed, log=log, exact=False, then=finish,
