@@ -6,8 +6,8 @@ The commands: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list p
 player's table), ``ldpomdp serve`` (the browser app, extra ``web``). One module per command group;
 ``ldpomdp.cli.options`` holds the shared options.
 
-A mistake the user can fix (``UsageError``) is one line and exit status 2; any other exception
-is a bug in ldpomdp: its traceback, a line asking to report it, and exit status 70."""
+A mistake the user can fix (``UsageError``) is one line and exit status 2; any other exception is a bug in ldpomdp: its
+traceback, a line asking to report it, and exit status 70."""
 
 from __future__ import annotations
 
