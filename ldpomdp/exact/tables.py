@@ -48,7 +48,7 @@ _BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLU
 
 
 def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
-    """The settings a table for ``config`` is solved with on demand: ``settings``, but for the sixes game's dice.
+    """The settings a table for ``config`` is solved with on demand: ``settings``, the sixes game's dice aside.
 
     In the sixes game the dice are the game's starting dice, up to ``SIXES_TWO_PLAYER_DICE`` each at two players and
     ``SIXES_ON_DEMAND_DICE`` at three or more (a table covers the games starting with fewer)."""

@@ -138,7 +138,7 @@ class PolicyDecisions:
 
 @dataclass
 class CountRound:
-    """One solved sixes-game round for fixed dice: the responder's values and challenges per opener and own count.
+    """One solved sixes-game round for fixed dice: the responder's values and challenges per opener and count.
 
     ``weights[c0]`` P(the responder's count is c0), ``start[o][c0]`` its game value when seat o opens,
     ``challenge[o][q, c0]`` whether it challenges bid q (0 where it is not its turn), ``values[o][q, c0]`` its game

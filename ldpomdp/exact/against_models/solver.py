@@ -226,7 +226,7 @@ class ResponderRound:
 
 
 class FixedOpponentsSolution:
-    """The responder's best response to fixed opponent models (or a policy's exact value), solved per dice state.
+    """The best response of one seat to fixed opponent models (or a policy's exact value), per dice state.
 
     The responder's maximal P(win the game) against ``models`` (seat -> model, every seat but ``seat``), or with
     ``policy`` (a player; sixes game only) that player's exact P(win) at ``seat``; solved per dice state on first use.
@@ -387,7 +387,7 @@ def solve_fixed_opponents(config: GameConfig, models: Mapping[int, Player], seat
 
 def evaluate_player(config: GameConfig, models: Mapping[int, Player], player: object, seat: int = 0
                     ) -> FixedOpponentsSolution:
-    """The exact P(win) of ``player`` at ``seat`` against ``models`` in the sixes game, solved from the starting dice.
+    """The exact P(win) of ``player`` at ``seat`` against ``models`` in the sixes game, from the starting dice.
 
     Solved for every opener: read it with ``win_probability``. Exact for players that act on their hand only through its
     count of dice matching the bid face, deterministically given the round's events or as a model with

@@ -69,8 +69,10 @@ class _RoundSolver(RoundSolver):
 
 
 class PublicTreeCFR(_RoundSolver):
-    """CFR+ (regret matching+, linear averaging) on one abstract round, full width over the public tree of bids,
-    each seat's ends valued by ``payoff`` (default ``RoundPayoff.by_loser`` of ``loser_values``).
+    """CFR+ on one abstract round, full width over the public tree of bids: the exact reference solver.
+
+    Regret matching+, linear averaging; each seat's ends valued by ``payoff`` (default ``RoundPayoff.by_loser`` of
+    ``loser_values``).
 
     ``regrets[i]`` and ``strategy_sums[i]`` are (seat i's hands, seat i's columns); ``alternating``: each
     iteration updates the seats one after another, each against the others' updated strategies (as

@@ -32,7 +32,7 @@ def _round(config: GameConfig, dice: tuple[int, ...], k: int) -> NRound:
 
 @dataclass
 class BlueprintTable:
-    """Solved rounds of the ``config.num_players``-player game: per round its strategies, values and end probabilities.
+    """Solved rounds of the ``config.num_players``-player game: their strategies, values and end probabilities.
 
     Keyed by (dice in turn order from the opener, every seat with dice; whether it is a palifico round):
     ``strategies[key]`` per seat (counted from the round's opener) its average strategy as uint8 (see ``quantize``),

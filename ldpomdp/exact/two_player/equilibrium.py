@@ -78,14 +78,14 @@ def _starts(config: GameConfig) -> list[DiceState]:
 def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations: int, seed: int = 0,
                checkpoint: str | Path | None = None, checkpoint_every: int = 50,
                progress: Callable[[int], None] | None = None, sweeps: int = 1) -> GameTable:
-    """Solve every round of ``config``'s rules up to ``max_dice`` each (``game_rounds``) by CFR+ into a ``GameTable``.
+    """Solve every round of ``config``'s rules up to ``max_dice`` each (``game_rounds``) by CFR+: a ``GameTable``.
 
-    Each round with the recall ``recall`` gives it, its ends valued by the game values of the states they lead to. Under
-    the exact call each sweep (``sweep_targets``, ``sweeps`` full ones at most) continues every round's CFR+ valued by
-    the last one's fixed point, until the ``GameTable.residual`` is below ``SWEEP_TOLERANCE`` (the Exact solvers page).
-    With ``checkpoint``, progress goes there every ``checkpoint_every`` iterations (rounds' states beside it:
-    ``discard_checkpoint``) and a run finding it continues to the same result; sweeps that run out above the tolerance
-    leave their table there, which the same run returns and more ``sweeps`` continue. ``progress(n)``.
+    Each round is solved with the recall ``recall`` gives it, its ends valued by the game values of the states they lead
+    to. Under the exact call each sweep (``sweep_targets``, ``sweeps`` full ones at most) continues every round's CFR+
+    valued by the last one's fixed point, until the ``GameTable.residual`` is below ``SWEEP_TOLERANCE`` (the Exact
+    solvers page). With ``checkpoint``, progress goes there every ``checkpoint_every`` iterations (rounds' states beside
+    it: ``discard_checkpoint``) and a run finding it continues to the same result; sweeps that run out above the
+    tolerance leave their table there, which the same run returns and more ``sweeps`` continue. ``progress(n)``.
 
     Args:
         config: the game's rules (two players; under the exact call, equal starting dice).
@@ -290,8 +290,9 @@ def _round_solver(table: GameTable, key: tuple[int, ...], outcome: RoundOutcome)
 
 def _end_probabilities(solver: RoundCFR, strategy: list[np.ndarray], config: GameConfig,
                        states: list[DiceState]) -> np.ndarray:
-    """P(the round ends by each slot, ``round_slots``) under ``strategy``; slots leading to the same place from every
-    state in ``states`` share their mass (it sits on the first of them)."""
+    """P(the round ends by each slot, ``round_slots``) under ``strategy``.
+
+    Slots leading to the same place from every state in ``states`` share their mass (it sits on the first of them)."""
     slots = round_slots(config, solver.round.dice)
     classes: dict[tuple, list[int]] = {}
     for i, slot in enumerate(slots):

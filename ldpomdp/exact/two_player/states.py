@@ -70,7 +70,7 @@ def canonical_state(config: GameConfig, key: tuple[int, ...]) -> DiceState:
 
 @dataclass(frozen=True)
 class RoundOutcome:
-    """One side's value (in a two-player round, the opener's) of every way a round with ``table_dice`` dice ends.
+    """One side's value (two players: the opener's) of every way a round with ``table_dice`` dice ends.
 
     ``challenge[c, m + table_dice]`` when role c (two roles: 0 = the opener; at a table, one per seat) challenges a bid
     its quantity above the matching dice by m (m <= 0: the bid holds), and ``exact[c, right]`` when role c calls exact
