@@ -1,11 +1,13 @@
-"""Command line: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs),
-``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.sweeps`), ``ldpomdp tournament`` (agents against each other,
-on top of the sweeps), ``ldpomdp train dqn`` (report 004's
-learning agent, extra ``rl``), ``ldpomdp solve equilibrium`` (the ``cfr`` player's table), ``ldpomdp serve``
-(the browser app, extra ``web``). One module per command group; :mod:`ldpomdp.cli.options` holds the shared options.
+"""The ``ldpomdp`` command line: builds the parser of every command group and runs one command.
 
-A mistake the user can fix (:class:`~ldpomdp.errors.UsageError`) is one line and exit status 2; any other exception
-is a bug in ldpomdp: its traceback, a line asking to report it, and exit status 70."""
+The commands: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs), ``ldpomdp sweep``
+(benchmark sweeps, see ``ldpomdp.sweeps``), ``ldpomdp tournament`` (agents against each other, on top of the sweeps),
+``ldpomdp train dqn`` (report 004's learning agent, extra ``rl``), ``ldpomdp solve equilibrium`` (the ``cfr``
+player's table), ``ldpomdp serve`` (the browser app, extra ``web``). One module per command group;
+``ldpomdp.cli.options`` holds the shared options.
+
+A mistake the user can fix (``UsageError``) is one line and exit status 2; any other exception is a bug in ldpomdp: its
+traceback, a line asking to report it, and exit status 70."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The options that several commands share: integer options with a lower bound, and the one builder of the rule
-options (``--dice --faces --wild --bids --opener --seed`` and the rule variants' group), with the GameConfig they
-ask for."""
+"""The options that several commands share, and the GameConfig the rule options ask for.
+
+Integer options with a lower bound, and the one builder of the rule options (``--dice --faces --wild --bids --opener
+--seed`` and the rule variants' group)."""
 
 from __future__ import annotations
 
@@ -48,10 +49,12 @@ _RULE_FLAGS: dict[str, dict[str, Any]] = {
 
 def add_rule_options(parser: argparse.ArgumentParser, variants: str = "default: none, today's rules",
                      **overrides: dict[str, Any]) -> None:
-    """Add the rule options to ``parser``: ``--dice --faces --wild --bids --opener --seed`` and the rule variants'
-    group (docs/rules.md: a preset and single rules, which override the preset's), whose title ``variants``
-    follows in ``--help``. ``overrides`` (keyed ``dice``, ``faces``, ``wild``, ``bids``, ``opener``, ``seed``)
-    replace add_argument keywords of one option: a command's own default, type, choices or help."""
+    """Add the rule options and the rule variants' group to ``parser``.
+
+    The options: ``--dice --faces --wild --bids --opener --seed`` and the rule variants' group (docs/rules.md: a preset
+    and single rules, which override the preset's), whose title ``variants`` follows in ``--help``. ``overrides``
+    (keyed ``dice``, ``faces``, ``wild``, ``bids``, ``opener``, ``seed``) replace add_argument keywords of one option:
+    a command's own default, type, choices or help; any other key raises TypeError."""
     unknown = set(overrides) - set(_RULE_FLAGS)
     if unknown:
         raise TypeError(f"add_rule_options: no rule option(s) {sorted(unknown)}")

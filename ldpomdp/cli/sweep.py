@@ -1,4 +1,4 @@
-"""``ldpomdp sweep`` (benchmark sweeps, see :mod:`ldpomdp.sweeps`) and ``ldpomdp tournament`` (agents against each
+"""``ldpomdp sweep`` (benchmark sweeps, see ``ldpomdp.sweeps``) and ``ldpomdp tournament`` (agents against each
 other, on top of the sweeps)."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _run_experiment(args: argparse.Namespace, options: dict) -> int:
 
 
 def _sweep_dice(args: argparse.Namespace, players: int) -> list[int]:
-    """The dice counts ``--dice`` names (default :data:`SWEEP_DICE`) for ``players`` players."""
+    """The dice counts ``--dice`` names (default ``SWEEP_DICE``) for ``players`` players."""
     from ..sweeps import parse_dice_range
 
     try:

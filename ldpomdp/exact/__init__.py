@@ -4,7 +4,7 @@ Exact solutions of small two-player rounds (the sequence-form LP), best response
 game-level best response to opponents that ignore their hands (any number of players) or, in the sixes game, decide
 by one count of their hand, with the exact value of a given player against them. The layout: two_player/,
 many_players/, against_models/, cfr.py (the CFR+ core), tables.py (the tables to play). (Report 000's
-call-and-re-roll game is in :mod:`ldpomdp.variants.call_reroll`.)"""
+call-and-re-roll game is in ``ldpomdp.variants.call_reroll``.)"""
 
 from .against_models.count_rounds import HandDependentModelError
 from .against_models.solver import FixedOpponentsSolution, evaluate_player, solve_fixed_opponents

@@ -1,9 +1,7 @@
 """The CFR+ core that every round solver shares: regret matching and the round-solver interface.
 
-:class:`RoundSolver` is what the chaining code (:func:`~ldpomdp.exact.two_player.equilibrium.solve_game`,
-:func:`~ldpomdp.exact.many_players.blueprint.solve_blueprint`) drives: iterations run, the average strategies read.
-Two-player rounds: :class:`~ldpomdp.exact.two_player.round_cfr.RoundCFR`; three to six seats:
-:mod:`ldpomdp.exact.many_players.round_cfr`.
+``RoundSolver`` is what the chaining code (``solve_game``, ``solve_blueprint``) drives: iterations run, the average
+strategies read. Two-player rounds: ``RoundCFR``; three to six seats: ``ldpomdp.exact.many_players.round_cfr``.
 """
 
 from __future__ import annotations
@@ -15,8 +13,10 @@ import numpy as np
 __all__ = ["regret_matching", "RoundSolver"]
 
 def regret_matching(positive: np.ndarray, widths: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Per state segment of columns (``widths``), the positive parts normalised (uniform when all are 0); written
-    into ``out`` when given (a float64 array shaped like ``positive``, not ``positive`` itself), else a new array."""
+    """Regret matching: per state segment of columns (``widths``), the positive parts normalised.
+
+    A segment whose parts are all 0 gets the uniform strategy. Written into ``out`` when given (a float64 array shaped
+    like ``positive``, not ``positive`` itself), else a new array."""
     if positive.shape[1] == 0:
         return positive.copy() if out is None else out
     totals = np.add.reduceat(positive, np.cumsum(widths) - widths, axis=1)  # each segment's total

@@ -28,8 +28,8 @@ SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solv
 
 @dataclass(frozen=True)
 class SolveSettings:
-    """How a table is solved (:func:`~ldpomdp.exact.two_player.equilibrium.solve_game`): every round up to ``dice``
-    each, the ``recall`` (k, or a schedule like ``"3@4,2"``), CFR+ ``iterations`` per round."""
+    """How a table is solved (``solve_game``): every round up to ``dice`` each, the ``recall`` (k, or a schedule like
+    ``"3@4,2"``), CFR+ ``iterations`` per round."""
 
     dice: int
     recall: str
@@ -48,9 +48,10 @@ _BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLU
 
 
 def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
-    """The settings a table for ``config`` is solved with on demand: ``settings``; in the sixes game for the game's
-    starting dice, up to :data:`SIXES_TWO_PLAYER_DICE` each at two players and :data:`SIXES_ON_DEMAND_DICE` at three
-    or more (a table covers the games starting with fewer)."""
+    """The settings a table for ``config`` is solved with on demand: ``settings``, the sixes game's dice aside.
+
+    In the sixes game the dice are the game's starting dice, up to ``SIXES_TWO_PLAYER_DICE`` each at two players and
+    ``SIXES_ON_DEMAND_DICE`` at three or more (a table covers the games starting with fewer)."""
     if config.bids != "sixes":
         return settings
     cap = SIXES_TWO_PLAYER_DICE if config.num_players == 2 else SIXES_ON_DEMAND_DICE
@@ -79,9 +80,12 @@ def shipped_path(config: GameConfig) -> Path | None:
 
 
 def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
-    """The table for ``config``'s rules: ``path`` if given, else the shipped one (today's rules and the presets),
-    else one solved now with :func:`on_demand` settings (under the exact call: from the game's starting dice) and
-    cached on disk."""
+    """The two-player table for ``config``'s rules: loaded from ``path``, shipped, or solved now and cached.
+
+    ``path`` if given, else the shipped one (today's rules and the presets), else one solved now with ``on_demand``
+    settings (under the exact call: from the game's starting dice) and cached on disk. A UsageError when ``config`` is
+    not a two-player game, has unequal starting dice under the exact call or more dice than the tables cover, or when
+    the table is for other rules."""
     if config.num_players != 2:
         raise UsageError(f"cfr plays two-player games only (no equilibrium table for {config.num_players} players)")
     if config.exact_call and len(set(config.starting_dice)) != 1:
@@ -127,9 +131,11 @@ def _rules_text(config: GameConfig) -> str:
 
 
 def blueprint_for(config: GameConfig, path: str | Path | None = None) -> BlueprintTable:
-    """The blueprint for ``config`` (3-6 players): ``path`` if given, else at three players the shipped one (today's
-    rules, up to 5 dice each) or one solved now with :func:`on_demand` settings (under the exact call: from the game's
-    starting dice) and cached on disk (other rules); its two-player rounds from :func:`table_for`."""
+    """The blueprint for ``config`` (3-6 players): loaded from ``path``, shipped, or solved now and cached.
+
+    ``path`` if given, else at three players the shipped one (today's rules, up to 5 dice each) or one solved now with
+    ``on_demand`` settings (under the exact call: from the game's starting dice) and cached on disk (other rules); its
+    two-player rounds from ``table_for``."""
     try:
         check_blueprint_rules(config)
     except ValueError as exc:

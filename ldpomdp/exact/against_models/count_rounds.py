@@ -32,10 +32,12 @@ class HandDependentModelError(ValueError):
 
 
 def count_probabilities(model: Any, view: PublicView, action: Action) -> np.ndarray:
-    """(view's seat's dice + 1,): P(``action`` | c of the seat's dice match the bid face F), for a model that is
+    """A model's probability of ``action`` per count c of the view's seat's dice matching the bid face F.
+
+    Shaped (view's seat's dice + 1,): P(``action`` | c of the seat's dice match F), for a model that is
     hand-independent here (``shared_probability``) or decides by its count of F (``deciding_face`` = F).
 
-    Raises :class:`HandDependentModelError` naming the model otherwise."""
+    Raises ``HandDependentModelError`` naming the model otherwise."""
     config, dice = view.config, view.dice[view.seat]
     shared = shared_probability_of(model, view, action)
     if shared is not None:
@@ -81,7 +83,7 @@ def evaluated_through(player: Any) -> str | None:
 class PolicyDecisions:
     """A player's P(challenge | own count c0) at each of its turns in a chain, for exact evaluation.
 
-    An opponent model (with ``action_probabilities``) is asked through :func:`count_probabilities`; any other
+    An opponent model (with ``action_probabilities``) is asked through ``count_probabilities``; any other
     player must declare ``deterministic = True`` (its ``act`` is a function of the events and the view), is walked
     through the round's events and asked ``act`` with one hand per count, and must answer alike for a second hand
     of the same count (else ValueError). Exact for players that remember nothing across rounds and act on their
@@ -136,10 +138,11 @@ class PolicyDecisions:
 
 @dataclass
 class CountRound:
-    """One sixes-game round for fixed dice: ``weights[c0]`` P(the responder's count is c0), ``start[o][c0]`` its
-    game value when seat o opens, ``challenge[o][q, c0]`` whether it challenges bid q (0 where it is not its
-    turn), ``values[o][q, c0]`` its game value facing bid q given that q was reached (float32; NaN where it is
-    not its turn or the models never reach q)."""
+    """One solved sixes-game round for fixed dice: the responder's values and challenges per opener and count.
+
+    ``weights[c0]`` P(the responder's count is c0), ``start[o][c0]`` its game value when seat o opens,
+    ``challenge[o][q, c0]`` whether it challenges bid q (0 where it is not its turn), ``values[o][q, c0]`` its game
+    value facing bid q given that q was reached (float32; NaN where it is not its turn or the models never reach q)."""
 
     config: GameConfig
     seat: int
@@ -154,9 +157,11 @@ class CountRound:
         return float(self.weights @ self.start[opener])
 
     def action(self, hand: tuple[int, ...], bid: Bid | None, bidder: int | None) -> Action:
-        """The solved action for ``hand`` over ``bid`` by ``bidder`` (a challenge chance above one half counts as
-        a challenge: the solver's own decisions are 0 or 1). Ties challenge; so does a history the models give
-        probability 0 (an opponent doing what its model never does), where every action's value is 0."""
+        """The solved action for ``hand`` over ``bid`` by ``bidder``: the minimal raise or the challenge.
+
+        A challenge chance above one half counts as a challenge (the solver's own decisions are 0 or 1). Ties
+        challenge; so does a history the models give probability 0 (an opponent doing what its model never does),
+        where every action's value is 0. A ValueError when ``bid`` is given without its ``bidder``."""
         table = sum(self.dice)
         q = 0 if bid is None else bid.quantity
         raises = minimal_raises(self.config, table, bid)
@@ -176,7 +181,24 @@ def solve_count_round(
     config: GameConfig, seat: int, dice: tuple[int, ...], models: Mapping[int, Any], outcome: Outcome,
     policy: PolicyDecisions | None = None,
 ) -> CountRound:
-    """The responder's best reply (or ``policy``'s value) in the sixes-game round at ``dice``, every opener."""
+    """The responder's best reply (or ``policy``'s value) in the sixes-game round at ``dice``, every opener.
+
+    Args:
+        config: the game's rules (the sixes game).
+        seat: the responder's seat.
+        dice: every seat's dice in this round (0: out).
+        models: the opponent model of every other active seat, keyed by seat.
+        outcome: (loser, challenger) -> the responder's game value after that challenge.
+        policy: a player's challenge decisions to evaluate instead of the best reply (None: best reply).
+
+    Returns:
+        The ``CountRound``: per opener, the responder's values and challenge decisions per own count.
+
+    Raises:
+        HandDependentModelError: an opponent's model acts on more of its hand than its count of the bid face.
+        ValueError: an opponent's action probabilities do not sum to 1 over its legal moves, or ``policy``'s
+            player acts on more of its hand than its count.
+    """
     active = tuple(s for s in range(len(dice)) if dice[s] > 0)
     a, table, mine = len(active), sum(dice), dice[seat]
     need = np.arange(mine + 1)  # c0

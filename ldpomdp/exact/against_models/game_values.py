@@ -60,9 +60,10 @@ def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALL
 
 @memo(maxsize=64)
 def seat_values(config: GameConfig, seat: int, assume: str) -> tuple[GameValue, str]:
-    """The values for ``seat`` when every other seat plays the spec ``assume``, and their kind: (the
-    solution of :func:`~ldpomdp.exact.against_models.solver.solved_for`, "exact") where it can be had within
-    :data:`EXACT_MODEL_CALLS`, else (:class:`FairRounds`, "fair-rounds"). Cached for the process."""
+    """The dice states' values for ``seat`` when every other seat plays the spec ``assume``, and their kind.
+
+    (the solution of ``solved_for``, "exact") where it can be had within ``EXACT_MODEL_CALLS``, else (``FairRounds``,
+    "fair-rounds"). Cached for the process."""
     if affordable(config, seat):
         try:
             return solved_for(config, seat, assume), "exact"

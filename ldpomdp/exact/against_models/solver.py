@@ -1,10 +1,10 @@
 """The exact game-level best response of one seat against fixed opponent models, and the exact value of a policy.
 
-Full game: opponents whose moves ignore their hands; per responder hand a round is then an MDP over (standing bid,
-its bidder), solved backward over the bids. Sixes game: also opponents acting on their count of the bid face
-(:mod:`~ldpomdp.exact.against_models.count_rounds`). Rounds are solved fewest dice first and feed the game over (dice
-per seat, opener). Exact for models that depend only on the config, their seat, the dice and the round's public history
-(full game: the standing bid and its bidder), with no memory of earlier rounds (the solver never calls ``observe``).
+Full game: opponents whose moves ignore their hands; per responder hand a round is then an MDP over (standing bid, its
+bidder), solved backward over the bids. Sixes game: also opponents acting on their count of the bid face
+(``count_rounds``). Rounds are solved fewest dice first and feed the game over (dice per seat, opener). Exact for models
+that depend only on the config, their seat, the dice and the round's public history (full game: the standing bid and its
+bidder), with no memory of earlier rounds (the solver never calls ``observe``).
 """
 
 from __future__ import annotations
@@ -53,14 +53,16 @@ class SolveWork:
 
 
 def solve_work(config: GameConfig, seat: int) -> SolveWork:
-    """The work of solving every round reachable from the starting dice for the responder at ``seat``, summed
-    over them. Full game, per round with n bids, H responder hands and a seats holding dice: (a - 1) n (n + 3) / 2
-    model calls (one per legal action over every bid and opening of each opponent), n H (a + 1) table cells (every
-    seat's values while it is solved, then the responder's values and P(bid true) kept in the cache) and
-    a n (n - 1) H / 2 backup steps. Sixes game, with T dice on the table, S of them the opponents', D the
-    responder's and m the most of one opponent when there are several (else 0): 2 T (a - 1) model calls (one per
-    legal action of each opponent's turn over every opener), a (T + 1) (D + 1) table cells (its decisions, kept) and
-    a (T + 1) ((S + 1) (m + 1) + D + 1) backup steps (convolutions of the opponents' counts, then the induction)."""
+    """The work of solving every round reachable from the starting dice for the responder at ``seat``, summed.
+
+    A UsageError when the dice states exceed ``MAX_DICE_STATES``. Full game, per round with n bids, H responder hands
+    and a seats holding dice: (a - 1) n (n + 3) / 2 model calls (one per legal action over every bid and opening of each
+    opponent), n H (a + 1) table cells (every seat's values while it is solved, then the responder's values and P(bid
+    true) kept in the cache) and a n (n - 1) H / 2 backup steps. Sixes game, with T dice on the table, S of them the
+    opponents', D the responder's and m the most of one opponent when there are several (else 0): 2 T (a - 1) model
+    calls (one per legal action of each opponent's turn over every opener), a (T + 1) (D + 1) table cells (its
+    decisions, kept) and a (T + 1) ((S + 1) (m + 1) + D + 1) backup steps (convolutions of the opponents' counts, then
+    the induction)."""
     dice, seat = config.starting_dice, _seat_index("solve_work", "seat", seat, config.num_players)
     count = math.prod(d + 1 for d in dice)
     if count > MAX_DICE_STATES:
@@ -100,7 +102,7 @@ def all_bids(config: GameConfig, table_dice: int) -> tuple[Bid, ...]:
 
 @memo(maxsize=4096)
 def raise_rows(config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
-    """Indices into :func:`all_bids` of the legal raises over ``bid`` (None: the opening bids)."""
+    """Indices into ``all_bids`` of the legal raises over ``bid`` (None: the opening bids)."""
     index = {b: i for i, b in enumerate(all_bids(config, table_dice))}
     rows = np.array([index[a] for a in legal_actions(config, table_dice, bid) if isinstance(a, Bid)], dtype=np.int64)
     rows.flags.writeable = False
@@ -138,15 +140,17 @@ def round_outcomes(config: GameConfig, seat: int, dice: tuple[int, ...], value: 
 
 def challenge_value(truth: np.ndarray, outcome: Mapping[tuple[int, int], float], challenger: int, bidder: int
                     ) -> np.ndarray:
-    """The responder's value when ``challenger`` challenges ``bidder``'s bid, true with probability ``truth``
-    (per hand): a true bid costs the challenger a die, a false one the bidder (``outcome[(loser, challenger)]``)."""
+    """The responder's value (per hand) when ``challenger`` challenges ``bidder``'s bid.
+
+    The bid is true with probability ``truth`` (per hand): a true bid costs the challenger a die, a false one the bidder
+    (``outcome[(loser, challenger)]``)."""
     return truth * outcome[(challenger, challenger)] + (1.0 - truth) * outcome[(bidder, challenger)]
 
 
 def opponent_distribution(model: object, view: PublicView, rows: Mapping[Bid, int], size: int) -> np.ndarray:
     """(size + 1,): the model's probability of raising to each bid row, last entry = challenge.
 
-    Raises :class:`HandDependentModelError` naming the model when its answer depends on the hand here, and
+    Raises ``HandDependentModelError`` naming the model when its answer depends on the hand here, and
     ValueError when the legal actions' probabilities are negative or do not sum to one."""
     name = player_name(model)
     out = np.zeros(size + 1)
@@ -170,9 +174,11 @@ def opponent_distribution(model: object, view: PublicView, rows: Mapping[Bid, in
 
 @dataclass
 class ResponderRound:
-    """One round's solution for fixed dice: ``after[i, h]`` is the responder's game value when it has just bid
-    ``bids[i]`` holding hand h, ``truth[i, h]`` P(bids[i] is true | hand h), ``outcome[(loser, challenger)]``
-    its game value after that challenge and ``start[o]`` (per hand) its value when seat o opens."""
+    """One full-game round's solution for fixed dice: the responder's game values per bid and hand.
+
+    ``after[i, h]`` is the responder's game value when it has just bid ``bids[i]`` holding hand h, ``truth[i, h]``
+    P(bids[i] is true | hand h), ``outcome[(loser, challenger)]`` its game value after that challenge and ``start[o]``
+    (per hand) its value when seat o opens."""
 
     config: GameConfig
     seat: int
@@ -211,7 +217,7 @@ class ResponderRound:
         return values
 
     def _hand_row(self, hand: tuple[int, ...]) -> int:
-        """The row of ``hand`` in :attr:`hands` (hand_support's lexicographic order)."""
+        """The row of ``hand`` in ``hands`` (hand_support's lexicographic order)."""
         matches = np.flatnonzero((self.hands == np.asarray(hand)).all(axis=1))
         if len(matches) != 1:
             raise ValueError(f"{OWNER}: hand {hand} is not a hand of {self.dice[self.seat]} dice with "
@@ -220,12 +226,13 @@ class ResponderRound:
 
 
 class FixedOpponentsSolution:
-    """The responder's maximal P(win the game) against ``models`` (seat -> model, every seat but ``seat``), or with
-    ``policy`` (a player; sixes game only) that player's exact P(win) at ``seat``; solved per dice state on first use.
+    """The best response of one seat to fixed opponent models (or a policy's exact value), per dice state.
 
-    :meth:`action` plays the solution at any view. What the models may depend on: the module's docstring. A model
-    acting on more of its hand raises :class:`HandDependentModelError`; a game whose work (:func:`solve_work`) exceeds
-    MAX_DICE_STATES, MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS raises UsageError naming the limit.
+    The responder's maximal P(win the game) against ``models`` (seat -> model, every seat but ``seat``), or with
+    ``policy`` (a player; sixes game only) that player's exact P(win) at ``seat``; solved per dice state on first use.
+    ``action`` plays the solution at any view. What the models may depend on: the module's docstring. A model acting on
+    more of its hand raises ``HandDependentModelError``; a game whose work (``solve_work``) exceeds MAX_DICE_STATES,
+    MAX_MODEL_CALLS, MAX_TABLE_CELLS or MAX_BACKUP_STEPS raises UsageError naming the limit.
     """
 
     def __init__(self, config: GameConfig, models: Mapping[int, Player], seat: int = 0, policy: object = None):
@@ -287,9 +294,10 @@ class FixedOpponentsSolution:
         return solved.action_values(view.hand, view.bid, view.bidder)
 
     def regret(self, view: PlayerView, action: Action) -> float:
-        """How much P(win) ``action`` at ``view`` gives up against the optimal action (0 for an optimal one). Summed
-        over a player's decisions in games played from this seat against exactly these models, it estimates without
-        bias how far the player's P(win) is below :meth:`win_probability` at the same starts and openers."""
+        """How much P(win) ``action`` at ``view`` gives up against the optimal action (0 for an optimal one).
+
+        Summed over a player's decisions in games played from this seat against exactly these models, it estimates
+        without bias how far the player's P(win) is below ``win_probability`` at the same starts and openers."""
         values = self.action_values(view)
         if action not in values:
             raise ValueError(f"{OWNER}.regret: {action!r} is not a legal action at {view.bid} with dice {view.dice}")
@@ -367,9 +375,10 @@ def solved_for(config: GameConfig, seat: int, assume: str) -> FixedOpponentsSolu
 
 
 def solve_fixed_opponents(config: GameConfig, models: Mapping[int, Player], seat: int = 0) -> FixedOpponentsSolution:
-    """The best response of ``seat`` to ``models`` (every other seat -> a model), solved from the starting dice
-    for every opener (every state below is solved on the way). See :class:`FixedOpponentsSolution` for the models
-    it is exact for; others raise :class:`HandDependentModelError`."""
+    """The best response of ``seat`` to ``models`` (every other seat -> a model), solved from the starting dice.
+
+    Solved for every opener (every state below is solved on the way). See ``FixedOpponentsSolution`` for the models it
+    is exact for; others raise ``HandDependentModelError``."""
     solution = FixedOpponentsSolution(config, models, seat)
     for opener in range(config.num_players):
         solution.win_probability(opener=opener)
@@ -378,11 +387,12 @@ def solve_fixed_opponents(config: GameConfig, models: Mapping[int, Player], seat
 
 def evaluate_player(config: GameConfig, models: Mapping[int, Player], player: object, seat: int = 0
                     ) -> FixedOpponentsSolution:
-    """The exact P(win) of ``player`` at ``seat`` against ``models`` in the sixes game, solved from the starting
-    dice for every opener: read it with ``win_probability``. Exact for players that act on their hand only through
-    its count of dice matching the bid face, deterministically given the round's events or as a model with
-    ``action_probabilities``, and remember nothing across rounds (e.g. one-third, bluff:B,
-    expected-count:belief=exact); ValueError when a player's answer differs between two hands of one count."""
+    """The exact P(win) of ``player`` at ``seat`` against ``models`` in the sixes game, from the starting dice.
+
+    Solved for every opener: read it with ``win_probability``. Exact for players that act on their hand only through its
+    count of dice matching the bid face, deterministically given the round's events or as a model with
+    ``action_probabilities``, and remember nothing across rounds (e.g. one-third, bluff:B, expected-count:belief=exact);
+    ValueError when a player's answer differs between two hands of one count."""
     solution = FixedOpponentsSolution(config, models, seat, policy=player)
     for opener in range(config.num_players):
         solution.win_probability(opener=opener)

@@ -1,13 +1,11 @@
 """The blueprint's solve for 3-6 players: every round of 3 or more seats by CFR+, chained by win probabilities.
 
-Each round with three or more seats holding dice is solved by
-:class:`~ldpomdp.exact.many_players.round_cfr.NRoundCFR` (the sixes game's bid lines by
-:class:`~ldpomdp.exact.many_players.round_cfr.LineRoundCFR`) and chained over dice states by each seat's probability
-of winning the game (:mod:`~ldpomdp.exact.many_players.states`); once two seats remain, the two-player table takes
-over. Where dice are only lost (today's rules, Dudo's) one pass, fewest dice first; under the exact call, which gives
-dice back (Perudo's), sweeps to the chain's fixed point. In the sixes game the ends are worth fair rounds' win
-probabilities instead (:func:`blueprint_continuation`). The method, its cost and its measurements: the Exact solvers
-page, "Three to six players".
+Each round with three or more seats holding dice is solved by ``NRoundCFR`` (the sixes game's bid lines by
+``LineRoundCFR``) and chained over dice states by each seat's probability of winning the game (``states``); once two
+seats remain, the two-player table takes over. Where dice are only lost (today's rules, Dudo's) one pass, fewest dice
+first; under the exact call, which gives dice back (Perudo's), sweeps to the chain's fixed point. In the sixes game the
+ends are worth fair rounds' win probabilities instead (``blueprint_continuation``). The method, its cost and its
+measurements: the Exact solvers page, "Three to six players".
 """
 
 from __future__ import annotations
@@ -61,10 +59,11 @@ def check_blueprint_rules(config: GameConfig) -> None:
 
 
 def blueprint_rounds(config: GameConfig) -> list[RoundKey]:
-    """Every round with three or more seats holding dice that a game of ``config`` reaches, in the order they are
-    solved: fewest dice first (then fewer seats, ordinary rounds before palifico ones). Where dice are only lost,
-    every round up to the starting dice (a table of games starting with fewer too); under the exact call, those of
-    games from the start."""
+    """Every round with three or more seats holding dice that a game of ``config`` reaches, in solve order.
+
+    Fewest dice first (then fewer seats, ordinary rounds before palifico ones). Where dice are only lost, every round up
+    to the starting dice (a table of games starting with fewer too); under the exact call, those of games from the
+    start."""
     if config.exact_call:
         return list(dict.fromkeys(s.key for s in _states(config)))
     top = config.starting_dice[0]
@@ -85,9 +84,11 @@ def _states(config: GameConfig) -> tuple[SeatsState, ...]:
 
 
 def blueprint_continuation(config: GameConfig) -> str:
-    """What a round's ends are worth to the blueprint of ``config``: ``"chain"``, the win probabilities of the rounds
-    they lead to as the blueprint plays them; in the sixes game ``"fair"``, those of fair rounds (each round's loser
-    equally likely), as the chain stops telling a die's worth there at many dice (the Exact solvers page)."""
+    """What a round's ends are worth to the blueprint of ``config``: ``"chain"`` or ``"fair"``.
+
+    ``"chain"``, the win probabilities of the rounds they lead to as the blueprint plays them; in the sixes game
+    ``"fair"``, those of fair rounds (each round's loser equally likely), as the chain stops telling a die's worth there
+    at many dice (the Exact solvers page)."""
     return "fair" if config.bids == "sixes" else "chain"
 
 
@@ -97,10 +98,11 @@ def _fair_win_probabilities(state: SeatsState) -> np.ndarray:
 
 
 def blueprint_sweeps(config: GameConfig, iterations: int, sweeps: int = 1) -> list[int]:
-    """The CFR+ iterations of each sweep's fresh solve of every round: one sweep where dice are only lost or the ends
-    are worth fair rounds (:func:`blueprint_continuation`); under the exact call
-    :data:`~ldpomdp.exact.two_player.equilibrium.COARSE_SWEEPS` of a tenth of ``iterations``, then ``sweeps`` of
-    ``iterations`` (:func:`solve_blueprint` stops after one whose residual is below the tolerance)."""
+    """The CFR+ iterations of each sweep's fresh solve of every round, one entry per sweep.
+
+    One sweep where dice are only lost or the ends are worth fair rounds (``blueprint_continuation``); under the exact
+    call ``COARSE_SWEEPS`` of a tenth of ``iterations``, then ``sweeps`` of ``iterations`` (``solve_blueprint`` stops
+    after one whose residual is below the tolerance)."""
     if not config.exact_call or blueprint_continuation(config) == "fair":
         return [iterations]
     return [max(1, iterations // 10)] * COARSE_SWEEPS + [iterations] * sweeps
@@ -108,10 +110,11 @@ def blueprint_sweeps(config: GameConfig, iterations: int, sweeps: int = 1) -> li
 
 def end_values(table: BlueprintTable, state: SeatsState,
                value: Callable[[SeatsState], np.ndarray] | None = None) -> RoundPayoff:
-    """Each seat's value of every way the round at ``state`` ends: its probability of winning the game from where
-    the end leads (:func:`~ldpomdp.exact.many_players.states.follow`; 0 when out of dice), a state worth
-    ``value(state)`` (default the table's :meth:`~BlueprintTable.state_win_probabilities`; one or two seats: always the
-    table's)."""
+    """Each seat's value of every way the round at ``state`` ends, as a ``RoundPayoff``.
+
+    A seat's value is its probability of winning the game from where the end leads (``follow``; 0 when out of dice), a
+    state worth ``value(state)`` (default the table's ``BlueprintTable.state_win_probabilities``; one or two seats:
+    always the table's)."""
     n, total = len(state.dice), sum(state.dice)
     slots = seat_slots(table.config, n, total)
     worth = np.zeros((len(slots), n))
@@ -124,10 +127,11 @@ def end_values(table: BlueprintTable, state: SeatsState,
 
 def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.ndarray, weight: np.ndarray
                       ) -> np.ndarray:
-    """(slots,) the probability that a round played by ``strategy`` ends by each slot
-    (:func:`~ldpomdp.exact.many_players.states.seat_slots`: a seat's challenge of a bid that missed by m, a seat's wrong
-    or right exact call) over the joint hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along
-    the abstraction's chain of states, exact for each joint hand."""
+    """(slots,) the probability that a round played by ``strategy`` ends by each slot.
+
+    The slots are ``seat_slots``'s (a seat's challenge of a bid that missed by m, a seat's wrong or right exact call).
+    Over the joint hands ``rows`` (seats, T) weighted by ``weight`` (T,): every seat's reach along the abstraction's
+    chain of states, exact for each joint hand."""
     r = solver.round
     total, width, calls = sum(r.dice), 2 * sum(r.dice) + 1, 2 if r.config.exact_call else 1
     reach = solver.reach(strategy, rows, range(r.seats)) * weight[None, :]
@@ -151,13 +155,33 @@ def end_probabilities(solver: NRoundCFR, strategy: list[np.ndarray], rows: np.nd
 def solve_blueprint(config: GameConfig, two: GameTable, iterations: int, samples: int = 16, seed: int = 0,
                     checkpoint: str | Path | None = None, progress: Callable[[int], None] | None = None,
                     executor: Executor | None = None, sweeps: int = 1) -> BlueprintTable:
-    """Solve every round of ``config`` (:func:`blueprint_rounds`) fewest dice first, each against the win
-    probabilities of the states it leads to: the sweep's rounds of fewer dice, else the last sweep's fixed point
-    (first: fair rounds; always fair rounds, in one pass, where :func:`blueprint_continuation` says so); otherwise
-    under the exact call each sweep (:func:`blueprint_sweeps`) ends with the chain's fixed point and its
+    """Solve every round of ``config`` (``blueprint_rounds``) into a ``BlueprintTable``, fewest dice first.
+
+    Each round is solved against the win probabilities of the states it leads to: the sweep's rounds of fewer dice, else
+    the last sweep's fixed point (first: fair rounds; always fair rounds, in one pass, where ``blueprint_continuation``
+    says so); otherwise under the exact call each sweep (``blueprint_sweeps``) ends with the chain's fixed point and its
     ``residual``, stopping below the tolerance. ``two``: the two-player table of the rules. With ``checkpoint`` each
     round saved beside it, resumed from, left for the caller to discard; ``progress(n)``: n more CFR+ iterations;
-    ``executor`` solves a dice total's rounds at once, to the same table. The Exact solvers page."""
+    ``executor`` solves a dice total's rounds at once, to the same table. The Exact solvers page.
+
+    Args:
+        config: the game's rules and starting dice (3-6 players; under the exact call, equal starting dice).
+        two: the two-player table of the rules, covering the starting dice: it plays the rounds with two seats left.
+        iterations: CFR+ iterations per round in a full sweep (``blueprint_sweeps``).
+        samples: the other seats' joint hands drawn per update when they are many (``NRoundCFR``).
+        seed: seeds the drawn joint hands.
+        checkpoint: a file to save the sweeps to, each round saved beside it, and to resume from (None: none).
+        progress: called with n after n more CFR+ iterations (None: not called).
+        executor: solves a dice total's rounds at once (None: one after another in this process).
+        sweeps: full sweeps at most under the exact call, after the coarse ones (>= 1).
+
+    Returns:
+        The ``BlueprintTable``, its rounds in solve order.
+
+    Raises:
+        UsageError: rules the blueprint does not cover (``check_blueprint_rules``), ``sweeps`` below 1, a two-player
+            table for other rules or fewer dice, or a checkpoint solved with other settings.
+    """
     check_blueprint_rules(config)
     if sweeps < 1:
         raise UsageError(f"sweeps must be >= 1, got {sweeps!r}")
@@ -211,11 +235,12 @@ def _in_order(table: BlueprintTable, keys: list[RoundKey]) -> BlueprintTable:
 def _sweep(table: BlueprintTable, keys: list[RoundKey], guess: Mapping[SeatsState, np.ndarray], iterations: int,
            sweep: int, folder: Path | None, progress: Callable[[int], None] | None, executor: Executor | None
            ) -> dict[RoundKey, np.ndarray]:
-    """Solve the rounds ``keys`` the table lacks with ``iterations`` CFR+ iterations each, the rounds of one dice
-    total at once, each against its usual state's ends (:func:`end_values`) worth the win probabilities of the
-    sweep's rounds of fewer dice, else ``guess`` (fair rounds' where the continuation is fair); each round saved in
-    ``folder`` marked with ``sweep``. Returns what each round's ends were worth
-    (:meth:`~ldpomdp.exact.many_players.round.RoundPayoff.by_slot`)."""
+    """Solve the rounds ``keys`` the table lacks; return what each round's ends were worth.
+
+    Each is solved with ``iterations`` CFR+ iterations, the rounds of one dice total at once, each against its usual
+    state's ends (``end_values``) worth the win probabilities of the sweep's rounds of fewer dice, else ``guess`` (fair
+    rounds' where the continuation is fair); each round saved in ``folder`` marked with ``sweep``. Returns what each
+    round's ends were worth (``RoundPayoff.by_slot``)."""
     config = table.config
     solved: dict[SeatsState, np.ndarray] = {}  # the usual states of the levels solved so far
 
@@ -248,7 +273,7 @@ def _sweep(table: BlueprintTable, keys: list[RoundKey], guess: Mapping[SeatsStat
 
 def _expected(payoff: RoundPayoff, ends: np.ndarray) -> np.ndarray:
     """Each seat's expected value of a round whose ends are worth ``payoff`` and have probabilities ``ends``
-    (:func:`end_probabilities`)."""
+    (``end_probabilities``)."""
     n, width = payoff.challenge.shape[1:]
     value = np.einsum("cm,cms->s", ends[:n * width].reshape(n, width),
                       np.ascontiguousarray(payoff.challenge.transpose(1, 2, 0)))
@@ -259,9 +284,10 @@ def _expected(payoff: RoundPayoff, ends: np.ndarray) -> np.ndarray:
 
 def _fix_values(table: BlueprintTable, states: Sequence[SeatsState], keys: list[RoundKey],
                 used: Mapping[RoundKey, np.ndarray]) -> dict[SeatsState, np.ndarray]:
-    """Set the table's values to the chain's fixed point under its rounds' ends (returned, for every state), and its
-    residual: the largest gap between what an end of a round is worth there and what it was worth when the round
-    was solved (``used``)."""
+    """Set the table's values to the chain's fixed point under its rounds' ends, and its residual.
+
+    The fixed point is returned, for every state. The residual: the largest gap between what an end of a round is worth
+    there and what it was worth when the round was solved (``used``)."""
     config = table.config
     fixed = chain_win_probabilities(config, states, table.ends, table.state_win_probabilities)
     table.residual = max(float(np.abs(end_values(table, usual_state(config, key), fixed.__getitem__).by_slot()
@@ -273,10 +299,11 @@ def _fix_values(table: BlueprintTable, states: Sequence[SeatsState], keys: list[
 
 def _resume(table: BlueprintTable, checkpoint: Path, states: Sequence[SeatsState],
             guess: dict[SeatsState, np.ndarray]) -> tuple[int, BlueprintTable | None]:
-    """The sweeps ``checkpoint`` says are finished and the last one's table (None before the first ends; its fixed
-    point put in ``guess``), after adding to ``table`` the rounds of the next sweep saved beside it (the checkpoint
-    written first when there is none, after clearing round files left without it). UsageError if one was solved
-    otherwise, TableError if one cannot be read."""
+    """Resume from ``checkpoint``: the sweeps it says are finished, and the last one's table.
+
+    The table is None before the first sweep ends; its fixed point is put in ``guess``. Returned after adding to
+    ``table`` the rounds of the next sweep saved beside it (the checkpoint written first when there is none, after
+    clearing round files left without it). UsageError if one was solved otherwise, TableError if one cannot be read."""
     if not checkpoint.is_file():
         discard_checkpoint(checkpoint)
         write_npz(checkpoint, table.arrays())
@@ -326,8 +353,8 @@ def _load_checked(table: BlueprintTable, path: Path, hint: str) -> dict:
 def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed: int, key: RoundKey,
                  payoff: RoundPayoff, progress: Callable[[int], None] | None = None
                  ) -> tuple[tuple[np.ndarray, ...], np.ndarray, float]:
-    """One blueprint round with ends worth ``payoff`` (:func:`end_values`), solved: its quantized average strategies,
-    the probability of each way it ends (:func:`end_probabilities`), CPU seconds."""
+    """One blueprint round with ends worth ``payoff`` (``end_values``), solved: its quantized average strategies,
+    the probability of each way it ends (``end_probabilities``), CPU seconds."""
     start = time.process_time()
     dice, palifico = key
     rules = round_rules(config, len(dice), palifico)

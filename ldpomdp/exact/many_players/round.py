@@ -1,9 +1,9 @@
-"""One round of two to six seats: its information sets (:class:`NRound`), payoffs, public tree and count convolutions.
+"""One round of two to six seats: its information sets (``NRound``), payoffs, public tree and count convolutions.
 
 A seat's information set is its seat (from the round's opener), its own hand and the round's last ``k`` bids
-(:func:`n_round`). :class:`RoundPayoff` values every way a round ends for every seat; the public tree of bids
-(:func:`public_tree`, up to :data:`MAX_PUBLIC_NODES` nodes) and the convolutions of the seats' count distributions
-(:func:`call_values`) serve the exact solvers of :mod:`ldpomdp.exact.many_players.round_cfr`.
+(``n_round``). ``RoundPayoff`` values every way a round ends for every seat; the public tree of bids
+(``public_tree``, up to ``MAX_PUBLIC_NODES`` nodes) and the convolutions of the seats' count distributions
+(``call_values``) serve the exact solvers of ``ldpomdp.exact.many_players.round_cfr``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,11 @@ def loser_values(seats: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RoundPayoff:
-    """Each seat's value of every way a round with ``table_dice`` dice ends: ``challenge[i, c, m + table_dice]`` to
-    seat i when seat c challenges a bid whose quantity exceeds the matching dice by m (m <= 0: the bid holds), and
-    ``exact[i, c, right]`` when seat c calls exact (None: no exact call). Seats count from the round's opener."""
+    """Each seat's value of every way a round with ``table_dice`` dice ends.
+
+    ``challenge[i, c, m + table_dice]`` to seat i when seat c challenges a bid whose quantity exceeds the matching dice
+    by m (m <= 0: the bid holds), and ``exact[i, c, right]`` when seat c calls exact (None: no exact call). Seats count
+    from the round's opener."""
 
     challenge: np.ndarray  # (seats, seats, 2 * table_dice + 1)
     exact: np.ndarray | None  # (seats, seats, 2)
@@ -49,9 +51,8 @@ class RoundPayoff:
 
     @classmethod
     def from_slots(cls, worth: np.ndarray, table_dice: int) -> RoundPayoff:
-        """The payoff whose ends, in :func:`~ldpomdp.exact.many_players.states.seat_slots`' order, are worth
-        ``worth[slot,
-        seat]`` (the exact call's 2 x seats slots last, if it has them)."""
+        """The payoff whose ends, in ``seat_slots``' order, are worth ``worth[slot, seat]`` (the exact call's 2 x seats
+        slots last, if it has them)."""
         worth = np.asarray(worth, dtype=np.float64)
         n, width = worth.shape[1], 2 * table_dice + 1
         challenge = worth[:n * width].T.reshape(n, n, width)
@@ -59,16 +60,17 @@ class RoundPayoff:
         return cls(np.ascontiguousarray(challenge), None if exact is None else np.ascontiguousarray(exact), table_dice)
 
     def by_slot(self) -> np.ndarray:
-        """(seats, slots) each seat's value of every end in
-        :func:`~ldpomdp.exact.many_players.states.seat_slots`' order."""
+        """(seats, slots) each seat's value of every end in ``seat_slots``' order."""
         n = len(self.challenge)
         parts = [self.challenge.reshape(n, -1)] + ([self.exact.reshape(n, -1)] if self.exact is not None else [])
         return np.concatenate(parts, axis=1)
 
     @classmethod
     def by_loser(cls, values: np.ndarray, table_dice: int, exact_call: bool = False) -> RoundPayoff:
-        """The payoff when the round's loser loses one die and seat i then gets ``values[loser, i]``; the challenged
-        bid is the previous seat's; a wrong exact call costs the caller, a right one is worth 0 to every seat."""
+        """The payoff when the round's loser loses one die and seat i then gets ``values[loser, i]``.
+
+        The challenged bid is the previous seat's; a wrong exact call costs the caller, a right one is worth 0 to every
+        seat."""
         values = np.asarray(values, dtype=np.float64)
         n = len(values)
         missing = np.arange(-table_dice, table_dice + 1)
@@ -83,10 +85,11 @@ class RoundPayoff:
 
 @dataclass(frozen=True)
 class NRound:
-    """The information sets of a round with ``dice`` per seat (in turn order from the opener) and recall ``k``:
+    """The information sets of a round with ``dice`` per seat (in turn order from the opener) and recall ``k``.
+
     ``keys[s] = (seat, last k bids)``. Seat a's actions at s are the legal raises over the last bid (in
-    :func:`~ldpomdp.rules.legal_actions`' order), then the calls when a bid stands: columns ``edge_start[s]`` on of
-    seat a's (hands, :attr:`edges`) arrays."""
+    ``legal_actions``' order), then the calls when a bid stands: columns ``edge_start[s]`` on of seat a's (hands,
+    ``edges``) arrays."""
 
     config: GameConfig
     dice: tuple[int, ...]
@@ -132,7 +135,7 @@ class NRound:
 
     @cached_property
     def hands(self) -> tuple[np.ndarray, ...]:
-        """Per seat, the hands the solver tells apart (:func:`~ldpomdp.hands.solver_hands`)."""
+        """Per seat, the hands the solver tells apart (``solver_hands``)."""
         return tuple(solver_hands(d, self.config)[0] for d in self.dice)
 
     @cached_property
@@ -178,9 +181,10 @@ def n_round(config: GameConfig, dice: Sequence[int], k: int) -> NRound:
 
 @dataclass(frozen=True)
 class PublicTree:
-    """Every bid sequence of a round, breadth first (node 0 the root, no bid): ``parent``, the ``infoset`` its actor
-    acts in, the ``edge`` (column of the parent's actor) that led to it, the last bid's ``quantity`` and ``face``;
-    ``levels[d]`` the nodes after d bids, where seat d % seats acts."""
+    """Every bid sequence of a round, breadth first (node 0 the root, no bid).
+
+    Per node: ``parent``, the ``infoset`` its actor acts in, the ``edge`` (column of the parent's actor) that led to it,
+    the last bid's ``quantity`` and ``face``; ``levels[d]`` the nodes after d bids, where seat d % seats acts."""
 
     parent: np.ndarray
     infoset: np.ndarray
@@ -207,7 +211,7 @@ def public_tree_size(config: GameConfig, table_dice: int) -> int:
 
 
 def public_tree(r: NRound) -> PublicTree:
-    """The public tree of the round ``r``; UsageError above :data:`MAX_PUBLIC_NODES` nodes."""
+    """The public tree of the round ``r``; UsageError above ``MAX_PUBLIC_NODES`` nodes."""
     nodes = public_tree_size(r.config, r.table_dice)
     if nodes > MAX_PUBLIC_NODES:
         raise UsageError(f"the round with dice {r.dice} has {nodes:,} bid sequences, more than {MAX_PUBLIC_NODES:,}; "
@@ -254,10 +258,11 @@ def convolve(distributions: Sequence[np.ndarray]) -> np.ndarray:
 
 def call_values(own_counts: np.ndarray, others: Sequence[tuple[np.ndarray, np.ndarray]],
                 pay_total: np.ndarray) -> np.ndarray:
-    """(nodes, hands) a seat's counterfactual value of a call per own hand: ``own_counts`` (nodes, hands) its
-    matching dice; ``others``, per other seat, (reach x prior, matching dice), each (nodes, that seat's hands);
-    ``pay_total`` (nodes, table dice + 1) the seat's value when t dice match. The others enter only by the
-    convolution of their count distributions."""
+    """(nodes, hands) a seat's counterfactual value of a call per own hand.
+
+    ``own_counts`` (nodes, hands) its matching dice; ``others``, per other seat, (reach x prior, matching dice), each
+    (nodes, that seat's hands); ``pay_total`` (nodes, table dice + 1) the seat's value when t dice match. The others
+    enter only by the convolution of their count distributions."""
     total = convolve([count_distribution(w, c, int(c.max(initial=0))) for w, c in others])
     most = int(own_counts.max(initial=0))
     if pay_total.shape[1] < most + total.shape[1]:
@@ -267,8 +272,10 @@ def call_values(own_counts: np.ndarray, others: Sequence[tuple[np.ndarray, np.nd
 
 
 def by_own_count(total: np.ndarray, pay_total: np.ndarray, most: int) -> np.ndarray:
-    """(nodes, most + 1) a seat's value of a call with m matching dice, m = 0..most: the others' count distribution
-    ``total`` (nodes, S) against ``pay_total`` (nodes, >= most + S), sum_s total[:, s] pay_total[:, m + s]."""
+    """(nodes, most + 1) a seat's value of a call with m matching dice, m = 0..most.
+
+    The others' count distribution ``total`` (nodes, S) against ``pay_total`` (nodes, >= most + S), sum_s total[:, s]
+    pay_total[:, m + s]."""
     windows = np.lib.stride_tricks.sliding_window_view(pay_total, total.shape[1], axis=1)[:, :most + 1]
     return np.einsum("qs,qms->qm", total, windows)
 

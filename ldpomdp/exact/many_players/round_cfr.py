@@ -1,9 +1,9 @@
 """CFR+ on one round of two to six seats on the last-bids abstraction: three solvers of one interface.
 
-:class:`NRoundCFR` runs CFR+ over the information sets (a DAG), the other seats' hands as joint tuples, sampled when
-many: the blueprint's solver. :class:`PublicTreeCFR`, the reference, runs vector CFR+ over the round's public tree of
+``NRoundCFR`` runs CFR+ over the information sets (a DAG), the other seats' hands as joint tuples, sampled when
+many: the blueprint's solver. ``PublicTreeCFR``, the reference, runs vector CFR+ over the round's public tree of
 bids, each seat's reach a vector over its own hands, a call valued by convolving the other seats' count
-distributions: exact, but the tree has up to 2 ** bids nodes, so tiny rounds only. :class:`LineRoundCFR`: the sixes
+distributions: exact, but the tree has up to 2 ** bids nodes, so tiny rounds only. ``LineRoundCFR``: the sixes
 game's rounds whose bids are a line, exactly and fast. The method and its measurements: the Exact solvers page,
 "Three to six players: the blueprint".
 """
@@ -31,7 +31,7 @@ from .round import (
 __all__ = ["PublicTreeCFR", "NRoundCFR", "LineRoundCFR"]
 
 def _round_payoff(r: NRound, payoff: RoundPayoff | None) -> RoundPayoff:
-    """``payoff``, or the default :func:`loser_values` payoff, checked against the round ``r``."""
+    """``payoff``, or the default ``loser_values`` payoff, checked against the round ``r``."""
     payoff = payoff or RoundPayoff.by_loser(loser_values(r.seats), r.table_dice, r.config.exact_call)
     if len(payoff.challenge) != r.seats or payoff.table_dice != r.table_dice or (
             (payoff.exact is None) == r.config.exact_call):
@@ -69,12 +69,14 @@ class _RoundSolver(RoundSolver):
 
 
 class PublicTreeCFR(_RoundSolver):
-    """CFR+ (regret matching+, linear averaging) on one abstract round, full width over the public tree of bids,
-    each seat's ends valued by ``payoff`` (default :meth:`RoundPayoff.by_loser` of :func:`loser_values`).
+    """CFR+ on one abstract round, full width over the public tree of bids: the exact reference solver.
+
+    Regret matching+, linear averaging; each seat's ends valued by ``payoff`` (default ``RoundPayoff.by_loser`` of
+    ``loser_values``).
 
     ``regrets[i]`` and ``strategy_sums[i]`` are (seat i's hands, seat i's columns); ``alternating``: each
     iteration updates the seats one after another, each against the others' updated strategies (as
-    :class:`~ldpomdp.exact.two_player.round_cfr.RoundCFR`), else all at once against the same profile."""
+    ``RoundCFR``), else all at once against the same profile."""
 
     def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None = None,
                  alternating: bool = True):
@@ -192,8 +194,10 @@ class PublicTreeCFR(_RoundSolver):
                          for i in range(self.round.seats)])
 
     def gains(self, strategy: list[np.ndarray] | None = None) -> np.ndarray:
-        """Per seat, what a best response (own hand and every bid so far) gains over ``strategy`` (default the
-        average) against the others' ``strategy``: their sum is the profile's NashConv in the unabstracted round."""
+        """Per seat, what a best response (own hand and every bid so far) gains over ``strategy``.
+
+        ``strategy`` defaults to the average; the best response plays against the others' ``strategy``. Their sum is the
+        profile's NashConv in the unabstracted round."""
         strategy = self.average_strategy() if strategy is None else strategy
         reach = self._reaches(strategy)
         best = np.array([self.round.priors[i] @ self._values(strategy, reach, i, best=True)[0][0]
@@ -202,12 +206,13 @@ class PublicTreeCFR(_RoundSolver):
 
 
 class NRoundCFR(_RoundSolver):
-    """CFR+ (regret matching+, linear averaging, alternating updates) on one abstract round over its information
-    sets: strategies that see only the last k bids make play a chain over them, so one pass over that DAG per update
-    replaces the public tree. The other seats' hands enter as joint tuples: all of them when there are at most
-    ``max_tuples`` (default :attr:`MAX_TUPLES`), else ``samples`` tuples drawn from the prior per update (seeded by
-    ``seed``, the dice, the iteration and the seat). ``regrets[i]``, ``strategy_sums[i]``: (seat i's hands, its
-    columns), as :class:`PublicTreeCFR`'s."""
+    """CFR+ on one abstract round over its information sets (a DAG): the blueprint's round solver.
+
+    Regret matching+, linear averaging, alternating updates. Strategies that see only the last k bids make play a chain
+    over them, so one pass over that DAG per update replaces the public tree. The other seats' hands enter as joint
+    tuples: all of them when there are at most ``max_tuples`` (default ``MAX_TUPLES``), else ``samples`` tuples drawn
+    from the prior per update (seeded by ``seed``, the dice, the iteration and the seat). ``regrets[i]``,
+    ``strategy_sums[i]``: (seat i's hands, its columns), as ``PublicTreeCFR``'s."""
 
     MAX_TUPLES = 64
 
@@ -221,8 +226,10 @@ class NRoundCFR(_RoundSolver):
 
     def joint_hands(self, seats: Sequence[int], samples: int, rng: np.random.Generator, most: int
                     ) -> tuple[np.ndarray, np.ndarray]:
-        """(all seats, T) joint hands of ``seats`` (the other seats' rows 0) and (T,) their weights: every one, by
-        prior, when there are at most ``most``, else ``samples`` drawn from the prior, each weighing 1 / ``samples``."""
+        """(all seats, T) joint hands of ``seats`` (the other seats' rows 0) and (T,) their weights.
+
+        Every one, by prior, when there are at most ``most``, else ``samples`` drawn from the prior, each weighing 1 /
+        ``samples``."""
         r = self.round
         sizes = [len(r.hands[j]) for j in seats]
         if np.prod(sizes) <= most:
@@ -298,10 +305,11 @@ class NRoundCFR(_RoundSolver):
 
 
 class LineRoundCFR(_RoundSolver):
-    """CFR+ on a round of the sixes game without the exact call, whose bids are a line (each raise adds one, so the
-    last bid is the whole history): the iterates of :class:`PublicTreeCFR` (alternating updates), vectorised along
-    the line. Hands are matching counts (:func:`~ldpomdp.hands.solver_hands`); the other seats enter by the
-    convolution of their count distributions. ``regrets[i]``, ``strategy_sums[i]``: as :class:`NRoundCFR`'s."""
+    """CFR+ on a round of the sixes game without the exact call, whose bids are a line: exact and fast.
+
+    Each raise adds one, so the last bid is the whole history. The iterates of ``PublicTreeCFR`` (alternating updates),
+    vectorised along the line. Hands are matching counts (``solver_hands``); the other seats enter by the convolution of
+    their count distributions. ``regrets[i]``, ``strategy_sums[i]``: as ``NRoundCFR``'s."""
 
     def __init__(self, config: GameConfig, dice: Sequence[int], k: int, payoff: RoundPayoff | None = None):
         if config.bids != "sixes" or config.exact_call:
@@ -374,8 +382,8 @@ class LineRoundCFR(_RoundSolver):
             self.iteration = t
 
     def end_probabilities(self, strategy: list[np.ndarray]) -> np.ndarray:
-        """(slots,) the probability that the round played by ``strategy`` ends by each of
-        :func:`~ldpomdp.exact.many_players.states.seat_slots` (a seat's challenge of a bid that missed by m): exact."""
+        """(slots,) the probability that the round played by ``strategy`` ends by each of ``seat_slots`` (a seat's
+        challenge of a bid that missed by m): exact."""
         r = self.round
         width = 2 * r.table_dice + 1
         total = convolve(self._weights(self._raises(strategy)))  # (T, totals) every seat's counts, the call weighed

@@ -1,10 +1,10 @@
 """The states a game of three to six seats passes through, and the win probabilities that chain its rounds.
 
-A state is the round's dice (the seats holding dice, in turn order from the opener), whether it is a palifico round,
-and which of those seats have had theirs. A round's end (a call, its caller, and by how many dice the bid missed)
-leads to the next state (:func:`follow`); :func:`chain_win_probabilities` solves the linear equations that give each
-seat's probability of winning from every state when each round's ends have fixed probabilities (under the exact call
-a round can lead back to a state of as many dice or more). The two-seat chain: :mod:`ldpomdp.exact.two_player.states`.
+A state is the round's dice (the seats holding dice, in turn order from the opener), whether it is a palifico round, and
+which of those seats have had theirs. A round's end (a call, its caller, and by how many dice the bid missed) leads to
+the next state (``follow``); ``chain_win_probabilities`` solves the linear equations that give each seat's probability
+of winning from every state when each round's ends have fixed probabilities (under the exact call a round can lead back
+to a state of as many dice or more). The two-seat chain: ``ldpomdp.exact.two_player.states``.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ RoundKey = tuple[tuple[int, ...], bool]  # a round: the dice in turn order from 
 
 @dataclass(frozen=True, order=True)
 class SeatsState:
-    """A round at a table: ``dice`` of the seats holding dice in turn order from the opener, whether it is a
-    ``palifico`` round, and which of those seats have had theirs (``had_palifico``, in the same order; default
-    none)."""
+    """A round at a table: the seats' dice, whether it is a palifico round, and which seats have had theirs.
+
+    ``dice`` of the seats holding dice in turn order from the opener, whether it is a ``palifico`` round, and which of
+    those seats have had theirs (``had_palifico``, in the same order; default none)."""
 
     dice: tuple[int, ...]
     palifico: bool = False
@@ -48,8 +49,10 @@ class SeatsState:
 
 
 def usual_state(config: GameConfig, key: RoundKey) -> SeatsState:
-    """The usual state of the round ``key``: a seat with one die has had its palifico round (under ``palifico``,
-    with more than one starting die), a seat with more has not (it could only by winning dice back)."""
+    """The usual state of the round ``key``: who has had a palifico round, from the dice alone.
+
+    A seat with one die has had its palifico round (under ``palifico``, with more than one starting die), a seat with
+    more has not (it could only by winning dice back)."""
     dice, palifico = key
     had = config.palifico and config.starting_dice[0] > 1
     return SeatsState(dice, palifico, tuple(had and d == 1 for d in dice))
@@ -66,9 +69,10 @@ def round_rules(config: GameConfig, seats: int, palifico: bool = False) -> GameC
 
 @memo(maxsize=1024)
 def seat_slots(config: GameConfig, seats: int, table_dice: int) -> tuple[Slot, ...]:
-    """Every way a round of ``seats`` seats and ``table_dice`` dice ends, in
-    :class:`~ldpomdp.exact.many_players.round.RoundPayoff`'s layout: each caller's challenges by what the bid missed by,
-    then under the exact call each caller's wrong and right calls (missing 1 and 0)."""
+    """Every way a round of ``seats`` seats and ``table_dice`` dice ends, in ``RoundPayoff``'s layout.
+
+    Each caller's challenges by what the bid missed by, then under the exact call each caller's wrong and right calls
+    (missing 1 and 0)."""
     slots: list[Slot] = [(CHALLENGE, c, m) for c in range(seats) for m in range(-table_dice, table_dice + 1)]
     return tuple(slots + ([(EXACT, c, 1 - right) for c in range(seats) for right in (0, 1)]
                           if config.exact_call else []))
@@ -76,8 +80,10 @@ def seat_slots(config: GameConfig, seats: int, table_dice: int) -> tuple[Slot, .
 
 @memo(maxsize=500_000)
 def follow(config: GameConfig, state: SeatsState, slot: Slot) -> tuple[SeatsState, tuple[int, ...]]:
-    """Where the round at ``state`` ending by ``slot`` leads: the next state (one seat: the game is won), and each of
-    this round's seats' place in it (-1: out of dice). The loser, its loss and the next opener by the rules."""
+    """Where the round at ``state`` ending by ``slot`` leads: the next state and the seats' places in it.
+
+    The next state (one seat: the game is won), and each of this round's seats' place in it (-1: out of dice). The
+    loser, its loss and the next opener by the rules."""
     call, caller, missing = slot
     n = len(state.dice)
     rules = round_rules(config, n, state.palifico)
@@ -112,10 +118,11 @@ def seat_states(config: GameConfig, starts: Iterable[SeatsState]) -> list[SeatsS
 
 def chain_win_probabilities(config: GameConfig, states: Sequence[SeatsState], ends: Mapping[RoundKey, np.ndarray],
                             known: Callable[[SeatsState], np.ndarray]) -> dict[SeatsState, np.ndarray]:
-    """Each seat's probability of winning from every state of ``states`` (all those with three or more seats that
-    their rounds lead to) when the round at each ends by slot i (:func:`seat_slots`) with probability
-    ``ends[state.key][i]``; ``known(state)``: the win probabilities of a state of one or two seats. The solution of
-    the chain's linear equations, one unknown per state and seat."""
+    """Each seat's probability of winning from every state of ``states``, given each round's end probabilities.
+
+    ``states``: all those with three or more seats that their rounds lead to. The round at each ends by slot i
+    (``seat_slots``) with probability ``ends[state.key][i]``; ``known(state)``: the win probabilities of a state of one
+    or two seats. The solution of the chain's linear equations, one unknown per state and seat."""
     start = [0, *itertools.accumulate(len(s.dice) for s in states)]
     number = {s: i for i, s in enumerate(states)}
     rows: list[int] = []

@@ -1,8 +1,7 @@
-"""The blueprint table of 3-6 players (:class:`BlueprintTable`): solved rounds, win probabilities, its format.
+"""The blueprint table of 3-6 players (``BlueprintTable``): solved rounds, win probabilities, its format.
 
-Keyed by the round's dice in turn order from the opener and whether it is a palifico round (:func:`round_label`
-names it in a file); with two seats left it plays the two-player table it holds. Solved by
-:func:`~ldpomdp.exact.many_players.blueprint.solve_blueprint`.
+Keyed by the round's dice in turn order from the opener and whether it is a palifico round (``round_label`` names it in
+a file); with two seats left it plays the two-player table it holds. Solved by ``solve_blueprint``.
 """
 
 from __future__ import annotations
@@ -33,14 +32,14 @@ def _round(config: GameConfig, dice: tuple[int, ...], k: int) -> NRound:
 
 @dataclass
 class BlueprintTable:
-    """Solved rounds of the ``config.num_players``-player game, keyed by (dice in turn order from the opener, every
-    seat with dice; whether it is a palifico round): ``strategies[key]`` per seat (counted from the round's opener)
-    its average strategy as uint8 (see :func:`~ldpomdp.exact.two_player.table.quantize`), ``values[key]`` each seat's
-    probability of winning the game from that round in its usual state
-    (:func:`~ldpomdp.exact.many_players.states.usual_state`; under fair ends its ends' expected worth), ``ends[key]``
-    the probability of each way it ends (:func:`~ldpomdp.exact.many_players.states.seat_slots`). ``two`` plays the
-    rounds with two seats left. ``k``, ``iterations``, ``samples``, ``seed``, ``sweeps`` (done), ``residual`` and
-    ``continuation`` (what the ends are worth: :func:`blueprint_continuation`): how it was solved."""
+    """Solved rounds of the ``config.num_players``-player game: their strategies, values and end probabilities.
+
+    Keyed by (dice in turn order from the opener, every seat with dice; whether it is a palifico round):
+    ``strategies[key]`` per seat (counted from the round's opener) its average strategy as uint8 (see ``quantize``),
+    ``values[key]`` each seat's probability of winning the game from that round in its usual state (``usual_state``;
+    under fair ends its ends' expected worth), ``ends[key]`` the probability of each way it ends (``seat_slots``).
+    ``two`` plays the rounds with two seats left. ``k``, ``iterations``, ``samples``, ``seed``, ``sweeps`` (done),
+    ``residual`` and ``continuation`` (what the ends are worth: ``blueprint_continuation``): how it was solved."""
 
     config: GameConfig
     two: GameTable
@@ -76,7 +75,18 @@ class BlueprintTable:
 
     def probabilities(self, dice: tuple[int, ...], seat: int, state: int, rows: np.ndarray, palifico: bool = False
                       ) -> np.ndarray:
-        """(len(rows), actions of ``state``) probabilities of ``seat``'s hand ``rows`` at information set ``state``."""
+        """(len(rows), actions of ``state``) probabilities of ``seat``'s hand ``rows`` at information set ``state``.
+
+        Args:
+            dice: the round's dice, in turn order from the opener.
+            seat: the seat acting, counted from the round's opener.
+            state: the information set's index in the round (``round(dice, palifico).keys``).
+            rows: the seat's hands, as rows of the round's ``hands[seat]``.
+            palifico: whether it is a palifico round.
+
+        Returns:
+            The solved average strategy's rows, normalised (uniform where a row's quantized entries are all 0).
+        """
         r = self.round(dice, palifico)
         e = r.edge_start[state]
         strategy = self.strategies[(r.dice, bool(palifico))][seat]
@@ -85,8 +95,10 @@ class BlueprintTable:
         return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
 
     def win_probabilities(self, dice: tuple[int, ...], palifico: bool = False) -> np.ndarray:
-        """Each seat's probability of winning from a round with ``dice`` (in turn order from the opener) in its usual
-        state (two seats: from the two-player table; one: the game is won; under fair ends: :attr:`values`)."""
+        """Each seat's probability of winning from a round with ``dice`` (in turn order from the opener).
+
+        From the round in its usual state (two seats: from the two-player table; one: the game is won; under fair ends:
+        ``values``)."""
         if len(dice) == 1:
             return np.ones(1)
         if len(dice) == 2:
@@ -103,7 +115,7 @@ class BlueprintTable:
         return out
 
     def state_win_probabilities(self, state: SeatsState) -> np.ndarray:
-        """:meth:`win_probabilities` of ``state``'s round (the state's own palifico history aside)."""
+        """``win_probabilities`` of ``state``'s round (the state's own palifico history aside)."""
         return self.win_probabilities(state.dice, state.palifico)
 
     def arrays(self, rounds: Iterable[RoundKey] | None = None) -> dict[str, np.ndarray]:
@@ -182,6 +194,6 @@ def round_label(key: RoundKey) -> str:
 
 
 def _key(label: str) -> RoundKey:
-    """The round a :func:`round_label` names."""
+    """The round a ``round_label`` names."""
     dice, _, palifico = label.partition("_palifico")
     return tuple(int(d) for d in dice.split("_")), label.endswith("_palifico")

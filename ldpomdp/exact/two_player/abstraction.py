@@ -1,8 +1,8 @@
 """The imperfect-recall abstraction of one two-player round: a player's hand and role plus the round's last k bids.
 
-:class:`AbstractRound` numbers the round's bids so that raises go up and its abstract states in topological order,
-grouped in blocks of states sharing their children (:class:`~ldpomdp.exact.two_player.round_cfr.RoundCFR` solves one
-batched matrix product per block); :func:`recall_for` reads a recall schedule like ``"3@4,2"``.
+``AbstractRound`` numbers the round's bids so that raises go up and its abstract states in topological order, grouped in
+blocks of states sharing their children (``RoundCFR`` solves one batched matrix product per block); ``recall_for`` reads
+a recall schedule like ``"3@4,2"``.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ __all__ = ["AbstractRound", "abstract_round", "recall_for"]
 @dataclass(frozen=True)
 class AbstractRound:
     """The abstract states of one round with ``dice`` = (opener's, responder's) and recall ``k``, under the round's
-    rules ``config`` (a palifico round's: :meth:`~ldpomdp.rules.GameConfig.round_rules`).
+    rules ``config`` (a palifico round's: ``GameConfig.round_rules``).
 
-    Bids are numbered so that every raise goes to a higher number (:attr:`bids`). States are numbered in topological
+    Bids are numbered so that every raise goes to a higher number (``bids``). States are numbered in topological
     order (by last bid, then actor, then the bids their children keep, so that states sharing children are
-    contiguous: :attr:`blocks`; the root, with no bid, first). State s belongs to ``actor[s]``; its actions are the
-    legal raises over ``last[s]`` (:attr:`raises`, ascending), then the calls (:attr:`calls`) when a bid stands.
+    contiguous: ``blocks``; the root, with no bid, first). State s belongs to ``actor[s]``; its actions are the
+    legal raises over ``last[s]`` (``raises``, ascending), then the calls (``calls``) when a bid stands.
     """
 
     config: GameConfig
@@ -72,7 +72,7 @@ class AbstractRound:
     @cached_property
     def groups(self) -> list[tuple[int, int, int, int, np.ndarray]]:
         """The states by (last bid, actor), each a contiguous range: ``(lo, hi, actor, last, children)`` with
-        ``children[i, j]`` the state that raise j (:attr:`raises`) of state lo + i leads to."""
+        ``children[i, j]`` the state that raise j (``raises``) of state lo + i leads to."""
         bounds = np.flatnonzero(np.diff(self.last * 2 + self.actor)) + 1
         out = []
         for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, self.num_states], strict=True):
@@ -85,7 +85,7 @@ class AbstractRound:
 
     @cached_property
     def blocks(self) -> list[tuple[int, int, int, int, np.ndarray]]:
-        """The groups (:attr:`groups`, same order) split into contiguous runs of states that share their raises'
+        """The groups (``groups``, same order) split into contiguous runs of states that share their raises'
         children (they differ only in the oldest bid they recall): ``(lo, hi, actor, last, children)``."""
         out = []
         for lo, hi, actor, last, children in self.groups:
@@ -127,7 +127,7 @@ class AbstractRound:
         return tuple(h.astype(np.int64) @ m for h in self.hands)
 
     def state_of(self, role: int, bid_indices: tuple[int, ...]) -> int:
-        """The state where ``role`` acts after the round's bids (indices into :attr:`bids`)."""
+        """The state where ``role`` acts after the round's bids (indices into ``bids``)."""
         return self.index[(role, tuple(bid_indices)[-self.k:] if self.k else ())]
 
     def hand_rows(self, role: int, hands: np.ndarray) -> np.ndarray:
@@ -136,9 +136,10 @@ class AbstractRound:
 
 
 def _numbered_bids(config: GameConfig, dice: tuple[int, int]) -> tuple[tuple[Bid, ...], tuple[np.ndarray, ...]]:
-    """The round's bids numbered so that raises go up (fewest raises over a bid first; plain order among equals:
-    today's rules keep :class:`~ldpomdp.rules.ActionCoding`'s order), and the raises over each (``raises[i + 1]``
-    over bid i, ``raises[0]`` the opening bids)."""
+    """The round's bids numbered so that raises go up, and the raises over each.
+
+    The bids: fewest raises over a bid first (plain order among equals: today's rules keep ``ActionCoding``'s order).
+    The raises: ``raises[i + 1]`` over bid i, ``raises[0]`` the opening bids."""
     table_dice = sum(dice)
     over = {bid: [a for a in legal_actions(config, table_dice, bid) if isinstance(a, Bid)]
             for bid in ActionCoding(replace(config, dice=dice)).bids}

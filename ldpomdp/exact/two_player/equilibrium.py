@@ -1,10 +1,9 @@
 """The whole two-player game's approximate equilibrium: every round solved by CFR+ and chained over dice states.
 
-:func:`solve_game` solves the rounds fewest dice first (:func:`game_rounds`), each
-(:class:`~ldpomdp.exact.two_player.round_cfr.RoundCFR`) with its ends valued by the game values of the dice states
-they lead to; under the exact call, which gives dice back, sweeps to the chain's fixed point (:func:`sweep_targets`).
-Checkpoints keep a solve resumable (:func:`discard_checkpoint`). The algorithm and its measurements: the Exact
-solvers page.
+``solve_game`` solves the rounds fewest dice first (``game_rounds``), each (``RoundCFR``) with its ends valued by the
+game values of the dice states they lead to; under the exact call, which gives dice back, sweeps to the chain's fixed
+point (``sweep_targets``). Checkpoints keep a solve resumable (``discard_checkpoint``). The algorithm and its
+measurements: the Exact solvers page.
 """
 
 from __future__ import annotations
@@ -41,23 +40,26 @@ __all__ = ["solve_game", "game_iterations", "game_rounds", "sweep_targets", "dis
            "SWEEP_TOLERANCE", "COARSE_SWEEPS"]
 
 def game_rounds(config: GameConfig) -> list[tuple[int, ...]]:
-    """The keys of every round a table of the two-player ``config`` solves (its dice: the largest covered, or under
-    the exact call the start), in the order they are solved: fewest dice first, ordinary rounds before palifico
-    ones."""
+    """The keys of every round a table of the two-player ``config`` solves, in the order they are solved.
+
+    The table's dice: the largest covered, or under the exact call the start. Fewest dice first, ordinary rounds before
+    palifico ones."""
     states = game_states(config, _starts(config))
     return list(dict.fromkeys(s.key for s in states))
 
 
 def game_iterations(config: GameConfig, iterations: int, sweeps: int = 1) -> int:
-    """The most CFR+ iterations :func:`solve_game` runs for the two-player ``config``, as its ``progress`` counts
+    """The most CFR+ iterations ``solve_game`` runs for the two-player ``config``, as its ``progress`` counts
     them."""
     return len(game_rounds(config)) * sweep_targets(config, iterations, sweeps)[-1]
 
 
 def sweep_targets(config: GameConfig, iterations: int, sweeps: int = 1) -> list[int]:
-    """Each sweep's CFR+ iterations a round has had in all at its end (:func:`solve_game`): ``[iterations]`` without
-    the exact call; under it :data:`COARSE_SWEEPS` coarse sweeps of a tenth of ``iterations`` each, the first full
-    sweep up to ``iterations``, and each further one (``sweeps`` full ones in all) a tenth of ``iterations`` more."""
+    """Each sweep's CFR+ iterations a round has had in all at its end (``solve_game``).
+
+    ``[iterations]`` without the exact call; under it ``COARSE_SWEEPS`` coarse sweeps of a tenth of ``iterations`` each,
+    the first full sweep up to ``iterations``, and each further one (``sweeps`` full ones in all) a tenth of
+    ``iterations`` more."""
     if not config.exact_call:
         return [iterations]
     tenth = max(1, iterations // 10)
@@ -76,13 +78,33 @@ def _starts(config: GameConfig) -> list[DiceState]:
 def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations: int, seed: int = 0,
                checkpoint: str | Path | None = None, checkpoint_every: int = 50,
                progress: Callable[[int], None] | None = None, sweeps: int = 1) -> GameTable:
-    """Solve every round of ``config``'s rules up to ``max_dice`` each (:func:`game_rounds`) by CFR+ with the recall
-    ``recall`` gives it, its ends valued by the game values of the states they lead to. Under the exact call each
-    sweep (:func:`sweep_targets`, ``sweeps`` full ones at most) continues every round's CFR+ valued by the last one's
-    fixed point, until the :attr:`GameTable.residual` is below :data:`SWEEP_TOLERANCE` (the Exact solvers page).
-    With ``checkpoint``, progress goes there every ``checkpoint_every`` iterations (rounds' states beside it:
-    :func:`discard_checkpoint`) and a run finding it continues to the same result; sweeps that run out above the
-    tolerance leave their table there, which the same run returns and more ``sweeps`` continue. ``progress(n)``."""
+    """Solve every round of ``config``'s rules up to ``max_dice`` each (``game_rounds``) by CFR+: a ``GameTable``.
+
+    Each round is solved with the recall ``recall`` gives it, its ends valued by the game values of the states they lead
+    to. Under the exact call each sweep (``sweep_targets``, ``sweeps`` full ones at most) continues every round's CFR+
+    valued by the last one's fixed point, until the ``GameTable.residual`` is below ``SWEEP_TOLERANCE`` (the Exact
+    solvers page). With ``checkpoint``, progress goes there every ``checkpoint_every`` iterations (rounds' states beside
+    it: ``discard_checkpoint``) and a run finding it continues to the same result; sweeps that run out above the
+    tolerance leave their table there, which the same run returns and more ``sweeps`` continue. ``progress(n)``.
+
+    Args:
+        config: the game's rules (two players; under the exact call, equal starting dice).
+        max_dice: the most dice each seat holds in the rounds solved.
+        recall: the recall k, or a schedule like ``"3@4,2"`` (``recall_for``).
+        iterations: CFR+ iterations per round (a full sweep's, under the exact call: ``sweep_targets``).
+        seed: seeds the rounds' sampled opponent hands (``RoundCFR``).
+        checkpoint: a file to save progress to and resume from (None: none).
+        checkpoint_every: CFR+ iterations between checkpoint writes.
+        progress: called with n after n more CFR+ iterations (None: not called).
+        sweeps: full sweeps at most under the exact call, after the coarse ones (>= 1).
+
+    Returns:
+        The ``GameTable`` of every round solved.
+
+    Raises:
+        UsageError: unequal starting dice under the exact call, ``sweeps`` below 1, a bad ``recall``, or a checkpoint
+            written with other settings or by an older solver.
+    """
     cfg = game_config(config, max_dice)
     if cfg.exact_call and len(set(config.starting_dice)) != 1:
         raise UsageError(f"under the exact call the solver takes equal starting dice (a right call wins a die back up "
@@ -144,7 +166,7 @@ def solve_game(config: GameConfig, max_dice: int, recall: str | int, iterations:
 
 
 def discard_checkpoint(checkpoint: str | Path) -> None:
-    """Delete a solve's checkpoint and the rounds' CFR+ states kept beside it (:func:`solve_game`)."""
+    """Delete a solve's checkpoint and the rounds' CFR+ states kept beside it (``solve_game``)."""
     Path(checkpoint).unlink(missing_ok=True)
     shutil.rmtree(rounds_folder(checkpoint), ignore_errors=True)
 
@@ -155,8 +177,9 @@ def rounds_folder(checkpoint: str | Path) -> Path:
 
 
 class _RoundStates:
-    """Each round's CFR+ state (:meth:`RoundCFR.state_dict` and its ``seconds``) after the last sweep that ran it:
-    in memory, or in ``folder`` (uncompressed, a file per round: 1.3 GB from 5 dice each) with a checkpoint."""
+    """Each round's CFR+ state (``RoundCFR.state_dict`` and its ``seconds``) after the last sweep that ran it.
+
+    Kept in memory, or in ``folder`` (uncompressed, a file per round: 1.3 GB from 5 dice each) with a checkpoint."""
 
     def __init__(self, folder: Path | None):
         self.folder = folder
@@ -206,9 +229,11 @@ COARSE_SWEEPS = 2  # the exact call's coarse sweeps before the full ones (sweep_
 def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]], guess: dict[DiceState, float],
            state: dict | None, extra: dict[str, np.ndarray], checkpoint: str | Path | None, checkpoint_every: int,
            progress: Callable[[int], None] | None, rounds: _RoundStates | None, span: tuple[int, int]) -> None:
-    """Solve the rounds ``keys`` the table does not cover yet, in order, each valued by the rounds solved before it
-    and ``guess`` for the states not solved yet (:func:`solve_game`), from ``span[0]`` CFR+ iterations (continuing
-    its state in ``rounds``) to ``span[1]``; ``state``: the running round to resume."""
+    """Solve the rounds ``keys`` the table does not cover yet, in order.
+
+    Each is valued by the rounds solved before it and ``guess`` for the states not solved yet (``solve_game``), from
+    ``span[0]`` CFR+ iterations (continuing its state in ``rounds``) to ``span[1]``; ``state``: the running round to
+    resume."""
     cfg = table.config
     done, target = span
     solved = {canonical_state(cfg, k): table.value(*key_round(k)) for k in table.strategies}
@@ -265,9 +290,9 @@ def _round_solver(table: GameTable, key: tuple[int, ...], outcome: RoundOutcome)
 
 def _end_probabilities(solver: RoundCFR, strategy: list[np.ndarray], config: GameConfig,
                        states: list[DiceState]) -> np.ndarray:
-    """P(the round ends by each slot, :func:`~ldpomdp.exact.two_player.states.round_slots`) under ``strategy``; slots
-    leading
-    to the same place from every state in ``states`` share their mass (it sits on the first of them)."""
+    """P(the round ends by each slot, ``round_slots``) under ``strategy``.
+
+    Slots leading to the same place from every state in ``states`` share their mass (it sits on the first of them)."""
     slots = round_slots(config, solver.round.dice)
     classes: dict[tuple, list[int]] = {}
     for i, slot in enumerate(slots):
@@ -285,9 +310,10 @@ def _end_probabilities(solver: RoundCFR, strategy: list[np.ndarray], config: Gam
 
 def _fix_values(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]],
                 guess: dict[DiceState, float]) -> dict[DiceState, float]:
-    """Set the table's values to the chain's fixed point under its strategies (returned, for every state), and its
-    residual: the largest gap between a next state's value there and the one its round was solved against (solved
-    before it in the sweep, else ``guess``)."""
+    """Set the table's values to the chain's fixed point under its strategies, and its residual.
+
+    The fixed point is returned, for every state. The residual: the largest gap between a next state's value there and
+    the one its round was solved against (solved before it in the sweep, else ``guess``)."""
     config = table.config
     values = chain_values(config, states, table.ends)
     solved: dict[DiceState, float] = {}

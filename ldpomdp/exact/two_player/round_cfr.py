@@ -1,11 +1,9 @@
-"""CFR+ on one two-player round's abstraction (:class:`RoundCFR`), its calls valued by a :class:`RoundOutcome`.
+"""CFR+ on one two-player round's abstraction (``RoundCFR``), its calls valued by a ``RoundOutcome``.
 
-:class:`RoundCFR` runs CFR+ full width over the abstract states (one batched matrix product per block of states
-sharing their children), or with ``opponent_samples`` opponent hands per update above
-:data:`MAX_FULL_WIDTH_CELLS`. A challenge is valued by ``outcome[loser, challenger]`` (or a whole
-:class:`~ldpomdp.exact.two_player.states.RoundOutcome`), so :func:`~ldpomdp.exact.two_player.equilibrium.solve_game`
-chains the rounds by the game values of the dice states they lead to. The algorithm and its measurements: the Exact
-solvers page.
+``RoundCFR`` runs CFR+ full width over the abstract states (one batched matrix product per block of states sharing their
+children), or with ``opponent_samples`` opponent hands per update above ``MAX_FULL_WIDTH_CELLS``. A challenge is valued
+by ``outcome[loser, challenger]`` (or a whole ``RoundOutcome``), so ``solve_game`` chains the rounds by the game values
+of the dice states they lead to. The algorithm and its measurements: the Exact solvers page.
 """
 
 from __future__ import annotations
@@ -27,8 +25,10 @@ def one_round_outcome() -> np.ndarray:
     return np.array([[-1.0, -1.0], [1.0, 1.0]])
 
 def _merge(children: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """How to add rows (state, raise) of a group into their children, which repeat when the recall drops the
-    oldest bid: (row order sorting them by child, the distinct children, the start of each child's rows)."""
+    """How to add a group's rows (state, raise) into their children: sorting order, children, starts.
+
+    The children repeat when the recall drops the oldest bid. Returned as (row order sorting them by child, the distinct
+    children, the start of each child's rows)."""
     flat = children.ravel()
     order = np.argsort(flat, kind="stable")
     targets, starts = np.unique(flat[order], return_index=True)
@@ -36,7 +36,7 @@ def _merge(children: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class RoundCFR(RoundSolver):
-    """CFR+ on one abstract round: ``outcome`` (a :class:`RoundOutcome`, or today's rules' ``outcome[loser,
+    """CFR+ on one abstract round: ``outcome`` (a ``RoundOutcome``, or today's rules' ``outcome[loser,
     challenger]``) values the calls that end it.
 
     ``regrets[r]`` (kept >= 0, as CFR+ does) and ``strategy_sums[r]`` are (H_r, role r's actions) arrays;
@@ -90,7 +90,7 @@ class RoundCFR(RoundSolver):
         return reach
 
     def _terminals(self, last: int, caller: int, updater: int, opp: np.ndarray) -> list[np.ndarray]:
-        """Per call (:attr:`AbstractRound.calls`), (H_updater, len(opp)) updater's value of that call of bid ``last``
+        """Per call (``AbstractRound.calls``), (H_updater, len(opp)) updater's value of that call of bid ``last``
         by role ``caller``."""
         r = self.round
         bid = r.bids[last]
@@ -102,12 +102,13 @@ class RoundCFR(RoundSolver):
 
     def _values(self, strategy: list[np.ndarray], updater: int, opp: np.ndarray, opp_weight: np.ndarray,
                 reach_opp: np.ndarray | None, regrets: np.ndarray | None) -> np.ndarray:
-        """Backward pass: (H_updater, states, len(opp)) updater's values, in a buffer the next pass overwrites; when
-        ``regrets`` is given, add the updater's instantaneous counterfactual regrets (opponent reach ``reach_opp`` x
-        ``opp_weight``).
+        """Backward pass: (H_updater, states, len(opp)) updater's values, in a buffer the next pass overwrites.
+
+        When ``regrets`` is given, add the updater's instantaneous counterfactual regrets (opponent reach ``reach_opp``
+        x ``opp_weight``).
 
         The states of a block share their actions' values (the raises' children, then the calls' terminals), so
-        each block is one batched matrix product (BLAS, :data:`VALUE_DTYPE`): over the updater's hands where the
+        each block is one batched matrix product (BLAS, ``VALUE_DTYPE``): over the updater's hands where the
         updater acts, over the opponent's where it does not.
         """
         r = self.round
@@ -137,8 +138,10 @@ class RoundCFR(RoundSolver):
         return values
 
     def _buffer(self, shape: tuple[int, int, int]) -> np.ndarray:
-        """A values array of ``shape`` over one flat buffer kept between passes (every cell is written before it is
-        read); it grows to the largest shape asked for and is not reallocated when the two roles' shapes alternate."""
+        """A values array of ``shape`` over one flat buffer kept between passes.
+
+        Every cell is written before it is read; the buffer grows to the largest shape asked for and is not reallocated
+        when the two roles' shapes alternate."""
         size = shape[0] * shape[1] * shape[2]
         if self._values_buffer is None or self._values_buffer.size < size:
             self._values_buffer = None  # free the old one first
@@ -175,9 +178,10 @@ class RoundCFR(RoundSolver):
             self.iteration = t
 
     def value(self, strategy: list[np.ndarray] | None = None, outcome: RoundOutcome | None = None) -> float:
-        """The opener's expected value under ``strategy`` (default the average strategies) with the round's ends
-        valued by ``outcome`` (default the solver's), full width (in chunks of responder hands when the pairs do not
-        fit)."""
+        """The opener's expected value under ``strategy`` (default the average strategies).
+
+        The round's ends are valued by ``outcome`` (default the solver's); computed full width (in chunks of responder
+        hands when the pairs do not fit)."""
         strategy = self.average_strategy() if strategy is None else strategy
         if outcome is not None:
             solved, self.outcome = self.outcome, outcome

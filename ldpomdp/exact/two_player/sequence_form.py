@@ -49,9 +49,10 @@ def _constraints(tree: RoundTree, role: int) -> sp.csr_matrix:
 
 
 def _payoff(tree: RoundTree, outcome: RoundOutcome | np.ndarray | None = None) -> sp.csr_matrix:
-    """A: chance-weighted payoff to the opener for each pair of sequences ending in a terminal (with ``outcome``, a
-    :class:`~ldpomdp.exact.two_player.states.RoundOutcome` or today's rules' ``outcome[loser, challenger]``, the
-    opener's value of each end in place of :attr:`~ldpomdp.exact.two_player.tree.RoundTree.opener_payoff`)."""
+    """A: chance-weighted payoff to the opener for each pair of sequences ending in a terminal.
+
+    With ``outcome`` (a ``RoundOutcome`` or today's rules' ``outcome[loser, challenger]``): the opener's value of each
+    end, in place of ``RoundTree.opener_payoff``."""
     term = tree.terminal_edges
     bid_edge = tree.node_parent_edge[tree.edge_node[term]]  # the challenged bid, made by the other role
     by_opener = tree.edge_actor[term] == 0
@@ -71,7 +72,7 @@ def _payoff(tree: RoundTree, outcome: RoundOutcome | np.ndarray | None = None) -
 def sequence_form(tree: RoundTree, outcome: RoundOutcome | np.ndarray | None = None
                   ) -> tuple[sp.csr_matrix, sp.csr_matrix, sp.csr_matrix]:
     """(E, F, A) of the round: the opener's and responder's constraints and the opener's payoff (``outcome``:
-    see :func:`solve_round`)."""
+    see ``solve_round``)."""
     return _constraints(tree, 0), _constraints(tree, 1), _payoff(tree, outcome)
 
 
@@ -125,9 +126,10 @@ class RoundSolution:
 def solve_round(config: GameConfig, dice: tuple[int, int] | None = None,
                 outcome: RoundOutcome | np.ndarray | None = None) -> RoundSolution:
     """Solve one round exactly; ``dice`` = (opener's dice, responder's dice), default the starting dice.
-    ``outcome`` (a :class:`~ldpomdp.exact.two_player.states.RoundOutcome`, or ``outcome[loser, challenger]`` under
-    today's rules, roles 0 = opener), when given, is the opener's value of each way the round ends (e.g. game values of
-    the next dice state) in place of the dice it wins or loses."""
+
+    ``outcome`` (a ``RoundOutcome``, or ``outcome[loser, challenger]`` under today's rules, roles 0 = opener), when
+    given, is the opener's value of each way the round ends (e.g. game values of the next dice state) in place of the
+    dice it wins or loses."""
     start = time.perf_counter()
     tree = build_tree(config, dice)
     E, F, A = sequence_form(tree, outcome)

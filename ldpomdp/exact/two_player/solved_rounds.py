@@ -1,4 +1,4 @@
-"""The on-disk cache of solved rounds (the ``nash`` player, :mod:`ldpomdp.players.nash`, plays them).
+"""The on-disk cache of solved rounds (the ``nash`` player, ``ldpomdp.players.nash``, plays them).
 
 Each round is solved as its own zero-sum game (keep the die or lose it) for the dice on the table,
 lazily, once per rule set and dice split: solutions are kept in memory and in ``$LDPOMDP_CACHE``

@@ -1,10 +1,10 @@
 """The dice states a two-player game passes through, and the game values that chain its rounds.
 
-A state is the round's dice (opener's, responder's), whether it is a palifico round, and which of the two players
-have had their palifico round. A round's end (a call, its caller, and by how many dice the bid missed) leads to the
-game's end or to the next state (:func:`successor`); :func:`round_outcome` turns the next states' values into the
-values a round is solved against, and :func:`chain_values` solves the linear equations that give every state's
-value when each round's ends have fixed probabilities (the exact call can lead back to a state already valued).
+A state is the round's dice (opener's, responder's), whether it is a palifico round, and which of the two players have
+had their palifico round. A round's end (a call, its caller, and by how many dice the bid missed) leads to the game's
+end or to the next state (``successor``); ``round_outcome`` turns the next states' values into the values a round is
+solved against, and ``chain_values`` solves the linear equations that give every state's value when each round's ends
+have fixed probabilities (the exact call can lead back to a state already valued).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class DiceState:
 
     @property
     def key(self) -> tuple[int, ...]:
-        """The round it plays (:func:`round_key`): states differing only in ``had_palifico`` share a strategy."""
+        """The round it plays (``round_key``): states differing only in ``had_palifico`` share a strategy."""
         return round_key(self.dice, self.palifico)
 
 
@@ -41,7 +41,7 @@ def round_key(dice: tuple[int, int], palifico: bool = False) -> tuple[int, ...]:
 
 
 def key_round(key: tuple[int, ...]) -> tuple[tuple[int, int], bool]:
-    """``(dice, palifico)`` of a round key (:func:`round_key`)."""
+    """``(dice, palifico)`` of a round key (``round_key``)."""
     return (int(key[0]), int(key[1])), len(key) > 2
 
 
@@ -59,8 +59,10 @@ def game_config(config: GameConfig, max_dice: int) -> GameConfig:
 
 
 def canonical_state(config: GameConfig, key: tuple[int, ...]) -> DiceState:
-    """The usual state of the round ``key``: a player with one die has had its palifico round (under ``palifico``,
-    with more than one starting die), a player with more has not (it could only by winning dice back)."""
+    """The usual state of the round ``key``: who has had a palifico round, from the dice alone.
+
+    A player with one die has had its palifico round (under ``palifico``, with more than one starting die), a player
+    with more has not (it could only by winning dice back)."""
     dice = (int(key[0]), int(key[1]))
     had = config.palifico and max(config.starting_dice) > 1
     return DiceState(dice, len(key) > 2, (had and dice[0] == 1, had and dice[1] == 1))
@@ -68,7 +70,8 @@ def canonical_state(config: GameConfig, key: tuple[int, ...]) -> DiceState:
 
 @dataclass(frozen=True)
 class RoundOutcome:
-    """One side's value (in a two-player round, the opener's) of every way a round with ``table_dice`` dice ends:
+    """One side's value (two players: the opener's) of every way a round with ``table_dice`` dice ends.
+
     ``challenge[c, m + table_dice]`` when role c (two roles: 0 = the opener; at a table, one per seat) challenges a bid
     its quantity above the matching dice by m (m <= 0: the bid holds), and ``exact[c, right]`` when role c calls exact
     (None: no exact call). Values lie in [-1, 1]."""
@@ -87,7 +90,7 @@ class RoundOutcome:
 
     @classmethod
     def from_slots(cls, values: Sequence[float] | np.ndarray, table_dice: int) -> RoundOutcome:
-        """The outcome whose ends, in :func:`round_slots`' order, are worth ``values`` (the exact call's four last,
+        """The outcome whose ends, in ``round_slots``' order, are worth ``values`` (the exact call's four last,
         if the list has them)."""
         n = 2 * (2 * table_dice + 1)
         array = np.asarray(values, dtype=np.float64)
@@ -110,15 +113,17 @@ Slot = tuple[Action, int, int]  # (call, caller role, by how many dice the bid m
 
 
 def round_slots(config: GameConfig, dice: tuple[int, int]) -> list[Slot]:
-    """Every way a round with ``dice`` ends, in :class:`RoundOutcome`'s layout."""
+    """Every way a round with ``dice`` ends, in ``RoundOutcome``'s layout."""
     table = sum(dice)
     slots: list[Slot] = [(CHALLENGE, c, m) for c in (0, 1) for m in range(-table, table + 1)]
     return slots + ([(EXACT, c, m) for c in (0, 1) for m in (1, 0)] if config.exact_call else [])
 
 
 def successor(config: GameConfig, state: DiceState, slot: Slot) -> tuple[float, DiceState | None, float]:
-    """Where the round at ``state`` ending by ``slot`` leads: ``(value, next, sign)``, the game's value to this
-    round's opener being ``value + sign * value(next)`` (``next`` None and ``value`` +-1 when the game is over)."""
+    """Where the round at ``state`` ending by ``slot`` leads: ``(value, next, sign)``.
+
+    The game's value to this round's opener is ``value + sign * value(next)`` (``next`` None and ``value`` +-1 when the
+    game is over)."""
     call, caller, missing = slot
     loser, after = settle_count(config, state.dice, missing, 1 - caller, caller, call)
     had = frozenset(r for r in (0, 1) if state.had_palifico[r])
@@ -131,7 +136,7 @@ def successor(config: GameConfig, state: DiceState, slot: Slot) -> tuple[float, 
 
 
 def round_outcome(config: GameConfig, state: DiceState, value: Callable[[DiceState], float]) -> RoundOutcome:
-    """The :class:`RoundOutcome` of the round at ``state`` when each next state is worth ``value(next)`` to its
+    """The ``RoundOutcome`` of the round at ``state`` when each next state is worth ``value(next)`` to its
     opener."""
     table = sum(state.dice)
     values = []
@@ -157,7 +162,7 @@ def game_states(config: GameConfig, starts: Iterable[DiceState]) -> list[DiceSta
 
 def chain_values(config: GameConfig, states: list[DiceState],
                  end_probabilities: Mapping[tuple[int, ...], np.ndarray]) -> dict[DiceState, float]:
-    """Every state's value to its opener when the round at each state ends by slot i (:func:`round_slots`) with
+    """Every state's value to its opener when the round at each state ends by slot i (``round_slots``) with
     probability ``end_probabilities[state.key][i]``: the solution of the chain's linear equations."""
     number = {s: i for i, s in enumerate(states)}
     matrix = np.eye(len(states))

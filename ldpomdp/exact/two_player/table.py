@@ -1,9 +1,8 @@
-"""The two-player equilibrium table (:class:`GameTable`): solved rounds and game values, and its ``.npz`` format.
+"""The two-player equilibrium table (``GameTable``): solved rounds and game values, and its ``.npz`` format.
 
-A table stores each round's average strategies quantized (:func:`quantize`, :data:`QUANTUM`), keyed by
-:func:`~ldpomdp.exact.two_player.states.round_key`; :func:`rules_key` says which rules share a table and
-:func:`file_bids` reads a file's bid mode (the blueprint's files too). Solved by
-:func:`~ldpomdp.exact.two_player.equilibrium.solve_game`.
+A table stores each round's average strategies quantized (``quantize``, ``QUANTUM``), keyed by ``round_key``;
+``rules_key`` says which rules share a table and ``file_bids`` reads a file's bid mode (the blueprint's files too).
+Solved by ``solve_game``.
 """
 
 from __future__ import annotations
@@ -34,21 +33,21 @@ QUANTUM = 63  # stored probabilities are multiples of 1/63 (6 bits; 255 levels m
 
 
 def quantize(strategy: np.ndarray) -> np.ndarray:
-    """Probabilities in [0, 1] as uint8 (p * :data:`QUANTUM` rounded); a state's row is renormalised when it is read,
+    """Probabilities in [0, 1] as uint8 (p * ``QUANTUM`` rounded); a state's row is renormalised when it is read,
     and a row rounded to all zeros is read as uniform."""
     return np.rint(np.clip(strategy, 0.0, 1.0) * QUANTUM).astype(np.uint8)
 
 
 @dataclass
 class GameTable:
-    """Solved rounds of the whole game: ``strategies[key]`` = per role the average strategy (float, or uint8 as
-    stored, see :func:`quantize`) of the round ``key`` (:func:`~ldpomdp.exact.two_player.states.round_key`: the opener's
-    dice, the responder's, and a 1 for a palifico round), and ``values[a, b]`` (``palifico_values``) the ordinary
-    (palifico) round's game value to its opener in its usual state
-    (:func:`~ldpomdp.exact.two_player.states.canonical_state`). ``recall``, ``iterations``, ``seed`` and the rules say
-    how it was solved (under the exact call each full sweep after the first adds a tenth of ``iterations``:
-    :func:`sweep_targets`), ``ends`` each round's end probabilities and ``residual`` the fixed point's
-    (:func:`solve_game`)."""
+    """Solved rounds of the whole two-player game: each round's strategies, and the game values.
+
+    ``strategies[key]`` = per role the average strategy (float, or uint8 as stored, see ``quantize``) of the round
+    ``key`` (``round_key``: the opener's dice, the responder's, and a 1 for a palifico round), and ``values[a, b]``
+    (``palifico_values``) the ordinary (palifico) round's game value to its opener in its usual state
+    (``canonical_state``). ``recall``, ``iterations``, ``seed`` and the rules say how it was solved (under the exact
+    call each full sweep after the first adds a tenth of ``iterations``: ``sweep_targets``), ``ends`` each round's end
+    probabilities and ``residual`` the fixed point's (``solve_game``)."""
 
     config: GameConfig  # rules; its dice are the largest dice per player covered (under exact_call: the start)
     recall: str  # k per round, see recall_for
@@ -89,11 +88,11 @@ class GameTable:
         return {}
 
     def value(self, dice: tuple[int, int], palifico: bool = False) -> float:
-        """The round's game value to its opener (:attr:`values`, :attr:`palifico_values`)."""
+        """The round's game value to its opener (``values``, ``palifico_values``)."""
         return float(self._values(palifico)[dice[0], dice[1]])
 
     def set_value(self, key: tuple[int, ...], value: float) -> None:
-        """Store the game value of the round ``key`` (:func:`~ldpomdp.exact.two_player.states.round_key`)."""
+        """Store the game value of the round ``key`` (``round_key``)."""
         (a, b), palifico = key_round(key)
         self._values(palifico)[a, b] = value
 
@@ -103,7 +102,18 @@ class GameTable:
 
     def probabilities(self, dice: tuple[int, int], role: int, state: int, rows: np.ndarray,
                       palifico: bool = False) -> np.ndarray:
-        """(len(rows), actions of ``state``) probabilities of ``role``'s hand ``rows`` at abstract ``state``."""
+        """(len(rows), actions of ``state``) probabilities of ``role``'s hand ``rows`` at abstract ``state``.
+
+        Args:
+            dice: the round's dice, (opener's, responder's).
+            role: 0 for the opener, 1 for the responder.
+            state: the abstract state's number in the round (``round(dice, palifico)``).
+            rows: the role's hands, as rows of the round's ``hands[role]``.
+            palifico: whether it is a palifico round.
+
+        Returns:
+            The solved average strategy's rows, normalised (uniform where a row's quantized entries are all 0).
+        """
         r = self.round(dice, palifico)
         e = r.edge_start[state]
         columns = np.arange(e, e + r.num_actions(state))

@@ -98,8 +98,9 @@ class RoundTree:
     @cached_property
     def opener_payoff(self) -> np.ndarray:
         """(H_0, H_1, terminals) payoff to the opener (+1 keeps the die, -1 loses it), terminals in edge order.
-        Under the variants (``exact_call``, ``loss="difference"``): the opener's dice change minus the
-        responder's, as :func:`~ldpomdp.rules.settle_round` settles it (the opener in seat 0)."""
+
+        Under the variants (``exact_call``, ``loss="difference"``): the opener's dice change minus the responder's, as
+        ``settle_round`` settles it (the opener in seat 0)."""
         term = self.terminal_edges
         bid_idx = self.edge_bid[self.node_parent_edge[self.edge_node[term]]]  # the challenged bid
         faces = np.array([b.face for b in self.bids])[bid_idx]
@@ -129,7 +130,7 @@ class RoundTree:
 
     def _variant_payoff(self, total: np.ndarray, quantity: np.ndarray, caller_is_responder: np.ndarray,
                         exact: np.ndarray) -> np.ndarray:
-        """:attr:`opener_payoff` under the variants, vectorized over hands and terminals."""
+        """``opener_payoff`` under the variants, vectorized over hands and terminals."""
         dice, start = np.array(self.dice), np.array(self.config.starting_dice)
         holds = total >= quantity
         opener_loses = holds != caller_is_responder  # a challenge's loser: the caller iff the bid holds
@@ -172,7 +173,7 @@ def round_dice(config: GameConfig, dice: tuple[int, int] | None) -> tuple[int, i
 
 def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple[int, int]:
     """Validated ``(opener's dice, responder's dice)``; UsageError when the round's LP would exceed
-    :data:`MAX_SEQUENCES` (hands x public bid sequences of both players)."""
+    ``MAX_SEQUENCES`` (hands x public bid sequences of both players)."""
     dice = round_dice(config, dice)
     table = sum(dice)
     num_bids = table * len(config.bid_faces) if config.bids == "full" else table  # every bid (Perudo: ones too)
@@ -193,8 +194,8 @@ def check_size(config: GameConfig, dice: tuple[int, int] | None = None) -> tuple
 
 
 def build_tree(config: GameConfig, dice: tuple[int, int] | None = None) -> RoundTree:
-    """Enumerate the public tree of one round (``dice`` = (opener's, responder's), default the
-    starting dice); UsageError when it is too large (see :func:`check_size`)."""
+    """Enumerate the public tree of one round (``dice`` = (opener's, responder's), default the starting dice);
+    UsageError when it is too large (see ``check_size``)."""
     dice = check_size(config, dice)
     table = sum(dice)
     hands = tuple(hand_support(d, config.faces) for d in dice)
