@@ -7,9 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
+from ldpomdp.exact.cfr import RoundSolver, run_until
 from ldpomdp.exact.many_players.round import RoundPayoff, call_values, loser_values, n_round
-from ldpomdp.exact.many_players.round_cfr import NRoundCFR, PublicTreeCFR
-from ldpomdp.exact.two_player.round_cfr import RoundCFR
+from ldpomdp.exact.many_players.round_cfr import LineRoundCFR, NRoundCFR, PublicTreeCFR
+from ldpomdp.exact.two_player.round_cfr import RoundCFR, one_round_outcome
 from ldpomdp.exact.two_player.states import RoundOutcome
 from ldpomdp.rules import CHALLENGE, Bid, GameConfig
 
@@ -207,3 +208,21 @@ def test_sampled_joint_hands_regret_falls_and_the_seed_fixes_the_draws():
     first.run(5)
     assert all(np.array_equal(a, b) for a, b in zip(first.regrets, again.regrets, strict=True))
     assert not all(np.array_equal(a, b) for a, b in zip(first.regrets, other.regrets, strict=True))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: RoundCFR(GameConfig(num_players=2, dice=1, faces=3), (1, 1), 2, one_round_outcome()),
+    lambda: NRoundCFR(GameConfig(num_players=3, dice=1, faces=3), (1, 1, 1), 2),
+    lambda: PublicTreeCFR(GameConfig(num_players=3, dice=1, faces=3), (1, 1, 1), 2),
+    lambda: LineRoundCFR(GameConfig(num_players=3, dice=2, bids="sixes"), (2, 2, 2), 2),
+], ids=["two players", "N seats", "public tree", "line"])
+def test_run_until_drives_every_round_solver_in_steps_to_its_target_as_one_run_does(make):
+    """The chaining code's one driver: steps of at most ``step`` up to the target, then nothing; the same
+    strategies as the solver's own ``run``."""
+    stepped, whole = make(), make()
+    steps = [n for n, seconds in run_until(stepped, 7, 3) if seconds >= 0]
+    whole.run(7)
+    assert steps == [3, 3, 1] and stepped.iteration == 7 and list(run_until(stepped, 7, 3)) == []
+    for a, b in zip(stepped.average_strategy(), whole.average_strategy(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert RoundSolver in type(stepped).__mro__

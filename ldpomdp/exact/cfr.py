@@ -1,16 +1,20 @@
 """The CFR+ core that every round solver shares: regret matching and the round-solver interface.
 
-``RoundSolver`` is what the chaining code (``solve_game``, ``solve_blueprint``) drives: iterations run, the average
-strategies read. Two-player rounds: ``RoundCFR``; three to six seats: ``ldpomdp.exact.many_players.round_cfr``.
+``RoundSolver`` is what the chaining code (``solve_game``, ``solve_blueprint``) drives through ``run_until``:
+iterations run, the average strategies read. Two-player rounds: ``RoundCFR``; three to six seats:
+``ldpomdp.exact.many_players.round_cfr``.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from typing import Protocol
 
 import numpy as np
 
-__all__ = ["regret_matching", "RoundSolver"]
+__all__ = ["regret_matching", "RoundSolver", "run_until"]
+
 
 def regret_matching(positive: np.ndarray, widths: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Regret matching: per state segment of columns (``widths``), the positive parts normalised.
@@ -28,6 +32,8 @@ def regret_matching(positive: np.ndarray, widths: np.ndarray, out: np.ndarray | 
     np.copyto(out, np.broadcast_to(np.repeat(1.0 / widths, widths), out.shape), where=empty)
     return out
 
+
+
 class RoundSolver(Protocol):
     """CFR+ on one round: per role or seat (its hands, its columns) arrays of regrets (kept >= 0) and strategy sums,
     each state's columns its actions; ``iteration`` counts the completed iterations."""
@@ -42,3 +48,12 @@ class RoundSolver(Protocol):
 
     def average_strategy(self) -> list[np.ndarray]:
         """The average strategies (the equilibrium approximation), per role or seat (hands, columns)."""
+
+
+def run_until(solver: RoundSolver, target: int, step: int = 1) -> Iterator[tuple[int, float]]:
+    """Run ``solver`` up to ``target`` iterations, ``step`` at a time; after each step, (iterations run, CPU s)."""
+    while solver.iteration < target:
+        start = time.process_time()
+        iterations = min(step, target - solver.iteration)
+        solver.run(iterations)
+        yield iterations, time.process_time() - start

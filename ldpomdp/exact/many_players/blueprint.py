@@ -24,6 +24,7 @@ from ...datafiles import load_npz, write_npz
 from ...errors import UsageError
 from ...rules import GameConfig
 from ..against_models.game_values import FairRounds
+from ..cfr import run_until
 from ..two_player.equilibrium import COARSE_SWEEPS, SWEEP_TOLERANCE, discard_checkpoint, rounds_folder
 from ..two_player.states import game_config
 from ..two_player.table import GameTable, quantize, rules_key
@@ -365,10 +366,9 @@ def _solve_round(config: GameConfig, k: int, iterations: int, samples: int, seed
     else:
         solver = NRoundCFR(rules, dice, k, payoff, samples=samples, seed=seed,
                            max_tuples=SIXES_TUPLES if sixes else None)
-    for _ in range(iterations):
-        solver.run(1)
+    for step, _ in run_until(solver, iterations):
         if progress is not None:
-            progress(1)
+            progress(step)
     average = solver.average_strategy()
     if isinstance(solver, LineRoundCFR):
         played = solver.end_probabilities(average)

@@ -19,6 +19,7 @@ import numpy as np
 from ...datafiles import load_npz, read_npz, write_npz
 from ...errors import UsageError
 from ...rules import GameConfig
+from ..cfr import run_until
 from .abstraction import recall_for
 from .round_cfr import RoundCFR
 from .states import (
@@ -258,11 +259,8 @@ def _sweep(table: GameTable, states: list[DiceState], keys: list[tuple[int, ...]
         if progress and solver.iteration > done:
             progress(solver.iteration - done)
         state = None
-        while solver.iteration < target:
-            start = time.process_time()
-            step = min(checkpoint_every, target - solver.iteration)
-            solver.run(step)
-            spent += time.process_time() - start
+        for step, seconds in run_until(solver, target, checkpoint_every):
+            spent += seconds
             if checkpoint is not None and solver.iteration < target:
                 write_npz(checkpoint, {**table.arrays(), **solver.state_dict(), "dice": np.array(key),
                                        "running_seconds": np.array(spent), **extra})
