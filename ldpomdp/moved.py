@@ -2,7 +2,9 @@
 
 `MOVED` maps an old module path to where its names went: one new module for all of them (a module moved whole),
 or name by name (a module split up), where ``"module:new_name"`` is a name that was renamed too. Importing an old
-path warns once, naming the new home; CHANGELOG.md lists every move and the version that drops it.
+path warns once, naming the new home; CHANGELOG.md lists every move and the version that drops it. A module that
+stays where it is but gave names away (or renamed them) lists them name by name too, and passes its module
+``__getattr__`` to :func:`moved_attribute`: reading such a name warns, naming its new home.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from types import FrameType, ModuleType
 from typing import Any
 
-__all__ = ["MOVED", "REMOVED_IN", "install"]
+__all__ = ["MOVED", "REMOVED_IN", "install", "moved_attribute"]
 
 REMOVED_IN = "0.3"
 
@@ -37,21 +39,36 @@ MOVED: dict[str, str | Mapping[str, str]] = {
 }
 
 
-def _home(old: str, name: str) -> str | None:
-    """The module that now holds ``name`` of the old module ``old`` (None: the old module never had it)."""
-    target = MOVED[old]
-    return target if isinstance(target, str) else target.get(name)
+def _home(old: str, name: str) -> str:
+    """Where ``name`` of the old module ``old`` now lives (``"module"`` or ``"module:new_name"``); AttributeError
+    when the old module never had it."""
+    target = MOVED.get(old)
+    home = target if isinstance(target, str) else None if target is None else target.get(name)
+    if home is None or name.startswith("__"):
+        raise AttributeError(f"module {old!r} has no attribute {name!r}")
+    return home
+
+
+def _object(home: str, name: str) -> Any:
+    """The object that ``name`` now is at ``home`` (``"module"`` or ``"module:new_name"``)."""
+    module, _, new_name = home.partition(":")
+    return getattr(importlib.import_module(module), new_name or name)
+
+
+def moved_attribute(module: str, name: str) -> Any:
+    """Name ``name`` that module ``module`` (still in place) gave away or renamed, read from its new home with a
+    DeprecationWarning; AttributeError for a name the module never had (its module ``__getattr__`` calls this)."""
+    home = _home(module, name)
+    warnings.warn(f"{module}.{name} has moved to {home}; the old name goes in ldpomdp {REMOVED_IN} (CHANGELOG.md)",
+                  DeprecationWarning, stacklevel=3)
+    return _object(home, name)
 
 
 class _OldModule(ModuleType):
     """An old module path: each attribute is looked up in its new home."""
 
     def __getattr__(self, name: str) -> Any:
-        home = _home(self.__name__, name)
-        if home is None or name.startswith("__"):
-            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
-        module, _, new_name = home.partition(":")
-        return getattr(importlib.import_module(module), new_name or name)
+        return _object(_home(self.__name__, name), name)
 
     def __dir__(self) -> list[str]:
         target = MOVED[self.__name__]
