@@ -36,6 +36,8 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     "ldpomdp.opponents.base": "ldpomdp.opponent",
     **{f"ldpomdp.opponents.{name}": f"ldpomdp.players.{name}"
        for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player", "wildcard"]},
+    # the OpenSpiel planner named after what it holds, apart from the bridge package ldpomdp.openspiel
+    "ldpomdp.planners.openspiel": "ldpomdp.planners.openspiel_player",
 }
 
 

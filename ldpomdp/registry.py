@@ -167,7 +167,7 @@ register("pomcp", "ldpomdp.planners.pomcp:POMCPPlanner",
          aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
          kinds={"assume": SPEC},
          summary="POMCP (pomdp-py) over the belief, e.g. pomcp:depth=12,sims=2000")
-register("openspiel", "ldpomdp.planners.openspiel:OpenSpielPlayer", aliases={"particles": "n_particles"},
+register("openspiel", "ldpomdp.planners.openspiel_player:OpenSpielPlayer", aliases={"particles": "n_particles"},
          kinds={"policy": FILE, "assume": SPEC},
          summary="an OpenSpiel bot (extra openspiel): openspiel:bot=ismcts,sims=500 (ISMCTS over the belief) or "
                  "openspiel:policy=PATH (a saved tabular policy)")

@@ -3,7 +3,7 @@
 - :func:`bot` / :class:`PackageBot`: any package player spec as a ``pyspiel.Bot`` on the bridged game.
 - :class:`PackagePolicy`: a package player as an OpenSpiel ``Policy`` (for exploitability, best responses, ...).
 - :func:`load_policy_table`: a tabular policy saved from OpenSpiel, as the ``openspiel`` player
-  (:class:`~ldpomdp.planners.openspiel.OpenSpielPlayer`) plays it.
+  (:class:`~ldpomdp.planners.openspiel_player.OpenSpielPlayer`) plays it.
 - :func:`roll_outcome`: a chance outcome drawn exactly as :func:`~ldpomdp.game.play_game` rolls a hand.
 """
 
