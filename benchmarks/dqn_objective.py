@@ -28,7 +28,7 @@ from ldpomdp.exact import solve_fixed_opponents
 from ldpomdp.exact.fixed_opponents import all_bids, challenge_value, opponent_distribution, raise_rows, round_outcomes
 from ldpomdp.game import PublicView
 from ldpomdp.hands import hand_support
-from ldpomdp.players.wildcard import AggressivePlayer
+from ldpomdp.players.dummies import AggressivePlayer
 from ldpomdp.rules import GameConfig
 
 

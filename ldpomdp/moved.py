@@ -30,14 +30,17 @@ MOVED: dict[str, str | Mapping[str, str]] = {
                          "sample_action"], "ldpomdp.opponent"),
         "OneThirdRule": "ldpomdp.players.one_third", "RandomPlayer": "ldpomdp.players.random_player",
         "OehmPlayer": "ldpomdp.players.oehm", "BurcsiNagyPlayer": "ldpomdp.players.burcsi_nagy",
-        "AggressivePlayer": "ldpomdp.players.wildcard", "ConservativePlayer": "ldpomdp.players.wildcard",
+        "AggressivePlayer": "ldpomdp.players.dummies", "ConservativePlayer": "ldpomdp.players.dummies",
         "TypeMixture": "ldpomdp.players.mixture", "check_opponent": "ldpomdp.players.check",
     },
     "ldpomdp.opponents.base": "ldpomdp.opponent",
     **{f"ldpomdp.opponents.{name}": f"ldpomdp.players.{name}"
-       for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player", "wildcard"]},
+       for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player"]},
+    "ldpomdp.opponents.wildcard": "ldpomdp.players.dummies",
     # the OpenSpiel planner named after what it holds, apart from the bridge package ldpomdp.openspiel
     "ldpomdp.planners.openspiel": "ldpomdp.planners.openspiel_player",
+    # report 004's dummy agents in a module named for what it holds
+    "ldpomdp.players.wildcard": "ldpomdp.players.dummies",
 }
 
 

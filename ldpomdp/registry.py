@@ -128,9 +128,9 @@ register("oehm", "ldpomdp.players.oehm:OehmPlayer", positional="bluff",
          summary="report 003: calls with P(bid false), raises by one; bluffs on a random face, e.g. oehm:0.2")
 register("burcsi-nagy", "ldpomdp.players.burcsi_nagy:BurcsiNagyPlayer",
          summary="report 001's (s, t) mixed strategy, e.g. burcsi-nagy:s=0.5,t=0.1")
-register("aggressive", "ldpomdp.players.wildcard:AggressivePlayer",
+register("aggressive", "ldpomdp.players.dummies:AggressivePlayer",
          summary="report 004 dummy: challenges half the time, else raises by one")
-register("conservative", "ldpomdp.players.wildcard:ConservativePlayer",
+register("conservative", "ldpomdp.players.dummies:ConservativePlayer",
          summary="report 004 dummy: bids only what its own hand makes true")
 register("mixture", "ldpomdp.players.mixture:TypeMixture", kinds={"types": SPECS, "safe": SPEC},
          summary="Bayesian mixture over opponent types, learnt from revealed hands, for assume=, e.g. "

@@ -1,7 +1,7 @@
 """Every seated player that is not a planner (those are in :mod:`ldpomdp.planners`), one module per family.
 
 Exported here: the opponent models (:mod:`.one_third`, :mod:`.random_player`, :mod:`.oehm`, :mod:`.burcsi_nagy`,
-:mod:`.wildcard`, :mod:`.quantal`, :mod:`.mixture`) and :func:`check_opponent`. The players of solved tables and the
+:mod:`.dummies`, :mod:`.quantal`, :mod:`.mixture`) and :func:`check_opponent`. The players of solved tables and the
 rest load the solvers, so they are imported from their modules: :mod:`.nash`, :mod:`.cfr`, :mod:`.best_response`,
 :mod:`.robust`, :mod:`.lbr` and :mod:`.human`.
 """
@@ -13,7 +13,7 @@ from .oehm import OehmPlayer
 from .one_third import OneThirdRule
 from .quantal import QuantalEstimate
 from .random_player import RandomPlayer
-from .wildcard import AggressivePlayer, ConservativePlayer
+from .dummies import AggressivePlayer, ConservativePlayer
 
 __all__ = [
     "OneThirdRule",
