@@ -8,12 +8,12 @@ rest load the solvers, so they are imported from their modules: :mod:`.nash`, :m
 
 from .burcsi_nagy import BurcsiNagyPlayer
 from .check import check_opponent
+from .dummies import AggressivePlayer, ConservativePlayer
 from .mixture import TypeMixture
 from .oehm import OehmPlayer
 from .one_third import OneThirdRule
 from .quantal import QuantalEstimate
 from .random_player import RandomPlayer
-from .dummies import AggressivePlayer, ConservativePlayer
 
 __all__ = [
     "OneThirdRule",
