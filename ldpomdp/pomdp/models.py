@@ -32,6 +32,7 @@ from ..rules import (
     next_opener,
     resolve_challenge,
     round_ends,
+    round_loser,
     settle_round,
     settled_by_count,
 )
@@ -178,8 +179,8 @@ class TransitionModel(pomdp_py.TransitionModel):
         totals = self._totals.get(state.hands)
         if totals is None:
             loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, challenger)
-        else:  # the same rule as resolve_challenge, on the root particles' precomputed counts
-            loser = challenger if totals[bid.face - 1] >= bid.quantity else bidder
+        else:  # the root particles' precomputed counts
+            loser = round_loser(bid.quantity - totals[bid.face - 1], bidder, challenger, call)
         return node.state(state, challenger, loser, seen)
 
     def _play(self, state: LDState, action: LDAction, reply) -> LDState:
