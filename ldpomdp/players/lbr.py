@@ -276,7 +276,7 @@ class LocalBestResponse(BaseOpponent):
         for other, model in self.models.items():
             model.reset(other, config)
         self._had_palifico: set[int] = set()  # the seats whose palifico round has been played
-        self._loser = -1  # the last round's loser
+        self._loser: int | None = None  # the last round's loser (None: nobody lost it)
 
     def _blueprint_for(self, config: GameConfig) -> BlueprintTable:
         """The blueprint valuing round ends at this table (3-6 players), or a ValueError naming what is missing."""
@@ -297,7 +297,7 @@ class LocalBestResponse(BaseOpponent):
             if callable(getattr(model, "observe", None)):
                 model.observe(event)
         if isinstance(event, RoundStart):
-            if event.palifico:  # the palifico round of the seat that has just dropped to one die
+            if event.palifico and self._loser is not None:  # the palifico round of the seat just dropped to one die
                 self._had_palifico.add(self._loser)
             self._start(event)
         elif isinstance(event, RoundEnd):

@@ -169,19 +169,17 @@ class TransitionModel(pomdp_py.TransitionModel):
                              f"over {view.bid}")
         return move
 
-    def _end(self, state: LDState, node: PublicNode, challenger: int, seen: tuple, call: Action = CHALLENGE
-             ) -> LDState:
+    def _end(self, state: LDState, node: PublicNode, caller: int, seen: tuple, call: Action = CHALLENGE) -> LDState:
         bidder, bid = node.history[-1]
         if settled_by_count(self.config):  # the end's index among the round's ends
-            loser, _, after = settle_round(self.config, np.array(state.hands), state.dice, bid, bidder, challenger,
-                                           call)
-            return node.state(state, challenger, loser, seen, _end_codes(self.config, state.dice)[(loser, after)])
+            loser, _, after = settle_round(self.config, np.array(state.hands), state.dice, bid, bidder, caller, call)
+            return node.state(state, caller, loser, seen, _end_codes(self.config, state.dice)[(loser, after)])
         totals = self._totals.get(state.hands)
         if totals is None:
-            loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, challenger)
+            loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, caller)
         else:  # the root particles' precomputed counts
-            loser = round_loser(bid.quantity - totals[bid.face - 1], bidder, challenger, call)
-        return node.state(state, challenger, loser, seen)
+            loser = round_loser(bid.quantity - totals[bid.face - 1], bidder, caller, call)
+        return node.state(state, caller, loser, seen)
 
     def _play(self, state: LDState, action: LDAction, reply) -> LDState:
         """The state after ``action`` when ``reply(state, node, actor)`` gives each opponent's move. The planner's
