@@ -41,6 +41,10 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     "ldpomdp.planners.openspiel": "ldpomdp.planners.openspiel_player",
     # report 004's dummy agents in a module named for what it holds
     "ldpomdp.players.wildcard": "ldpomdp.players.dummies",
+    # LBR's algorithm apart from the seated player (ldpomdp.players.lbr keeps LocalBestResponse and ENDS)
+    "ldpomdp.players.lbr": dict.fromkeys(["local_best_response", "lbr_behaviour", "lookahead_values",
+                                          "table_lookahead_values", "candidate_raises", "round_payoff", "best_actions",
+                                          "HandRange", "RAISES", "TIE", "REPLY_MASS"], "ldpomdp.players.lbr_search"),
 }
 
 
