@@ -103,20 +103,21 @@ class TransitionModel(pomdp_py.TransitionModel):
         self._totals: dict[tuple, list[int]] = {}  # root hands -> matching dice on the table per face
         self._estimates: dict[int, np.ndarray] = {}  # seat -> (rows, faces) estimates of the estimate rule
         self._bluffs: dict[int, float] = {}  # seat -> bluff of the estimate rule it plays (tabulated seats)
-        self._tables: dict[tuple[int, Bid | None], tuple[list[float], tuple[Bid, ...], list[int]]] = {}
+        # (seat, standing bid) -> the estimate rule's moves per root hand row: P(challenge), raises, raise chosen
+        self._lookups: dict[tuple[int, Bid | None], tuple[list[float], tuple[Bid, ...], list[int]]] = {}
         self._seats_after: dict[tuple[int, ...], dict[int, int]] = {}  # dice -> seat -> next seat with dice
         self._drew = False  # whether the transition being played drew a random number (then it is not remembered)
 
     def set_root(self, history: tuple[tuple[int, Bid], ...], states: Sequence[LDState]) -> list[LDState]:
         """Start a new search from the public ``history`` over the root particles ``states``: index each
-        opponent's distinct hands for the tabulated policies, and forget earlier tables. Returns the particles
+        opponent's distinct hands for the tabulated policies, and forget earlier lookups. Returns the particles
         interned (one object per distinct state, in the same order)."""
         self.root = root = PublicNode(history)
         objects = {id(state): state for state in states}  # a state listed for several particles is interned once
         interned = {key: root.states.setdefault((state.hands, -1), state) for key, state in objects.items()}
         states = [interned[id(state)] for state in states]
         distinct = list(root.states.values())  # in order of first appearance
-        self._rows, self._estimates, self._tables, self._bluffs = {}, {}, {}, {}
+        self._rows, self._estimates, self._lookups, self._bluffs = {}, {}, {}, {}
         if distinct:
             hands = np.array([state.hands for state in distinct], dtype=np.int64)  # (distinct, players, faces)
             faces = range(1, self.config.faces + 1)
@@ -147,19 +148,19 @@ class TransitionModel(pomdp_py.TransitionModel):
         row = None if rows is None else rows.get(hand)
         if row is not None:
             bid = node.history[-1][1] if node.history else None
-            table = self._tables.get((actor, bid))
-            if table is None:
+            lookup = self._lookups.get((actor, bid))
+            if lookup is None:
                 view = PublicView(self.config, actor, state.dice, node.history, state.round_index)
                 p_challenge, raises, choice = estimate_policy(self._estimates[actor], view, self._bluffs[actor])
-                table = self._tables[actor, bid] = (p_challenge.tolist(), raises, choice.tolist())
-            p = table[0][row]
+                lookup = self._lookups[actor, bid] = (p_challenge.tolist(), raises, choice.tolist())
+            p = lookup[0][row]
             if p >= 1.0:
                 return CHALLENGE
             if p > 0.0:
                 self._drew = True
                 if self.rng.random() < p:
                     return CHALLENGE
-            return table[1][table[2][row]]
+            return lookup[1][lookup[2][row]]
         self._drew = True  # a model's own act may draw
         model = self.models[actor]
         view = PlayerView(self.config, actor, state.dice, node.history, state.round_index, hand=hand)
