@@ -34,7 +34,7 @@ from ldpomdp.exact.against_models.solver import (
 )
 from ldpomdp.game import PublicView
 from ldpomdp.hands import hand_support
-from ldpomdp.players.wildcard import AggressivePlayer
+from ldpomdp.players.dummies import AggressivePlayer
 from ldpomdp.rules import GameConfig
 
 

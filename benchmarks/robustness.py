@@ -5,7 +5,7 @@ wild, seats rotated; today's rules, or with ``--rules`` a preset (Perudo, Dudo).
 - exploitability, in payoff units per role (+1 win / -1 loss; 0 for an equilibrium): exact at one die each
   (``ldpomdp.exact.game_exploitability``, the whole game: under Perudo a right exact call repeats the round;
   planners read through ``ReplayPolicy``; beside it, where the game is one round, the one-round LBR's figure,
-  ``ldpomdp.players.lbr.local_best_response``, for agents with ``action_probabilities``), elsewhere the
+  ``ldpomdp.players.lbr_search.local_best_response``, for agents with ``action_probabilities``), elsewhere the
   local best response's lower bound 2w - 1 from its win rate w against the agent (``lbr:SPEC``), with the 95%
   Wilson interval mapped the same way, over ``--lbr-games`` games (0: not measured). A planner (no
   ``action_probabilities``) is read through its ``act``, affordable up to ``--replay-dice`` dice each only (0: never).
@@ -29,7 +29,7 @@ from pathlib import Path
 from _record import record
 
 from ldpomdp.exact import ReplayPolicy, game_exploitability
-from ldpomdp.players.lbr import local_best_response
+from ldpomdp.players.lbr_search import local_best_response
 from ldpomdp.registry import make_player, make_seat, split_specs
 from ldpomdp.rules import PRESETS, GameConfig
 from ldpomdp.sweeps import Cell, LowerBound, SummaryRow, parse_dice_range, read_timing, run_sweep

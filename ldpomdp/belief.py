@@ -16,7 +16,7 @@ import numpy as np
 
 from .caches import memo
 from .errors import UsageError
-from .hands import HAND_DTYPE, count_hands, hand_support, prior_table, row_width
+from .hands import HAND_DTYPE, count_hands, hand_support, prior_alias, row_width
 from .hooks import deciding_face_of, shared_probability_of, sum_problem
 from .rules import GameConfig, matching_count
 from .validation import int_at_least as _int_at_least
@@ -248,11 +248,11 @@ class RejectionParticleBelief(_Belief):
 
     def _prior_draws(self, k: int) -> np.ndarray:
         """``k`` hands from Multinomial(num_dice, 1/faces) as padded rows (k, row width): rows of the exact
-        support drawn through an alias table (:func:`~ldpomdp.hands.prior_table`), or, for supports
-        too large to tabulate, dice rolled and counted with one ``bincount`` over row-offset faces."""
-        table = prior_table(self.num_dice, self.faces)
-        if table is not None:
-            support, alias = table
+        support drawn by the alias method (:func:`~ldpomdp.hands.prior_alias`), or, for supports
+        too large to enumerate, dice rolled and counted with one ``bincount`` over row-offset faces."""
+        drawable = prior_alias(self.num_dice, self.faces)
+        if drawable is not None:
+            support, alias = drawable
             scaled = self.rng.random(k)
             scaled *= len(support)  # whole part: the row; below the row's cut: keep it, else its alias
             rows = scaled.astype(np.int64)

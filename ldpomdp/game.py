@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -18,6 +19,7 @@ import numpy as np
 
 from .caches import memo
 from .errors import PlayerError, UsageError, describe
+from .moved import REMOVED_IN
 from .rules import (
     EXACT,
     Action,
@@ -118,22 +120,29 @@ class ActionTaken:
 
 @dataclass(frozen=True)
 class RoundEnd:
-    """A call ended the round: every hand is shown. ``challenger`` is the caller; ``exact``: the call was an exact
-    call (right iff ``loser`` is -1, nobody losing; ``regained`` is then the die it got back, 0 at its starting
-    dice); ``palifico``: the round was a palifico round. Under ``loss="difference"`` the loser may lose several
-    dice (``dice_after``)."""
+    """A call ended the round: every hand is shown. ``caller`` made the call (a challenge or an exact call);
+    ``exact``: the call was an exact call (right iff ``loser`` is None, nobody losing; ``regained`` is then the die
+    the caller got back, 0 at its starting dice); ``palifico``: the round was a palifico round. Under
+    ``loss="difference"`` the loser may lose several dice (``dice_after``)."""
 
     round_index: int
     hands: tuple[tuple[int, ...], ...]
     bid: Bid
     bidder: int
-    challenger: int
-    loser: int
+    caller: int
+    loser: int | None
     matching: int
     dice_after: tuple[int, ...]
     exact: bool = False
     regained: int = 0
     palifico: bool = False
+
+    @property
+    def challenger(self) -> int:
+        """The caller, under its old name (deprecated: :attr:`caller`)."""
+        warnings.warn(f"RoundEnd.challenger is now RoundEnd.caller (the caller of a challenge or an exact call); "
+                      f"the old name goes in ldpomdp {REMOVED_IN} (CHANGELOG.md)", DeprecationWarning, stacklevel=2)
+        return self.caller
 
 
 Event = RoundStart | ActionTaken | RoundEnd
@@ -298,8 +307,9 @@ class RoundState:
             bidder = self.history[-1][0]
             loser, matching, after = settle_round(self.config, np.array(self.hands), self.dice, bid, bidder,
                                                   self.seat, action)
-            self.end = RoundEnd(self.round_index, self.hands, bid, bidder, self.seat, loser, matching, after,
-                                action is EXACT, max(after[self.seat] - self.dice[self.seat], 0), self.palifico)
+            self.end = RoundEnd(self.round_index, self.hands, bid, bidder, self.seat, None if loser < 0 else loser,
+                                matching, after, action is EXACT, max(after[self.seat] - self.dice[self.seat], 0),
+                                self.palifico)
             events.append(self.end)
             return events
         self.history.append((self.seat, action))
@@ -310,8 +320,9 @@ class RoundState:
         """The ended round's record."""
         if self.end is None:
             raise ValueError("RoundState.record: the round has not ended")
-        return RoundRecord(self.opener, self.hands, tuple(self.history), self.end.challenger, self.end.loser,
-                           self.end.bid, self.end.matching, self.end.exact, self.palifico)
+        loser = -1 if self.end.loser is None else self.end.loser  # a record's loser -1: nobody
+        return RoundRecord(self.opener, self.hands, tuple(self.history), self.end.caller, loser, self.end.bid,
+                           self.end.matching, self.end.exact, self.palifico)
 
 
 class GameState:
@@ -356,9 +367,10 @@ class GameState:
         events = self.round.play(action, who)
         end = self.round.end
         if end is not None:
-            self.record.rounds.append(self.round.record())
+            record = self.round.record()
+            self.record.rounds.append(record)
             self.dice = end.dice_after
-            following = next_round(self.config, self.dice, end.challenger, end.loser, self._had_palifico)
+            following = next_round(self.config, self.dice, end.caller, record.loser, self._had_palifico)
             if following is None:
                 self.record.winner = next(i for i, d in enumerate(self.dice) if d > 0)
             else:

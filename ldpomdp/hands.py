@@ -1,29 +1,32 @@
-"""The hand space: every hand of n dice as face counts, its prior, and the tables drawn from.
+"""The hand space: every hand of n dice as face counts, its prior, and the alias arrays prior hands are drawn by.
 
 A hand is stored as face counts (``hand[f - 1]`` = dice showing ``f``). Beliefs, the exact solvers and the
-opponent checks share these tables; each is cached per argument and read-only.
+opponent checks share these arrays; each is cached per argument and read-only.
 
-Only numpy, :mod:`ldpomdp.rules` and :mod:`ldpomdp.validation` are imported here.
+Only numpy, :mod:`ldpomdp.rules` and :mod:`ldpomdp.validation` are imported here (and :mod:`ldpomdp.moved` for the
+old names).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from .caches import memo
 from .errors import UsageError
+from .moved import moved_attribute
 from .rules import GameConfig, match_matrix, match_probability
 from .validation import int_at_least as _int_at_least
 
 __all__ = [
-    "HAND_DTYPE", "MAX_SUPPORT", "support_size", "PRIOR_TABLE_MAX", "row_width", "hand_support", "alias_table",
-    "prior_table", "count_hands", "count_prior", "hand_rows", "solver_hands", "solver_hand_rows",
+    "HAND_DTYPE", "MAX_SUPPORT", "support_size", "PRIOR_ALIAS_MAX", "row_width", "hand_support", "alias_arrays",
+    "prior_alias", "count_hands", "count_prior", "hand_rows", "solver_hands", "solver_hand_rows",
 ]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
-PRIOR_TABLE_MAX = 1_000_000  # rows; up to this support size prior hands come from an alias table (6 faces: 40 dice)
+PRIOR_ALIAS_MAX = 1_000_000  # rows; up to this support size prior hands come from alias arrays (6 faces: 40 dice)
 HAND_DTYPE = np.int16
 
 
@@ -70,8 +73,8 @@ def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]
     return support, prior
 
 
-def alias_table(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Walker's alias table for sampling row i with ``probabilities[i]``: draw a row r uniformly, keep it
+def alias_arrays(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Walker's alias method's arrays for sampling row i with ``probabilities[i]``: draw a row r uniformly, keep it
     with probability ``threshold[r]``, else take ``alias[r]``. O(1) per draw whatever the number of rows.
 
     Built without a loop over rows. With q = M p, rows below 1 ("small") lay their deficits 1 - q end to
@@ -99,26 +102,26 @@ def alias_table(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @memo(maxsize=64)
-def prior_table(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """(support padded to :func:`row_width` columns, alias table) to draw prior hands, or None when the
-    support has more than PRIOR_TABLE_MAX rows (then dice are rolled). Cached per dice count.
+def prior_alias(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(support padded to :func:`row_width` columns, its alias rows) to draw prior hands, or None when the
+    support has more than PRIOR_ALIAS_MAX rows (then dice are rolled). Cached per dice count.
 
     Alias row r is two int64 side by side, so a draw fetches one 16-byte item: the bits of the float r +
     threshold[r] (a uniform point u * M below it keeps row r; comparing it whole saves taking the fraction) and
     alias[r]. A last row M, never kept, catches u * M rounding up to M and sends it where row M - 1's overflow goes."""
     rows = math.comb(num_dice + faces - 1, faces - 1)
-    if rows > PRIOR_TABLE_MAX:
+    if rows > PRIOR_ALIAS_MAX:
         return None
     support, prior = hand_support(num_dice, faces)
     padded = np.zeros((rows, row_width(faces)), dtype=HAND_DTYPE)
     padded[:, :faces] = support
-    threshold, alias = alias_table(prior)
-    table = np.empty((rows + 1, 2), dtype=np.int64)
-    table[:rows, 0] = (np.arange(rows) + threshold).view(np.int64)
-    table[rows, 0] = np.array([float(rows)]).view(np.int64)[0]
-    table[:rows, 1], table[rows, 1] = alias, alias[rows - 1]
-    padded.flags.writeable = table.flags.writeable = False  # cached and shared by every belief
-    return padded, table
+    threshold, alias = alias_arrays(prior)
+    lookup = np.empty((rows + 1, 2), dtype=np.int64)
+    lookup[:rows, 0] = (np.arange(rows) + threshold).view(np.int64)
+    lookup[rows, 0] = np.array([float(rows)]).view(np.int64)[0]
+    lookup[:rows, 1], lookup[rows, 1] = alias, alias[rows - 1]
+    padded.flags.writeable = lookup.flags.writeable = False  # cached and shared by every belief
+    return padded, lookup
 
 
 @memo(maxsize=1024)
@@ -197,3 +200,9 @@ def solver_hand_rows(hands: np.ndarray, num_dice: int, config: GameConfig) -> np
         return hand_rows(hands, num_dice, config.faces)
     hands = _checked(hands, num_dice, config.faces)
     return hands @ match_matrix(config)[:, config.faces - 1]
+
+
+def __getattr__(name: str) -> Any:
+    """The old names of the alias arrays (``prior_table``, ``alias_table``, ``PRIOR_TABLE_MAX``), with a
+    DeprecationWarning."""
+    return moved_attribute(__name__, name)

@@ -2,7 +2,9 @@
 
 `MOVED` maps an old module path to where its names went: one new module for all of them (a module moved whole),
 or name by name (a module split up), where ``"module:new_name"`` is a name that was renamed too. Importing an old
-path warns once, naming the new home; CHANGELOG.md lists every move and the version that drops it.
+path warns once, naming the new home; CHANGELOG.md lists every move and the version that drops it. A module that
+stays where it is but gave names away (or renamed them) lists them name by name too, and passes its module
+``__getattr__`` to :func:`moved_attribute`: reading such a name warns, naming its new home.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from types import FrameType, ModuleType
 from typing import Any
 
-__all__ = ["MOVED", "REMOVED_IN", "install"]
+__all__ = ["MOVED", "REMOVED_IN", "install", "moved_attribute"]
 
 REMOVED_IN = "0.3"
 
@@ -28,12 +30,12 @@ MOVED: dict[str, str | Mapping[str, str]] = {
                          "sample_action"], "ldpomdp.opponent"),
         "OneThirdRule": "ldpomdp.players.one_third", "RandomPlayer": "ldpomdp.players.random_player",
         "OehmPlayer": "ldpomdp.players.oehm", "BurcsiNagyPlayer": "ldpomdp.players.burcsi_nagy",
-        "AggressivePlayer": "ldpomdp.players.wildcard", "ConservativePlayer": "ldpomdp.players.wildcard",
+        "AggressivePlayer": "ldpomdp.players.dummies", "ConservativePlayer": "ldpomdp.players.dummies",
         "TypeMixture": "ldpomdp.players.mixture", "check_opponent": "ldpomdp.players.check",
     },
     "ldpomdp.opponents.base": "ldpomdp.opponent",
     **{f"ldpomdp.opponents.{name}": f"ldpomdp.players.{name}"
-       for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player", "wildcard"]},
+       for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player"]},
     "ldpomdp.web.load": "ldpomdp.web.load_driver",  # the web app's load driver, named for what it is
     # 0.2's ldpomdp.exact wing, by table size: two_player/, many_players/, against_models/ (issue 54)
     "ldpomdp.exact.equilibrium": {
@@ -73,24 +75,51 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     "ldpomdp.exact.fixed_opponents": "ldpomdp.exact.against_models.solver",
     "ldpomdp.exact.count_rounds": "ldpomdp.exact.against_models.count_rounds",
     "ldpomdp.exact.game_values": "ldpomdp.exact.against_models.game_values",
+    "ldpomdp.opponents.wildcard": "ldpomdp.players.dummies",
+    # the OpenSpiel planner named after what it holds, apart from the bridge package ldpomdp.openspiel
+    "ldpomdp.planners.openspiel": "ldpomdp.planners.openspiel_player",
+    # report 004's dummy agents in a module named for what it holds
+    "ldpomdp.players.wildcard": "ldpomdp.players.dummies",
+    # LBR's algorithm apart from the seated player (ldpomdp.players.lbr keeps LocalBestResponse and ENDS)
+    "ldpomdp.players.lbr": dict.fromkeys(["local_best_response", "lbr_behaviour", "lookahead_values",
+                                          "table_lookahead_values", "candidate_raises", "round_payoff", "best_actions",
+                                          "HandRange", "RAISES", "TIE", "REPLY_MASS"], "ldpomdp.players.lbr_search"),
+    # "table" means a solved strategy: the hand space's alias arrays renamed
+    "ldpomdp.hands": {"prior_table": "ldpomdp.hands:prior_alias", "alias_table": "ldpomdp.hands:alias_arrays",
+                      "PRIOR_TABLE_MAX": "ldpomdp.hands:PRIOR_ALIAS_MAX"},
 }
 
 
-def _home(old: str, name: str) -> str | None:
-    """The module that now holds ``name`` of the old module ``old`` (None: the old module never had it)."""
-    target = MOVED[old]
-    return target if isinstance(target, str) else target.get(name)
+def _home(old: str, name: str) -> str:
+    """Where ``name`` of the old module ``old`` now lives (``"module"`` or ``"module:new_name"``); AttributeError
+    when the old module never had it."""
+    target = MOVED.get(old)
+    home = target if isinstance(target, str) else None if target is None else target.get(name)
+    if home is None or name.startswith("__"):
+        raise AttributeError(f"module {old!r} has no attribute {name!r}")
+    return home
+
+
+def _object(home: str, name: str) -> Any:
+    """The object that ``name`` now is at ``home`` (``"module"`` or ``"module:new_name"``)."""
+    module, _, new_name = home.partition(":")
+    return getattr(importlib.import_module(module), new_name or name)
+
+
+def moved_attribute(module: str, name: str) -> Any:
+    """Name ``name`` that module ``module`` (still in place) gave away or renamed, read from its new home with a
+    DeprecationWarning; AttributeError for a name the module never had (its module ``__getattr__`` calls this)."""
+    home = _home(module, name)
+    warnings.warn(f"{module}.{name} has moved to {home}; the old name goes in ldpomdp {REMOVED_IN} (CHANGELOG.md)",
+                  DeprecationWarning, stacklevel=3)
+    return _object(home, name)
 
 
 class _OldModule(ModuleType):
     """An old module path: each attribute is looked up in its new home."""
 
     def __getattr__(self, name: str) -> Any:
-        home = _home(self.__name__, name)
-        if home is None or name.startswith("__"):
-            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
-        module, _, new_name = home.partition(":")
-        return getattr(importlib.import_module(module), new_name or name)
+        return _object(_home(self.__name__, name), name)
 
     def __dir__(self) -> list[str]:
         target = MOVED[self.__name__]

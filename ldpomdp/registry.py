@@ -128,9 +128,9 @@ register("oehm", "ldpomdp.players.oehm:OehmPlayer", positional="bluff",
          summary="report 003: calls with P(bid false), raises by one; bluffs on a random face, e.g. oehm:0.2")
 register("burcsi-nagy", "ldpomdp.players.burcsi_nagy:BurcsiNagyPlayer",
          summary="report 001's (s, t) mixed strategy, e.g. burcsi-nagy:s=0.5,t=0.1")
-register("aggressive", "ldpomdp.players.wildcard:AggressivePlayer",
+register("aggressive", "ldpomdp.players.dummies:AggressivePlayer",
          summary="report 004 dummy: challenges half the time, else raises by one")
-register("conservative", "ldpomdp.players.wildcard:ConservativePlayer",
+register("conservative", "ldpomdp.players.dummies:ConservativePlayer",
          summary="report 004 dummy: bids only what its own hand makes true")
 register("mixture", "ldpomdp.players.mixture:TypeMixture", kinds={"types": SPECS, "safe": SPEC},
          summary="Bayesian mixture over opponent types, learnt from revealed hands, for assume=, e.g. "
@@ -167,7 +167,7 @@ register("pomcp", "ldpomdp.planners.pomcp:POMCPPlanner",
          aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
          kinds={"assume": SPEC},
          summary="POMCP (pomdp-py) over the belief, e.g. pomcp:depth=12,sims=2000")
-register("openspiel", "ldpomdp.planners.openspiel:OpenSpielPlayer", aliases={"particles": "n_particles"},
+register("openspiel", "ldpomdp.planners.openspiel_player:OpenSpielPlayer", aliases={"particles": "n_particles"},
          kinds={"policy": FILE, "assume": SPEC},
          summary="an OpenSpiel bot (extra openspiel): openspiel:bot=ismcts,sims=500 (ISMCTS over the belief) or "
                  "openspiel:policy=PATH (a saved tabular policy)")

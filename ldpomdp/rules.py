@@ -38,6 +38,7 @@ __all__ = [
     "resolve_challenge",
     "settle_round",
     "settle_count",
+    "round_loser",
     "settled_by_count",
     "round_ends",
     "next_opener",
@@ -485,9 +486,10 @@ def match_probability(config: GameConfig, face: int) -> float:
 def resolve_challenge(
     config: GameConfig, hands: np.ndarray, bid: Bid, bidder: int, challenger: int
 ) -> tuple[int, int]:
-    """Return ``(loser, matching)``: the challenger loses if the table holds at least ``bid.quantity``."""
+    """Return ``(loser, matching)``: the challenger loses if the table holds at least ``bid.quantity``
+    (:func:`round_loser`)."""
     matching = int(matching_count(np.asarray(hands), bid.face, config).sum())
-    return (challenger if matching >= bid.quantity else bidder), matching
+    return round_loser(bid.quantity - matching, bidder, challenger, CHALLENGE), matching
 
 
 def settle_round(
@@ -506,15 +508,22 @@ def settle_count(config: GameConfig, dice: tuple[int, ...], missing: int, bidder
     dice by ``missing`` (<= 0: the bid holds). Loser -1 when nobody loses (a right exact call: the caller gets a die
     back, never above its starting dice). A challenge's loser loses one die, or under ``loss="difference"`` what the
     bid missed by (the bidder: ``missing``; the challenger: ``1 - missing``); a wrong exact call costs one die."""
-    if call is EXACT:
-        if missing == 0:
-            regained = int(dice[caller] < config.starting_dice[caller])
-            return -1, tuple(d + regained * (i == caller) for i, d in enumerate(dice))
-        loser, lost = caller, 1
-    else:
-        loser = caller if missing <= 0 else bidder
-        lost = 1 if config.loss == "one" else abs(missing) + (loser == caller)
+    loser = round_loser(missing, bidder, caller, call)
+    if loser < 0:
+        regained = int(dice[caller] < config.starting_dice[caller])
+        return -1, tuple(d + regained * (i == caller) for i, d in enumerate(dice))
+    lost = 1 if call is EXACT or config.loss == "one" else abs(missing) + (loser == caller)
     return loser, tuple(max(d - lost, 0) if i == loser else d for i, d in enumerate(dice))
+
+
+def round_loser(missing: int, bidder: int, caller: int, call: Action) -> int:
+    """Who loses the round that ``caller``'s ``call`` of ``bidder``'s bid ends, the bid's quantity exceeding the
+    matching dice by ``missing`` (<= 0: the bid holds): a challenge costs the caller when the bid holds, else the
+    bidder; an exact call costs the caller unless ``missing`` is 0 (then -1: nobody loses). The one rule of a round's
+    end, on a count, so that the planners' precomputed counts ask it too."""
+    if call is EXACT:
+        return -1 if missing == 0 else caller
+    return caller if missing <= 0 else bidder
 
 
 def settled_by_count(config: GameConfig) -> bool:

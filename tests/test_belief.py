@@ -30,7 +30,7 @@ from ldpomdp import (
     play_round,
 )
 from ldpomdp.estimate import probability_of as _probability_of
-from ldpomdp.hands import alias_table, count_hands, hand_support
+from ldpomdp.hands import alias_arrays, count_hands, hand_support
 from ldpomdp.hooks import deciding_face_of
 from ldpomdp.opponent import BaseOpponent
 from ldpomdp.rules import match_matrix, matching_count
@@ -51,11 +51,14 @@ def test_belief_module_imports_only_numpy_and_rules():
     stdlib_and_numpy = {"__future__", "collections.abc", "math", "functools", "typing", "numpy"}
     numpy_only = {".rules", ".validation", ".hands", ".hooks", ".caches", ".errors"}
     assert _imports(package / "belief.py") <= stdlib_and_numpy | numpy_only
-    assert _imports(package / "hands.py") <= stdlib_and_numpy | {".rules", ".validation", ".caches", ".errors"}
+    assert _imports(package / "hands.py") <= stdlib_and_numpy | {".rules", ".validation", ".caches", ".errors",
+                                                                 ".moved"}
     assert _imports(package / "hooks.py") <= stdlib_and_numpy | {".validation", ".caches"}
     assert _imports(package / "validation.py") <= stdlib_and_numpy | {".errors"}
     assert _imports(package / "errors.py") <= stdlib_and_numpy | {"importlib", "os", "traceback", "pathlib"}
     assert _imports(package / "caches.py") <= stdlib_and_numpy | {"collections", "threading"}  # the standard library
+    assert _imports(package / "moved.py") <= stdlib_and_numpy | {"importlib", "importlib.abc", "importlib.machinery",
+                                                                 "sys", "warnings", "types"}  # the standard library
     code = "import sys; sys.modules['pomdp_py'] = None; import ldpomdp.belief"  # pomdp-py import would fail
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -105,7 +108,7 @@ def test_support_at_35_dice_and_size_limit():
         hand_support(400, 6)
 
 
-def test_alias_table_gives_back_the_probabilities_exactly():
+def test_alias_arrays_give_back_the_probabilities_exactly():
     """Row r is drawn with P = (threshold[r] + sum of (1 - threshold[s]) over s aliased to r) / M: equal to
     the input up to rounding, for skewed vectors, zeros, uniform ones and the 35-dice hand prior."""
     rng = np.random.default_rng(3)
@@ -115,24 +118,24 @@ def test_alias_table_gives_back_the_probabilities_exactly():
         if rng.random() < 0.3 and len(p) > 1:
             p = p.copy()
             p[int(rng.integers(len(p)))] = 0.0
-        threshold, alias = alias_table(p)
+        threshold, alias = alias_arrays(p)
         m = len(p)
         assert ((threshold >= 0) & (threshold <= 1)).all()
         mass = threshold / m + np.bincount(alias, weights=(1 - threshold) / m, minlength=m)
         np.testing.assert_allclose(mass, p / p.sum(), rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("table", [True, False])
-def test_prior_particles_and_exact_prior_agree(table, monkeypatch):
-    """The particle prior is Multinomial(d, 1/6), through the alias table or (support too large to
-    tabulate) rolled dice: each face count's mean d/6 (4-sigma from N draws), count distributions."""
-    if not table:
-        monkeypatch.setattr(ldpomdp.hands, "PRIOR_TABLE_MAX", 0)
-        ldpomdp.hands.prior_table.cache_clear()
+@pytest.mark.parametrize("alias", [True, False])
+def test_prior_particles_and_exact_prior_agree(alias, monkeypatch):
+    """The particle prior is Multinomial(d, 1/6), through the alias method or (support too large to
+    enumerate) rolled dice: each face count's mean d/6 (4-sigma from N draws), count distributions."""
+    if not alias:
+        monkeypatch.setattr(ldpomdp.hands, "PRIOR_ALIAS_MAX", 0)
+        ldpomdp.hands.prior_alias.cache_clear()
     n, d = 100_000, 35
     belief = RejectionParticleBelief(d, n_particles=n, rng=1)
-    assert (ldpomdp.hands.prior_table(d, 6) is not None) == table
-    ldpomdp.hands.prior_table.cache_clear()
+    assert (ldpomdp.hands.prior_alias(d, 6) is not None) == alias
+    ldpomdp.hands.prior_alias.cache_clear()
     assert belief.particles.dtype == np.int16 and (belief.particles.sum(axis=1) == d).all()
     sigma = math.sqrt(d * (1 / 6) * (5 / 6) / n)
     assert np.abs(belief.particles.mean(axis=0) - d / 6).max() < 4 * sigma

@@ -83,11 +83,11 @@ def test_illegal_action_raises_naming_the_agent():
 
 
 def test_round_reward_follows_report_004():
-    end = RoundEnd(0, ((1, 0), (0, 1)), Bid(2, 2), bidder=1, challenger=0, loser=1, matching=1, dice_after=(1, 0))
+    end = RoundEnd(0, ((1, 0), (0, 1)), Bid(2, 2), bidder=1, caller=0, loser=1, matching=1, dice_after=(1, 0))
     history = ((0, Bid(1, 1)), (1, Bid(2, 2)))
     assert round_reward(end, history, 0, REPORT_SHAPING) == pytest.approx((100 + 500) / 5000)  # held bid, right call
     assert round_reward(end, history, 1, REPORT_SHAPING) == pytest.approx(-500 / 5000)  # bluff called
-    wrong = RoundEnd(0, ((1, 0), (0, 1)), Bid(2, 2), bidder=1, challenger=0, loser=0, matching=2, dice_after=(0, 1))
+    wrong = RoundEnd(0, ((1, 0), (0, 1)), Bid(2, 2), bidder=1, caller=0, loser=0, matching=2, dice_after=(0, 1))
     assert round_reward(wrong, history, 0, REPORT_SHAPING) == pytest.approx((100 - 1000) / 5000)
     assert round_reward(wrong, history, 1, REPORT_SHAPING) == pytest.approx(100 / 5000)
     risky = Shaping(bluff_called=-1.0, risk=1.0, small_raise=0.5)

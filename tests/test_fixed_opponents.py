@@ -19,7 +19,7 @@ from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundStart, play_g
 from ldpomdp.hands import count_hands
 from ldpomdp.players import OneThirdRule, RandomPlayer
 from ldpomdp.players.best_response import BestResponsePlayer
-from ldpomdp.players.wildcard import AggressivePlayer, ConservativePlayer
+from ldpomdp.players.dummies import AggressivePlayer, ConservativePlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import (
     CHALLENGE,

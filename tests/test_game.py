@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from ldpomdp import (
     CHALLENGE,
+    EXACT,
     ActionTaken,
     Bid,
     GameConfig,
@@ -20,6 +21,7 @@ from ldpomdp import (
     RandomPlayer,
     RoundEnd,
     RoundStart,
+    matching_count,
     play_game,
     rotate,
 )
@@ -175,6 +177,22 @@ def test_a_seed_stands_for_its_generator():
     rounds = [play_round(config, [OneThirdRule(), OneThirdRule()], (3, 3), 0, rng)
               for rng in (9, np.random.default_rng(9))]
     assert rounds[0] == rounds[1]
+
+
+def test_a_round_end_names_its_caller_and_no_loser_after_a_right_exact_call():
+    """``RoundEnd.caller`` made the call (``challenger``, its old name, warns); ``loser`` None when nobody lost, where
+    the round's record keeps -1."""
+    state = GameState(GameConfig(dice=3, exact_call=True), 4)
+    state.start_round()
+    rnd = state.round
+    matching = int(matching_count(np.array(rnd.hands), 2, rnd.config).sum())
+    assert matching > 0  # the seed's roll: a bid on twos that an exact call gets right
+    state.play(Bid(matching, 2))
+    end = state.play(EXACT)[-1]
+    assert isinstance(end, RoundEnd) and end.exact and end.caller == 1 and end.loser is None
+    assert state.record.rounds[-1].challenger == 1 and state.record.rounds[-1].loser == -1
+    with pytest.warns(DeprecationWarning, match=r"RoundEnd\.challenger is now RoundEnd\.caller"):
+        assert end.challenger == 1
 
 
 def test_one_third_mirror_match_is_even():

@@ -78,7 +78,7 @@ def test_rounds_list_only_seats_still_in_and_one_die_is_singular():
     human, out = drive("")
     human.reset(2, config)
     human.observe(RoundStart(4, (1, 0, 2), opener=2))
-    human.observe(RoundEnd(4, ((0, 1, 0, 0, 0, 0), (0,) * 6, (0, 0, 1, 0, 1, 0)), Bid(2, 4), bidder=0, challenger=2,
+    human.observe(RoundEnd(4, ((0, 1, 0, 0, 0, 0), (0,) * 6, (0, 0, 1, 0, 1, 0)), Bid(2, 4), bidder=0, caller=2,
                            loser=0, matching=1, dice_after=(0, 0, 2)))
     assert out.getvalue().splitlines() == ["", "=== Round 5 - dice seat 0: 1, seat 2 (you): 2; seat 2 opens",
                                            "seat 0: [2]", "seat 2 (you): [3, 5]",
@@ -91,7 +91,7 @@ def test_out_of_dice_is_said_once_when_the_last_die_goes():
     human.reset(0, GameConfig(num_players=3, dice=1))
     hands = ((0,) * 6, (1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0))
     for loser, after in ((0, (0, 1, 1)), (1, (0, 0, 1))):
-        human.observe(RoundEnd(0, hands, Bid(2, 4), bidder=1, challenger=2, loser=loser, matching=1, dice_after=after))
+        human.observe(RoundEnd(0, hands, Bid(2, 4), bidder=1, caller=2, loser=loser, matching=1, dice_after=after))
     assert out.getvalue().count("You are out of dice.") == 1
 
 

@@ -9,15 +9,15 @@ import math
 import numpy as np
 import pytest
 
-import ldpomdp.players.lbr as lbr_module
+import ldpomdp.players.lbr_search as lbr_search
 from ldpomdp.exact import cached_solution, exploitability, policy_behaviour
 from ldpomdp.exact.two_player.states import RoundOutcome
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundStart, play_game, rotate
 from ldpomdp.hands import hand_support
 from ldpomdp.players.cfr import CFRPlayer
-from ldpomdp.players.lbr import (
+from ldpomdp.players.lbr import LocalBestResponse
+from ldpomdp.players.lbr_search import (
     HandRange,
-    LocalBestResponse,
     candidate_raises,
     lbr_behaviour,
     local_best_response,
@@ -168,6 +168,8 @@ def test_planners_are_read_through_their_act():
 @pytest.mark.parametrize("kwargs, match", [
     ({"lookahead": 3}, "lookahead"), ({"raises": "some"}, "raises"), ({"policy": "nope"}, "nope"),
     ({"ends": "even"}, "ends"), ({"ends": "fair", "table": "blueprint.npz"}, "give one or the other"),
+    ({"table": "blueprint.npz", "blueprints": print}, "give one or the other"),
+    ({"copy_model": "one-third"}, "copy_model must be callable"),
 ])
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -284,7 +286,7 @@ def test_table_lookahead_values_every_candidate_by_brute_force(monkeypatch, pres
     candidate, no reply skipped: each value is the sum over the others' hands of LBR's call, or of the next seat's
     call or reply and the seat after it calling that reply, each end as ``ends`` says by caller and what the bid
     missed by (under Perudo, exact calls right or wrong)."""
-    monkeypatch.setattr(lbr_module, "REPLY_MASS", 0.0)
+    monkeypatch.setattr(lbr_search, "REPLY_MASS", 0.0)
     config = GameConfig(num_players=4, dice=2) if preset is None else GameConfig.preset(preset, num_players=4, dice=2)
     perudo = preset == "perudo"
     dice, me = (1, 0, 2, 1), 2

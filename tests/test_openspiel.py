@@ -14,7 +14,7 @@ pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip
 
 import pyspiel
 from conftest import Planted
-from ldpomdp.planners.openspiel import OpenSpielPlayer
+from ldpomdp.planners.openspiel_player import OpenSpielPlayer
 from open_spiel.python.algorithms import cfr, expected_game_score
 from open_spiel.python.algorithms import exploitability as os_exploitability
 

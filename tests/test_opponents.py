@@ -43,10 +43,10 @@ def view_for(config, hand, dice, history=(), seat=0):
     return PlayerView(config, seat, tuple(dice), tuple(history), hand=tuple(int(x) for x in hand))
 
 
-def round_end(challenger, bidder, loser, dice=(5, 5, 5)):
+def round_end(caller, bidder, loser, dice=(5, 5, 5)):
     """A finished round for ``observe`` (hands and bid do not matter to the models here)."""
     hands = tuple((0,) * 5 + (d,) for d in dice)
-    return RoundEnd(0, hands, Bid(1, 2), bidder, challenger, loser, 0, dice)
+    return RoundEnd(0, hands, Bid(1, 2), bidder, caller, loser, 0, dice)
 
 
 @pytest.mark.parametrize("config_name", sorted(CONFIGS))
@@ -96,8 +96,8 @@ def test_burcsi_nagy_frequencies_match_probabilities_with_every_nudge():
     view = view_for(config, (1, 0, 1, 1, 2, 0), (5, 5, 5), ((1, Bid(6, 5)), (2, Bid(7, 3))))
     histories = {
         "none": [],
-        "s": [round_end(challenger=0, bidder=2, loser=2)],  # our challenge of seat 2 succeeded
-        "t": [round_end(challenger=1, bidder=0, loser=1)],  # seat 1's challenge failed
+        "s": [round_end(caller=0, bidder=2, loser=2)],  # our challenge of seat 2 succeeded
+        "t": [round_end(caller=1, bidder=0, loser=1)],  # seat 1's challenge failed
         "both": [round_end(0, 2, 2), round_end(1, 0, 1)],
     }
     rng = np.random.default_rng(12)

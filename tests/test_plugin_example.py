@@ -63,7 +63,7 @@ def test_act_frequencies_match_probabilities_and_memory_counts():
     n = 2000
     share = np.mean([player.act(view, rng) is CHALLENGE for _ in range(n)])
     assert abs(share - p) <= 4 * np.sqrt(p * (1 - p) / n)
-    player.observe(RoundEnd(0, ((0,) * 6, (0,) * 6), Bid(3, 2), bidder=1, challenger=0, loser=1, matching=1,
+    player.observe(RoundEnd(0, ((0,) * 6, (0,) * 6), Bid(3, 2), bidder=1, caller=0, loser=1, matching=1,
                             dice_after=(5, 4)))
     assert player.action_probabilities(hand, view.public(), CHALLENGE)[0] == 1.0
     assert player.act(view, rng) is CHALLENGE

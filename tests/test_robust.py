@@ -7,6 +7,7 @@ import pytest
 
 from ldpomdp.exact.two_player.equilibrium import solve_game
 from ldpomdp.game import RoundStart, play_game
+from ldpomdp.players.mixture import TypeMixture
 from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import GameConfig
@@ -110,6 +111,15 @@ def test_planners_assuming_cfr_play_the_presets(preset, spec):
         for seed in range(2):
             seated = [make_player(spec), make_player("cfr")][::1 if seed % 2 == 0 else -1]
             assert play_game(config, seated, np.random.default_rng(seed)).winner in (0, 1)
+
+
+def test_the_exploiter_is_built_whole_with_the_safe_players_tables_and_a_type_model_per_seat():
+    player = RobustPlayer()
+    exploiter = player.exploiter
+    assert exploiter.tables == player.safe_player.table and exploiter.blueprints == player.safe_player.blueprint
+    copies = exploiter.copy_model(), exploiter.copy_model()
+    assert all(isinstance(m, TypeMixture) and m.types == player.model.types for m in copies)
+    assert copies[0] is not copies[1]
 
 
 def test_under_variants_the_exploiter_values_rounds_by_the_safe_players_own_table(tmp_path):

@@ -30,6 +30,7 @@ from ldpomdp.rules import (
     next_opener,
     next_round,
     resolve_challenge,
+    round_loser,
 )
 
 
@@ -161,6 +162,13 @@ def test_resolve_challenge_cases_from_reports():
     assert resolve_challenge(config, hands, Bid(3, 2), bidder=0, challenger=1) == (1, 3)
     no_wild = GameConfig(num_players=2, dice=4, wild=None)
     assert resolve_challenge(no_wild, hands, Bid(2, 6), bidder=1, challenger=0) == (1, 1)
+
+
+def test_round_loser_decides_every_end_from_what_the_bid_missed_by():
+    """The one rule of a round's end: a challenge costs the caller when the bid holds (missing <= 0), else the
+    bidder; an exact call costs the caller unless the count is exact (-1: nobody)."""
+    assert [round_loser(missing, 1, 0, CHALLENGE) for missing in (-2, 0, 1, 3)] == [0, 0, 1, 1]
+    assert [round_loser(missing, 1, 0, EXACT) for missing in (-1, 0, 1)] == [0, -1, 0]
 
 
 def test_next_opener_rules():

@@ -174,9 +174,9 @@ def test_the_sixes_blueprint_values_its_rounds_ends_by_fair_rounds(players, dice
 def _lbr_decisions(config: GameConfig, counts: bool) -> list[tuple[tuple, np.ndarray]]:
     """Every decision and lookahead value of an LBR against `one-third` at a table of three in the sixes game
     ``config``, its ranges over matching counts or (``counts`` False) over every hand (both checked)."""
-    from ldpomdp.players import lbr
+    from ldpomdp.players import lbr, lbr_search
 
-    original, seen = lbr.table_lookahead_values, []
+    original, seen = lbr_search.table_lookahead_values, []
 
     def spy(*args, **kwargs):
         actions, values = original(*args, **kwargs)
@@ -187,7 +187,7 @@ def _lbr_decisions(config: GameConfig, counts: bool) -> list[tuple[tuple, np.nda
 
     palifico = 0
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(lbr, "table_lookahead_values", spy)
+        monkeypatch.setattr(lbr_search, "table_lookahead_values", spy)
         if not counts:
             monkeypatch.setattr(lbr, "solver_hands", lambda dice, rules: hand_support(dice, rules.faces))
         for g in range(6):

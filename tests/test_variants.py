@@ -122,7 +122,7 @@ def test_exact_call_in_a_game_events_and_next_opener(opener):
     state.dice = (2, 2, 2)
     state.opener = 0
     end = _Script(state, []).round(hands, [Bid(3, 3), EXACT])[-1]  # right: seat 1 regains its third die
-    assert end.exact and end.loser == -1 and end.regained == 1 and end.dice_after == (2, 3, 2)
+    assert end.exact and end.loser is None and end.regained == 1 and end.dice_after == (2, 3, 2)
     assert state.opener == (1 if opener == "loser" else 2)  # the caller in the challenger's place
     assert state.record.rounds[-1].exact and state.record.successful_challenges == [0, 1, 0]
 

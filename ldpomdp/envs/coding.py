@@ -84,6 +84,6 @@ def round_reward(end: RoundEnd, history: tuple[tuple[int, Bid], ...], seat: int,
             called_false = i == len(history) - 1 and end.loser == seat
             reward += shaping.bluff_called * weight if called_false else shaping.bid_held
         previous = bid.quantity
-    if end.challenger == seat:
+    if end.caller == seat:
         reward += shaping.right_call if end.loser != seat else shaping.wrong_call * weight
     return reward

@@ -380,7 +380,8 @@ class LiarsDiceState(pyspiel.State):
                 view = PublicView(config, caller, dice, actions, index)
                 out.append(ActionTaken(caller, EXACT if record.exact else CHALLENGE, view))
                 after = self.rounds[index + 1][0] if index + 1 < len(self.rounds) else self.dice
-                out.append(RoundEnd(index, record.hands, record.final_bid, actions[-1][0], caller, record.loser,
+                loser = None if record.loser < 0 else record.loser  # a record's -1 is RoundEnd's None: nobody
+                out.append(RoundEnd(index, record.hands, record.final_bid, actions[-1][0], caller, loser,
                                     record.matching, after, record.exact, max(after[caller] - dice[caller], 0),
                                     palifico))
         return out

@@ -61,9 +61,9 @@ class BurcsiNagyPlayer(BaseOpponent):
 
     def observe(self, event: Event) -> None:
         if isinstance(event, RoundEnd):
-            succeeded = event.loser != event.challenger
-            self._won[(event.challenger, event.bidder)] = succeeded
-            self._failed[event.challenger] = not succeeded
+            succeeded = event.loser != event.caller
+            self._won[(event.caller, event.bidder)] = succeeded
+            self._failed[event.caller] = not succeeded
 
     def widths(self, view: PublicView) -> tuple[float, float]:
         """The ranges (s or 0, t or 0) of c_s and c_t for the seat acting in ``view``."""

@@ -140,9 +140,9 @@ class HumanPlayer:
                 if sum(hand):  # seats out of the game have no dice to show
                     self._say(f"{self._seat(seat)}: {[f for f, n in enumerate(hand, start=1) for _ in range(n)]}")
             match = "matches" if event.matching == 1 else "match"
-            if event.loser < 0:  # a right exact call
+            if event.loser is None:  # a right exact call
                 back = "gets a die back" if event.regained else "keeps its dice (it has all it started with)"
-                self._say(f"{dice_text(event.matching)} {match} {event.bid} exactly: {self._seat(event.challenger)} "
+                self._say(f"{dice_text(event.matching)} {match} {event.bid} exactly: {self._seat(event.caller)} "
                           f"{back}.")
             else:
                 lost = sum(event.hands[event.loser]) - event.dice_after[event.loser]

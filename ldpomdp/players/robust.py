@@ -59,10 +59,10 @@ class RobustPlayer(BaseOpponent):
             raise ValueError(f"RobustPlayer.safe: {safe!r} is not a cfr player (its table gives the game values "
                              f"the stop-loss needs), e.g. safe=cfr")
         self.safe_player = safe_player
-        self.exploiter = LocalBestResponse(self.model, lookahead=lookahead)
-        self.exploiter.tables = self.safe_player.table  # the variant rules' next states valued by its own table
-        self.exploiter.blueprints = self.safe_player.blueprint  # and at 3-6 players by its blueprint
-        self.exploiter.copy_model = type_model  # one at each other seat at 3-6 players
+        # the best response values the variant rules' next states by the safe player's own table, and at 3-6
+        # players the round ends by its blueprint, with a type model at each other seat
+        self.exploiter = LocalBestResponse(self.model, lookahead=lookahead, tables=self.safe_player.table,
+                                           blueprints=self.safe_player.blueprint, copy_model=type_model)
         self.name = name or spec_text("robust", {
             key: None if value == default else value for key, value, default in
             (("types", self.model.types, DEFAULT_TYPES), ("safe", self.model.safe, DEFAULT_SAFE),

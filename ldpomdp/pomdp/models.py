@@ -32,6 +32,7 @@ from ..rules import (
     next_opener,
     resolve_challenge,
     round_ends,
+    round_loser,
     settle_round,
     settled_by_count,
 )
@@ -114,21 +115,22 @@ class TransitionModel(pomdp_py.TransitionModel):
         self._totals: dict[tuple, list[int]] = {}  # root hands -> matching dice on the table per face
         self._estimates: dict[int, np.ndarray] = {}  # seat -> (rows, faces) estimates of the estimate rule
         self._bluffs: dict[int, float] = {}  # seat -> bluff of the estimate rule it plays (tabulated seats)
-        self._tables: dict[tuple[int, Bid | None], tuple[list[float], tuple[Bid, ...], list[int]]] = {}
+        # (seat, standing bid) -> the estimate rule's moves per root hand row: P(challenge), raises, raise chosen
+        self._lookups: dict[tuple[int, Bid | None], tuple[list[float], tuple[Bid, ...], list[int]]] = {}
         self._seats_after: dict[tuple[int, ...], dict[int, int]] = {}  # dice -> seat -> next seat with dice
         self._drew = False  # whether the transition being played drew a random number (then it is not remembered)
 
     def set_root(self, history: tuple[tuple[int, Bid], ...], states: Sequence[LDState]) -> list[LDState]:
         """Start a new search from the public ``history`` over the root particles ``states``; return them interned.
 
-        Indexes each opponent's distinct hands for the tabulated policies, and forgets earlier tables. Returns the
+        Indexes each opponent's distinct hands for the tabulated policies, and forgets earlier lookups. Returns the
         particles interned (one object per distinct state, in the same order)."""
         self.root = root = PublicNode(history)
         objects = {id(state): state for state in states}  # a state listed for several particles is interned once
         interned = {key: root.states.setdefault((state.hands, -1), state) for key, state in objects.items()}
         states = [interned[id(state)] for state in states]
         distinct = list(root.states.values())  # in order of first appearance
-        self._rows, self._estimates, self._tables, self._bluffs = {}, {}, {}, {}
+        self._rows, self._estimates, self._lookups, self._bluffs = {}, {}, {}, {}
         if distinct:
             hands = np.array([state.hands for state in distinct], dtype=np.int64)  # (distinct, players, faces)
             faces = range(1, self.config.faces + 1)
@@ -159,19 +161,19 @@ class TransitionModel(pomdp_py.TransitionModel):
         row = None if rows is None else rows.get(hand)
         if row is not None:
             bid = node.history[-1][1] if node.history else None
-            table = self._tables.get((actor, bid))
-            if table is None:
+            lookup = self._lookups.get((actor, bid))
+            if lookup is None:
                 view = PublicView(self.config, actor, state.dice, node.history, state.round_index)
                 p_challenge, raises, choice = estimate_policy(self._estimates[actor], view, self._bluffs[actor])
-                table = self._tables[actor, bid] = (p_challenge.tolist(), raises, choice.tolist())
-            p = table[0][row]
+                lookup = self._lookups[actor, bid] = (p_challenge.tolist(), raises, choice.tolist())
+            p = lookup[0][row]
             if p >= 1.0:
                 return CHALLENGE
             if p > 0.0:
                 self._drew = True
                 if self.rng.random() < p:
                     return CHALLENGE
-            return table[1][table[2][row]]
+            return lookup[1][lookup[2][row]]
         self._drew = True  # a model's own act may draw
         model = self.models[actor]
         view = PlayerView(self.config, actor, state.dice, node.history, state.round_index, hand=hand)
@@ -181,19 +183,17 @@ class TransitionModel(pomdp_py.TransitionModel):
                              f"over {view.bid}")
         return move
 
-    def _end(self, state: LDState, node: PublicNode, challenger: int, seen: tuple, call: Action = CHALLENGE
-             ) -> LDState:
+    def _end(self, state: LDState, node: PublicNode, caller: int, seen: tuple, call: Action = CHALLENGE) -> LDState:
         bidder, bid = node.history[-1]
         if settled_by_count(self.config):  # the end's index among the round's ends
-            loser, _, after = settle_round(self.config, np.array(state.hands), state.dice, bid, bidder, challenger,
-                                           call)
-            return node.state(state, challenger, loser, seen, _end_codes(self.config, state.dice)[(loser, after)])
+            loser, _, after = settle_round(self.config, np.array(state.hands), state.dice, bid, bidder, caller, call)
+            return node.state(state, caller, loser, seen, _end_codes(self.config, state.dice)[(loser, after)])
         totals = self._totals.get(state.hands)
         if totals is None:
-            loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, challenger)
-        else:  # the same rule as resolve_challenge, on the root particles' precomputed counts
-            loser = challenger if totals[bid.face - 1] >= bid.quantity else bidder
-        return node.state(state, challenger, loser, seen)
+            loser, _ = resolve_challenge(self.config, np.array(state.hands), bid, bidder, caller)
+        else:  # the root particles' precomputed counts
+            loser = round_loser(bid.quantity - totals[bid.face - 1], bidder, caller, call)
+        return node.state(state, caller, loser, seen)
 
     def _play(self, state: LDState, action: LDAction, reply) -> LDState:
         """The state after ``action`` when ``reply(state, node, actor)`` gives each opponent's move. The planner's

@@ -317,7 +317,8 @@ class WebGame:
         self.rounds.append({
             "round": end.round_index, "opener": self._round.opener, "dice": list(self._round.dice),
             "actions": self._actions, "hands": [_faces(h) for h in end.hands], "bid": str(end.bid),
-            "bidder": end.bidder, "challenger": end.challenger, "loser": end.loser, "matching": end.matching,
+            "bidder": end.bidder, "challenger": end.caller, "loser": -1 if end.loser is None else end.loser,
+            "matching": end.matching,
             "exact": end.exact, "regained": end.regained, "palifico": end.palifico,
             "dice_after": list(end.dice_after), **matching_dice(config, end.hands, end.bid.face),
             "decisions": self._decisions,
