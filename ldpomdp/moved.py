@@ -84,7 +84,8 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     "ldpomdp.players.lbr": dict.fromkeys(["local_best_response", "lbr_behaviour", "lookahead_values",
                                           "table_lookahead_values", "candidate_raises", "round_payoff", "best_actions",
                                           "HandRange", "RAISES", "TIE", "REPLY_MASS"], "ldpomdp.players.lbr_search"),
-    # "table" means a solved strategy: the hand space's alias arrays renamed
+    # "table" means a solved strategy: a tournament's groups of seats, the hand space's alias arrays renamed
+    "ldpomdp.sweeps.tournament": {"TABLES": "ldpomdp.sweeps.tournament:GROUPS"},
     "ldpomdp.hands": {"prior_table": "ldpomdp.hands:prior_alias", "alias_table": "ldpomdp.hands:alias_arrays",
                       "PRIOR_TABLE_MAX": "ldpomdp.hands:PRIOR_ALIAS_MAX"},
 }

@@ -17,11 +17,13 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..datafiles import write_atomic
 from ..errors import UsageError, install_hint
+from ..moved import moved_attribute
 from ..registry import canonical_spec
 from ..rules import GameConfig, dice_text
 from .cell import Cell
@@ -280,3 +282,8 @@ def format_standings(result: Standings) -> str:
     lines.append(f"{result.method} ratings in Elo points (mean 0); ahead: share of its head-to-head games won "
                  f"(cross table); the ratings' order {'matches' if agree else 'differs from'} the cross table's")
     return "\n".join(lines)
+
+
+def __getattr__(name: str) -> Any:
+    """The old name ``TABLES`` (now ``GROUPS``), with a DeprecationWarning."""
+    return moved_attribute(__name__, name)
