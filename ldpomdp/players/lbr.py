@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..errors import TableError
+from ..errors import TableError, UsageError
 from ..exact.against_models.game_values import FairRounds, GameValue, seat_values
 from ..exact.many_players.blueprint import end_values
 from ..exact.many_players.states import SeatsState
@@ -54,7 +54,7 @@ def _policy(policy: object) -> tuple[OpponentModel, str | None]:
     spec = policy if isinstance(policy, str) else None
     model: object = make_player(spec) if spec is not None else policy
     if not callable(getattr(model, "act", None)) and not callable(getattr(model, "action_probabilities", None)):
-        raise ValueError(f"LocalBestResponse.policy: {player_name(model)} is neither a player nor a policy")
+        raise UsageError(f"LocalBestResponse.policy: {player_name(model)} is neither a player nor a policy")
     if not callable(getattr(model, "action_probabilities", None)):  # a planner: read its act
         factory: Callable[[], object] = (lambda: make_player(spec)) if spec is not None else (lambda: model)
         model = ReplayPolicy(factory, name=spec)
@@ -80,18 +80,18 @@ class LocalBestResponse(BaseOpponent):
                  blueprints: Callable[[GameConfig], BlueprintTable] | None = None,
                  copy_model: Callable[[], OpponentModel] | None = None):
         if lookahead not in (1, 2) or isinstance(lookahead, bool):
-            raise ValueError(f"LocalBestResponse.lookahead must be 1 or 2, got {lookahead!r}")
+            raise UsageError(f"LocalBestResponse.lookahead must be 1 or 2, got {lookahead!r}")
         self.lookahead, self.raises = int(lookahead), one_of("LocalBestResponse", "raises", raises, lbr_search.RAISES)
         self.ends = one_of("LocalBestResponse", "ends", ends, ENDS)
         if self.ends == "fair" and table is not None:
-            raise ValueError("LocalBestResponse: table= names the blueprint valuing round ends; ends=fair values "
+            raise UsageError("LocalBestResponse: table= names the blueprint valuing round ends; ends=fair values "
                              "them without one (give one or the other)")
         if table is not None and blueprints is not None:
-            raise ValueError("LocalBestResponse: table= and blueprints= both name the blueprint valuing round ends "
+            raise UsageError("LocalBestResponse: table= and blueprints= both name the blueprint valuing round ends "
                              "(give one or the other)")
         for key, given in (("tables", tables), ("blueprints", blueprints), ("copy_model", copy_model)):
             if given is not None and not callable(given):
-                raise ValueError(f"LocalBestResponse.{key} must be callable, got {given!r}")
+                raise UsageError(f"LocalBestResponse.{key} must be callable, got {given!r}")
         self.model, self.spec = _policy(policy)
         params = {"policy": self.spec, "table": table, "ends": None if self.ends == "blueprint" else self.ends}
         self.name = name or (spec_text("lbr", params) if self.spec else f"lbr:{player_name(self.model)}")
@@ -109,7 +109,7 @@ class LocalBestResponse(BaseOpponent):
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
         if config.num_players == 2 and self.table_path is not None:
-            raise ValueError(f"{self.name}: table= names a blueprint for 3-6 players; two players value round ends "
+            raise UsageError(f"{self.name}: table= names a blueprint for 3-6 players; two players value round ends "
                              f"by the game's values")
         if config.num_players == 2:
             self.models = {1 - seat: self.model}
@@ -127,16 +127,16 @@ class LocalBestResponse(BaseOpponent):
         self._loser: int | None = None  # the last round's loser (None: nobody lost it)
 
     def _blueprint_for(self, config: GameConfig) -> BlueprintTable:
-        """The blueprint valuing round ends at this table (3-6 players), or a ValueError naming what is missing."""
+        """The blueprint valuing round ends at this table (3-6 players), or a UsageError naming what is missing."""
         try:
             blueprint = self.blueprints(config)
         except TableError:
             raise
-        except ValueError as exc:
-            raise ValueError(f"{self.name}: at {config.num_players} players it values a round's ends by the "
+        except UsageError as exc:
+            raise UsageError(f"{self.name}: at {config.num_players} players it values a round's ends by the "
                              f"blueprint (or by fair rounds: ends=fair), and {exc}") from None
         if max(config.starting_dice) > blueprint.max_dice:
-            raise ValueError(f"{self.name}: the blueprint valuing its round's ends covers up to "
+            raise UsageError(f"{self.name}: the blueprint valuing its round's ends covers up to "
                              f"{blueprint.max_dice} dice each; the game starts with {config.starting_dice}")
         return blueprint
 

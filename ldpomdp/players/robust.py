@@ -14,7 +14,7 @@ from typing import cast
 
 import numpy as np
 
-from ..errors import TableError
+from ..errors import TableError, UsageError
 from ..exact.many_players.table import BlueprintTable
 from ..exact.two_player.table import GameTable
 from ..game import Event, PlayerView, RoundEnd, RoundStart
@@ -48,15 +48,15 @@ class RobustPlayer(BaseOpponent):
         floor = number("RobustPlayer", "floor", floor, 0.0, 1.0)
         self.stop_loss = number("RobustPlayer", "stop_loss", stop_loss, 0.0)
         if 1.0 - self.confidence <= floor:
-            raise ValueError(f"RobustPlayer: confidence {confidence} can never be reached: the safe type keeps at "
+            raise UsageError(f"RobustPlayer: confidence {confidence} can never be reached: the safe type keeps at "
                              f"least the floor {floor} of the posterior (need confidence < 1 - floor)")
         if safe in (None, "", "none"):
-            raise ValueError("RobustPlayer.safe: the robust player needs a safe (equilibrium) type, e.g. safe=cfr")
+            raise UsageError("RobustPlayer.safe: the robust player needs a safe (equilibrium) type, e.g. safe=cfr")
         type_model = partial(TypeMixture, types, floor=floor, safe=safe, tremble=tremble)
         self.model = type_model()
         safe_player = make_player(str(safe))
         if not isinstance(safe_player, CFRPlayer):
-            raise ValueError(f"RobustPlayer.safe: {safe!r} is not a cfr player (its table gives the game values "
+            raise UsageError(f"RobustPlayer.safe: {safe!r} is not a cfr player (its table gives the game values "
                              f"the stop-loss needs), e.g. safe=cfr")
         self.safe_player = safe_player
         # the best response values the variant rules' next states by the safe player's own table, and at 3-6
@@ -76,12 +76,12 @@ class RobustPlayer(BaseOpponent):
             self.safe_player.reset(seat, config)
         except TableError:
             raise
-        except ValueError as exc:
-            raise ValueError(f"{self.name}: {exc}") from None
+        except UsageError as exc:
+            raise UsageError(f"{self.name}: {exc}") from None
         super().reset(seat, config)
         self.exploiter.reset(seat, config)  # resets a type model on each other seat
         if not all(cast(TypeMixture, model).safe_active for model in self.exploiter.models.values()):
-            raise ValueError(f"{self.name}: its safe type {self.model.safe!r} cannot model the opponents here")
+            raise UsageError(f"{self.name}: its safe type {self.model.safe!r} cannot model the opponents here")
         self._table: GameTable | BlueprintTable = (self.safe_player.table(config) if config.num_players == 2
                                                    else self.safe_player.blueprint(config))
         self.decisions = self.exploited = 0
