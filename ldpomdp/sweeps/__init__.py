@@ -11,7 +11,7 @@ sweep's, played move by move by its caller (the web app).
 
 from .cell import Cell, game_seed, parse_dice_range
 from .experiments import EXPERIMENTS, Experiment, get_experiment
-from .exploitability import LowerBound, exploitability_lower_bound
+from .lbr_bound import LowerBound, exploitability_lower_bound
 from .games import SteppedGame, play_one
 from .ratings import Rating, rate
 from .report import report, run_experiment
