@@ -11,8 +11,8 @@ sweep's, played move by move by its caller (the web app).
 
 from .cell import Cell, game_seed, parse_dice_range
 from .experiments import EXPERIMENTS, Experiment, get_experiment
-from .lbr_bound import LowerBound, exploitability_lower_bound
 from .games import SteppedGame, play_one
+from .lbr_bound import LowerBound, exploitability_lower_bound
 from .ratings import Rating, rate
 from .report import report, run_experiment
 from .runner import play_batch, read_timing, run_sweep, validate
