@@ -36,8 +36,8 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     "ldpomdp.opponents.base": "ldpomdp.opponent",
     **{f"ldpomdp.opponents.{name}": f"ldpomdp.players.{name}"
        for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player"]},
-    "ldpomdp.web.load": "ldpomdp.web.load_driver",
-    "ldpomdp.sweeps.exploitability": "ldpomdp.sweeps.lbr_bound",  # LBR's bound, apart from the exact exploitability  # the web app's load driver, named for what it is
+    "ldpomdp.web.load": "ldpomdp.web.load_driver",  # the web app's load driver, named for what it is
+    "ldpomdp.sweeps.exploitability": "ldpomdp.sweeps.lbr_bound",  # LBR's bound, apart from the exact exploitability
     # 0.2's ldpomdp.exact wing, by table size: two_player/, many_players/, against_models/ (issue 54)
     "ldpomdp.exact.equilibrium": {
         **dict.fromkeys(["AbstractRound", "abstract_round", "recall_for"], "ldpomdp.exact.two_player.abstraction"),
