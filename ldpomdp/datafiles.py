@@ -1,6 +1,6 @@
 """The package's data files: reading an ``.npz`` file (equilibrium tables, network weights, checkpoints, cached
-rounds) that cannot be read raises one :class:`~ldpomdp.errors.TableError` naming the file and its fault; writing any
-whole file (an ``.npz``, a result folder's CSV, JSON or plot) goes through :func:`write_atomic`, which leaves no
+rounds) that cannot be read raises one ``TableError`` naming the file and its fault; writing any
+whole file (an ``.npz``, a result folder's CSV, JSON or plot) goes through ``write_atomic``, which leaves no
 temporary file behind."""
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def read_npz(path: str | Path, what: str, hint: str = "", names: tuple[str, ...]
 
 
 def load_npz(path: str | Path, what: str, parse: Callable[[dict[str, np.ndarray]], T], hint: str = "") -> T:
-    """``parse`` of the arrays of :func:`read_npz`; a KeyError, ValueError or TypeError of ``parse`` (an array
-    missing, or not what it should be) raises TableError as :func:`read_npz` does."""
+    """``parse`` of the arrays of ``read_npz``; a KeyError, ValueError or TypeError of ``parse`` (an array
+    missing, or not what it should be) raises TableError as ``read_npz`` does."""
     data = read_npz(path, what, hint)
     try:
         return parse(data)
@@ -103,5 +103,5 @@ def write_atomic(path: str | Path, content: bytes | Callable[[Path], object]) ->
 
 
 def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True) -> Path:
-    """Write ``arrays`` to the ``.npz`` file ``path`` atomically (:func:`write_atomic`)."""
+    """Write ``arrays`` to the ``.npz`` file ``path`` atomically (``write_atomic``)."""
     return write_atomic(path, lambda tmp: (np.savez_compressed if compress else np.savez)(tmp, **arrays))

@@ -2,9 +2,9 @@
 POMCP (its transition model's tabulated opponents and its rollout policy).
 
 Estimate of the dice matching a face = own matching dice + the others' expected matching dice (the belief's, or the
-unseen dice times P(a die matches): :func:`unseen_matches`). Challenge iff the bid's face is estimated below its
+unseen dice times P(a die matches): ``unseen_matches``). Challenge iff the bid's face is estimated below its
 quantity (kept with probability 1 - ``bluff``), else raise to the smallest legal bid on the face with the highest
-estimate (ties: the higher face). Only numpy and :mod:`ldpomdp.rules` are imported here.
+estimate (ties: the higher face). Only numpy and ``ldpomdp.rules`` are imported here.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def unseen_matches(config: GameConfig, table_dice: int, seat_dice: int, faces: S
 
 
 def expected_matches(hands: np.ndarray, view: PublicView, faces: Sequence[int] | None = None) -> np.ndarray:
-    """(N, len(faces)): own matching dice of each hand (of the seat ``view.seat``) plus :func:`unseen_matches`,
+    """(N, len(faces)): own matching dice of each hand (of the seat ``view.seat``) plus ``unseen_matches``,
     for each of ``faces`` (default: every face). Only those columns are computed."""
     config = view.config
     faces = tuple(range(1, config.faces + 1)) if faces is None else tuple(faces)
@@ -79,7 +79,7 @@ def estimate_policy(
     """The estimate rule for N estimates at once.
 
     ``estimate`` (N, len(faces)): expected matching dice on the whole table for N hands, one column per face
-    of ``faces`` (default every face; it must include :func:`rule_faces`). Returns P(challenge) (challenge iff
+    of ``faces`` (default every face; it must include ``rule_faces``). Returns P(challenge) (challenge iff
     the bid face's estimate is below the quantity, kept with prob. 1 - ``bluff``), the smallest raise on each
     face, and the index of the raise on the best-estimated face (ties: higher face; -1 when no raise is legal).
     """
@@ -135,7 +135,7 @@ def settled_decision(
 def settled_for(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float, own: int | None
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """:func:`settled_decision` of the one-third rule (others: :func:`unseen_matches`) for a seat with
+    """``settled_decision`` of the one-third rule (others: ``unseen_matches``) for a seat with
     ``seat_dice`` dice, ``own`` of them matching the bid's face (None: unknown, anywhere in 0 .. ``seat_dice``)."""
     low, high = (0.0, float(seat_dice)) if own is None else (float(own), float(own))
     share = 0.0 if bid is None else float(unseen_matches(config, table_dice, seat_dice, (bid.face,))[0])
@@ -146,7 +146,7 @@ def settled_for(
 def settled_for_any_hand(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """:func:`settled_for` an unknown hand (cached: every belief update asks it, and its states recur)."""
+    """``settled_for`` an unknown hand (cached: every belief update asks it, and its states recur)."""
     return settled_for(config, table_dice, bid, seat_dice, bluff, None)
 
 
@@ -160,7 +160,7 @@ def bid_face_decides(view: PublicView) -> int | None:
 
 
 def probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice):
-    """P(``action``) from the rule's decision (:func:`estimate_policy`'s or :func:`settled_decision`'s), for
+    """P(``action``) from the rule's decision (``estimate_policy``'s or ``settled_decision``'s), for
     arrays over hands or for one hand-independent decision."""
     if action is CHALLENGE:
         return p_challenge

@@ -2,7 +2,7 @@
 
 A round: every player rolls, the opener bids, each next player raises or challenges; the challenge
 reveals every hand, one player loses a die, and the next round starts. The last player with dice wins.
-An exception from a player's ``reset``, ``act`` or ``observe`` stops the game as a :class:`PlayerError` naming
+An exception from a player's ``reset``, ``act`` or ``observe`` stops the game as a ``PlayerError`` naming
 the player and its seat, with the traceback lines of the player's own code.
 """
 
@@ -86,7 +86,7 @@ class PublicView:
 
 @dataclass(frozen=True)
 class PlayerView(PublicView):
-    """A :class:`PublicView` plus the acting player's own hand as face counts."""
+    """A ``PublicView`` plus the acting player's own hand as face counts."""
 
     hand: tuple[int, ...] = ()
 
@@ -139,7 +139,7 @@ class RoundEnd:
 
     @property
     def challenger(self) -> int:
-        """The caller, under its old name (deprecated: :attr:`caller`)."""
+        """The caller, under its old name (deprecated: ``caller``)."""
         warnings.warn(f"RoundEnd.challenger is now RoundEnd.caller (the caller of a challenge or an exact call); "
                       f"the old name goes in ldpomdp {REMOVED_IN} (CHANGELOG.md)", DeprecationWarning, stacklevel=2)
         return self.caller
@@ -245,7 +245,7 @@ _PASSED_ON = EOFError
 
 def ask(player: Player, seat: int, method: str, *args: object) -> Any:
     """``player.method(*args)``, returned unchecked (the caller validates it); an exception from the player's code
-    becomes a :class:`PlayerError` naming the player, its seat and the method (an ``EOFError``, a person ending the
+    becomes a ``PlayerError`` naming the player, its seat and the method (an ``EOFError``, a person ending the
     input, passes unchanged)."""
     try:
         return getattr(player, method)(*args)
@@ -261,13 +261,13 @@ def _broadcast(players: Sequence[Player], event: Event) -> None:
 
 
 class RoundState:
-    """One round in progress, one action at a time: the stepping core that :func:`play_round` drives with players
-    and the reinforcement-learning environments (:mod:`ldpomdp.envs`) drive with agents' actions.
+    """One round in progress, one action at a time: the stepping core that ``play_round`` drives with players
+    and the reinforcement-learning environments (``ldpomdp.envs``) drive with agents' actions.
 
     Creating it rolls every hand from ``rng`` (``dice`` per seat, at least two seats with dice; ``opener`` has dice;
-    ``palifico``: the round's views carry a palifico round's rules) and makes :attr:`start`, its :class:`RoundStart`.
-    :meth:`view` is what the player to act sees; :meth:`play` checks and applies its action and returns the events
-    it makes; :attr:`end` is the :class:`RoundEnd` once a call ended the round (else None).
+    ``palifico``: the round's views carry a palifico round's rules) and makes ``start``, its ``RoundStart``.
+    ``view`` is what the player to act sees; ``play`` checks and applies its action and returns the events
+    it makes; ``end`` is the ``RoundEnd`` once a call ended the round (else None).
     """
 
     def __init__(self, config: GameConfig, dice: tuple[int, ...], opener: int, rng: np.random.Generator,
@@ -282,13 +282,13 @@ class RoundState:
         self.end: RoundEnd | None = None
 
     def view(self) -> PlayerView:
-        """What the player to act (:attr:`seat`) sees."""
+        """What the player to act (``seat``) sees."""
         return PlayerView(self.config, self.seat, self.dice, tuple(self.history), self.round_index,
                           hand=self.hands[self.seat])
 
     def play(self, action: Action, who: str = "") -> list[Event]:
-        """Apply the action of the player to act: its :class:`ActionTaken`, then the :class:`RoundEnd` if it
-        challenged. An illegal action raises :class:`IllegalActionError` naming ``who`` and the legal actions;
+        """Apply the action of the player to act: its ``ActionTaken``, then the ``RoundEnd`` if it
+        challenged. An illegal action raises ``IllegalActionError`` naming ``who`` and the legal actions;
         so does any action once the round has ended."""
         if self.end is not None:
             raise IllegalActionError(f"{who or 'a player'} acted after the round ended")
@@ -326,10 +326,10 @@ class RoundState:
 
 
 class GameState:
-    """A whole game in progress, round by round (the core of :func:`play_game` and of the environments).
+    """A whole game in progress, round by round (the core of ``play_game`` and of the environments).
 
-    :meth:`start_round` rolls the next round (its :class:`RoundStart` is ``state.round.start``); play it through
-    ``state.round``; once it has ended, :meth:`start_round` again until :attr:`over`. :attr:`record` collects the
+    ``start_round`` rolls the next round (its ``RoundStart`` is ``state.round.start``); play it through
+    ``state.round``; once it has ended, ``start_round`` again until ``over``. ``record`` collects the
     rounds and, at the end, the winner. ``rng``: a Generator, or a seed for one.
     """
 
@@ -350,7 +350,7 @@ class GameState:
         return sum(d > 0 for d in self.dice) <= 1
 
     def start_round(self) -> RoundStart:
-        """Roll the next round (the previous one must have ended) and return its :class:`RoundStart`."""
+        """Roll the next round (the previous one must have ended) and return its ``RoundStart``."""
         if self.over:
             raise ValueError("GameState.start_round: the game is over")
         if self.round is not None and self.round.end is None:
@@ -360,7 +360,7 @@ class GameState:
         return self.round.start
 
     def play(self, action: Action, who: str = "") -> list[Event]:
-        """:meth:`RoundState.play` on the current round; a challenge also settles the dice, the next opener and,
+        """``RoundState.play`` on the current round; a challenge also settles the dice, the next opener and,
         at the end, the winner."""
         if self.round is None:
             raise ValueError("GameState.play: no round has started")
@@ -436,7 +436,7 @@ def play_game(
 
 def seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
     """A game's generator from its seed sequence. First, every player with the optional ``reseed`` hook (see
-    :class:`Player`) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is reserved), so a game
+    ``Player``) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is reserved), so a game
     never depends on the games played before it."""
     children = seq.spawn(len(players) + 1)
     for player, child in zip(players, children[1:], strict=True):
@@ -460,7 +460,7 @@ def rotate(items: Sequence, game_index: int) -> tuple[list, list[int]]:
 
 def permute(items: Sequence, game_index: int) -> tuple[list, list[int]]:
     """Every seating in turn: game ``k`` seats the items in permutation ``k mod n!`` (lexicographic order, as
-    ``itertools.permutations`` lists them); returns ``(seated, seat_of_item)`` as :func:`rotate` does.
+    ``itertools.permutations`` lists them); returns ``(seated, seat_of_item)`` as ``rotate`` does.
 
     Over ``n!`` consecutive games every order of the items round the table comes once.
     """

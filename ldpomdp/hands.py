@@ -3,7 +3,7 @@
 A hand is stored as face counts (``hand[f - 1]`` = dice showing ``f``). Beliefs, the exact solvers and the
 opponent checks share these arrays; each is cached per argument and read-only.
 
-Only numpy, :mod:`ldpomdp.rules` and :mod:`ldpomdp.validation` are imported here (and :mod:`ldpomdp.moved` for the
+Only numpy, ``ldpomdp.rules`` and ``ldpomdp.validation`` are imported here (and ``ldpomdp.moved`` for the
 old names).
 """
 
@@ -103,7 +103,7 @@ def alias_arrays(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @memo(maxsize=64)
 def prior_alias(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """(support padded to :func:`row_width` columns, its alias rows) to draw prior hands, or None when the
+    """(support padded to ``row_width`` columns, its alias rows) to draw prior hands, or None when the
     support has more than PRIOR_ALIAS_MAX rows (then dice are rolled). Cached per dice count.
 
     Alias row r is two int64 side by side, so a draw fetches one 16-byte item: the bits of the float r +
@@ -143,7 +143,7 @@ def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
 
 
 def hand_rows(hands: np.ndarray, num_dice: int, faces: int) -> np.ndarray:
-    """Row of :func:`hand_support` ``(num_dice, faces)`` for each face-count row of ``hands``; ValueError naming the
+    """Row of ``hand_support`` ``(num_dice, faces)`` for each face-count row of ``hands``; ValueError naming the
     first hand that is not one of them."""
     if hands is hand_support(num_dice, faces)[0]:  # the support itself (a range over it): no lookup
         return np.arange(len(hands))
@@ -165,7 +165,7 @@ def _checked(hands: np.ndarray, num_dice: int, faces: int) -> np.ndarray:
 
 @memo(maxsize=64)
 def _support_keys(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(weights, sorted keys, their rows) of :func:`hand_support`'s hands, a hand's key being ``hand @ weights``."""
+    """(weights, sorted keys, their rows) of ``hand_support``'s hands, a hand's key being ``hand @ weights``."""
     weights = (num_dice + 1) ** np.arange(faces)
     keys = hand_support(num_dice, faces)[0].astype(np.int64) @ weights
     order = np.argsort(keys)
@@ -184,8 +184,8 @@ def count_prior(num_dice: int, config: GameConfig) -> np.ndarray:
 @memo(maxsize=256)
 def solver_hands(num_dice: int, config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
     """The hands of ``num_dice`` dice the equilibrium solvers tell apart, with their prior: every hand
-    (:func:`hand_support`), but in the sixes game, where every bid names the highest face, one hand per matching
-    count (:func:`count_hands`, row c = c matching dice) with its binomial probability."""
+    (``hand_support``), but in the sixes game, where every bid names the highest face, one hand per matching
+    count (``count_hands``, row c = c matching dice) with its binomial probability."""
     if config.bids != "sixes":
         return hand_support(num_dice, config.faces)
     prior = count_prior(num_dice, config)
@@ -194,7 +194,7 @@ def solver_hands(num_dice: int, config: GameConfig) -> tuple[np.ndarray, np.ndar
 
 
 def solver_hand_rows(hands: np.ndarray, num_dice: int, config: GameConfig) -> np.ndarray:
-    """Row of :func:`solver_hands` ``(num_dice, config)`` for each face-count row of ``hands`` (ValueError naming a
+    """Row of ``solver_hands`` ``(num_dice, config)`` for each face-count row of ``hands`` (ValueError naming a
     hand that is not one of ``num_dice`` dice)."""
     if config.bids != "sixes":
         return hand_rows(hands, num_dice, config.faces)

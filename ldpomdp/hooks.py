@@ -47,9 +47,9 @@ def deciding_face_of(model: Any, view: Any) -> int | None:
 def estimate_rule_of(model: Any) -> float | None:
     """The bluff of the estimate rule the model plays, from its optional ``estimate_rule`` hook.
 
-    The estimate rule is that of ``ldpomdp.estimate``. None when the model has no such hook, the hook answers None, or the hook does not speak for both its ``act`` and
-    its ``action_probabilities`` (a subclass changing the rule through other methods must override the hook to
-    return None).
+    The estimate rule is that of ``ldpomdp.estimate``. None when the model has no such hook, the hook answers None,
+    or the hook does not speak for both its ``act`` and its ``action_probabilities`` (a subclass changing the rule
+    through other methods must override the hook to return None).
     """
     if not _speaks_for(type(model), "estimate_rule", ("act", "action_probabilities")):
         return None

@@ -4,7 +4,7 @@
 or name by name (a module split up), where ``"module:new_name"`` is a name that was renamed too. Importing an old
 path warns once, naming the new home; CHANGELOG.md lists every move and the version that drops it. A module that
 stays where it is but gave names away (or renamed them) lists them name by name too, and passes its module
-``__getattr__`` to :func:`moved_attribute`: reading such a name warns, naming its new home.
+``__getattr__`` to ``moved_attribute``: reading such a name warns, naming its new home.
 """
 
 from __future__ import annotations

@@ -54,8 +54,8 @@ def register(
     kinds: dict[str, str] | None = None, not_a_seat: str = "",
 ) -> None:
     """Make ``name`` a player spec building ``target`` ("module:Class"); ``kinds`` names the constructor
-    parameters that take a file (:data:`FILE`), a spec (:data:`SPEC`) or a list of specs (:data:`SPECS`);
-    ``not_a_seat``, if given, says why it only models other seats (:func:`make_seat` refuses it with that reason)."""
+    parameters that take a file (``FILE``), a spec (``SPEC``) or a list of specs (``SPECS``);
+    ``not_a_seat``, if given, says why it only models other seats (``make_seat`` refuses it with that reason)."""
     unknown = set((kinds or {}).values()) - {FILE, SPEC, SPECS}
     if unknown:
         raise UsageError(f"register({name!r}): unknown parameter kind(s) {sorted(unknown)}")
@@ -72,7 +72,7 @@ def registered_names(seats_only: bool = False) -> dict[str, str]:
 @dataclass(frozen=True)
 class Parameter:
     """A parameter a spec can set: its ``name`` as a spec writes it, its ``default`` as spec text (None: no default
-    written), its ``kind`` (:data:`FILE`, :data:`SPEC`, :data:`SPECS` or None for a number or a word) and its
+    written), its ``kind`` (``FILE``, ``SPEC``, ``SPECS`` or None for a number or a word) and its
     ``key``, the constructor's name for it (a parsed spec's ``kwargs`` key)."""
 
     name: str
@@ -102,7 +102,7 @@ def player_parameters(name: str) -> list[Parameter]:
 
 
 def recommended(config: GameConfig, seat: int = 1) -> tuple[str, dict[str, str]]:
-    """The first of :data:`RECOMMENDED` that takes a seat under ``config`` (built and reset there: nothing else
+    """The first of ``RECOMMENDED`` that takes a seat under ``config`` (built and reset there: nothing else
     decides), and why each one before it refused (its error's first line)."""
     refusals = {}
     for spec in RECOMMENDED:
@@ -460,7 +460,7 @@ def make_player(spec: str) -> Player:
 
 
 def make_seat(spec: str) -> Player:
-    """Build a player to seat at a table: :func:`make_player`, refusing a spec that only models other seats."""
+    """Build a player to seat at a table: ``make_player``, refusing a spec that only models other seats."""
     parsed = parse_spec(spec)
     entry = _REGISTRY.get(parsed.name)
     if entry is not None and entry.not_a_seat:

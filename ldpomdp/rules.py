@@ -103,13 +103,13 @@ class _Call:
 
 
 class Challenge(_Call):
-    """The challenge ("liar!") action; use the singleton :data:`CHALLENGE`."""
+    """The challenge ("liar!") action; use the singleton ``CHALLENGE``."""
 
     _label = "CHALLENGE"
 
 
 class ExactCall(_Call):
-    """The exact call ("calza", "spot on"; legal under ``exact_call=True``); use the singleton :data:`EXACT`."""
+    """The exact call ("calza", "spot on"; legal under ``exact_call=True``); use the singleton ``EXACT``."""
 
     _label = "EXACT"
 
@@ -132,7 +132,7 @@ class GameConfig:
     """A validated rule set: a bad value raises a UsageError naming it (the rules and variants: docs/rules.md).
 
     ``dice`` takes one count (>= 1) for everyone or one per player, stored as the tuple of every player's (also
-    :attr:`starting_dice`); :meth:`preset` names the common sets of variants. Derived on creation: ``bid_faces``,
+    ``starting_dice``); ``preset`` names the common sets of variants. Derived on creation: ``bid_faces``,
     the faces a bid may name (all of them in the full game, only the highest in "sixes").
     """
 
@@ -189,7 +189,7 @@ class GameConfig:
         object.__setattr__(self, "bid_faces", (faces,) if self.bids == "sixes" else tuple(range(1, faces + 1)))
 
     def _check_variants(self) -> None:
-        """The variant fields' checks (:meth:`__post_init__`)."""
+        """The variant fields' checks (``__post_init__``)."""
         if self.wild_bids not in WILD_BID_RULES:
             raise UsageError(f"GameConfig.wild_bids must be one of {WILD_BID_RULES}, got {self.wild_bids!r}")
         if self.loss not in LOSS_RULES:
@@ -242,7 +242,7 @@ class GameConfig:
 
     @property
     def starting_dice(self) -> tuple[int, ...]:
-        """Dice per player at the start of a game (:attr:`dice`)."""
+        """Dice per player at the start of a game (``dice``)."""
         return self.dice
 
     @property
@@ -310,7 +310,7 @@ def _raise_floor(config: GameConfig, bid: Bid | None, face: int) -> int | None:
 
 @memo(maxsize=None)
 def _bid(quantity: int, face: int) -> Bid:
-    """One shared :class:`Bid` per claim for the raises the rules list: cache lookups keyed by bids then match
+    """One shared ``Bid`` per claim for the raises the rules list: cache lookups keyed by bids then match
     by identity instead of calling the dataclass ``__eq__`` (tens of times per round)."""
     return Bid(quantity, face)
 
@@ -412,7 +412,7 @@ class ActionCoding:
         return self.bids[index]
 
     def mask(self, config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
-        """(size,) int8, read-only: 1 for the actions :func:`legal_actions` lists (``config``: the round's rules,
+        """(size,) int8, read-only: 1 for the actions ``legal_actions`` lists (``config``: the round's rules,
         a palifico round's in one), remembered per call."""
         key = (config, table_dice, bid)
         out = self._masks.get(key)
@@ -451,7 +451,7 @@ def matching_count(hands: np.ndarray | Sequence[Sequence[int]], face: int, confi
 
 def matching_count(hands: np.ndarray | Sequence, face: int, config: GameConfig) -> np.ndarray | int:
     """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild.
-    One hand given as a flat tuple of ints (a :class:`~ldpomdp.game.PlayerView`'s) gives a plain int, without
+    One hand given as a flat tuple of ints (a ``PlayerView``'s) gives a plain int, without
     numpy; anything else (arrays, nested tuples of hands) is counted hand by hand as an integer array of the
     hands' type (at least int16)."""
     wild = config.wild if config.wild is not None and face != config.wild else None  # the wild face, if it adds
@@ -487,7 +487,7 @@ def resolve_challenge(
     config: GameConfig, hands: np.ndarray, bid: Bid, bidder: int, challenger: int
 ) -> tuple[int, int]:
     """Return ``(loser, matching)``: the challenger loses if the table holds at least ``bid.quantity``
-    (:func:`round_loser`)."""
+    (``round_loser``)."""
     matching = int(matching_count(np.asarray(hands), bid.face, config).sum())
     return round_loser(bid.quantity - matching, bidder, challenger, CHALLENGE), matching
 
@@ -495,8 +495,8 @@ def resolve_challenge(
 def settle_round(
     config: GameConfig, hands: np.ndarray, dice: tuple[int, ...], bid: Bid, bidder: int, caller: int, call: Action
 ) -> tuple[int, int, tuple[int, ...]]:
-    """Settle a round ended by ``call`` (:data:`CHALLENGE` or :data:`EXACT`) of ``caller`` over ``bidder``'s ``bid``:
-    ``(loser, matching, dice after)`` (:func:`settle_count`)."""
+    """Settle a round ended by ``call`` (``CHALLENGE`` or ``EXACT``) of ``caller`` over ``bidder``'s ``bid``:
+    ``(loser, matching, dice after)`` (``settle_count``)."""
     matching = int(np.sum(matching_count(np.asarray(hands), bid.face, config)))
     loser, after = settle_count(config, dice, bid.quantity - matching, bidder, caller, call)
     return loser, matching, after
@@ -595,8 +595,8 @@ class NextRound:
 def next_round(config: GameConfig, dice_after: tuple[int, ...], caller: int, loser: int,
                had_palifico: frozenset[int] = frozenset()) -> NextRound | None:
     """What follows a round that ``caller``'s call ended, ``loser`` losing (-1: nobody), with ``dice_after`` left:
-    None when one player alone has dice (the game is over), else the next round (:func:`next_opener`,
-    :func:`palifico_follows`). ``had_palifico``: the seats whose palifico round has been played. The one end of a
+    None when one player alone has dice (the game is over), else the next round (``next_opener``,
+    ``palifico_follows``). ``had_palifico``: the seats whose palifico round has been played. The one end of a
     round that the game runner and the OpenSpiel game share."""
     if sum(d > 0 for d in dice_after) <= 1:
         return None
