@@ -91,9 +91,12 @@ class _Belief:
         raise NotImplementedError
 
     def _checked(self, likelihoods: Any, asked: tuple[Any, Any] | None, rows: int | None = None) -> np.ndarray:
-        """``likelihoods`` as float64 of shape (rows,) (default: one per particle), every value in [0, 1]; else a
-        ValueError naming where they came from: ``update``'s argument, or (model, action) when ``asked`` a model
-        (the name is built only then: building it on every update would cost more than the check)."""
+        """``likelihoods`` as float64 of shape (rows,), every value in [0, 1]; else a ValueError.
+
+        ``rows`` defaults to one per particle. The ValueError names where the likelihoods came from: ``update``'s
+        argument, or (model, action) when ``asked`` a model (the name is built only then: building it on every
+        update would cost more than the check).
+        """
         values = np.asarray(likelihoods, dtype=np.float64)
         rows = len(self.particles) if rows is None else rows
         if values.shape != (rows,):
@@ -123,10 +126,13 @@ class _Belief:
         return likelihoods + (1.0 - likelihoods) * self.injection
 
     def update_from(self, model: Any, action: Any, view: Any) -> None:
-        """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting), with likelihoods
-        from the model's ``action_probabilities``, or its optional hooks: under ``deciding_face`` it is asked about
-        one hand per matching count (``count_hands``); a ``shared_probability`` rejects no hand
-        (only the ``refresh`` share is renewed) unless it keeps none (0, without injection): then it depletes."""
+        """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting), per ``model``.
+
+        The likelihoods come from the model's ``action_probabilities``, or its optional hooks: under
+        ``deciding_face`` it is asked about one hand per matching count (``count_hands``); a ``shared_probability``
+        rejects no hand (only the ``refresh`` share is renewed) unless it keeps none (0, without injection): then
+        the belief depletes.
+        """
         try:
             p = shared_probability_of(model, view, action)
             face = deciding_face_of(model, view) if p is None else None
@@ -155,9 +161,12 @@ class _Belief:
             self._check_sums(model, view)
 
     def _check_sums(self, model: Any, view: Any) -> None:
-        """The cheap guard of a game's first round, on a belief's first update with each model: on a few hands, the
-        model's probabilities over the legal actions must sum to one (``check_opponent`` checks a model in depth).
-        It asks the model once per legal action, 5-50 times an update's cost, so later rounds are not checked."""
+        """Check on a few hands that the model's probabilities over the legal actions sum to one.
+
+        The cheap guard of a game's first round, on a belief's first update with each model (``check_opponent``
+        checks a model in depth). It asks the model once per legal action, 5-50 times an update's cost, so later
+        rounds are not checked.
+        """
         hands = np.asarray(self.particles[:SUM_CHECK_HANDS])
         try:
             asked = {a: model.action_probabilities(hands, view, a) for a in view.legal_actions()}
@@ -247,9 +256,11 @@ class RejectionParticleBelief(_Belief):
         self._reset_to_prior()
 
     def _prior_draws(self, k: int) -> np.ndarray:
-        """``k`` hands from Multinomial(num_dice, 1/faces) as padded rows (k, row width): rows of the exact
-        support drawn by the alias method (``prior_alias``), or, for supports
-        too large to enumerate, dice rolled and counted with one ``bincount`` over row-offset faces."""
+        """``k`` hands from Multinomial(num_dice, 1/faces) as padded rows (k, row width).
+
+        Rows of the exact support drawn by the alias method (``prior_alias``), or, for supports too large to
+        enumerate, dice rolled and counted with one ``bincount`` over row-offset faces.
+        """
         drawable = prior_alias(self.num_dice, self.faces)
         if drawable is not None:
             support, alias = drawable
@@ -294,9 +305,12 @@ class RejectionParticleBelief(_Belief):
         self._resample(kept)
 
     def _apply_counted(self, matching: np.ndarray, by_count: np.ndarray) -> None:
-        """When every count's fate is certain (keep 0 or 1, the deterministic models), the survivors are read off
-        the counts, without a likelihood per particle: counts kept in one run lo..hi (a threshold rule keeps such
-        a run) by comparisons, other sets by a lookup per particle."""
+        """Rejection step with likelihoods that depend on a particle only through its count ``matching``.
+
+        When every count's fate is certain (keep 0 or 1, the deterministic models), the survivors are read off the
+        counts, without a likelihood per particle: counts kept in one run lo..hi (a threshold rule keeps such a run)
+        by comparisons, other sets by a lookup per particle. Otherwise the base class's per-particle step runs.
+        """
         keep = self._keep_probability(by_count)
         certain = keep >= 1.0
         if np.count_nonzero(certain) != np.count_nonzero(keep):  # some counts keep with 0 < p < 1

@@ -1,4 +1,4 @@
-"""Dispatch of the opponent protocol's optional hooks, and the check that a model's probabilities sum to one.
+"""Dispatch of the opponent protocol's optional hooks, and the check that probabilities sum to one.
 
 The hooks are those of ``OpponentModel``. A hook is trusted only where it speaks for the methods it stands in for:
 the class defining it must be the class defining each of those methods or a subclass of it, so a class overriding
