@@ -107,8 +107,11 @@ def _object(home: str, name: str) -> Any:
 
 
 def moved_attribute(module: str, name: str) -> Any:
-    """Name ``name`` that module ``module`` (still in place) gave away or renamed, read from its new home with a
-    DeprecationWarning; AttributeError for a name the module never had (its module ``__getattr__`` calls this)."""
+    """Name ``name`` that module ``module`` (still in place) gave away or renamed, read from its new home.
+
+    Reading it warns with a DeprecationWarning; a name the module never had raises AttributeError. The module's own
+    ``__getattr__`` calls this.
+    """
     home = _home(module, name)
     warnings.warn(f"{module}.{name} has moved to {home}; the old name goes in ldpomdp {REMOVED_IN} (CHANGELOG.md)",
                   DeprecationWarning, stacklevel=3)

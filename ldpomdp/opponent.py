@@ -32,10 +32,13 @@ class OpponentModel(Player, Protocol):
 
 
 class ViewMemo(Generic[_T]):
-    """The last policy a model computed for one (hands, view): asked about several actions at the same view (a
-    lookahead over replies), it computes the policy once. Kept only for ``hands`` that nothing can change (read-only
-    down to their base: the cached supports of ``hand_support``), compared by identity; the
-    arrays it keeps are made read-only, so an answer that shares one cannot change it."""
+    """The last policy a model computed for one (hands, view), so that it computes it once per view.
+
+    Asked about several actions at the same view (a lookahead over replies), the model computes the policy once.
+    Kept only for ``hands`` that nothing can change (read-only down to their base: the cached supports of
+    ``hand_support``), compared by identity; the arrays it keeps are made read-only, so an answer that shares one
+    cannot change it.
+    """
 
     def __init__(self) -> None:
         self._key: tuple[object, object] | None = None
