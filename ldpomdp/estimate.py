@@ -44,9 +44,11 @@ def _face_columns(config: GameConfig, faces: tuple[int, ...]) -> tuple[np.ndarra
 
 
 def unseen_matches(config: GameConfig, table_dice: int, seat_dice: int, faces: Sequence[int]) -> np.ndarray:
-    """(len(faces),): the dice a seat with ``seat_dice`` dice cannot see (``table_dice`` - ``seat_dice``) times
-    P(a die matches), for each of ``faces``: the expected matching dice of the others' hands when nothing is
-    known of them."""
+    """(len(faces),): the others' expected matching dice for each of ``faces`` when nothing is known of them.
+
+    That is the dice a seat with ``seat_dice`` dice cannot see (``table_dice`` - ``seat_dice``) times P(a die
+    matches), for each of ``faces``.
+    """
     return (table_dice - seat_dice) * _face_columns(config, tuple(faces))[1]
 
 
@@ -113,13 +115,27 @@ def estimate_policy(
 def settled_decision(
     config: GameConfig, table_dice: int, bid: Bid | None, bluff: float, low: float, high: float
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """The estimate rule's decision when it cannot depend on what is unknown, else None: at most one raise
-    is legal, and the estimate of the bid's face, known to lie in [``low``, ``high``], is at least the
-    quantity at both ends or below it at both ends. Returns (P(challenge), raises, index of the raise).
+    """The estimate rule's decision when it cannot depend on what is unknown, else None.
+
+    The decision is settled when at most one raise is legal, and the estimate of the bid's face, known to lie in
+    [``low``, ``high``], is at least the quantity at both ends or below it at both ends.
 
     The one-third rule uses it over all hands (a belief does not know the seat's matching dice), the
     expected-count planner over all beliefs (the others' expected matching dice lie in 0 .. their dice);
-    with ``low`` = ``high``, one known estimate, it is the rule itself whenever one raise at most is legal."""
+    with ``low`` = ``high``, one known estimate, it is the rule itself whenever one raise at most is legal.
+
+    Args:
+        config: the rules.
+        table_dice: the dice on the table.
+        bid: the standing bid (None: none yet).
+        bluff: the probability of not challenging when the rule would.
+        low: the lowest the estimate of the bid's face can be.
+        high: the highest the estimate of the bid's face can be.
+
+    Returns:
+        (P(challenge), raises, index of the raise: -1 when no raise is legal), or None when the decision depends
+        on what is unknown.
+    """
     raises = minimal_raises(config, table_dice, bid)
     if len(raises) > 1:
         return None
@@ -135,8 +151,19 @@ def settled_decision(
 def settled_for(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float, own: int | None
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """``settled_decision`` of the one-third rule (others: ``unseen_matches``) for a seat with
-    ``seat_dice`` dice, ``own`` of them matching the bid's face (None: unknown, anywhere in 0 .. ``seat_dice``)."""
+    """``settled_decision`` of the one-third rule (others: ``unseen_matches``) for a seat with ``seat_dice`` dice.
+
+    Args:
+        config: the rules.
+        table_dice: the dice on the table.
+        bid: the standing bid (None: none yet).
+        seat_dice: the seat's dice.
+        bluff: the probability of not challenging when the rule would.
+        own: the seat's dice matching the bid's face (None: unknown, anywhere in 0 .. ``seat_dice``).
+
+    Returns:
+        What ``settled_decision`` returns: (P(challenge), raises, index of the raise), or None when unsettled.
+    """
     low, high = (0.0, float(seat_dice)) if own is None else (float(own), float(own))
     share = 0.0 if bid is None else float(unseen_matches(config, table_dice, seat_dice, (bid.face,))[0])
     return settled_decision(config, table_dice, bid, bluff, share + low, share + high)
@@ -146,7 +173,18 @@ def settled_for(
 def settled_for_any_hand(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """``settled_for`` an unknown hand (cached: every belief update asks it, and its states recur)."""
+    """``settled_for`` an unknown hand (cached: every belief update asks it, and its states recur).
+
+    Args:
+        config: the rules.
+        table_dice: the dice on the table.
+        bid: the standing bid (None: none yet).
+        seat_dice: the seat's dice.
+        bluff: the probability of not challenging when the rule would.
+
+    Returns:
+        What ``settled_decision`` returns: (P(challenge), raises, index of the raise), or None when unsettled.
+    """
     return settled_for(config, table_dice, bid, seat_dice, bluff, None)
 
 
@@ -172,11 +210,13 @@ def probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice)
 
 
 def exact_call_pays(others: np.ndarray, needed: int, regains: bool, challenges: bool) -> bool:
-    """Whether an exact call beats the estimate rule's move, in dice (the caller's change minus the bidder's):
+    """Whether an exact call beats the estimate rule's move, in dice (the caller's change minus the bidder's).
+
     ``others[c]`` = P(the other hands hold c matching dice), ``needed`` the matching dice the bid needs beyond
     the caller's own, ``regains`` whether a right call gives a die back (below the starting dice). A right call is
     worth +1 (0 without ``regains``), a wrong one -1; the rule's challenge ``challenges`` is worth P(false) -
-    P(true), its raise 0 (the round goes on)."""
+    P(true), its raise 0 (the round goes on).
+    """
     right = float(others[needed]) if 0 <= needed < len(others) else 0.0
     false = float(others[:max(needed, 0)].sum())
     call = right * regains - (1.0 - right)
