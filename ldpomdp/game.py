@@ -120,10 +120,13 @@ class ActionTaken:
 
 @dataclass(frozen=True)
 class RoundEnd:
-    """A call ended the round: every hand is shown. ``caller`` made the call (a challenge or an exact call);
-    ``exact``: the call was an exact call (right iff ``loser`` is None, nobody losing; ``regained`` is then the die
-    the caller got back, 0 at its starting dice); ``palifico``: the round was a palifico round. Under
-    ``loss="difference"`` the loser may lose several dice (``dice_after``)."""
+    """A call ended the round: every hand is shown.
+
+    ``caller`` made the call (a challenge or an exact call); ``exact``: the call was an exact call (right iff
+    ``loser`` is None, nobody losing; ``regained`` is then the die the caller got back, 0 at its starting dice);
+    ``palifico``: the round was a palifico round. Under ``loss="difference"`` the loser may lose several dice
+    (``dice_after``).
+    """
 
     round_index: int
     hands: tuple[tuple[int, ...], ...]
@@ -244,9 +247,11 @@ _PASSED_ON = EOFError
 
 
 def ask(player: Player, seat: int, method: str, *args: object) -> Any:
-    """``player.method(*args)``, returned unchecked (the caller validates it); an exception from the player's code
-    becomes a ``PlayerError`` naming the player, its seat and the method (an ``EOFError``, a person ending the
-    input, passes unchanged)."""
+    """``player.method(*args)``, returned unchecked (the caller validates it).
+
+    An exception from the player's code becomes a ``PlayerError`` naming the player, its seat and the method (an
+    ``EOFError``, a person ending the input, passes unchanged).
+    """
     try:
         return getattr(player, method)(*args)
     except _PASSED_ON:
@@ -287,9 +292,11 @@ class RoundState:
                           hand=self.hands[self.seat])
 
     def play(self, action: Action, who: str = "") -> list[Event]:
-        """Apply the action of the player to act: its ``ActionTaken``, then the ``RoundEnd`` if it
-        challenged. An illegal action raises ``IllegalActionError`` naming ``who`` and the legal actions;
-        so does any action once the round has ended."""
+        """Apply the action of the player to act and return the events it makes.
+
+        The events are its ``ActionTaken``, then the ``RoundEnd`` if it challenged. An illegal action raises
+        ``IllegalActionError`` naming ``who`` and the legal actions; so does any action once the round has ended.
+        """
         if self.end is not None:
             raise IllegalActionError(f"{who or 'a player'} acted after the round ended")
         view, table = self.view(), sum(self.dice)
@@ -400,8 +407,24 @@ def play_round(
     round_index: int = 0,
     palifico: bool = False,
 ) -> RoundRecord:
-    """Roll, bid until a call, resolve it; players see every event. Returns the round's record. ``rng``: a
-    Generator, or a seed for one."""
+    """Roll, bid until a call, resolve it; players see every event. Returns the round's record.
+
+    Args:
+        config: the rules.
+        players: the players, ``players[i]`` in seat ``i``.
+        dice: each seat's dice at the round's start.
+        opener: the seat that bids first.
+        rng: a Generator, or a seed for one.
+        round_index: the round's index in its game.
+        palifico: whether the round is a palifico round (its views carry a palifico round's rules).
+
+    Returns:
+        The round's ``RoundRecord``.
+
+    Raises:
+        PlayerError: a player's ``act`` or ``observe`` raised (an ``EOFError`` passes unchanged).
+        IllegalActionError: a player returned an action the rules do not allow there.
+    """
     rng = np.random.default_rng(rng)
     rnd = RoundState(config, dice, opener, rng, round_index, palifico)
     _drive(players, rnd, rng, rnd.play)
@@ -435,9 +458,11 @@ def play_game(
 
 
 def seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
-    """A game's generator from its seed sequence. First, every player with the optional ``reseed`` hook (see
-    ``Player``) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is reserved), so a game
-    never depends on the games played before it."""
+    """A game's generator from its seed sequence, after reseeding every player that has the ``reseed`` hook.
+
+    First, every player with the optional ``reseed`` hook (see ``Player``) gets child ``i + 1`` of ``seq``, ``i``
+    its index in ``players`` (child 0 is reserved), so a game never depends on the games played before it.
+    """
     children = seq.spawn(len(players) + 1)
     for player, child in zip(players, children[1:], strict=True):
         reseed = getattr(player, "reseed", None)
