@@ -74,8 +74,10 @@ def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]
 
 
 def alias_arrays(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Walker's alias method's arrays for sampling row i with ``probabilities[i]``: draw a row r uniformly, keep it
-    with probability ``threshold[r]``, else take ``alias[r]``. O(1) per draw whatever the number of rows.
+    """Walker's alias method's arrays ``(threshold, alias)`` for sampling row i with ``probabilities[i]``.
+
+    Draw a row r uniformly, keep it with probability ``threshold[r]``, else take ``alias[r]``. O(1) per draw
+    whatever the number of rows.
 
     Built without a loop over rows. With q = M p, rows below 1 ("small") lay their deficits 1 - q end to
     end and rows above 1 ("large") their excesses q - 1; a small takes its deficit from the large whose
@@ -126,10 +128,12 @@ def prior_alias(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | No
 
 @memo(maxsize=1024)
 def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
-    """(num_dice + 1, faces) hands of ``num_dice`` dice whose row c holds exactly c dice matching ``face`` under
-    ``config`` (wild dice count): c dice of ``face``, the others on the first face that matches neither ``face``
-    nor the wild face. When every face matches (two faces, one wild) only c = num_dice occurs, and every row is
-    that hand. Asking a model about these rows gives its probabilities by matching count."""
+    """(num_dice + 1, faces) hands of ``num_dice`` dice: row c holds exactly c dice matching ``face``.
+
+    Matching is under ``config`` (wild dice count): row c has c dice of ``face``, the others on the first face that
+    matches neither ``face`` nor the wild face. When every face matches (two faces, one wild) only c = num_dice
+    occurs, and every row is that hand. Asking a model about these rows gives its probabilities by matching count.
+    """
     hands = np.zeros((num_dice + 1, config.faces), dtype=HAND_DTYPE)
     counted = match_matrix(config)[:, face - 1]
     rest = np.flatnonzero(counted == 0)
@@ -183,9 +187,11 @@ def count_prior(num_dice: int, config: GameConfig) -> np.ndarray:
 
 @memo(maxsize=256)
 def solver_hands(num_dice: int, config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
-    """The hands of ``num_dice`` dice the equilibrium solvers tell apart, with their prior: every hand
-    (``hand_support``), but in the sixes game, where every bid names the highest face, one hand per matching
-    count (``count_hands``, row c = c matching dice) with its binomial probability."""
+    """The hands of ``num_dice`` dice the equilibrium solvers tell apart, with their prior.
+
+    Every hand (``hand_support``), but in the sixes game, where every bid names the highest face, one hand per
+    matching count (``count_hands``, row c = c matching dice) with its binomial probability.
+    """
     if config.bids != "sixes":
         return hand_support(num_dice, config.faces)
     prior = count_prior(num_dice, config)
