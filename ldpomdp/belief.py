@@ -126,7 +126,7 @@ class _Belief:
         return likelihoods + (1.0 - likelihoods) * self.injection
 
     def update_from(self, model: Any, action: Any, view: Any) -> None:
-        """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting), per ``model``.
+        """Condition on ``view.seat`` playing ``action`` on public ``view`` (seen before acting), per ``model``.
 
         The likelihoods come from the model's ``action_probabilities``, or its optional hooks: under
         ``deciding_face`` it is asked about one hand per matching count (``count_hands``); a ``shared_probability``

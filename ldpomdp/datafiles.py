@@ -1,4 +1,4 @@
-"""The package's data files: reading ``.npz`` files with one error kind, and writing any whole file atomically.
+"""The package's data files: reading ``.npz`` files with one error, writing any whole file atomically.
 
 Reading an ``.npz`` file (equilibrium tables, network weights, checkpoints, cached rounds) that cannot be read raises
 one ``TableError`` naming the file and its fault; writing any whole file (an ``.npz``, a result folder's CSV, JSON or
@@ -66,10 +66,11 @@ def load_npz(path: str | Path, what: str, parse: Callable[[dict[str, np.ndarray]
 
 
 def _raise_interrupt_behind(exc: Exception) -> None:
-    """Raise the KeyboardInterrupt (Ctrl-C, or SIGTERM as Ctrl-C) that ``exc`` was raised while handling, if any.
+    """Raise the KeyboardInterrupt, if any, that ``exc`` was raised while handling.
 
-    An interrupt inside zipfile surfaces as its own error on closing ("Can't close the ZIP file while there is an
-    open writing handle"), which is the interrupt, not a fault of the file.
+    The interrupt is Ctrl-C, or SIGTERM as Ctrl-C. An interrupt inside zipfile surfaces as its own error on
+    closing ("Can't close the ZIP file while there is an open writing handle"), which is the interrupt, not a fault
+    of the file.
     """
     cause: BaseException | None = exc.__context__
     while cause is not None and not isinstance(cause, KeyboardInterrupt):

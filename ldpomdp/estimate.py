@@ -44,7 +44,7 @@ def _face_columns(config: GameConfig, faces: tuple[int, ...]) -> tuple[np.ndarra
 
 
 def unseen_matches(config: GameConfig, table_dice: int, seat_dice: int, faces: Sequence[int]) -> np.ndarray:
-    """(len(faces),): the others' expected matching dice for each of ``faces`` when nothing is known of them.
+    """(len(faces),): the others' expected matching dice for each of ``faces``, knowing nothing of them.
 
     That is the dice a seat with ``seat_dice`` dice cannot see (``table_dice`` - ``seat_dice``) times P(a die
     matches), for each of ``faces``.
@@ -151,7 +151,9 @@ def settled_decision(
 def settled_for(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float, own: int | None
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """``settled_decision`` of the one-third rule (others: ``unseen_matches``) for a seat with ``seat_dice`` dice.
+    """``settled_decision`` of the one-third rule for a seat with ``seat_dice`` dice.
+
+    The others' expected matching dice are ``unseen_matches``.
 
     Args:
         config: the rules.

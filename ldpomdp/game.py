@@ -458,7 +458,7 @@ def play_game(
 
 
 def seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
-    """A game's generator from its seed sequence, after reseeding every player that has the ``reseed`` hook.
+    """A game's generator from its seed sequence, after reseeding every player with the ``reseed`` hook.
 
     First, every player with the optional ``reseed`` hook (see ``Player``) gets child ``i + 1`` of ``seq``, ``i``
     its index in ``players`` (child 0 is reserved), so a game never depends on the games played before it.

@@ -274,7 +274,7 @@ def _written(kind: str | None, value: Any) -> str:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A parsed spec: what to build with which arguments, its canonical text, and the files and specs it names.
+    """A parsed spec: what to build with which arguments, its canonical text, the files and specs it names.
 
     ``text`` as given, its registered ``name`` (or ``package.module:Class``), what to build (``target``) with which
     keyword arguments (``kwargs``), its ``canonical`` text, the files its own parameters name (``files``:
@@ -465,7 +465,7 @@ def canonical_spec(text: str) -> str:
 
 
 def spec_text(name: str, kwargs: Mapping[str, Any]) -> str:
-    """The canonical spec of the registered player ``name`` built with the constructor arguments ``kwargs``.
+    """The canonical spec of the registered player ``name`` built with constructor arguments ``kwargs``.
 
     The arguments that are None are left out: ``spec_text("lbr", {"policy": "oehm:0.2"})`` is ``"lbr:oehm:0.2"``.
     """
