@@ -1,5 +1,7 @@
-"""The estimate rule: report 002's decision rule, shared by the one-third player, the expected-count planner and
-POMCP (its transition model's tabulated opponents and its rollout policy).
+"""The estimate rule: report 002's decision rule, shared by the one-third player and two planners.
+
+The planners are the expected-count planner and POMCP (its transition model's tabulated opponents and its rollout
+policy).
 
 Estimate of the dice matching a face = own matching dice + the others' expected matching dice (the belief's, or the
 unseen dice times P(a die matches): ``unseen_matches``). Challenge iff the bid's face is estimated below its

@@ -1,5 +1,7 @@
-"""The opponent-model protocol: a ``Player`` that can also say, for many hidden
-hands at once, how likely each of them makes a given action. Beliefs and POMCP rely on it."""
+"""The opponent-model protocol: a ``Player`` that can also say how likely each hidden hand makes an action.
+
+It answers for many hidden hands at once. Beliefs and POMCP rely on it.
+"""
 
 from __future__ import annotations
 
