@@ -2,7 +2,7 @@
 
 A belief is over one opponent's hand as face counts (``hand[f - 1]`` dice show ``f``). Both classes take
 ``update(likelihoods)`` (P(observed action | hand) per particle or support row) and ``update_from(model, action,
-view)``, and answer ``expected_count``, ``count_distribution`` and ``sample``; :class:`TableBelief` keeps one per
+view)``, and answer ``expected_count``, ``count_distribution`` and ``sample``; ``TableBelief`` keeps one per
 opponent for a round. Only numpy and numpy-only modules of the package are imported, so it can be used on its own.
 """
 
@@ -30,7 +30,7 @@ SUM_CHECK_HANDS = 8  # rows asked whether a model's probabilities sum to one (se
 
 @memo(maxsize=64)
 def _rules(faces: int, wild: int | None) -> GameConfig:
-    """A rule set carrying ``faces`` and ``wild``, so that counting reuses :func:`rules.matching_count`."""
+    """A rule set carrying ``faces`` and ``wild``, so that counting reuses ``rules.matching_count``."""
     return GameConfig(faces=faces, wild=wild)
 
 
@@ -91,9 +91,12 @@ class _Belief:
         raise NotImplementedError
 
     def _checked(self, likelihoods: Any, asked: tuple[Any, Any] | None, rows: int | None = None) -> np.ndarray:
-        """``likelihoods`` as float64 of shape (rows,) (default: one per particle), every value in [0, 1]; else a
-        ValueError naming where they came from: ``update``'s argument, or (model, action) when ``asked`` a model
-        (the name is built only then: building it on every update would cost more than the check)."""
+        """``likelihoods`` as float64 of shape (rows,), every value in [0, 1]; else a ValueError.
+
+        ``rows`` defaults to one per particle. The ValueError names where the likelihoods came from: ``update``'s
+        argument, or (model, action) when ``asked`` a model (the name is built only then: building it on every
+        update would cost more than the check).
+        """
         values = np.asarray(likelihoods, dtype=np.float64)
         rows = len(self.particles) if rows is None else rows
         if values.shape != (rows,):
@@ -123,10 +126,13 @@ class _Belief:
         return likelihoods + (1.0 - likelihoods) * self.injection
 
     def update_from(self, model: Any, action: Any, view: Any) -> None:
-        """Condition on ``view.seat`` playing ``action`` on the public ``view`` (seen before acting), with likelihoods
-        from the model's ``action_probabilities``, or its optional hooks: under ``deciding_face`` it is asked about
-        one hand per matching count (:func:`~ldpomdp.hands.count_hands`); a ``shared_probability`` rejects no hand
-        (only the ``refresh`` share is renewed) unless it keeps none (0, without injection): then it depletes."""
+        """Condition on ``view.seat`` playing ``action`` on public ``view`` (seen before acting), per ``model``.
+
+        The likelihoods come from the model's ``action_probabilities``, or its optional hooks: under
+        ``deciding_face`` it is asked about one hand per matching count (``count_hands``); a ``shared_probability``
+        rejects no hand (only the ``refresh`` share is renewed) unless it keeps none (0, without injection): then
+        the belief depletes.
+        """
         try:
             p = shared_probability_of(model, view, action)
             face = deciding_face_of(model, view) if p is None else None
@@ -155,9 +161,12 @@ class _Belief:
             self._check_sums(model, view)
 
     def _check_sums(self, model: Any, view: Any) -> None:
-        """The cheap guard of a game's first round, on a belief's first update with each model: on a few hands, the
-        model's probabilities over the legal actions must sum to one (``check_opponent`` checks a model in depth).
-        It asks the model once per legal action, 5-50 times an update's cost, so later rounds are not checked."""
+        """Check on a few hands that the model's probabilities over the legal actions sum to one.
+
+        The cheap guard of a game's first round, on a belief's first update with each model (``check_opponent``
+        checks a model in depth). It asks the model once per legal action, 5-50 times an update's cost, so later
+        rounds are not checked.
+        """
         hands = np.asarray(self.particles[:SUM_CHECK_HANDS])
         try:
             asked = {a: model.action_probabilities(hands, view, a) for a in view.legal_actions()}
@@ -226,8 +235,8 @@ class RejectionParticleBelief(_Belief):
     """Report 002's rejection particle filter, vectorized (parameters and the update: docs/beliefs.md).
 
     ``particles`` (N, faces) are hands drawn from the prior, a view of rows padded with zero columns
-    (:func:`~ldpomdp.hands.row_width`). ``update`` keeps particle i with its likelihood (or ``injection``, see
-    :meth:`_keep_probability`), fills the other slots with uniform copies of survivors, then renews a ``refresh``
+    (``row_width``). ``update`` keeps particle i with its likelihood (or ``injection``, see
+    ``_keep_probability``), fills the other slots with uniform copies of survivors, then renews a ``refresh``
     share from the prior; no survivor: back to the prior, ``depleted``. ``rng`` (or a seed) makes every draw.
     """
 
@@ -247,9 +256,11 @@ class RejectionParticleBelief(_Belief):
         self._reset_to_prior()
 
     def _prior_draws(self, k: int) -> np.ndarray:
-        """``k`` hands from Multinomial(num_dice, 1/faces) as padded rows (k, row width): rows of the exact
-        support drawn by the alias method (:func:`~ldpomdp.hands.prior_alias`), or, for supports
-        too large to enumerate, dice rolled and counted with one ``bincount`` over row-offset faces."""
+        """``k`` hands from Multinomial(num_dice, 1/faces) as padded rows (k, row width).
+
+        Rows of the exact support drawn by the alias method (``prior_alias``), or, for supports too large to
+        enumerate, dice rolled and counted with one ``bincount`` over row-offset faces.
+        """
         drawable = prior_alias(self.num_dice, self.faces)
         if drawable is not None:
             support, alias = drawable
@@ -273,7 +284,7 @@ class RejectionParticleBelief(_Belief):
 
     def _set_rows(self, rows: np.ndarray, lineage: np.ndarray) -> None:
         """Install padded particle rows (N, row width) and their lineage, and the read-only view of their face
-        columns that :attr:`particles` hands out (made once per update, not on every access)."""
+        columns that ``particles`` hands out (made once per update, not on every access)."""
         self._rows, self._lineage = rows, lineage
         self._expected.clear()
         self._matches.clear()
@@ -286,7 +297,7 @@ class RejectionParticleBelief(_Belief):
         return self._particles
 
     def _apply(self, likelihoods: np.ndarray) -> None:
-        """Rejection step with P(observed action | particle) for every particle, then :meth:`_resample`."""
+        """Rejection step with P(observed action | particle) for every particle, then ``_resample``."""
         keep = self._keep_probability(likelihoods)
         kept = keep >= 1.0
         if np.count_nonzero(kept) != np.count_nonzero(keep):  # some 0 < keep < 1: a coin for each particle
@@ -294,9 +305,12 @@ class RejectionParticleBelief(_Belief):
         self._resample(kept)
 
     def _apply_counted(self, matching: np.ndarray, by_count: np.ndarray) -> None:
-        """When every count's fate is certain (keep 0 or 1, the deterministic models), the survivors are read off
-        the counts, without a likelihood per particle: counts kept in one run lo..hi (a threshold rule keeps such
-        a run) by comparisons, other sets by a lookup per particle."""
+        """Rejection step with likelihoods that depend on a particle only through its count ``matching``.
+
+        When every count's fate is certain (keep 0 or 1, the deterministic models), the survivors are read off the
+        counts, without a likelihood per particle: counts kept in one run lo..hi (a threshold rule keeps such a run)
+        by comparisons, other sets by a lookup per particle. Otherwise the base class's per-particle step runs.
+        """
         keep = self._keep_probability(by_count)
         certain = keep >= 1.0
         if np.count_nonzero(certain) != np.count_nonzero(keep):  # some counts keep with 0 < p < 1
@@ -375,11 +389,11 @@ class RejectionParticleBelief(_Belief):
 
 
 class ExactBelief(_Belief):
-    """Every possible hand (``support``, see :func:`~ldpomdp.hands.hand_support`) with its exact posterior ``weights``.
+    """Every possible hand (``support``, see ``hand_support``) with its exact posterior ``weights``.
 
     ``update`` multiplies the weights by P(keep) (the particle filter's injection rule) and mixes in a ``refresh``
     share of the prior; an observation that no hand explains resets to the prior and sets ``depleted``. ``rng``
-    draws :meth:`sample`'s hands. The reference for tests and a planner option (parameters: docs/beliefs.md).
+    draws ``sample``'s hands. The reference for tests and a planner option (parameters: docs/beliefs.md).
     """
 
     def __init__(
@@ -428,7 +442,7 @@ class TableBelief:
     """One belief per opponent for the current round, seen from ``seat`` (parameters: docs/beliefs.md).
 
     Create it at the start of every round from the dice per seat and ``models`` (seat -> opponent model, for every
-    other seat with dice); feed it every action with :meth:`observe_action`, which updates that opponent's belief
+    other seat with dice); feed it every action with ``observe_action``, which updates that opponent's belief
     through its model. ``kind`` is "particles" or "exact"; ``rng`` is one stream for every opponent's belief.
     """
 

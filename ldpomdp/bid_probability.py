@@ -1,5 +1,7 @@
-"""P(a bid is true | own hand): the binomial tail over the dice a player cannot see, vectorized over
-hands and bids. Shared by the probability-driven opponents (Oehm, Burcsi-Nagy)."""
+"""P(a bid is true | own hand): the binomial tail over the dice a player cannot see.
+
+Vectorized over hands and bids. Shared by the probability-driven opponents (Oehm, Burcsi-Nagy).
+"""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """The process-wide memo caches, one mechanism, and the folder of the solvers' disk cache.
 
-The memo caches (docs/design.md, "Caches"): :func:`memo` (an ``lru_cache``),
-:func:`bounded_cache` (a :class:`BoundedCache`, for a cache that keeps its own keys) and :func:`register_cache` (a
-dict that keeps its own eviction); :func:`cache_sizes` lists them, :func:`clear_caches` empties them all; and
-:func:`cache_dir`, where the solvers keep what they solved on disk.
+The memo caches (docs/design.md, "Caches"): ``memo`` (an ``lru_cache``),
+``bounded_cache`` (a ``BoundedCache``, for a cache that keeps its own keys) and ``register_cache`` (a
+dict that keeps its own eviction); ``cache_sizes`` lists them, ``clear_caches`` empties them all; and
+``cache_dir``, where the solvers keep what they solved on disk.
 
 A cached value is shared by every caller of the process: arrays in caches are read-only, no caller may change
 what it gets, and caches hold derived data only, so clearing them never changes a result. Standard library only.
@@ -29,7 +29,7 @@ _CACHES: dict[str, Any] = {}  # qualified name -> lru_cache wrapper or registere
 
 
 def memo(maxsize: int | None = 128) -> Callable[[F], F]:
-    """:func:`functools.lru_cache` with ``maxsize``, recorded so that :func:`clear_caches` reaches it."""
+    """``functools.lru_cache`` with ``maxsize``, recorded so that ``clear_caches`` reaches it."""
     def wrap(function: F) -> F:
         cached = functools.lru_cache(maxsize=maxsize)(function)
         _CACHES[f"{function.__module__}.{function.__qualname__}"] = cached
@@ -39,7 +39,7 @@ def memo(maxsize: int | None = 128) -> Callable[[F], F]:
 
 class BoundedCache(OrderedDict[K, V]):
     """A dict of at most ``maxsize`` entries, safe to share between threads: storing a new key when full drops the
-    least recently used entry (read with :meth:`lookup`, which counts as a use)."""
+    least recently used entry (read with ``lookup``, which counts as a use)."""
 
     def __init__(self, maxsize: int):
         super().__init__()
@@ -63,7 +63,7 @@ class BoundedCache(OrderedDict[K, V]):
 
 
 def bounded_cache(name: str, maxsize: int) -> BoundedCache[Any, Any]:
-    """A :class:`BoundedCache` of ``maxsize`` entries, registered under ``name`` (e.g. ``"module.variable"``)."""
+    """A ``BoundedCache`` of ``maxsize`` entries, registered under ``name`` (e.g. ``"module.variable"``)."""
     return register_cache(name, BoundedCache(maxsize))
 
 

@@ -1,7 +1,9 @@
-"""The package's data files: reading an ``.npz`` file (equilibrium tables, network weights, checkpoints, cached
-rounds) that cannot be read raises one :class:`~ldpomdp.errors.TableError` naming the file and its fault; writing any
-whole file (an ``.npz``, a result folder's CSV, JSON or plot) goes through :func:`write_atomic`, which leaves no
-temporary file behind."""
+"""The package's data files: reading ``.npz`` files with one error, writing any whole file atomically.
+
+Reading an ``.npz`` file (equilibrium tables, network weights, checkpoints, cached rounds) that cannot be read raises
+one ``TableError`` naming the file and its fault; writing any whole file (an ``.npz``, a result folder's CSV, JSON or
+plot) goes through ``write_atomic``, which leaves no temporary file behind.
+"""
 
 from __future__ import annotations
 
@@ -25,9 +27,11 @@ _ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")  # a zip archive's first bytes (a l
 
 def read_npz(path: str | Path, what: str, hint: str = "", names: tuple[str, ...] | None = None
              ) -> dict[str, np.ndarray]:
-    """Every array of the ``.npz`` file at ``path`` (or only ``names``), read now (no pickled objects). One that
-    cannot be read (missing, a folder, empty, not an ``.npz``, truncated or corrupted) raises TableError "cannot read
-    the ``what`` ``path``: its fault", then ``; hint`` (what to do about it) if given."""
+    """Every array of the ``.npz`` file at ``path`` (or only ``names``), read now (no pickled objects).
+
+    A file that cannot be read (missing, a folder, empty, not an ``.npz``, truncated or corrupted) raises TableError
+    "cannot read the ``what`` ``path``: its fault", then ``; hint`` (what to do about it) if given.
+    """
     try:
         with open(path, "rb") as file:
             start = file.read(4)
@@ -51,8 +55,8 @@ def read_npz(path: str | Path, what: str, hint: str = "", names: tuple[str, ...]
 
 
 def load_npz(path: str | Path, what: str, parse: Callable[[dict[str, np.ndarray]], T], hint: str = "") -> T:
-    """``parse`` of the arrays of :func:`read_npz`; a KeyError, ValueError or TypeError of ``parse`` (an array
-    missing, or not what it should be) raises TableError as :func:`read_npz` does."""
+    """``parse`` of the arrays of ``read_npz``; a KeyError, ValueError or TypeError of ``parse`` (an array
+    missing, or not what it should be) raises TableError as ``read_npz`` does."""
     data = read_npz(path, what, hint)
     try:
         return parse(data)
@@ -62,9 +66,12 @@ def load_npz(path: str | Path, what: str, parse: Callable[[dict[str, np.ndarray]
 
 
 def _raise_interrupt_behind(exc: Exception) -> None:
-    """Raise the KeyboardInterrupt (Ctrl-C, or SIGTERM as Ctrl-C) that ``exc`` was raised while handling, if any: an
-    interrupt inside zipfile surfaces as its own error on closing ("Can't close the ZIP file while there is an open
-    writing handle"), which is the interrupt, not a fault of the file."""
+    """Raise the KeyboardInterrupt, if any, that ``exc`` was raised while handling.
+
+    The interrupt is Ctrl-C, or SIGTERM as Ctrl-C. An interrupt inside zipfile surfaces as its own error on
+    closing ("Can't close the ZIP file while there is an open writing handle"), which is the interrupt, not a fault
+    of the file.
+    """
     cause: BaseException | None = exc.__context__
     while cause is not None and not isinstance(cause, KeyboardInterrupt):
         cause = cause.__context__
@@ -77,11 +84,14 @@ def _unreadable(path: str | Path, what: str, fault: str, hint: str) -> TableErro
 
 
 def write_atomic(path: str | Path, content: bytes | Callable[[Path], object]) -> Path:
-    """Write a whole file atomically: ``content`` (bytes, or a function that writes the file at the path it is given)
-    goes into a temporary file beside ``path`` (its name ending as ``path``'s does, so that a writer that goes by the
-    suffix, numpy's or matplotlib's, writes the same bytes), is flushed to disk (fsync) and moved onto ``path``
-    (os.replace): a reader, a kill or an error never leaves half a file there, the old file stays whole until the new
-    one replaces it. The temporary file is removed on every exit; Ctrl-C and SIGTERM wait for the write."""
+    """Write a whole file atomically: a reader, a kill or an error never leaves half a file at ``path``.
+
+    ``content`` (bytes, or a function that writes the file at the path it is given) goes into a temporary file
+    beside ``path`` (its name ending as ``path``'s does, so that a writer that goes by the suffix, numpy's or
+    matplotlib's, writes the same bytes), is flushed to disk (fsync) and moved onto ``path`` (os.replace): the old
+    file stays whole until the new one replaces it. The temporary file is removed on every exit; Ctrl-C and SIGTERM
+    wait for the write. Returns ``path`` as a Path.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp{path.suffix}")
@@ -103,5 +113,5 @@ def write_atomic(path: str | Path, content: bytes | Callable[[Path], object]) ->
 
 
 def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True) -> Path:
-    """Write ``arrays`` to the ``.npz`` file ``path`` atomically (:func:`write_atomic`)."""
+    """Write ``arrays`` to the ``.npz`` file ``path`` atomically (``write_atomic``)."""
     return write_atomic(path, lambda tmp: (np.savez_compressed if compress else np.savez)(tmp, **arrays))

@@ -27,13 +27,19 @@ class PlayerError(UsageError):
 
 
 class TableError(UsageError):
-    """A data file (a solved table, network weights, a checkpoint) that cannot be read (missing, damaged, or of
-    another format): not a refusal to play a game, so nothing that sits out games it cannot play may swallow it."""
+    """A data file (a solved table, network weights, a checkpoint) that cannot be read.
+
+    The file is missing, damaged, or of another format. This is not a refusal to play a game, so nothing that sits
+    out games it cannot play may swallow it.
+    """
 
 
 def describe(exc: BaseException) -> str:
-    """``exc`` as Python prints it, but with only the traceback frames of the user's code: none of the importer's,
-    none of the package's (unless the error was raised in the package: then the frame that raised it)."""
+    """``exc`` as Python prints it, but with only the traceback frames of the user's code.
+
+    None of the importer's frames are kept, and none of the package's (unless the error was raised in the package:
+    then the frame that raised it).
+    """
     frames = traceback.extract_tb(exc.__traceback__)
     paths = [os.path.realpath(f.filename) for f in frames]
     user = [f for f, path in zip(frames, paths, strict=True)

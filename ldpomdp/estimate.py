@@ -1,10 +1,12 @@
-"""The estimate rule: report 002's decision rule, shared by the one-third player, the expected-count planner and
-POMCP (its transition model's tabulated opponents and its rollout policy).
+"""The estimate rule: report 002's decision rule, shared by the one-third player and two planners.
+
+The planners are the expected-count planner and POMCP (its transition model's tabulated opponents and its rollout
+policy).
 
 Estimate of the dice matching a face = own matching dice + the others' expected matching dice (the belief's, or the
-unseen dice times P(a die matches): :func:`unseen_matches`). Challenge iff the bid's face is estimated below its
+unseen dice times P(a die matches): ``unseen_matches``). Challenge iff the bid's face is estimated below its
 quantity (kept with probability 1 - ``bluff``), else raise to the smallest legal bid on the face with the highest
-estimate (ties: the higher face). Only numpy and :mod:`ldpomdp.rules` are imported here.
+estimate (ties: the higher face). Only numpy and ``ldpomdp.rules`` are imported here.
 """
 
 from __future__ import annotations
@@ -44,14 +46,16 @@ def _face_columns(config: GameConfig, faces: tuple[int, ...]) -> tuple[np.ndarra
 
 
 def unseen_matches(config: GameConfig, table_dice: int, seat_dice: int, faces: Sequence[int]) -> np.ndarray:
-    """(len(faces),): the dice a seat with ``seat_dice`` dice cannot see (``table_dice`` - ``seat_dice``) times
-    P(a die matches), for each of ``faces``: the expected matching dice of the others' hands when nothing is
-    known of them."""
+    """(len(faces),): the others' expected matching dice for each of ``faces``, knowing nothing of them.
+
+    That is the dice a seat with ``seat_dice`` dice cannot see (``table_dice`` - ``seat_dice``) times P(a die
+    matches), for each of ``faces``.
+    """
     return (table_dice - seat_dice) * _face_columns(config, tuple(faces))[1]
 
 
 def expected_matches(hands: np.ndarray, view: PublicView, faces: Sequence[int] | None = None) -> np.ndarray:
-    """(N, len(faces)): own matching dice of each hand (of the seat ``view.seat``) plus :func:`unseen_matches`,
+    """(N, len(faces)): own matching dice of each hand (of the seat ``view.seat``) plus ``unseen_matches``,
     for each of ``faces`` (default: every face). Only those columns are computed."""
     config = view.config
     faces = tuple(range(1, config.faces + 1)) if faces is None else tuple(faces)
@@ -79,7 +83,7 @@ def estimate_policy(
     """The estimate rule for N estimates at once.
 
     ``estimate`` (N, len(faces)): expected matching dice on the whole table for N hands, one column per face
-    of ``faces`` (default every face; it must include :func:`rule_faces`). Returns P(challenge) (challenge iff
+    of ``faces`` (default every face; it must include ``rule_faces``). Returns P(challenge) (challenge iff
     the bid face's estimate is below the quantity, kept with prob. 1 - ``bluff``), the smallest raise on each
     face, and the index of the raise on the best-estimated face (ties: higher face; -1 when no raise is legal).
     """
@@ -113,13 +117,27 @@ def estimate_policy(
 def settled_decision(
     config: GameConfig, table_dice: int, bid: Bid | None, bluff: float, low: float, high: float
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """The estimate rule's decision when it cannot depend on what is unknown, else None: at most one raise
-    is legal, and the estimate of the bid's face, known to lie in [``low``, ``high``], is at least the
-    quantity at both ends or below it at both ends. Returns (P(challenge), raises, index of the raise).
+    """The estimate rule's decision when it cannot depend on what is unknown, else None.
+
+    The decision is settled when at most one raise is legal, and the estimate of the bid's face, known to lie in
+    [``low``, ``high``], is at least the quantity at both ends or below it at both ends.
 
     The one-third rule uses it over all hands (a belief does not know the seat's matching dice), the
     expected-count planner over all beliefs (the others' expected matching dice lie in 0 .. their dice);
-    with ``low`` = ``high``, one known estimate, it is the rule itself whenever one raise at most is legal."""
+    with ``low`` = ``high``, one known estimate, it is the rule itself whenever one raise at most is legal.
+
+    Args:
+        config: the rules.
+        table_dice: the dice on the table.
+        bid: the standing bid (None: none yet).
+        bluff: the probability of not challenging when the rule would.
+        low: the lowest the estimate of the bid's face can be.
+        high: the highest the estimate of the bid's face can be.
+
+    Returns:
+        (P(challenge), raises, index of the raise: -1 when no raise is legal), or None when the decision depends
+        on what is unknown.
+    """
     raises = minimal_raises(config, table_dice, bid)
     if len(raises) > 1:
         return None
@@ -135,8 +153,21 @@ def settled_decision(
 def settled_for(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float, own: int | None
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """:func:`settled_decision` of the one-third rule (others: :func:`unseen_matches`) for a seat with
-    ``seat_dice`` dice, ``own`` of them matching the bid's face (None: unknown, anywhere in 0 .. ``seat_dice``)."""
+    """``settled_decision`` of the one-third rule for a seat with ``seat_dice`` dice.
+
+    The others' expected matching dice are ``unseen_matches``.
+
+    Args:
+        config: the rules.
+        table_dice: the dice on the table.
+        bid: the standing bid (None: none yet).
+        seat_dice: the seat's dice.
+        bluff: the probability of not challenging when the rule would.
+        own: the seat's dice matching the bid's face (None: unknown, anywhere in 0 .. ``seat_dice``).
+
+    Returns:
+        What ``settled_decision`` returns: (P(challenge), raises, index of the raise), or None when unsettled.
+    """
     low, high = (0.0, float(seat_dice)) if own is None else (float(own), float(own))
     share = 0.0 if bid is None else float(unseen_matches(config, table_dice, seat_dice, (bid.face,))[0])
     return settled_decision(config, table_dice, bid, bluff, share + low, share + high)
@@ -146,7 +177,18 @@ def settled_for(
 def settled_for_any_hand(
     config: GameConfig, table_dice: int, bid: Bid | None, seat_dice: int, bluff: float
 ) -> tuple[float, tuple[Bid, ...], int] | None:
-    """:func:`settled_for` an unknown hand (cached: every belief update asks it, and its states recur)."""
+    """``settled_for`` an unknown hand (cached: every belief update asks it, and its states recur).
+
+    Args:
+        config: the rules.
+        table_dice: the dice on the table.
+        bid: the standing bid (None: none yet).
+        seat_dice: the seat's dice.
+        bluff: the probability of not challenging when the rule would.
+
+    Returns:
+        What ``settled_decision`` returns: (P(challenge), raises, index of the raise), or None when unsettled.
+    """
     return settled_for(config, table_dice, bid, seat_dice, bluff, None)
 
 
@@ -160,7 +202,7 @@ def bid_face_decides(view: PublicView) -> int | None:
 
 
 def probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice):
-    """P(``action``) from the rule's decision (:func:`estimate_policy`'s or :func:`settled_decision`'s), for
+    """P(``action``) from the rule's decision (``estimate_policy``'s or ``settled_decision``'s), for
     arrays over hands or for one hand-independent decision."""
     if action is CHALLENGE:
         return p_challenge
@@ -172,11 +214,13 @@ def probability_of(action: Action, p_challenge, raises: tuple[Bid, ...], choice)
 
 
 def exact_call_pays(others: np.ndarray, needed: int, regains: bool, challenges: bool) -> bool:
-    """Whether an exact call beats the estimate rule's move, in dice (the caller's change minus the bidder's):
+    """Whether an exact call beats the estimate rule's move, in dice (the caller's change minus the bidder's).
+
     ``others[c]`` = P(the other hands hold c matching dice), ``needed`` the matching dice the bid needs beyond
     the caller's own, ``regains`` whether a right call gives a die back (below the starting dice). A right call is
     worth +1 (0 without ``regains``), a wrong one -1; the rule's challenge ``challenges`` is worth P(false) -
-    P(true), its raise 0 (the round goes on)."""
+    P(true), its raise 0 (the round goes on).
+    """
     right = float(others[needed]) if 0 <= needed < len(others) else 0.0
     false = float(others[:max(needed, 0)].sum())
     call = right * regains - (1.0 - right)

@@ -2,7 +2,7 @@
 
 A round: every player rolls, the opener bids, each next player raises or challenges; the challenge
 reveals every hand, one player loses a die, and the next round starts. The last player with dice wins.
-An exception from a player's ``reset``, ``act`` or ``observe`` stops the game as a :class:`PlayerError` naming
+An exception from a player's ``reset``, ``act`` or ``observe`` stops the game as a ``PlayerError`` naming
 the player and its seat, with the traceback lines of the player's own code.
 """
 
@@ -86,7 +86,7 @@ class PublicView:
 
 @dataclass(frozen=True)
 class PlayerView(PublicView):
-    """A :class:`PublicView` plus the acting player's own hand as face counts."""
+    """A ``PublicView`` plus the acting player's own hand as face counts."""
 
     hand: tuple[int, ...] = ()
 
@@ -120,10 +120,13 @@ class ActionTaken:
 
 @dataclass(frozen=True)
 class RoundEnd:
-    """A call ended the round: every hand is shown. ``caller`` made the call (a challenge or an exact call);
-    ``exact``: the call was an exact call (right iff ``loser`` is None, nobody losing; ``regained`` is then the die
-    the caller got back, 0 at its starting dice); ``palifico``: the round was a palifico round. Under
-    ``loss="difference"`` the loser may lose several dice (``dice_after``)."""
+    """A call ended the round: every hand is shown.
+
+    ``caller`` made the call (a challenge or an exact call); ``exact``: the call was an exact call (right iff
+    ``loser`` is None, nobody losing; ``regained`` is then the die the caller got back, 0 at its starting dice);
+    ``palifico``: the round was a palifico round. Under ``loss="difference"`` the loser may lose several dice
+    (``dice_after``).
+    """
 
     round_index: int
     hands: tuple[tuple[int, ...], ...]
@@ -139,7 +142,7 @@ class RoundEnd:
 
     @property
     def challenger(self) -> int:
-        """The caller, under its old name (deprecated: :attr:`caller`)."""
+        """The caller, under its old name (deprecated: ``caller``)."""
         warnings.warn(f"RoundEnd.challenger is now RoundEnd.caller (the caller of a challenge or an exact call); "
                       f"the old name goes in ldpomdp {REMOVED_IN} (CHANGELOG.md)", DeprecationWarning, stacklevel=2)
         return self.caller
@@ -244,9 +247,11 @@ _PASSED_ON = EOFError
 
 
 def ask(player: Player, seat: int, method: str, *args: object) -> Any:
-    """``player.method(*args)``, returned unchecked (the caller validates it); an exception from the player's code
-    becomes a :class:`PlayerError` naming the player, its seat and the method (an ``EOFError``, a person ending the
-    input, passes unchanged)."""
+    """``player.method(*args)``, returned unchecked (the caller validates it).
+
+    An exception from the player's code becomes a ``PlayerError`` naming the player, its seat and the method (an
+    ``EOFError``, a person ending the input, passes unchanged).
+    """
     try:
         return getattr(player, method)(*args)
     except _PASSED_ON:
@@ -261,13 +266,13 @@ def _broadcast(players: Sequence[Player], event: Event) -> None:
 
 
 class RoundState:
-    """One round in progress, one action at a time: the stepping core that :func:`play_round` drives with players
-    and the reinforcement-learning environments (:mod:`ldpomdp.envs`) drive with agents' actions.
+    """One round in progress, one action at a time: the stepping core that ``play_round`` drives with players
+    and the reinforcement-learning environments (``ldpomdp.envs``) drive with agents' actions.
 
     Creating it rolls every hand from ``rng`` (``dice`` per seat, at least two seats with dice; ``opener`` has dice;
-    ``palifico``: the round's views carry a palifico round's rules) and makes :attr:`start`, its :class:`RoundStart`.
-    :meth:`view` is what the player to act sees; :meth:`play` checks and applies its action and returns the events
-    it makes; :attr:`end` is the :class:`RoundEnd` once a call ended the round (else None).
+    ``palifico``: the round's views carry a palifico round's rules) and makes ``start``, its ``RoundStart``.
+    ``view`` is what the player to act sees; ``play`` checks and applies its action and returns the events
+    it makes; ``end`` is the ``RoundEnd`` once a call ended the round (else None).
     """
 
     def __init__(self, config: GameConfig, dice: tuple[int, ...], opener: int, rng: np.random.Generator,
@@ -282,14 +287,16 @@ class RoundState:
         self.end: RoundEnd | None = None
 
     def view(self) -> PlayerView:
-        """What the player to act (:attr:`seat`) sees."""
+        """What the player to act (``seat``) sees."""
         return PlayerView(self.config, self.seat, self.dice, tuple(self.history), self.round_index,
                           hand=self.hands[self.seat])
 
     def play(self, action: Action, who: str = "") -> list[Event]:
-        """Apply the action of the player to act: its :class:`ActionTaken`, then the :class:`RoundEnd` if it
-        challenged. An illegal action raises :class:`IllegalActionError` naming ``who`` and the legal actions;
-        so does any action once the round has ended."""
+        """Apply the action of the player to act and return the events it makes.
+
+        The events are its ``ActionTaken``, then the ``RoundEnd`` if it challenged. An illegal action raises
+        ``IllegalActionError`` naming ``who`` and the legal actions; so does any action once the round has ended.
+        """
         if self.end is not None:
             raise IllegalActionError(f"{who or 'a player'} acted after the round ended")
         view, table = self.view(), sum(self.dice)
@@ -326,10 +333,10 @@ class RoundState:
 
 
 class GameState:
-    """A whole game in progress, round by round (the core of :func:`play_game` and of the environments).
+    """A whole game in progress, round by round (the core of ``play_game`` and of the environments).
 
-    :meth:`start_round` rolls the next round (its :class:`RoundStart` is ``state.round.start``); play it through
-    ``state.round``; once it has ended, :meth:`start_round` again until :attr:`over`. :attr:`record` collects the
+    ``start_round`` rolls the next round (its ``RoundStart`` is ``state.round.start``); play it through
+    ``state.round``; once it has ended, ``start_round`` again until ``over``. ``record`` collects the
     rounds and, at the end, the winner. ``rng``: a Generator, or a seed for one.
     """
 
@@ -350,7 +357,7 @@ class GameState:
         return sum(d > 0 for d in self.dice) <= 1
 
     def start_round(self) -> RoundStart:
-        """Roll the next round (the previous one must have ended) and return its :class:`RoundStart`."""
+        """Roll the next round (the previous one must have ended) and return its ``RoundStart``."""
         if self.over:
             raise ValueError("GameState.start_round: the game is over")
         if self.round is not None and self.round.end is None:
@@ -360,7 +367,7 @@ class GameState:
         return self.round.start
 
     def play(self, action: Action, who: str = "") -> list[Event]:
-        """:meth:`RoundState.play` on the current round; a challenge also settles the dice, the next opener and,
+        """``RoundState.play`` on the current round; a challenge also settles the dice, the next opener and,
         at the end, the winner."""
         if self.round is None:
             raise ValueError("GameState.play: no round has started")
@@ -400,8 +407,24 @@ def play_round(
     round_index: int = 0,
     palifico: bool = False,
 ) -> RoundRecord:
-    """Roll, bid until a call, resolve it; players see every event. Returns the round's record. ``rng``: a
-    Generator, or a seed for one."""
+    """Roll, bid until a call, resolve it; players see every event. Returns the round's record.
+
+    Args:
+        config: the rules.
+        players: the players, ``players[i]`` in seat ``i``.
+        dice: each seat's dice at the round's start.
+        opener: the seat that bids first.
+        rng: a Generator, or a seed for one.
+        round_index: the round's index in its game.
+        palifico: whether the round is a palifico round (its views carry a palifico round's rules).
+
+    Returns:
+        The round's ``RoundRecord``.
+
+    Raises:
+        PlayerError: a player's ``act`` or ``observe`` raised (an ``EOFError`` passes unchanged).
+        IllegalActionError: a player returned an action the rules do not allow there.
+    """
     rng = np.random.default_rng(rng)
     rnd = RoundState(config, dice, opener, rng, round_index, palifico)
     _drive(players, rnd, rng, rnd.play)
@@ -435,9 +458,11 @@ def play_game(
 
 
 def seeded_rng(seq: np.random.SeedSequence, players: Sequence[object]) -> np.random.Generator:
-    """A game's generator from its seed sequence. First, every player with the optional ``reseed`` hook (see
-    :class:`Player`) gets child ``i + 1`` of ``seq``, ``i`` its index in ``players`` (child 0 is reserved), so a game
-    never depends on the games played before it."""
+    """A game's generator from its seed sequence, after reseeding every player with the ``reseed`` hook.
+
+    First, every player with the optional ``reseed`` hook (see ``Player``) gets child ``i + 1`` of ``seq``, ``i``
+    its index in ``players`` (child 0 is reserved), so a game never depends on the games played before it.
+    """
     children = seq.spawn(len(players) + 1)
     for player, child in zip(players, children[1:], strict=True):
         reseed = getattr(player, "reseed", None)
@@ -460,7 +485,7 @@ def rotate(items: Sequence, game_index: int) -> tuple[list, list[int]]:
 
 def permute(items: Sequence, game_index: int) -> tuple[list, list[int]]:
     """Every seating in turn: game ``k`` seats the items in permutation ``k mod n!`` (lexicographic order, as
-    ``itertools.permutations`` lists them); returns ``(seated, seat_of_item)`` as :func:`rotate` does.
+    ``itertools.permutations`` lists them); returns ``(seated, seat_of_item)`` as ``rotate`` does.
 
     Over ``n!`` consecutive games every order of the items round the table comes once.
     """

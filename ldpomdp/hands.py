@@ -3,7 +3,7 @@
 A hand is stored as face counts (``hand[f - 1]`` = dice showing ``f``). Beliefs, the exact solvers and the
 opponent checks share these arrays; each is cached per argument and read-only.
 
-Only numpy, :mod:`ldpomdp.rules` and :mod:`ldpomdp.validation` are imported here (and :mod:`ldpomdp.moved` for the
+Only numpy, ``ldpomdp.rules`` and ``ldpomdp.validation`` are imported here (and ``ldpomdp.moved`` for the
 old names).
 """
 
@@ -74,8 +74,10 @@ def hand_support(num_dice: int, faces: int = 6) -> tuple[np.ndarray, np.ndarray]
 
 
 def alias_arrays(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Walker's alias method's arrays for sampling row i with ``probabilities[i]``: draw a row r uniformly, keep it
-    with probability ``threshold[r]``, else take ``alias[r]``. O(1) per draw whatever the number of rows.
+    """Walker's alias method's arrays ``(threshold, alias)`` for sampling row i with ``probabilities[i]``.
+
+    Draw a row r uniformly, keep it with probability ``threshold[r]``, else take ``alias[r]``. O(1) per draw
+    whatever the number of rows.
 
     Built without a loop over rows. With q = M p, rows below 1 ("small") lay their deficits 1 - q end to
     end and rows above 1 ("large") their excesses q - 1; a small takes its deficit from the large whose
@@ -103,7 +105,7 @@ def alias_arrays(probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @memo(maxsize=64)
 def prior_alias(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """(support padded to :func:`row_width` columns, its alias rows) to draw prior hands, or None when the
+    """(support padded to ``row_width`` columns, its alias rows) to draw prior hands, or None when the
     support has more than PRIOR_ALIAS_MAX rows (then dice are rolled). Cached per dice count.
 
     Alias row r is two int64 side by side, so a draw fetches one 16-byte item: the bits of the float r +
@@ -126,10 +128,12 @@ def prior_alias(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray] | No
 
 @memo(maxsize=1024)
 def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
-    """(num_dice + 1, faces) hands of ``num_dice`` dice whose row c holds exactly c dice matching ``face`` under
-    ``config`` (wild dice count): c dice of ``face``, the others on the first face that matches neither ``face``
-    nor the wild face. When every face matches (two faces, one wild) only c = num_dice occurs, and every row is
-    that hand. Asking a model about these rows gives its probabilities by matching count."""
+    """(num_dice + 1, faces) hands of ``num_dice`` dice: row c holds exactly c dice matching ``face``.
+
+    Matching is under ``config`` (wild dice count): row c has c dice of ``face``, the others on the first face that
+    matches neither ``face`` nor the wild face. When every face matches (two faces, one wild) only c = num_dice
+    occurs, and every row is that hand. Asking a model about these rows gives its probabilities by matching count.
+    """
     hands = np.zeros((num_dice + 1, config.faces), dtype=HAND_DTYPE)
     counted = match_matrix(config)[:, face - 1]
     rest = np.flatnonzero(counted == 0)
@@ -143,7 +147,7 @@ def count_hands(num_dice: int, face: int, config: GameConfig) -> np.ndarray:
 
 
 def hand_rows(hands: np.ndarray, num_dice: int, faces: int) -> np.ndarray:
-    """Row of :func:`hand_support` ``(num_dice, faces)`` for each face-count row of ``hands``; ValueError naming the
+    """Row of ``hand_support`` ``(num_dice, faces)`` for each face-count row of ``hands``; ValueError naming the
     first hand that is not one of them."""
     if hands is hand_support(num_dice, faces)[0]:  # the support itself (a range over it): no lookup
         return np.arange(len(hands))
@@ -165,7 +169,7 @@ def _checked(hands: np.ndarray, num_dice: int, faces: int) -> np.ndarray:
 
 @memo(maxsize=64)
 def _support_keys(num_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(weights, sorted keys, their rows) of :func:`hand_support`'s hands, a hand's key being ``hand @ weights``."""
+    """(weights, sorted keys, their rows) of ``hand_support``'s hands, a hand's key being ``hand @ weights``."""
     weights = (num_dice + 1) ** np.arange(faces)
     keys = hand_support(num_dice, faces)[0].astype(np.int64) @ weights
     order = np.argsort(keys)
@@ -183,9 +187,11 @@ def count_prior(num_dice: int, config: GameConfig) -> np.ndarray:
 
 @memo(maxsize=256)
 def solver_hands(num_dice: int, config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
-    """The hands of ``num_dice`` dice the equilibrium solvers tell apart, with their prior: every hand
-    (:func:`hand_support`), but in the sixes game, where every bid names the highest face, one hand per matching
-    count (:func:`count_hands`, row c = c matching dice) with its binomial probability."""
+    """The hands of ``num_dice`` dice the equilibrium solvers tell apart, with their prior.
+
+    Every hand (``hand_support``), but in the sixes game, where every bid names the highest face, one hand per
+    matching count (``count_hands``, row c = c matching dice) with its binomial probability.
+    """
     if config.bids != "sixes":
         return hand_support(num_dice, config.faces)
     prior = count_prior(num_dice, config)
@@ -194,7 +200,7 @@ def solver_hands(num_dice: int, config: GameConfig) -> tuple[np.ndarray, np.ndar
 
 
 def solver_hand_rows(hands: np.ndarray, num_dice: int, config: GameConfig) -> np.ndarray:
-    """Row of :func:`solver_hands` ``(num_dice, config)`` for each face-count row of ``hands`` (ValueError naming a
+    """Row of ``solver_hands`` ``(num_dice, config)`` for each face-count row of ``hands`` (ValueError naming a
     hand that is not one of ``num_dice`` dice)."""
     if config.bids != "sixes":
         return hand_rows(hands, num_dice, config.faces)

@@ -1,9 +1,9 @@
-"""Dispatch of the opponent protocol's optional hooks (:class:`~ldpomdp.opponent.OpponentModel`), and the check
-that a model's probabilities sum to one.
+"""Dispatch of the opponent protocol's optional hooks, and the check that probabilities sum to one.
 
-A hook is trusted only where it speaks for the methods it stands in for: the class defining it must be the class
-defining each of those methods or a subclass of it, so a class overriding only ``action_probabilities`` of a model
-with a shortcut is asked hand by hand. Only the standard library and numpy are imported here.
+The hooks are those of ``OpponentModel``. A hook is trusted only where it speaks for the methods it stands in for:
+the class defining it must be the class defining each of those methods or a subclass of it, so a class overriding
+only ``action_probabilities`` of a model with a shortcut is asked hand by hand. Only the standard library and numpy
+are imported here.
 """
 
 from __future__ import annotations
@@ -45,10 +45,12 @@ def deciding_face_of(model: Any, view: Any) -> int | None:
 
 
 def estimate_rule_of(model: Any) -> float | None:
-    """The bluff of the estimate rule (:mod:`ldpomdp.estimate`) the model plays (its optional ``estimate_rule``
-    hook), or None when it has none, answers None, or the hook does not speak for both its ``act`` and its
-    ``action_probabilities`` (a subclass changing the rule through other methods must override the hook to
-    return None)."""
+    """The bluff of the estimate rule the model plays, from its optional ``estimate_rule`` hook.
+
+    The estimate rule is that of ``ldpomdp.estimate``. None when the model has no such hook, the hook answers None,
+    or the hook does not speak for both its ``act`` and its ``action_probabilities`` (a subclass changing the rule
+    through other methods must override the hook to return None).
+    """
     if not _speaks_for(type(model), "estimate_rule", ("act", "action_probabilities")):
         return None
     bluff = model.estimate_rule()
@@ -56,9 +58,11 @@ def estimate_rule_of(model: Any) -> float | None:
 
 
 def sum_problem(hands: np.ndarray, probs: Mapping[Any, np.ndarray]) -> str | None:
-    """How a model's probabilities ``probs`` (legal action -> one value per row of ``hands``) fail to sum to one
-    within :data:`~ldpomdp.validation.SUM_TOLERANCE` for some hand, e.g. ``"sums to 0.9 (not 1) over the legal
-    actions for hand (1, 0, 2)"``; None when they do."""
+    """How a model's probabilities ``probs`` fail to sum to one for some hand; None when they do.
+
+    ``probs`` maps each legal action to one value per row of ``hands``; the sums must be one within
+    ``SUM_TOLERANCE``. The answer reads e.g. ``"sums to 0.9 (not 1) over the legal actions for hand (1, 0, 2)"``.
+    """
     total = np.sum(list(probs.values()), axis=0)
     bad = np.flatnonzero(np.abs(total - 1.0) > SUM_TOLERANCE)
     if not bad.size:

@@ -12,9 +12,11 @@ __all__ = ["sigterm_as_interrupt", "signals_deferred"]
 
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM raises ``KeyboardInterrupt("SIGTERM")`` as Ctrl-C would (so what the run saved stays
-    saved, its temporary files are removed and its resume hint printed). Only in the main thread, and only if
-    SIGTERM still has its default action."""
+    """While inside, SIGTERM raises ``KeyboardInterrupt("SIGTERM")`` as Ctrl-C would.
+
+    So what the run saved stays saved, its temporary files are removed and its resume hint printed. Only in the
+    main thread, and only if SIGTERM still has its default action.
+    """
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
         yield
@@ -32,9 +34,11 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 @contextmanager
 def signals_deferred() -> Iterator[None]:
-    """While inside, Ctrl-C and SIGTERM wait: the first is delivered on leaving, to the handler it had, so a file
-    write they would cut short (leaving zipfile's half-closed archive to complain at exit) finishes first. Only in
-    the main thread (where Python runs signal handlers)."""
+    """While inside, Ctrl-C and SIGTERM wait: the first is delivered on leaving, to the handler it had.
+
+    So a file write they would cut short (leaving zipfile's half-closed archive to complain at exit) finishes
+    first. Only in the main thread (where Python runs signal handlers).
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return

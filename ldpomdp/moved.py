@@ -4,7 +4,7 @@
 or name by name (a module split up), where ``"module:new_name"`` is a name that was renamed too. Importing an old
 path warns once, naming the new home; CHANGELOG.md lists every move and the version that drops it. A module that
 stays where it is but gave names away (or renamed them) lists them name by name too, and passes its module
-``__getattr__`` to :func:`moved_attribute`: reading such a name warns, naming its new home.
+``__getattr__`` to ``moved_attribute``: reading such a name warns, naming its new home.
 """
 
 from __future__ import annotations
@@ -109,8 +109,11 @@ def _object(home: str, name: str) -> Any:
 
 
 def moved_attribute(module: str, name: str) -> Any:
-    """Name ``name`` that module ``module`` (still in place) gave away or renamed, read from its new home with a
-    DeprecationWarning; AttributeError for a name the module never had (its module ``__getattr__`` calls this)."""
+    """Name ``name`` that module ``module`` (still in place) gave away or renamed, read from its new home.
+
+    Reading it warns with a DeprecationWarning; a name the module never had raises AttributeError. The module's own
+    ``__getattr__`` calls this.
+    """
     home = _home(module, name)
     warnings.warn(f"{module}.{name} has moved to {home}; the old name goes in ldpomdp {REMOVED_IN} (CHANGELOG.md)",
                   DeprecationWarning, stacklevel=3)

@@ -1,5 +1,7 @@
-"""The opponent-model protocol: a :class:`~ldpomdp.game.Player` that can also say, for many hidden
-hands at once, how likely each of them makes a given action. Beliefs and POMCP rely on it."""
+"""The opponent-model protocol: a ``Player`` that can also say how likely each hidden hand makes an action.
+
+It answers for many hidden hands at once. Beliefs and POMCP rely on it.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ class OpponentModel(Player, Protocol):
 
     P(action | hand_i) for each row of ``hands`` (N x faces face counts of the acting seat, ``view.seat``), given the
     public view the player acted on; deterministic models return 0/1. Optional hooks, asked only through
-    :mod:`ldpomdp.hooks` (see the Players page): ``shared_probability(view, action)`` (P(action) when every hand
+    ``ldpomdp.hooks`` (see the Players page): ``shared_probability(view, action)`` (P(action) when every hand
     agrees), ``deciding_face(view)`` (the face whose matching count alone decides) and ``estimate_rule()`` (the bluff
     when it plays the estimate rule), each None where it does not apply.
     """
@@ -32,10 +34,13 @@ class OpponentModel(Player, Protocol):
 
 
 class ViewMemo(Generic[_T]):
-    """The last policy a model computed for one (hands, view): asked about several actions at the same view (a
-    lookahead over replies), it computes the policy once. Kept only for ``hands`` that nothing can change (read-only
-    down to their base: the cached supports of :func:`~ldpomdp.hands.hand_support`), compared by identity; the
-    arrays it keeps are made read-only, so an answer that shares one cannot change it."""
+    """The last policy a model computed for one (hands, view), so that it computes it once per view.
+
+    Asked about several actions at the same view (a lookahead over replies), the model computes the policy once.
+    Kept only for ``hands`` that nothing can change (read-only down to their base: the cached supports of
+    ``hand_support``), compared by identity; the arrays it keeps are made read-only, so an answer that shares one
+    cannot change it.
+    """
 
     def __init__(self) -> None:
         self._key: tuple[object, object] | None = None

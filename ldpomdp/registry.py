@@ -1,8 +1,11 @@
-"""Player specs: the one place that turns strings like ``bluff:0.3``, ``expected-count:particles=1000``
-or ``mypkg.mod:MyOpponent:level=2`` into players, and the home of their grammar (docs/players.md): parsing, the
-canonical text (which keys sweep cells, so seeds) and the kinds of parameters (a file, a nested spec, a list of
-specs). Planners and opponents register here by name; targets are imported lazily, and parsing never imports or
-reads anything, so a spec can be checked before it is built."""
+"""Player specs: the one place that turns spec strings into players, and the home of their grammar.
+
+Strings like ``bluff:0.3``, ``expected-count:particles=1000`` or ``mypkg.mod:MyOpponent:level=2`` become players
+here. The grammar (docs/players.md) covers parsing, the canonical text (which keys sweep cells, so seeds) and the
+kinds of parameters (a file, a nested spec, a list of specs). Planners and opponents register here by name;
+targets are imported lazily, and parsing never imports or reads anything, so a spec can be checked before it is
+built.
+"""
 
 from __future__ import annotations
 
@@ -53,9 +56,21 @@ def register(
     name: str, target: str, positional: str | None = None, aliases: dict[str, str] | None = None, summary: str = "",
     kinds: dict[str, str] | None = None, not_a_seat: str = "",
 ) -> None:
-    """Make ``name`` a player spec building ``target`` ("module:Class"); ``kinds`` names the constructor
-    parameters that take a file (:data:`FILE`), a spec (:data:`SPEC`) or a list of specs (:data:`SPECS`);
-    ``not_a_seat``, if given, says why it only models other seats (:func:`make_seat` refuses it with that reason)."""
+    """Make ``name`` a player spec building ``target`` ("module:Class").
+
+    Args:
+        name: the spec's name.
+        target: what the spec builds, as "module:Class" (imported only when a spec is built).
+        positional: the constructor parameter that a bare value (``bluff:0.3``) sets.
+        aliases: short spec names -> constructor parameter names.
+        summary: the one-line summary that ``registered_names`` lists.
+        kinds: the constructor parameters that take a file (``FILE``), a spec (``SPEC``) or a list of specs
+            (``SPECS``).
+        not_a_seat: if given, why the spec only models other seats (``make_seat`` refuses it with that reason).
+
+    Raises:
+        UsageError: ``kinds`` names a kind other than ``FILE``, ``SPEC`` and ``SPECS``.
+    """
     unknown = set((kinds or {}).values()) - {FILE, SPEC, SPECS}
     if unknown:
         raise UsageError(f"register({name!r}): unknown parameter kind(s) {sorted(unknown)}")
@@ -71,9 +86,12 @@ def registered_names(seats_only: bool = False) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Parameter:
-    """A parameter a spec can set: its ``name`` as a spec writes it, its ``default`` as spec text (None: no default
-    written), its ``kind`` (:data:`FILE`, :data:`SPEC`, :data:`SPECS` or None for a number or a word) and its
-    ``key``, the constructor's name for it (a parsed spec's ``kwargs`` key)."""
+    """A parameter a spec can set: its spelling in a spec, its default, its kind and its constructor name.
+
+    ``name`` as a spec writes it, ``default`` as spec text (None: no default written), ``kind`` (``FILE``,
+    ``SPEC``, ``SPECS`` or None for a number or a word) and ``key``, the constructor's name for it (a parsed spec's
+    ``kwargs`` key).
+    """
 
     name: str
     default: str | None
@@ -82,8 +100,10 @@ class Parameter:
 
 
 def player_parameters(name: str) -> list[Parameter]:
-    """The parameters of the registered player ``name`` that a spec can set, in its constructor's order (those
-    taking only objects, and ``name``, left out). Imports the player's module: a UsageError if that fails."""
+    """The parameters of the registered player ``name`` that a spec can set, in its constructor's order.
+
+    Those taking only objects, and ``name``, are left out. Imports the player's module: a UsageError if that fails.
+    """
     entry = _REGISTRY[name]
     module_name, _, attr = entry.target.partition(":")
     try:
@@ -102,7 +122,7 @@ def player_parameters(name: str) -> list[Parameter]:
 
 
 def recommended(config: GameConfig, seat: int = 1) -> tuple[str, dict[str, str]]:
-    """The first of :data:`RECOMMENDED` that takes a seat under ``config`` (built and reset there: nothing else
+    """The first of ``RECOMMENDED`` that takes a seat under ``config`` (built and reset there: nothing else
     decides), and why each one before it refused (its error's first line)."""
     refusals = {}
     for spec in RECOMMENDED:
@@ -254,9 +274,12 @@ def _written(kind: str | None, value: Any) -> str:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A parsed spec: ``text`` as given, its registered ``name`` (or ``package.module:Class``), what to build
-    (``target``) with which keyword arguments, its ``canonical`` text, the files its own parameters name
-    (``files``: (parameter, path) pairs) and the specs nested in its parameters (``nested``)."""
+    """A parsed spec: what to build with which arguments, its canonical text, the files and specs it names.
+
+    ``text`` as given, its registered ``name`` (or ``package.module:Class``), what to build (``target``) with which
+    keyword arguments (``kwargs``), its ``canonical`` text, the files its own parameters name (``files``:
+    (parameter, path) pairs) and the specs nested in its parameters (``nested``).
+    """
 
     text: str
     name: str
@@ -283,9 +306,12 @@ class PlayerSpec:
         return found
 
     def build(self) -> Player:
-        """The player, or a UsageError naming the spec and what went wrong: a module that is missing or fails to
-        import, a name that is not a class, parameters the class does not take, or its constructor raising. The
-        first line of the message says what went wrong; user code's own traceback lines follow it."""
+        """The player, or a UsageError naming the spec and what went wrong.
+
+        What can go wrong: a module that is missing or fails to import, a name that is not a class, parameters the
+        class does not take, or its constructor raising. The first line of the message says what went wrong; user
+        code's own traceback lines follow it.
+        """
         module_name, _, attr = self.target.partition(":")
         try:
             module = importlib.import_module(module_name)
@@ -402,9 +428,11 @@ def parse_spec(text: str) -> PlayerSpec:
 
 
 def _nested_value(where: str, kind: str, value: str, nested: list[PlayerSpec]) -> str | list[str]:
-    """The value of a parameter of kind SPEC (a canonical spec, or ``none``) or SPECS (a list of them: in brackets,
-    or, as written before brackets, joined by "+"); the specs parsed are added to ``nested``. Errors start with
-    ``where``."""
+    """The value of a parameter of kind SPEC or SPECS; the specs parsed are added to ``nested``.
+
+    For SPEC: a canonical spec, or ``none``. For SPECS: a list of them (in brackets, or, as written before brackets,
+    joined by "+"). Errors start with ``where``.
+    """
     inside = _inside(value)
     if kind == SPEC:
         items = [value if inside is None else inside]
@@ -437,17 +465,21 @@ def canonical_spec(text: str) -> str:
 
 
 def spec_text(name: str, kwargs: Mapping[str, Any]) -> str:
-    """The canonical spec of the registered player ``name`` built with the constructor arguments ``kwargs`` (the
-    ones that are None left out): ``spec_text("lbr", {"policy": "oehm:0.2"})`` is ``"lbr:oehm:0.2"``."""
+    """The canonical spec of the registered player ``name`` built with constructor arguments ``kwargs``.
+
+    The arguments that are None are left out: ``spec_text("lbr", {"policy": "oehm:0.2"})`` is ``"lbr:oehm:0.2"``.
+    """
     entry = _REGISTRY[name]
     parts = [f"{key}={_written(entry.kinds.get(key), value)}" for key, value in kwargs.items() if value is not None]
     return canonical_spec(name + (":" + ",".join(parts) if parts else ""))
 
 
 def split_specs(text: str) -> list[str]:
-    """Split a comma-separated list of specs (commas inside brackets stay in their spec); a ``k=v`` piece belongs
-    to the spec before it, also when a value is itself a spec with ":" (``pomcp:sims=200,assume=oehm:0.2``),
-    since a spec's name never contains "="."""
+    """Split a comma-separated list of specs (commas inside brackets stay in their spec).
+
+    A ``k=v`` piece belongs to the spec before it, also when a value is itself a spec with ":"
+    (``pomcp:sims=200,assume=oehm:0.2``), since a spec's name never contains "=". No specs at all is a UsageError.
+    """
     specs = _group(_pieces(text, f"player specs {text!r}"))
     if not specs:
         raise UsageError("no players given")
@@ -460,7 +492,7 @@ def make_player(spec: str) -> Player:
 
 
 def make_seat(spec: str) -> Player:
-    """Build a player to seat at a table: :func:`make_player`, refusing a spec that only models other seats."""
+    """Build a player to seat at a table: ``make_player``, refusing a spec that only models other seats."""
     parsed = parse_spec(spec)
     entry = _REGISTRY.get(parsed.name)
     if entry is not None and entry.not_a_seat:

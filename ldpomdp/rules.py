@@ -103,13 +103,13 @@ class _Call:
 
 
 class Challenge(_Call):
-    """The challenge ("liar!") action; use the singleton :data:`CHALLENGE`."""
+    """The challenge ("liar!") action; use the singleton ``CHALLENGE``."""
 
     _label = "CHALLENGE"
 
 
 class ExactCall(_Call):
-    """The exact call ("calza", "spot on"; legal under ``exact_call=True``); use the singleton :data:`EXACT`."""
+    """The exact call ("calza", "spot on"; legal under ``exact_call=True``); use the singleton ``EXACT``."""
 
     _label = "EXACT"
 
@@ -132,7 +132,7 @@ class GameConfig:
     """A validated rule set: a bad value raises a UsageError naming it (the rules and variants: docs/rules.md).
 
     ``dice`` takes one count (>= 1) for everyone or one per player, stored as the tuple of every player's (also
-    :attr:`starting_dice`); :meth:`preset` names the common sets of variants. Derived on creation: ``bid_faces``,
+    ``starting_dice``); ``preset`` names the common sets of variants. Derived on creation: ``bid_faces``,
     the faces a bid may name (all of them in the full game, only the highest in "sixes").
     """
 
@@ -189,7 +189,7 @@ class GameConfig:
         object.__setattr__(self, "bid_faces", (faces,) if self.bids == "sixes" else tuple(range(1, faces + 1)))
 
     def _check_variants(self) -> None:
-        """The variant fields' checks (:meth:`__post_init__`)."""
+        """The variant fields' checks (``__post_init__``)."""
         if self.wild_bids not in WILD_BID_RULES:
             raise UsageError(f"GameConfig.wild_bids must be one of {WILD_BID_RULES}, got {self.wild_bids!r}")
         if self.loss not in LOSS_RULES:
@@ -211,9 +211,11 @@ class GameConfig:
 
     @classmethod
     def preset(cls, name: str, **fields: object) -> GameConfig:
-        """A named rule set, ``"perudo"`` (ones wild, Perudo bids, exact call, palifico) or ``"dudo"`` (Neller &
-        Hnath's two-player Dudo: ones wild, Perudo bids, loss by the difference); ``fields`` pass through and
-        override the preset's."""
+        """A named rule set, ``"perudo"`` or ``"dudo"``; ``fields`` pass through and override the preset's.
+
+        ``"perudo"``: ones wild, Perudo bids, exact call, palifico. ``"dudo"``: Neller & Hnath's two-player Dudo:
+        ones wild, Perudo bids, loss by the difference. An unknown name is a UsageError.
+        """
         if name not in PRESETS:
             raise UsageError(f"GameConfig.preset: unknown rule set {name!r}; known: {', '.join(PRESETS)}")
         return cls(**{**PRESETS[name], **fields})  # type: ignore[arg-type]
@@ -242,7 +244,7 @@ class GameConfig:
 
     @property
     def starting_dice(self) -> tuple[int, ...]:
-        """Dice per player at the start of a game (:attr:`dice`)."""
+        """Dice per player at the start of a game (``dice``)."""
         return self.dice
 
     @property
@@ -310,7 +312,7 @@ def _raise_floor(config: GameConfig, bid: Bid | None, face: int) -> int | None:
 
 @memo(maxsize=None)
 def _bid(quantity: int, face: int) -> Bid:
-    """One shared :class:`Bid` per claim for the raises the rules list: cache lookups keyed by bids then match
+    """One shared ``Bid`` per claim for the raises the rules list: cache lookups keyed by bids then match
     by identity instead of calling the dataclass ``__eq__`` (tens of times per round)."""
     return Bid(quantity, face)
 
@@ -366,11 +368,13 @@ def legal_actions(config: GameConfig, table_dice: int, bid: Bid | None) -> tuple
 
 
 class ActionCoding:
-    """The package's one numbering of a config's actions, ``0 .. size - 1``: bid ``(q, f)`` is ``(q - 1) *
-    len(faces) + the index of f in faces`` for every quantity up to the dice on the table at the start of a game,
-    then CHALLENGE, then (under ``exact_call``) EXACT. ``faces`` are the faces a bid may name (``config.bid_faces``),
-    or with ``every_face`` all of them: OpenSpiel's ``liars_dice`` numbering, the same but in the sixes game, where
-    the other faces' numbers go unused."""
+    """The package's one numbering of a config's actions, ``0 .. size - 1``.
+
+    Bid ``(q, f)`` is ``(q - 1) * len(faces) + the index of f in faces`` for every quantity up to the dice on the
+    table at the start of a game, then CHALLENGE, then (under ``exact_call``) EXACT. ``faces`` are the faces a bid
+    may name (``config.bid_faces``), or with ``every_face`` all of them: OpenSpiel's ``liars_dice`` numbering, the
+    same but in the sixes game, where the other faces' numbers go unused.
+    """
 
     def __init__(self, config: GameConfig, every_face: bool = False):
         if not isinstance(config, GameConfig):
@@ -412,7 +416,7 @@ class ActionCoding:
         return self.bids[index]
 
     def mask(self, config: GameConfig, table_dice: int, bid: Bid | None) -> np.ndarray:
-        """(size,) int8, read-only: 1 for the actions :func:`legal_actions` lists (``config``: the round's rules,
+        """(size,) int8, read-only: 1 for the actions ``legal_actions`` lists (``config``: the round's rules,
         a palifico round's in one), remembered per call."""
         key = (config, table_dice, bid)
         out = self._masks.get(key)
@@ -451,9 +455,11 @@ def matching_count(hands: np.ndarray | Sequence[Sequence[int]], face: int, confi
 
 def matching_count(hands: np.ndarray | Sequence, face: int, config: GameConfig) -> np.ndarray | int:
     """Dice matching ``face`` in each hand: the face itself plus wild dice when ``face`` is not wild.
-    One hand given as a flat tuple of ints (a :class:`~ldpomdp.game.PlayerView`'s) gives a plain int, without
-    numpy; anything else (arrays, nested tuples of hands) is counted hand by hand as an integer array of the
-    hands' type (at least int16)."""
+
+    One hand given as a flat tuple of ints (a ``PlayerView``'s) gives a plain int, without numpy; anything else
+    (arrays, nested tuples of hands) is counted hand by hand as an integer array of the hands' type (at least
+    int16).
+    """
     wild = config.wild if config.wild is not None and face != config.wild else None  # the wild face, if it adds
     if isinstance(hands, tuple) and hands and isinstance(hands[0], (int, np.integer)):
         return int(hands[face - 1] + (hands[wild - 1] if wild is not None else 0))
@@ -486,8 +492,20 @@ def match_probability(config: GameConfig, face: int) -> float:
 def resolve_challenge(
     config: GameConfig, hands: np.ndarray, bid: Bid, bidder: int, challenger: int
 ) -> tuple[int, int]:
-    """Return ``(loser, matching)``: the challenger loses if the table holds at least ``bid.quantity``
-    (:func:`round_loser`)."""
+    """Return ``(loser, matching)``: the challenger loses if the table holds at least ``bid.quantity``.
+
+    The loser is ``round_loser``'s.
+
+    Args:
+        config: the round's rules.
+        hands: every seat's hand as face counts, one row per seat.
+        bid: the challenged bid.
+        bidder: the seat that made ``bid``.
+        challenger: the seat that challenged it.
+
+    Returns:
+        ``(loser, matching)``: the seat that loses the round, and the dice on the table matching ``bid.face``.
+    """
     matching = int(matching_count(np.asarray(hands), bid.face, config).sum())
     return round_loser(bid.quantity - matching, bidder, challenger, CHALLENGE), matching
 
@@ -495,8 +513,21 @@ def resolve_challenge(
 def settle_round(
     config: GameConfig, hands: np.ndarray, dice: tuple[int, ...], bid: Bid, bidder: int, caller: int, call: Action
 ) -> tuple[int, int, tuple[int, ...]]:
-    """Settle a round ended by ``call`` (:data:`CHALLENGE` or :data:`EXACT`) of ``caller`` over ``bidder``'s ``bid``:
-    ``(loser, matching, dice after)`` (:func:`settle_count`)."""
+    """Settle the round that ``caller``'s ``call`` of ``bidder``'s ``bid`` ended.
+
+    Args:
+        config: the round's rules.
+        hands: every seat's hand as face counts, one row per seat.
+        dice: each seat's dice in the round.
+        bid: the bid called.
+        bidder: the seat that made ``bid``.
+        caller: the seat that called it.
+        call: ``CHALLENGE`` or ``EXACT``.
+
+    Returns:
+        ``(loser, matching, dice after)``: the loser and dice after as ``settle_count`` gives them (loser -1:
+        nobody loses), and the dice on the table matching ``bid.face``.
+    """
     matching = int(np.sum(matching_count(np.asarray(hands), bid.face, config)))
     loser, after = settle_count(config, dice, bid.quantity - matching, bidder, caller, call)
     return loser, matching, after
@@ -504,10 +535,23 @@ def settle_round(
 
 def settle_count(config: GameConfig, dice: tuple[int, ...], missing: int, bidder: int, caller: int, call: Action
                  ) -> tuple[int, tuple[int, ...]]:
-    """``(loser, dice after)`` of a round that ``caller``'s ``call`` ends when the bid's quantity exceeds the matching
-    dice by ``missing`` (<= 0: the bid holds). Loser -1 when nobody loses (a right exact call: the caller gets a die
-    back, never above its starting dice). A challenge's loser loses one die, or under ``loss="difference"`` what the
-    bid missed by (the bidder: ``missing``; the challenger: ``1 - missing``); a wrong exact call costs one die."""
+    """``(loser, dice after)`` of the round that ``caller``'s ``call`` ends, the bid short by ``missing``.
+
+    Loser -1 when nobody loses (a right exact call: the caller gets a die back, never above its starting dice). A
+    challenge's loser loses one die, or under ``loss="difference"`` what the bid missed by (the bidder:
+    ``missing``; the challenger: ``1 - missing``); a wrong exact call costs one die.
+
+    Args:
+        config: the round's rules.
+        dice: each seat's dice in the round.
+        missing: how far the bid's quantity exceeds the matching dice (<= 0: the bid holds).
+        bidder: the seat that made the bid.
+        caller: the seat that called it.
+        call: ``CHALLENGE`` or ``EXACT``.
+
+    Returns:
+        ``(loser, dice after)``: the seat that loses (-1: nobody) and each seat's dice after the round.
+    """
     loser = round_loser(missing, bidder, caller, call)
     if loser < 0:
         regained = int(dice[caller] < config.starting_dice[caller])
@@ -517,10 +561,12 @@ def settle_count(config: GameConfig, dice: tuple[int, ...], missing: int, bidder
 
 
 def round_loser(missing: int, bidder: int, caller: int, call: Action) -> int:
-    """Who loses the round that ``caller``'s ``call`` of ``bidder``'s bid ends, the bid's quantity exceeding the
-    matching dice by ``missing`` (<= 0: the bid holds): a challenge costs the caller when the bid holds, else the
-    bidder; an exact call costs the caller unless ``missing`` is 0 (then -1: nobody loses). The one rule of a round's
-    end, on a count, so that the planners' precomputed counts ask it too."""
+    """Who loses the round that ``caller``'s ``call`` of ``bidder``'s bid ends (-1: nobody).
+
+    The bid's quantity exceeds the matching dice by ``missing`` (<= 0: the bid holds): a challenge costs the caller
+    when the bid holds, else the bidder; an exact call costs the caller unless ``missing`` is 0 (then -1: nobody
+    loses). The one rule of a round's end, on a count, so that the planners' precomputed counts ask it too.
+    """
     if call is EXACT:
         return -1 if missing == 0 else caller
     return caller if missing <= 0 else bidder
@@ -564,9 +610,11 @@ def next_active_seat(dice: tuple[int, ...] | list[int], seat: int) -> int:
 
 
 def next_opener(config: GameConfig, dice_after: tuple[int, ...], challenger: int, loser: int) -> int:
-    """Who opens the next round under ``config.opener`` (``dice_after`` already reflects the loss). ``challenger``
-    is the caller (of a challenge or an exact call); with nobody losing (``loser`` -1, a right exact call) the
-    caller opens under the "loser" rule."""
+    """Who opens the next round under ``config.opener`` (``dice_after`` already reflects the loss).
+
+    ``challenger`` is the caller (of a challenge or an exact call); with nobody losing (``loser`` -1, a right exact
+    call) the caller opens under the "loser" rule.
+    """
     if loser < 0:
         loser = challenger
     if config.opener == "loser":
@@ -576,9 +624,11 @@ def next_opener(config: GameConfig, dice_after: tuple[int, ...], challenger: int
 
 def palifico_follows(config: GameConfig, loser: int, dice_after: tuple[int, ...],
                      had_palifico: Collection[int]) -> bool:
-    """Whether the round after a round lost by ``loser`` (-1: nobody) is a palifico round: under ``palifico=True``,
-    the loser has just dropped to one die (``dice_after``) and is not among ``had_palifico``, the seats whose
-    palifico round has been played (once per player per game)."""
+    """Whether the round after a round lost by ``loser`` (-1: nobody) is a palifico round.
+
+    It is under ``palifico=True`` when the loser has just dropped to one die (``dice_after``) and is not among
+    ``had_palifico``, the seats whose palifico round has been played (once per player per game).
+    """
     return config.palifico and loser >= 0 and dice_after[loser] == 1 and loser not in had_palifico
 
 
@@ -594,10 +644,22 @@ class NextRound:
 
 def next_round(config: GameConfig, dice_after: tuple[int, ...], caller: int, loser: int,
                had_palifico: frozenset[int] = frozenset()) -> NextRound | None:
-    """What follows a round that ``caller``'s call ended, ``loser`` losing (-1: nobody), with ``dice_after`` left:
-    None when one player alone has dice (the game is over), else the next round (:func:`next_opener`,
-    :func:`palifico_follows`). ``had_palifico``: the seats whose palifico round has been played. The one end of a
-    round that the game runner and the OpenSpiel game share."""
+    """What follows a round that ``caller``'s call ended: the next round, or None when the game is over.
+
+    The one end of a round that the game runner and the OpenSpiel game share.
+
+    Args:
+        config: the game's rules.
+        dice_after: each seat's dice after the round.
+        caller: the seat that made the call.
+        loser: the seat that lost the round (-1: nobody).
+        had_palifico: the seats whose palifico round has been played.
+
+    Returns:
+        None when one player alone has dice (the game is over), else the next round's ``NextRound``: its opener
+        (``next_opener``), whether it is a palifico round (``palifico_follows``) and ``had_palifico`` with the
+        loser added when it is.
+    """
     if sum(d > 0 for d in dice_after) <= 1:
         return None
     palifico = palifico_follows(config, loser, dice_after, had_palifico)

@@ -1,5 +1,7 @@
-"""The parameter checks every constructor needs, with one wording: "<Owner>.<name> must be ...", and the
-tolerance on a model's probabilities shared by the opponent checker, the beliefs and the exact solvers."""
+"""The parameter checks every constructor needs, with one wording: "<Owner>.<name> must be ...".
+
+Also the tolerance on a model's probabilities shared by the opponent checker, the beliefs and the exact solvers.
+"""
 
 from __future__ import annotations
 
@@ -33,8 +35,23 @@ def probability(owner: str, name: str, value: Any) -> float:
 def number(
     owner: str, name: str, value: Any, low: float = 0.0, high: float = math.inf, low_open: bool = False
 ) -> float:
-    """``value`` as a float if it is a real number (not a bool) with ``low`` <= value < ``high`` (``low`` < value
-    with ``low_open``), so finite; else a UsageError naming it."""
+    """``value`` as a float if it is a real number (not a bool) in range; else a UsageError naming it.
+
+    Args:
+        owner: the class or function named in the error message.
+        name: the parameter named in the error message.
+        value: the value to check.
+        low: the lower bound, included unless ``low_open``.
+        high: the upper bound, excluded.
+        low_open: whether ``low`` is excluded too (``low`` < value rather than ``low`` <= value).
+
+    Returns:
+        ``value`` as a float (so finite).
+
+    Raises:
+        UsageError: ``value`` is a bool, not a real number, or not with ``low`` <= value < ``high`` (``low`` < value
+            with ``low_open``).
+    """
     real = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
     if not (real and (low < value if low_open else low <= value) and value < high):
         bound = f"> {low:g}" if low_open else f">= {low:g}"
