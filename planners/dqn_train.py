@@ -1,7 +1,7 @@
 """Training of report 004's DQN (``ldpomdp train dqn``; extra ``rl``: JAX and optax).
 
 Report 004, section 4: the network, the three-stage curriculum and the choices the report leaves open are on the
-Learning agents page. Every random draw follows from the run's seed (:func:`_stream`), and a checkpoint (written
+Learning agents page. Every random draw follows from the run's seed (``_stream``), and a checkpoint (written
 atomically) holds the networks, the optimizer, the buffer and the counters, so a killed run resumes to the same
 weights.
 """

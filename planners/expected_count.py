@@ -15,13 +15,13 @@ __all__ = ["ExpectedCountPlanner"]
 
 
 class ExpectedCountPlanner(BeliefPlayer):
-    """The expected-count policy over a per-round :class:`~ldpomdp.belief.TableBelief`.
+    """The expected-count policy over a per-round ``TableBelief``.
 
     Options: ``belief`` "particles" (``n_particles``, ``injection``, ``refresh``) or "exact"; ``assume``, the
     spec of the opponent model behind the belief updates (default "one-third"); ``seed`` for the belief.
-    The decision rule is :func:`~ldpomdp.estimate.estimate_policy`, the one-third player's rule
+    The decision rule is ``estimate_policy``, the one-third player's rule
     with the belief's expectation in place of "a third of the unseen dice". Under ``exact_call`` it calls
-    exact where :func:`~ldpomdp.estimate.exact_call_pays` says so of the belief's distribution of the matching dice.
+    exact where ``exact_call_pays`` says so of the belief's distribution of the matching dice.
     """
 
     name = "expected-count"

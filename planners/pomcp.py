@@ -1,4 +1,4 @@
-"""POMCP (pomdp-py) over the one-round POMDP of :mod:`ldpomdp.pomdp`, re-planned at every decision with
+"""POMCP (pomdp-py) over the one-round POMDP of ``ldpomdp.pomdp``, re-planned at every decision with
 root particles drawn from the belief core."""
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ class POMCPPlanner(BeliefPlayer):
     """POMCP player: ``num_sims`` simulations (or ``planning_time`` seconds) per searched decision, for the game.
 
     ``reward="game"``: a round ends with the planner's P(win the game) from the dice state it leads to
-    (:func:`~ldpomdp.exact.against_models.game_values.seat_values`; ``value_kind`` says which kind); ``"die"``: -1 / +1
+    (``seat_values``; ``value_kind`` says which kind); ``"die"``: -1 / +1
     for losing / taking the die. Parameters on the Planners page; the belief's as in
-    :class:`~ldpomdp.planners._common.BeliefPlayer`. Counters: ``decisions`` searched, ``skipped`` not, ``deprivations``
+    ``BeliefPlayer``. Counters: ``decisions`` searched, ``skipped`` not, ``deprivations``
     trees rebuilt; ``last_search`` (read only) is the last search's root, ``{action: (visits, value)}``, or None when
     that decision was not searched. """
 
@@ -122,7 +122,7 @@ class POMCPPlanner(BeliefPlayer):
 
     def _exact_leaf(self, view: PlayerView) -> Callable[[LDState], float | None]:
         """State -> the round's exact value from its standing bid on (the best response's, given what the models
-        reached there tell; in reward units), for the search in an exactly solved sixes game (:attr:`by_count`)."""
+        reached there tell; in reward units), for the search in an exactly solved sixes game (``by_count``)."""
         assert isinstance(self.values, FixedOpponentsSolution)  # what by_count implies
         solved = self.values.round(view.dice)
         assert isinstance(solved, CountRound)  # the sixes game's rounds

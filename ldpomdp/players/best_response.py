@@ -1,5 +1,5 @@
 """The ``best-response`` player: plays the exact game-level best response to fixed opponent models
-(:class:`~ldpomdp.exact.against_models.solver.FixedOpponentsSolution`)."""
+(``FixedOpponentsSolution``)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ __all__ = ["BestResponsePlayer"]
 
 
 class BestResponsePlayer:
-    """Plays a :class:`FixedOpponentsSolution` at its seat (raises ValueError seated elsewhere). Without a
+    """Plays a ``FixedOpponentsSolution`` at its seat (raises ValueError seated elsewhere). Without a
     ``solution`` it plays the best response to ``assume`` (a player spec) at every other seat, solved on
-    :meth:`reset` for the table's config and its seat (once per process: :func:`solved_for`)."""
+    ``reset`` for the table's config and its seat (once per process: ``solved_for``)."""
 
     deterministic = True  # act is a function of the view: its exact value can be computed
 

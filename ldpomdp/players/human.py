@@ -28,7 +28,7 @@ DICE_PER_ROW = 10  # ASCII dice drawn side by side: 10 fill 79 columns
 
 
 def render_dice(dice: list[int]) -> str:
-    """ASCII art for a row of dice, wrapped at :data:`DICE_PER_ROW` a row (faces above 6 are drawn as numbers)."""
+    """ASCII art for a row of dice, wrapped at ``DICE_PER_ROW`` a row (faces above 6 are drawn as numbers)."""
     if not dice:
         return "(no dice)"
     return "\n".join(_dice_row(dice[i:i + DICE_PER_ROW]) for i in range(0, len(dice), DICE_PER_ROW))
@@ -47,7 +47,7 @@ def _dice_row(dice: list[int]) -> str:
 
 
 class HumanPlayer:
-    """A :class:`~ldpomdp.game.Player` that reads moves from a terminal (or any text stream: pass
+    """A ``Player`` that reads moves from a terminal (or any text stream: pass
     ``stdin``/``stdout`` to drive it). Not an opponent model: it has no ``action_probabilities``."""
 
     name = "you"

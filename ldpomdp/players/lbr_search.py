@@ -1,9 +1,9 @@
 """Local best response (LBR; Lisý & Bowling 2017), the algorithm: the lookahead values of LBR's candidate actions
 against a policy's hand ranges, at two players and at 3-6, and the one-round LBR exact on a round's tree.
 
-:func:`lookahead_values` (two players) and :func:`table_lookahead_values` (any number of seats) value each candidate
-action against the ranges; :func:`local_best_response` plays LBR against a policy in one round, exactly, a lower
-bound on the policy's exploitability. The seated player :class:`~ldpomdp.players.lbr.LocalBestResponse` asks them
+``lookahead_values`` (two players) and ``table_lookahead_values`` (any number of seats) value each candidate
+action against the ranges; ``local_best_response`` plays LBR against a policy in one round, exactly, a lower
+bound on the policy's exploitability. The seated player ``LocalBestResponse`` asks them
 at every decision of a whole game. The lookahead, the policies it reads and its cost: the Robustness page."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.n
     """LBR's candidate actions at ``view`` (LBR to act) and their lookahead values for each own hand:
     ((actions), (M, actions)) with ``own_matching`` (M, faces) matching counts of LBR's hands, the range
     ``support`` (N, faces) with matching counts ``support_matching`` and ``weights`` (N,) (summing to one), and
-    ``ends`` LBR's value of each way the round ends, a :class:`~ldpomdp.exact.chain.RoundOutcome` from LBR's side
+    ``ends`` LBR's value of each way the round ends, a ``RoundOutcome`` from LBR's side
     (role 0 is LBR, role 1 the policy). The calls are the challenge and, under the exact call, the exact call;
     the policy's are counted after each raise. See the module docstring."""
     config, me = view.config, view.seat
@@ -115,7 +115,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
                            raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
     """LBR's candidate actions at ``view`` (LBR to act; any number of seats) and their lookahead values:
     ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with dice, ``ends``
-    LBR's value of each way the round ends, a :class:`~ldpomdp.exact.chain.RoundOutcome` with a role per seat. After
+    LBR's value of each way the round ends, a ``RoundOutcome`` with a role per seat. After
     LBR's raise the next seat calls or raises as its model says; with ``lookahead`` 2 the seat after it calls that
     raise as its model says (LBR, if it is LBR's turn again, when that is worth more); a round that goes on is worth
     the mean of each seat's losing a die as challenger and as bidder."""
@@ -184,7 +184,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
 
 
 def best_actions(values: np.ndarray) -> np.ndarray:
-    """(M,) per row of ``values`` (M, actions) the first action within :data:`TIE` of the row's best: exact ties
+    """(M,) per row of ``values`` (M, actions) the first action within ``TIE`` of the row's best: exact ties
     (symmetric faces) break the same way whatever affine scale the outcome values are on."""
     return np.argmax(values >= values.max(axis=1, keepdims=True) - TIE, axis=1)
 
@@ -199,7 +199,7 @@ def from_side(outcome: RoundOutcome, role: int, sign: float) -> RoundOutcome:
 
 def round_payoff(config: GameConfig, dice: tuple[int, int]) -> RoundOutcome:
     """The one-round payoff of each way a round with ``dice`` (opener's, responder's) ends, as
-    :attr:`~ldpomdp.exact.tree.RoundTree.opener_payoff` pays it (the opener's dice change minus the responder's:
+    ``RoundTree.opener_payoff`` pays it (the opener's dice change minus the responder's:
     +1/-1 under today's rules), divided by the largest so that it lies in [-1, 1]."""
     changes = []
     for call, caller, missing in round_slots(config, dice):
@@ -211,8 +211,8 @@ def round_payoff(config: GameConfig, dice: tuple[int, int]) -> RoundOutcome:
 def lbr_behaviour(policy: OpponentModel, tree: RoundTree, role: int, behaviour: np.ndarray, lookahead: int = 2,
                   raises: str = "smallest", outcome: RoundOutcome | None = None) -> np.ndarray:
     """(H_lbr, LBR's edges) the pure strategy of LBR (playing 1 - ``role``) against ``policy`` playing ``role`` with
-    ``behaviour`` (:func:`~ldpomdp.exact.policy_behaviour`) in the round of ``tree`` (seat 0 opens), the round's
-    ends worth ``outcome`` to the opener (default :func:`round_payoff`)."""
+    ``behaviour`` (``policy_behaviour``) in the round of ``tree`` (seat 0 opens), the round's
+    ends worth ``outcome`` to the opener (default ``round_payoff``)."""
     reach, _ = reach_probabilities(tree, role, behaviour)
     lbr, config = 1 - role, tree.config
     dice = (tree.dice[0], tree.dice[1])
@@ -236,7 +236,7 @@ def lbr_behaviour(policy: OpponentModel, tree: RoundTree, role: int, behaviour: 
 def local_best_response(policy: OpponentModel, config: GameConfig, dice: tuple[int, int] | None = None,
                         lookahead: int = 2, raises: str = "smallest") -> Exploitability:
     """LBR's exact payoffs against ``policy`` in one round of ``config`` (seat 0 opens; ``dice`` as in
-    :func:`~ldpomdp.exact.exploitability`), as an :class:`~ldpomdp.exact.Exploitability` whose figures are
+    ``exploitability``), as an ``Exploitability`` whose figures are
     lower bounds on the policy's exploitability (LBR plays the policy's opponent: a best responder earns at least
     as much)."""
     solution = cached_solution(config, dice)

@@ -49,7 +49,7 @@ class TypeMixture(BaseOpponent):
     At each ``RoundEnd`` (before the components see it) w takes the Bayes step on the revealed hand, the safe type's
     move slipping to a uniform legal one with probability ``tremble``; then w <- (1 - floor) w + floor e_safe, or
     floor / K on every type while no safe type plays. ``safe="none"`` drops it; a safe type whose ``reset`` raises
-    a UsageError sits the game out, and an unreadable table raises :class:`~ldpomdp.errors.TableError`.
+    a UsageError sits the game out, and an unreadable table raises ``TableError``.
     """
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, safe: str | None = DEFAULT_SAFE,

@@ -1,7 +1,7 @@
 """The ``robust`` player, the package's recommended agent against an opponent it does not know: the whole game's
 approximate equilibrium (``cfr``), exploiting the opponent only once it has named it as a listed type.
 
-Each round it plays the local best response to its :class:`~ldpomdp.players.mixture.TypeMixture` only when both
+Each round it plays the local best response to its ``TypeMixture`` only when both
 gates agree: *identification* (after at least one round, at least ``confidence`` on the listed types) and
 *stop-loss* (the exploited rounds have lost at most ``stop_loss`` of its game value); see the Robustness page.
 """
@@ -36,9 +36,9 @@ class RobustPlayer(BaseOpponent):
     rounds where that posterior, after at least one round's evidence, puts at least ``confidence`` on the listed
     ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. At 3-6 players ``cfr`` plays
     its blueprint and a type model sits at each other seat (``exploiter.models``; ``model`` serves two players),
-    every one with dice to be named. ``floor``, ``tremble`` as in :class:`~ldpomdp.players.mixture.TypeMixture`,
-    ``lookahead`` as in LBR. :attr:`exploited` counts the best responder's decisions, :attr:`decisions` all;
-    :attr:`exploit_result` is the game value the exploited rounds won (negative: lost), counted when the next round
+    every one with dice to be named. ``floor``, ``tremble`` as in ``TypeMixture``,
+    ``lookahead`` as in LBR. ``exploited`` counts the best responder's decisions, ``decisions`` all;
+    ``exploit_result`` is the game value the exploited rounds won (negative: lost), counted when the next round
     starts (the game's last round is not)."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE, confidence: float = 0.95,
