@@ -1,6 +1,8 @@
-"""A terminal player for people: shows the hand as ASCII dice, the table and the bid, re-prompts on
-bad input. Full game: type ``3 5`` (or ``3x5``) to bid three fives, ``c`` to challenge (``e``: the exact call,
-under ``exact_call``). Sixes game: ``b`` raises by one, ``c`` challenges."""
+"""A terminal player for people, who type their moves.
+
+It shows the hand as ASCII dice, the table and the bid, and re-prompts on bad input. Full game: type ``3 5`` (or
+``3x5``) to bid three fives, ``c`` to challenge (``e``: the exact call, under ``exact_call``). Sixes game: ``b``
+raises by one, ``c`` challenges."""
 
 from __future__ import annotations
 
@@ -47,8 +49,9 @@ def _dice_row(dice: list[int]) -> str:
 
 
 class HumanPlayer:
-    """A ``Player`` that reads moves from a terminal (or any text stream: pass
-    ``stdin``/``stdout`` to drive it). Not an opponent model: it has no ``action_probabilities``."""
+    """A ``Player`` that reads moves from a terminal (or any text stream: pass ``stdin``/``stdout`` to drive it).
+
+    Not an opponent model: it has no ``action_probabilities``."""
 
     name = "you"
     interactive = True  # a person plays it: sweeps, which run unattended, refuse it
