@@ -1,5 +1,7 @@
-"""A Bayesian opponent-type model: the seat plays like one of K known models, or like the safe (equilibrium) type
-when none of them fits, and which one is learnt from the hands it shows at the end of each round.
+"""A Bayesian opponent-type model: learns which of K known models, or a safe type, the seat plays like.
+
+The seat plays like one of K known models, or like the safe (equilibrium) type when none of them fits, and which
+one is learnt from the hands it shows at the end of each round.
 
 Within a round the posterior w does not move, so ``action_probabilities`` = sum_k w_k P_k(a | h, view), exactly
 what a belief over the hidden hand needs. Why a safe type, and its slip: the Robustness page.
