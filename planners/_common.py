@@ -47,8 +47,7 @@ class BeliefPlayer:
         self.belief: TableBelief | None = None
 
     def reseed(self, seq: np.random.SeedSequence) -> None:
-        """The optional ``reseed`` hook of ``Player``: the beliefs draw from ``seq`` from now
-        on."""
+        """The optional ``reseed`` hook of ``Player``: the beliefs draw from ``seq`` from now on."""
         self.rng = np.random.default_rng(seq)
 
     def reset(self, seat: int, config: GameConfig) -> None:
