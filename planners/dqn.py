@@ -116,7 +116,7 @@ def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], odds: np.nd
 
 
 def action_descriptors(frame: Frame) -> np.ndarray:
-    """The network's description of each action of the frame: (actions, 2 + bid faces) float32, a row per action.
+    """Each action of the frame as the network sees it: (actions, 2 + bid faces) float32, one row per action.
 
     A row holds the bid's quantity over the frame's dice on the table, its face one-hot, and 1 in the last column for
     CHALLENGE (whose other entries are 0)."""

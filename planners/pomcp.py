@@ -41,7 +41,7 @@ SETTLE_EXTEND = 4  # with the stopping rule, a search that has not settled runs 
 
 
 def _centring(outcomes: dict[tuple[int, int], float]) -> Callable[[float], float]:
-    """The one increasing affine map that sends the lowest game value of ``outcomes`` to -1 and the highest to +1.
+    """The one increasing affine map sending the lowest game value of ``outcomes`` to -1 and the highest to +1.
 
     Every value goes to 0 if they are equal. Every comparison of actions is unchanged, and a simulation that ends
     before the round does (reward 0, as pomdp-py scores it) or a node not yet valued sits in the middle, not below

@@ -1,5 +1,6 @@
-"""The ``cfr`` player: plays a solved ``GameTable`` (numpy alone), by default the table for the game's rules
-(``table_for``)."""
+"""The ``cfr`` player: plays a solved ``GameTable`` (numpy alone).
+
+By default it plays the table for the game's rules (``table_for``)."""
 
 from __future__ import annotations
 

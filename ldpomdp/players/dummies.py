@@ -1,6 +1,6 @@
-"""Report 004's dummy agents (WiLDCARD, section 4.1): Aggressive and Conservative (Random is ``RandomPlayer``).
+"""Report 004's dummy agents (WiLDCARD, section 4.1): Aggressive and Conservative.
 
-Both are our readings of the report's one-line descriptions."""
+Random is ``RandomPlayer``. Both are our readings of the report's one-line descriptions."""
 
 from __future__ import annotations
 

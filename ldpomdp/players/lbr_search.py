@@ -46,14 +46,14 @@ def candidate_raises(actions: Sequence[Action], raises: str) -> list[Bid]:
 def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.ndarray, support_matching: np.ndarray,
                      support: np.ndarray, weights: np.ndarray, ends: RoundOutcome, lookahead: int = 2,
                      raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
-    """LBR's candidate actions at ``view`` (LBR to act; two players) and their lookahead values for each own hand.
+    """LBR's candidate actions at ``view`` (two players) and their lookahead values for each own hand.
 
     The calls are the challenge and, under the exact call, the exact call; the policy's are counted after each
     raise. See the module docstring.
 
     Args:
         policy: the policy at the other seat; its ``action_probabilities`` weigh the range's replies.
-        view: the public view at LBR's decision.
+        view: the public view at LBR's decision (LBR to act).
         own_matching: (M, faces) matching counts of LBR's hands.
         support_matching: (N, faces) matching counts of the range's hands.
         support: (N, faces) the range: the other seat's hands.
@@ -253,7 +253,7 @@ def round_payoff(config: GameConfig, dice: tuple[int, int]) -> RoundOutcome:
 
 def lbr_behaviour(policy: OpponentModel, tree: RoundTree, role: int, behaviour: np.ndarray, lookahead: int = 2,
                   raises: str = "smallest", outcome: RoundOutcome | None = None) -> np.ndarray:
-    """The pure strategy of LBR (playing 1 - ``role``) against ``policy`` in the round of ``tree`` (seat 0 opens).
+    """LBR's pure strategy (playing 1 - ``role``) against ``policy`` in the round of ``tree`` (seat 0 opens).
 
     Args:
         policy: the policy LBR plays against.

@@ -59,7 +59,7 @@ class OneThirdRule(BaseOpponent):
         return estimate_policy(expected_matches(hands, view, faces), view, self.bluff, faces)
 
     def _policy_by_count(self, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
-        """``_policy_by_hand`` for hands with c = 0 .. the seat's dice matching the bid's face, when that count decides.
+        """``_policy_by_hand`` for hands of c = 0 .. the seat's dice matching the bid's face (the count decides).
 
         The count decides where ``deciding_face`` says so. Remembered per state and class by every player of the
         process (beliefs ask it of every opponent bid, and a game rarely meets a state twice: the dice on the table

@@ -34,7 +34,7 @@ DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the p
 
 
 class RobustPlayer(BaseOpponent):
-    """Equilibrium play (``safe``: a ``cfr`` spec) that exploits an opponent named as a listed type, within a stop-loss.
+    """Equilibrium play (``safe``: a ``cfr`` spec) that exploits a named opponent type within a stop-loss.
 
     It plays the local best response to the opponent-type posterior in the rounds where that posterior, after at
     least one round's evidence, puts at least ``confidence`` on the listed ``types``, until the exploited rounds have
