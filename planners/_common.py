@@ -16,7 +16,7 @@ __all__ = ["BeliefPlayer"]
 
 
 class BeliefPlayer:
-    """A player that keeps a :class:`~ldpomdp.belief.TableBelief` over the other hands of the current round.
+    """A player that keeps a ``TableBelief`` over the other hands of the current round.
 
     The belief restarts at every ``RoundStart`` and is updated with every bid of another player through the model
     ``assume`` (a player spec with ``action_probabilities``); the assumed models see every event, like real players.
@@ -47,8 +47,7 @@ class BeliefPlayer:
         self.belief: TableBelief | None = None
 
     def reseed(self, seq: np.random.SeedSequence) -> None:
-        """The optional ``reseed`` hook of :class:`~ldpomdp.game.Player`: the beliefs draw from ``seq`` from now
-        on."""
+        """The optional ``reseed`` hook of ``Player``: the beliefs draw from ``seq`` from now on."""
         self.rng = np.random.default_rng(seq)
 
     def reset(self, seat: int, config: GameConfig) -> None:

@@ -1,9 +1,9 @@
 """Report 004's Deep Q-Network player (WiLDCARD), played with numpy alone.
 
-The network (:func:`q_values`) maps :func:`dqn_features` (own hand, dice per seat, the standing bid, and the odds of
-every bid from a :class:`~ldpomdp.belief.TableBelief`) to one Q-value per action of its :class:`Frame`, and plays any
-game that fits the frame (seats and actions outside the game are zeros and masked). Trained by ``ldpomdp train dqn``
-(:mod:`ldpomdp.planners.dqn_train`, extra ``rl``); the shipped weights are ``planners/data/dqn_wildcard.npz``.
+The network (``q_values``) maps ``dqn_features`` (own hand, dice per seat, the standing bid, and the odds of every
+bid from a ``TableBelief``) to one Q-value per action of its ``Frame``, and plays any game that fits the frame (seats
+and actions outside the game are zeros and masked). Trained by ``ldpomdp train dqn`` (``ldpomdp.planners.dqn_train``,
+extra ``rl``); the shipped weights are ``planners/data/dqn_wildcard.npz``.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ ASSUME = "mixture"  # the opponent model behind the belief: the type mixture of 
 
 @dataclass(frozen=True)
 class Frame:
-    """The largest table a network plays, and the rules it knows (as in :class:`~ldpomdp.rules.GameConfig`): a game
-    fits with at most that many players and dice each, the same faces, wild face and bid mode."""
+    """The largest table a network plays, and the rules it knows (as in ``GameConfig``): a game fits with at most
+    that many players and dice each, the same faces, wild face and bid mode."""
 
     players: int = 3  # seats, >= 2
     dice: int = 5  # the most dice a seat starts with, >= 1
@@ -59,7 +59,7 @@ class Frame:
 
 
 def feature_size(frame: Frame) -> int:
-    """Length of :func:`dqn_features` for ``frame``."""
+    """Length of ``dqn_features`` for ``frame``."""
     coding = ActionCoding(frame.config)
     return 2 * frame.faces + frame.players + 1 + coding.num_bids + 1 + 1 + frame.players \
         + (frame.players - 1) * frame.faces + frame.faces + 3 + coding.num_bids
@@ -67,14 +67,25 @@ def feature_size(frame: Frame) -> int:
 
 def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], odds: np.ndarray, frame: Frame,
                  coding: ActionCoding) -> np.ndarray:
-    """The network's input (float32) on ``view``; ``estimates[s]`` is opponent ``s``'s expected count of each face
-    (raw, wild dice not added), ``odds`` (bids of ``coding``,) the probability of each bid being true under the
-    same belief (:meth:`DQNPlayer.bid_odds`). In order, counts scaled by the frame's dice: own face counts, own
-    matching counts, dice per seat (relative order, own first; padded), dice on the table, the standing bid one-hot
-    (the last entry: no bid yet), its quantity over the dice on the table, its bidder (relative seat) one-hot, each
-    opponent's estimate (relative order; padded), the opponents' total expected matching count per face, for the
-    standing bid (zeros without one) the expected matching dice on the table minus its quantity, its quantity and
-    its probability of being true, and last ``odds``."""
+    """The network's input on ``view``: (``feature_size(frame)``,) float32.
+
+    In order, counts scaled by the frame's dice: own face counts, own matching counts, dice per seat (relative order,
+    own first; padded), dice on the table, the standing bid one-hot (the last entry: no bid yet), its quantity over the
+    dice on the table, its bidder (relative seat) one-hot, each opponent's estimate (relative order; padded), the
+    opponents' total expected matching count per face, for the standing bid (zeros without one) the expected matching
+    dice on the table minus its quantity, its quantity and its probability of being true, and last ``odds``.
+
+    Args:
+        view: the seat's view of the game.
+        estimates: ``estimates[s]`` is opponent ``s``'s expected count of each face (raw, wild dice not added).
+        odds: (bids of ``coding``,) the probability of each bid being true under the same belief
+            (``DQNPlayer.bid_odds``).
+        frame: the network's frame: it pads the seats and scales the counts.
+        coding: the numbering of the frame's actions (``ActionCoding`` of ``frame.config``).
+
+    Returns:
+        The features, (``feature_size(frame)``,) float32.
+    """
     config = view.config
     n, seat, d = config.num_players, view.seat, float(frame.dice)
     hand = np.asarray(view.hand, dtype=np.float64)
@@ -105,8 +116,10 @@ def dqn_features(view: PlayerView, estimates: dict[int, np.ndarray], odds: np.nd
 
 
 def action_descriptors(frame: Frame) -> np.ndarray:
-    """(actions, 2 + bid faces) float32, one row per action of the frame: the bid's quantity over the frame's dice on
-    the table, its face one-hot, and 1 in the last column for CHALLENGE (whose other entries are 0)."""
+    """Each action of the frame as the network sees it: (actions, 2 + bid faces) float32, one row per action.
+
+    A row holds the bid's quantity over the frame's dice on the table, its face one-hot, and 1 in the last column for
+    CHALLENGE (whose other entries are 0)."""
     coding = ActionCoding(frame.config)
     out = np.zeros((coding.size, 2 + len(coding.faces)), np.float32)
     for index in range(coding.num_bids):
@@ -119,7 +132,7 @@ def action_descriptors(frame: Frame) -> np.ndarray:
 
 
 def parameter_shapes(frame: Frame, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
-    """The arrays of a :class:`QNetwork` with hidden layer sizes ``hidden`` (the last one is the action layer)."""
+    """The arrays of a ``QNetwork`` with hidden layer sizes ``hidden`` (the last one is the action layer)."""
     sizes = [feature_size(frame), *hidden[:-1]]
     shapes: dict[str, tuple[int, ...]] = {}
     for i, (m, n) in enumerate(pairwise(sizes)):
@@ -135,12 +148,22 @@ def _trunk_layers(params: Mapping[str, object]) -> int:
 
 
 def q_values(params: Mapping[str, object], x, descriptors, xp=np, actions=None):
-    """Q-values (..., actions) for state features ``x`` (..., features) with ``xp`` numpy or jax.numpy; with
-    ``actions`` (..., integers) only the value of that action of each state, shape (...).
+    """Q-values of state features ``x`` for every action, or with ``actions`` for one action of each state.
 
     The state goes through the hidden layers but the last; the last hidden layer takes that output and one action
-    at a time: its descriptor row (:func:`action_descriptors`) and its odds (the bid's probability of being true, the
-    standing bid's for CHALLENGE, both read from ``x``), so every bid is valued by the same weights."""
+    at a time: its descriptor row (``action_descriptors``) and its odds (the bid's probability of being true, the
+    standing bid's for CHALLENGE, both read from ``x``), so every bid is valued by the same weights.
+
+    Args:
+        params: the network's arrays, named as in ``parameter_shapes``.
+        x: (..., features) state features (``dqn_features``).
+        descriptors: (actions, 2 + bid faces) the action descriptors (``action_descriptors``).
+        xp: the array module, numpy or jax.numpy.
+        actions: (...) integers, one action of each state; None for every action.
+
+    Returns:
+        (..., actions) Q-values; with ``actions``, (...) the value of that action of each state.
+    """
     h = x
     for i in range(_trunk_layers(params)):
         h = xp.maximum(h @ params[f"w{i}"] + params[f"b{i}"], 0.0)
@@ -157,8 +180,7 @@ def q_values(params: Mapping[str, object], x, descriptors, xp=np, actions=None):
 
 
 class QNetwork:
-    """The Q-network in numpy: ``params`` maps the names of :func:`parameter_shapes` to arrays (see
-    :func:`q_values`)."""
+    """The Q-network in numpy: ``params`` maps the names of ``parameter_shapes`` to arrays (see ``q_values``)."""
 
     def __init__(self, params: Mapping[str, np.ndarray], frame: Frame):
         params = {k: np.asarray(v, np.float32) for k, v in params.items()}
@@ -187,7 +209,7 @@ class QNetwork:
 
     @classmethod
     def load(cls, path: str | Path) -> QNetwork:
-        """Read a file written by :meth:`save`; a TableError (a UsageError) says what is wrong with it."""
+        """Read a file written by ``save``; a TableError (a UsageError) says what is wrong with it."""
         return load_npz(path, "DQN weights", cls._from_arrays)
 
     @classmethod
@@ -204,9 +226,8 @@ class DQNPlayer(BeliefPlayer):
     """Plays the action of highest Q-value among the legal ones (numpy only).
 
     ``weights``: an ``.npz`` written by ``ldpomdp train dqn`` (default: the shipped network, trained on report
-    004's games: 2 and 3 players, 5 dice, ones wild). The opponents' dice estimate comes from an exact
-    :class:`~ldpomdp.belief.TableBelief` with the model ``assume`` for every opponent (default the type mixture,
-    as the network was trained)."""
+    004's games: 2 and 3 players, 5 dice, ones wild). The opponents' dice estimate comes from an exact ``TableBelief``
+    with the model ``assume`` for every opponent (default the type mixture, as the network was trained)."""
 
     name = "dqn"
     deterministic = True
@@ -222,7 +243,7 @@ class DQNPlayer(BeliefPlayer):
         super().reset(seat, config)
 
     def features(self, view: PlayerView) -> np.ndarray:
-        """:func:`dqn_features` of ``view`` with this round's belief."""
+        """``dqn_features`` of ``view`` with this round's belief."""
         estimates = {s: b.weights @ b.particles for s, b in self.round_belief().beliefs.items()}
         return dqn_features(view, estimates, self.bid_odds(view), self.frame, self.coding)
 

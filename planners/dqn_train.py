@@ -1,7 +1,7 @@
 """Training of report 004's DQN (``ldpomdp train dqn``; extra ``rl``: JAX and optax).
 
 Report 004, section 4: the network, the three-stage curriculum and the choices the report leaves open are on the
-Learning agents page. Every random draw follows from the run's seed (:func:`_stream`), and a checkpoint (written
+Learning agents page. Every random draw follows from the run's seed (``_stream``), and a checkpoint (written
 atomically) holds the networks, the optimizer, the buffer and the counters, so a killed run resumes to the same
 weights.
 """
@@ -38,8 +38,10 @@ FROZEN = ("agent1", "agent2")  # opponent names that mean the network as it was 
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage of training: games against opponent groups taken in turn, the learner following the Conservative
-    dummy with probability alpha (falling through the stage), else exploring with probability ``epsilon``."""
+    """One stage of training: games against opponent groups taken in turn.
+
+    The learner follows the Conservative dummy with probability alpha (falling through the stage), else explores
+    with probability ``epsilon``."""
 
     name: str  # agent1, agent2: later stages may play the network frozen at the end of the stage of that name
     games: int  # training games, >= 0
@@ -141,8 +143,10 @@ class Replay:
 
 
 class LearningPlayer(DQNPlayer):
-    """The learner at the table: acts alpha-greedy (the Conservative dummy) / epsilon-greedy around the current
-    network and writes its transitions to ``replay`` (reward: ``shaping`` each round, +-1 at its game's end)."""
+    """The learner at the table: plays around the current network and writes its transitions to ``replay``.
+
+    It acts alpha-greedy (the Conservative dummy) / epsilon-greedy around the network; its reward is ``shaping``
+    each round, +-1 at its game's end."""
 
     def __init__(self, network: QNetwork, replay: Replay):
         super().__init__(network=network)
@@ -193,8 +197,10 @@ class LearningPlayer(DQNPlayer):
 
 
 def _stream(seed: int, *key: int) -> np.random.Generator:
-    """The run's stream ``key``: (2) the initial weights, (0, k) game k's dice, seats and opponents, (3, k) its
-    exploration, (4, j) training session j's minibatches, (1, g, k) evaluation game k against group g."""
+    """The run's random stream ``key``, drawn from ``seed`` alone.
+
+    The keys: (2) the initial weights, (0, k) game k's dice, seats and opponents, (3, k) its exploration, (4, j)
+    training session j's minibatches, (1, g, k) evaluation game k against group g."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
 
 
@@ -294,8 +300,10 @@ EVAL_GROUPS = (("random",), ("aggressive",), ("conservative",), ("random", "aggr
 
 def evaluate(network: QNetwork, groups: Sequence[tuple[str, ...]], games: int, seed: int
              ) -> dict[str, tuple[float, float, float]]:
-    """Greedy play of ``network`` against each group (groups larger than the frame are skipped): win rate and 95%
-    Wilson interval; seats and first opener rotate, game ``k`` of group ``g`` uses the stream (seed, 1, g, k)."""
+    """Greedy play of ``network`` against each group: its win rate and 95% Wilson interval, by group.
+
+    Groups larger than the frame are skipped; seats and first opener rotate, game ``k`` of group ``g`` uses the
+    stream (seed, 1, g, k)."""
     frame, out = network.frame, {}
     for g, group in enumerate(groups):
         if len(group) + 1 > frame.players:
@@ -316,9 +324,11 @@ def evaluate(network: QNetwork, groups: Sequence[tuple[str, ...]], games: int, s
 
 def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
               log: Callable[[str], None] = print) -> Path:
-    """Train (or resume from ``out/checkpoint.npz``, which must come from the same settings) and return the path of
-    the weights, ``out/dqn.npz``, a file for ``dqn:weights=PATH``. Evaluations go to ``out/log.jsonl`` and the
-    progress bar; ``log`` gets the resume message."""
+    """Train (or resume) in the folder ``out`` and return the path of the weights, ``out/dqn.npz``.
+
+    A run resumes from ``out/checkpoint.npz``, which must come from the same settings (UsageError otherwise). The
+    weights are a file for ``dqn:weights=PATH``. Evaluations go to ``out/log.jsonl`` and the progress bar; ``log``
+    gets the resume message."""
     from tqdm import tqdm
 
     out = Path(out)

@@ -1,5 +1,7 @@
-"""Report 002's "POMDP" player (Alg. 5), over any belief: estimate = own matching dice + the belief's expected
-matching dice of every opponent; challenge iff the estimate is below the bid, else raise on the best face."""
+"""Report 002's "POMDP" player (Alg. 5), over any belief.
+
+Estimate = own matching dice + the belief's expected matching dice of every opponent; challenge iff the estimate is
+below the bid, else raise on the best face."""
 
 from __future__ import annotations
 
@@ -15,13 +17,13 @@ __all__ = ["ExpectedCountPlanner"]
 
 
 class ExpectedCountPlanner(BeliefPlayer):
-    """The expected-count policy over a per-round :class:`~ldpomdp.belief.TableBelief`.
+    """The expected-count policy over a per-round ``TableBelief``.
 
-    Options: ``belief`` "particles" (``n_particles``, ``injection``, ``refresh``) or "exact"; ``assume``, the
-    spec of the opponent model behind the belief updates (default "one-third"); ``seed`` for the belief.
-    The decision rule is :func:`~ldpomdp.estimate.estimate_policy`, the one-third player's rule
-    with the belief's expectation in place of "a third of the unseen dice". Under ``exact_call`` it calls
-    exact where :func:`~ldpomdp.estimate.exact_call_pays` says so of the belief's distribution of the matching dice.
+    Options: ``belief`` "particles" (``n_particles``, ``injection``, ``refresh``) or "exact"; ``assume``, the spec of
+    the opponent model behind the belief updates (default "one-third"); ``seed`` for the belief. The decision rule is
+    ``estimate_policy``, the one-third player's rule with the belief's expectation in place of "a third of the unseen
+    dice". Under ``exact_call`` it calls exact where ``exact_call_pays`` says so of the belief's distribution of the
+    matching dice.
     """
 
     name = "expected-count"

@@ -23,9 +23,9 @@ class OpenSpielPlayer(BeliefPlayer):
     """An OpenSpiel bot at the package's table (spec ``openspiel:bot=ismcts[,sims=...]`` or ``openspiel:policy=PATH``).
 
     It completes the bridged game's state of the finished rounds with its own hand and the round's bids. ``ismcts``:
-    OpenSpiel's :class:`ISMCTSBot` (``sims``, ``uct_c``, ``rollouts`` random rollouts per leaf), resampling the other
+    OpenSpiel's ``ISMCTSBot`` (``sims``, ``uct_c``, ``rollouts`` random rollouts per leaf), resampling the other
     hands from the package's belief (``assume``, ``belief``, ``n_particles``, ``seed`` as for the planners).
-    ``policy``: samples the saved table's probabilities at its information state (:func:`load_policy_table`).
+    ``policy``: samples the saved table's probabilities at its information state (``load_policy_table``).
     """
 
     BOTS = ("ismcts", "policy")

@@ -1,5 +1,6 @@
-"""POMCP (pomdp-py) over the one-round POMDP of :mod:`ldpomdp.pomdp`, re-planned at every decision with
-root particles drawn from the belief core."""
+"""POMCP (pomdp-py) over the one-round POMDP of ``ldpomdp.pomdp``, re-planned at every decision.
+
+Each search draws its root particles from the belief core."""
 
 from __future__ import annotations
 
@@ -40,8 +41,9 @@ SETTLE_EXTEND = 4  # with the stopping rule, a search that has not settled runs 
 
 
 def _centring(outcomes: dict[tuple[int, int], float]) -> Callable[[float], float]:
-    """The one increasing affine map that sends the lowest game value of ``outcomes`` to -1 and the highest to +1
-    (every value to 0 if they are equal): every comparison of actions is unchanged, and a simulation that ends
+    """The one increasing affine map sending the lowest game value of ``outcomes`` to -1 and the highest to +1.
+
+    Every value goes to 0 if they are equal. Every comparison of actions is unchanged, and a simulation that ends
     before the round does (reward 0, as pomdp-py scores it) or a node not yet valued sits in the middle, not below
     every outcome."""
     low, high = min(outcomes.values()), max(outcomes.values())
@@ -53,11 +55,10 @@ class POMCPPlanner(BeliefPlayer):
     """POMCP player: ``num_sims`` simulations (or ``planning_time`` seconds) per searched decision, for the game.
 
     ``reward="game"``: a round ends with the planner's P(win the game) from the dice state it leads to
-    (:func:`~ldpomdp.exact.against_models.game_values.seat_values`; ``value_kind`` says which kind); ``"die"``: -1 / +1
-    for losing / taking the die. Parameters on the Planners page; the belief's as in
-    :class:`~ldpomdp.planners._common.BeliefPlayer`. Counters: ``decisions`` searched, ``skipped`` not, ``deprivations``
-    trees rebuilt; ``last_search`` (read only) is the last search's root, ``{action: (visits, value)}``, or None when
-    that decision was not searched. """
+    (``seat_values``; ``value_kind`` says which kind); ``"die"``: -1 / +1 for losing / taking the die. Parameters on
+    the Planners page; the belief's as in ``BeliefPlayer``. Counters: ``decisions`` searched, ``skipped`` not,
+    ``deprivations`` trees rebuilt; ``last_search`` (read only) is the last search's root,
+    ``{action: (visits, value)}``, or None when that decision was not searched. """
 
     name = "pomcp"
     REWARDS = ("game", "die")
@@ -121,8 +122,10 @@ class POMCPPlanner(BeliefPlayer):
         return self.value_kind == "exact" and self.config is not None and self.config.bids == "sixes"
 
     def _exact_leaf(self, view: PlayerView) -> Callable[[LDState], float | None]:
-        """State -> the round's exact value from its standing bid on (the best response's, given what the models
-        reached there tell; in reward units), for the search in an exactly solved sixes game (:attr:`by_count`)."""
+        """State -> the round's exact value from its standing bid on, for the search in an exactly solved sixes game.
+
+        The value is the best response's, given what the models reached there tell, in reward units; the search
+        runs so where ``by_count`` holds."""
         assert isinstance(self.values, FixedOpponentsSolution)  # what by_count implies
         solved = self.values.round(view.dice)
         assert isinstance(solved, CountRound)  # the sixes game's rounds
@@ -166,10 +169,12 @@ class POMCPPlanner(BeliefPlayer):
             reset_root(agent, view, self.round_belief(), self.n_root, self.rng, self.rollout, self.by_count)
 
     def _unsearched(self, view: PlayerView) -> Action | None:
-        """The move when no search is needed: the only legal one; CHALLENGE when the belief gives the bid no chance
-        and the bidder's loss is the best end of the round; or the only raise when the belief makes the bid sure
-        (matching dice counted in our hand and in every hand the belief holds possible) and losing our own die is
-        the worst end. The search, drawing its root particles from that belief, would value those moves alike."""
+        """The move when no search is needed, else None.
+
+        The only legal one; CHALLENGE when the belief gives the bid no chance and the bidder's loss is the best end
+        of the round; or the only raise when the belief makes the bid sure (matching dice counted in our hand and in
+        every hand the belief holds possible) and losing our own die is the worst end. The search, drawing its root
+        particles from that belief, would value those moves alike."""
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]

@@ -1,9 +1,8 @@
-"""Every seated player that is not a planner (those are in :mod:`ldpomdp.planners`), one module per family.
+"""Every seated player that is not a planner (those are in ``ldpomdp.planners``), one module per family.
 
-Exported here: the opponent models (:mod:`.one_third`, :mod:`.random_player`, :mod:`.oehm`, :mod:`.burcsi_nagy`,
-:mod:`.dummies`, :mod:`.quantal`, :mod:`.mixture`) and :func:`check_opponent`. The players of solved tables and the
-rest load the solvers, so they are imported from their modules: :mod:`.nash`, :mod:`.cfr`, :mod:`.best_response`,
-:mod:`.robust`, :mod:`.lbr` and :mod:`.human`.
+Exported here: the opponent models (``.one_third``, ``.random_player``, ``.oehm``, ``.burcsi_nagy``, ``.dummies``,
+``.quantal``, ``.mixture``) and ``check_opponent``. The players of solved tables and the rest load the solvers, so
+they are imported from their modules: ``.nash``, ``.cfr``, ``.best_response``, ``.robust``, ``.lbr`` and ``.human``.
 """
 
 from .burcsi_nagy import BurcsiNagyPlayer

@@ -1,5 +1,6 @@
-"""The ``best-response`` player: plays the exact game-level best response to fixed opponent models
-(:class:`~ldpomdp.exact.against_models.solver.FixedOpponentsSolution`)."""
+"""The ``best-response`` player: plays the exact game-level best response to fixed opponent models.
+
+The response is a solved ``FixedOpponentsSolution``."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ __all__ = ["BestResponsePlayer"]
 
 
 class BestResponsePlayer:
-    """Plays a :class:`FixedOpponentsSolution` at its seat (raises ValueError seated elsewhere). Without a
-    ``solution`` it plays the best response to ``assume`` (a player spec) at every other seat, solved on
-    :meth:`reset` for the table's config and its seat (once per process: :func:`solved_for`)."""
+    """Plays a ``FixedOpponentsSolution`` at its seat (raises ValueError seated elsewhere).
+
+    Without a ``solution`` it plays the best response to ``assume`` (a player spec) at every other seat, solved on
+    ``reset`` for the table's config and its seat (once per process: ``solved_for``)."""
 
     deterministic = True  # act is a function of the view: its exact value can be computed
 

@@ -1,5 +1,6 @@
-"""The ``cfr`` player: plays a solved :class:`~ldpomdp.exact.two_player.table.GameTable` (numpy alone), by default
-the table for the game's rules (:func:`~ldpomdp.exact.tables.table_for`)."""
+"""The ``cfr`` player: plays a solved ``GameTable`` (numpy alone).
+
+By default it plays the table for the game's rules (``table_for``)."""
 
 from __future__ import annotations
 
@@ -31,12 +32,13 @@ class _Decision:
 
 
 class CFRPlayer(BaseOpponent):
-    """Plays the abstraction's equilibrium: in each round, as opener or responder, the average CFR+ strategy of
-    its hand and the last k bids (k per round: the table's recall). Two players: ``table`` is a path
-    to a table from ``ldpomdp solve equilibrium`` (default: the shipped one for the default rules, else one
-    solved on demand and cached) or a :class:`~ldpomdp.exact.two_player.table.GameTable`; three to six players: the
-    blueprint (:class:`~ldpomdp.exact.many_players.table.BlueprintTable`, a path from ``ldpomdp solve equilibrium
-    --players N``, else one solved on demand and cached), the two-player table once two seats have dice."""
+    """Plays the abstraction's equilibrium: the average CFR+ strategy of its hand and the last k bids.
+
+    In each round, as opener or responder, k is the round's recall in the table. Two players: ``table`` is a path to
+    a table from ``ldpomdp solve equilibrium`` (default: the shipped one for the default rules, else one solved on
+    demand and cached) or a ``GameTable``; three to six players: the blueprint (``BlueprintTable``, a path from
+    ``ldpomdp solve equilibrium --players N``, else one solved on demand and cached), the two-player table once two
+    seats have dice."""
 
     def __init__(self, table: str | GameTable | None = None, name: str | None = None):
         self.name = name or "cfr"

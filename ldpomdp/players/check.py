@@ -106,8 +106,23 @@ class _Inspector:
 
 def check_opponent(model: OpponentModel, config: GameConfig, rng: np.random.Generator, n_states: int = 200,
                    hands_per_state: int = 32) -> int:
-    """Check ``model`` on at least ``n_states`` of its own turns; raise ValueError naming the class, the
-    state and the action on the first problem. Returns the number of turns checked."""
+    """Check ``model`` on at least ``n_states`` of its own turns, stopping at the first problem.
+
+    Args:
+        model: the opponent model to check; it needs an ``action_probabilities(hands, view, action)`` method.
+        config: the rules of the games it is seated in.
+        rng: the source of the games' dice, seats, openers and sampled hands.
+        n_states: the fewest of the model's own turns to check (at least 1).
+        hands_per_state: hands checked on each turn, the model's own hand and random others (at least 1).
+
+    Returns:
+        The number of turns checked.
+
+    Raises:
+        UsageError: ``model`` has no ``action_probabilities`` method, or ``n_states`` or ``hands_per_state`` is
+            below 1.
+        ValueError: on the first problem found, naming the class, the state and the action.
+    """
     if not callable(getattr(model, "action_probabilities", None)):
         raise UsageError(f"{type(model).__name__} has no action_probabilities(hands, view, action) method")
     if n_states < 1 or hands_per_state < 1:

@@ -1,5 +1,6 @@
-"""Report 004's dummy agents (WiLDCARD, section 4.1): Aggressive and Conservative (Random is
-:class:`~ldpomdp.players.random_player.RandomPlayer`), our readings of the report's one-line descriptions."""
+"""Report 004's dummy agents (WiLDCARD, section 4.1): Aggressive and Conservative.
+
+Random is ``RandomPlayer``. Both are our readings of the report's one-line descriptions."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ class AggressivePlayer(HandIndependentOpponent):
         return dist
 
     def shared_probability(self, view: PublicView, action: Action) -> float:
-        """P(``action``) from :meth:`distribution`, whatever the hand."""
+        """P(``action``) from ``distribution``, whatever the hand."""
         return self.distribution(view).get(action, 0.0)
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:

@@ -1,6 +1,8 @@
-"""A terminal player for people: shows the hand as ASCII dice, the table and the bid, re-prompts on
-bad input. Full game: type ``3 5`` (or ``3x5``) to bid three fives, ``c`` to challenge (``e``: the exact call,
-under ``exact_call``). Sixes game: ``b`` raises by one, ``c`` challenges."""
+"""A terminal player for people, who type their moves.
+
+It shows the hand as ASCII dice, the table and the bid, and re-prompts on bad input. Full game: type ``3 5`` (or
+``3x5``) to bid three fives, ``c`` to challenge (``e``: the exact call, under ``exact_call``). Sixes game: ``b``
+raises by one, ``c`` challenges."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ DICE_PER_ROW = 10  # ASCII dice drawn side by side: 10 fill 79 columns
 
 
 def render_dice(dice: list[int]) -> str:
-    """ASCII art for a row of dice, wrapped at :data:`DICE_PER_ROW` a row (faces above 6 are drawn as numbers)."""
+    """ASCII art for a row of dice, wrapped at ``DICE_PER_ROW`` a row (faces above 6 are drawn as numbers)."""
     if not dice:
         return "(no dice)"
     return "\n".join(_dice_row(dice[i:i + DICE_PER_ROW]) for i in range(0, len(dice), DICE_PER_ROW))
@@ -47,8 +49,9 @@ def _dice_row(dice: list[int]) -> str:
 
 
 class HumanPlayer:
-    """A :class:`~ldpomdp.game.Player` that reads moves from a terminal (or any text stream: pass
-    ``stdin``/``stdout`` to drive it). Not an opponent model: it has no ``action_probabilities``."""
+    """A ``Player`` that reads moves from a terminal (or any text stream: pass ``stdin``/``stdout`` to drive it).
+
+    Not an opponent model: it has no ``action_probabilities``."""
 
     name = "you"
     interactive = True  # a person plays it: sweeps, which run unattended, refuse it

@@ -1,12 +1,13 @@
-"""The ``lbr`` player: local best response (LBR; Lisý & Bowling 2017) seated for a whole game, a lower bound on the
-exploitability of a two-player policy where no exact best response can be computed; at 3-6 players, one informed
-exploiter's gain.
+"""The ``lbr`` player: local best response (LBR; Lisý & Bowling 2017) seated for a whole game.
 
-:class:`LocalBestResponse` keeps the exact range of each other seat's hand and takes the action of highest lookahead
-value against them (:mod:`ldpomdp.players.lbr_search`, the algorithm and its one-round version), round outcomes
-valued by :func:`~ldpomdp.exact.game_values.seat_values` (under rule variants by the equilibrium table of those rules;
-at 3-6 players by the blueprint, or by fair rounds), so its win rate against the policy bounds the policy's
-exploitability from below. The lookahead, the policies it reads and its cost: the Robustness page."""
+Its win rate is a lower bound on the exploitability of a two-player policy where no exact best response can be
+computed; at 3-6 players, one informed exploiter's gain.
+
+``LocalBestResponse`` keeps the exact range of each other seat's hand and takes the action of highest lookahead
+value against them (``ldpomdp.players.lbr_search``, the algorithm and its one-round version), round outcomes valued
+by ``seat_values`` (under rule variants by the equilibrium table of those rules; at 3-6 players by the blueprint, or
+by fair rounds), so its win rate against the policy bounds the policy's exploitability from below. The lookahead,
+the policies it reads and its cost: the Robustness page."""
 
 from __future__ import annotations
 
@@ -64,14 +65,14 @@ def _policy(policy: object) -> tuple[OpponentModel, str | None]:
 class LocalBestResponse(BaseOpponent):
     """Local best response to ``policy`` (a player spec, or a player object) at every other seat.
 
-    Two players, any rules: :func:`~ldpomdp.players.lbr_search.lookahead_values`, round ends valued as
-    :meth:`_round_ends` says. Three to six players: :func:`~ldpomdp.players.lbr_search.table_lookahead_values`, a
-    copy of the policy at each other seat (``copy_model`` makes one; default: the spec made again, or a deep copy),
-    round ends valued by the blueprint (``blueprints``, the blueprint of a game's rules; default: the file
-    ``table``'s, else a cfr policy's, else the shipped one or one solved on first use), or with ``ends="fair"`` by
-    :class:`FairRounds` (each seat as likely to lose each later round). Under rule variants at two players the next
-    states are valued by ``tables`` (the rules' equilibrium table; default: the shipped or solved one).
-    ``lookahead`` and ``raises`` as there. Deterministic: it never draws from ``rng``. The models see every event.
+    Two players, any rules: ``lookahead_values``, round ends valued as ``_round_ends`` says. Three to six players:
+    ``table_lookahead_values``, a copy of the policy at each other seat (``copy_model`` makes one; default: the spec
+    made again, or a deep copy), round ends valued by the blueprint (``blueprints``, the blueprint of a game's rules;
+    default: the file ``table``'s, else a cfr policy's, else the shipped one or one solved on first use), or with
+    ``ends="fair"`` by ``FairRounds`` (each seat as likely to lose each later round). Under rule variants at two
+    players the next states are valued by ``tables`` (the rules' equilibrium table; default: the shipped or solved
+    one). ``lookahead`` and ``raises`` as there. Deterministic: it never draws from ``rng``. The models see every
+    event.
     """
 
     def __init__(self, policy: object | str = "one-third", lookahead: int = 2, raises: str = "smallest",
@@ -175,9 +176,10 @@ class LocalBestResponse(BaseOpponent):
             self._ends = self._table_ends(event)
 
     def _table_ends(self, event: RoundStart) -> RoundOutcome:
-        """LBR's P(winning the game) after each way a round at 3-6 players can end (a role per seat, 0 for seats
-        without dice): by the blueprint (:func:`~ldpomdp.exact.blueprint.end_values`), or by fair rounds from the
-        dice after it (:func:`~ldpomdp.rules.settle_count`)."""
+        """LBR's P(winning the game) after each way a round at 3-6 players can end (a ``RoundOutcome``).
+
+        A role per seat, 0 for seats without dice: by the blueprint (``end_values``), or by fair rounds from the dice
+        after it (``settle_count``)."""
         config = self.config
         assert config is not None  # reset sets it before any round starts
         dice = tuple(int(d) for d in event.dice)
@@ -206,9 +208,10 @@ class LocalBestResponse(BaseOpponent):
         return RoundOutcome(challenge, exact, table)
 
     def _round_ends(self, event: RoundStart) -> RoundOutcome:
-        """LBR's P(winning the game) after each way a two-player round can end
-        (:func:`~ldpomdp.exact.chain.round_slots`), from LBR's side: the game is over, or the next state is worth the
-        variant rules' equilibrium value (the ``cfr`` table), or under today's rules :attr:`values`."""
+        """LBR's P(winning the game) after each way a two-player round can end (``round_slots``), from LBR's side.
+
+        Each end is worth 1 or 0 when the game is over there; else the next state is worth the variant rules'
+        equilibrium value (the ``cfr`` table), or under today's rules ``values``."""
         config, opener = self.config, event.opener
         assert config is not None
         dice = (event.dice[opener], event.dice[1 - opener])
@@ -242,8 +245,10 @@ class LocalBestResponse(BaseOpponent):
 
 
 def _variant_table(config: GameConfig, tables: Callable[[GameConfig], GameTable]) -> GameTable | None:
-    """The equilibrium table (from ``tables``) whose game values LBR gives the next states under rule variants (None
-    under today's rules, or where no table plays these rules: LBR then values them as :class:`FairRounds` does)."""
+    """The equilibrium table (from ``tables``) whose game values LBR gives the next states under rule variants.
+
+    None under today's rules, or where no table plays these rules (``tables`` raises ValueError): LBR then values
+    them as ``FairRounds`` does. A table that cannot be read (TableError) raises."""
     if not config.variants:
         return None
     try:
@@ -255,5 +260,5 @@ def _variant_table(config: GameConfig, tables: Callable[[GameConfig], GameTable]
 
 
 def __getattr__(name: str) -> Any:
-    """The names that moved to :mod:`ldpomdp.players.lbr_search`, read here with a DeprecationWarning."""
+    """The names that moved to ``ldpomdp.players.lbr_search``, read here with a DeprecationWarning."""
     return moved_attribute(__name__, name)

@@ -1,10 +1,12 @@
-"""Local best response (LBR; Lisý & Bowling 2017), the algorithm: the lookahead values of LBR's candidate actions
-against a policy's hand ranges, at two players and at 3-6, and the one-round LBR exact on a round's tree.
+"""The algorithm of local best response (LBR; Lisý & Bowling 2017), apart from the seated player.
 
-:func:`lookahead_values` (two players) and :func:`table_lookahead_values` (any number of seats) value each candidate
-action against the ranges; :func:`local_best_response` plays LBR against a policy in one round, exactly, a lower
-bound on the policy's exploitability. The seated player :class:`~ldpomdp.players.lbr.LocalBestResponse` asks them
-at every decision of a whole game. The lookahead, the policies it reads and its cost: the Robustness page."""
+It gives the lookahead values of LBR's candidate actions against a policy's hand ranges, at two players and at 3-6,
+and the one-round LBR exact on a round's tree.
+
+``lookahead_values`` (two players) and ``table_lookahead_values`` (any number of seats) value each candidate action
+against the ranges; ``local_best_response`` plays LBR against a policy in one round, exactly, a lower bound on the
+policy's exploitability. The seated player ``LocalBestResponse`` asks them at every decision of a whole game. The
+lookahead, the policies it reads and its cost: the Robustness page."""
 
 from __future__ import annotations
 
@@ -44,12 +46,31 @@ def candidate_raises(actions: Sequence[Action], raises: str) -> list[Bid]:
 def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.ndarray, support_matching: np.ndarray,
                      support: np.ndarray, weights: np.ndarray, ends: RoundOutcome, lookahead: int = 2,
                      raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
-    """LBR's candidate actions at ``view`` (LBR to act) and their lookahead values for each own hand:
-    ((actions), (M, actions)) with ``own_matching`` (M, faces) matching counts of LBR's hands, the range
-    ``support`` (N, faces) with matching counts ``support_matching`` and ``weights`` (N,) (summing to one), and
-    ``ends`` LBR's value of each way the round ends, a :class:`~ldpomdp.exact.chain.RoundOutcome` from LBR's side
-    (role 0 is LBR, role 1 the policy). The calls are the challenge and, under the exact call, the exact call;
-    the policy's are counted after each raise. See the module docstring."""
+    """LBR's candidate actions at ``view`` (two players) and their lookahead values for each own hand.
+
+    The calls are the challenge and, under the exact call, the exact call; the policy's are counted after each
+    raise. See the module docstring.
+
+    Args:
+        policy: the policy at the other seat; its ``action_probabilities`` weigh the range's replies.
+        view: the public view at LBR's decision (LBR to act).
+        own_matching: (M, faces) matching counts of LBR's hands.
+        support_matching: (N, faces) matching counts of the range's hands.
+        support: (N, faces) the range: the other seat's hands.
+        weights: (N,) the range's probabilities, summing to one.
+        ends: LBR's value of each way the round ends, a ``RoundOutcome`` from LBR's side (role 0 is LBR, role 1 the
+            policy).
+        lookahead: 2: LBR may call each raise the policy replies with, where that is worth more than the round
+            going on (valued as a challenge lost or won at even odds); any other value: the round going on only.
+        raises: LBR's candidate raises (``RAISES``): ``"smallest"`` on each face, or ``"all"``.
+
+    Returns:
+        ``(actions, values)``: LBR's candidate actions (the legal calls, then the candidate raises) and their
+        values, (M, actions).
+
+    Raises:
+        ValueError: ``policy``'s ``action_probabilities`` returned the wrong shape or values outside [0, 1].
+    """
     config, me = view.config, view.seat
     opp = 1 - me
     table = ends.table_dice
@@ -97,8 +118,10 @@ def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.n
 
 @dataclass
 class HandRange:
-    """One seat's hand range: every hand ``support`` (N, faces; in the sixes game one per matching count), its
-    matching counts ``matching`` (N, faces) and their probabilities ``weights`` (N,), summing to one."""
+    """One seat's hand range: its hands, their matching counts and their probabilities.
+
+    Every hand ``support`` (N, faces; in the sixes game one per matching count), its matching counts ``matching``
+    (N, faces) and their probabilities ``weights`` (N,), summing to one."""
 
     support: np.ndarray
     matching: np.ndarray
@@ -113,12 +136,29 @@ class HandRange:
 def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView, own_matching: np.ndarray,
                            ranges: Mapping[int, HandRange], ends: RoundOutcome, lookahead: int = 2,
                            raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
-    """LBR's candidate actions at ``view`` (LBR to act; any number of seats) and their lookahead values:
-    ``own_matching`` (faces,) LBR's matching counts, ``ranges`` and ``models`` every other seat with dice, ``ends``
-    LBR's value of each way the round ends, a :class:`~ldpomdp.exact.chain.RoundOutcome` with a role per seat. After
-    LBR's raise the next seat calls or raises as its model says; with ``lookahead`` 2 the seat after it calls that
-    raise as its model says (LBR, if it is LBR's turn again, when that is worth more); a round that goes on is worth
-    the mean of each seat's losing a die as challenger and as bidder."""
+    """LBR's candidate actions at ``view`` (LBR to act; any number of seats) and their lookahead values.
+
+    After LBR's raise the next seat calls or raises as its model says; with ``lookahead`` 2 the seat after it calls
+    that raise as its model says (LBR, if it is LBR's turn again, when that is worth more); a round that goes on is
+    worth the mean of each seat's losing a die as challenger and as bidder.
+
+    Args:
+        models: the policy's model at every other seat with dice.
+        view: the public view at LBR's decision.
+        own_matching: (faces,) LBR's matching counts.
+        ranges: the hand range of every other seat with dice.
+        ends: LBR's value of each way the round ends, a ``RoundOutcome`` with a role per seat.
+        lookahead: 2: the seat after the next one calls too, as above; any other value: the next seat alone.
+        raises: LBR's candidate raises (``RAISES``): ``"smallest"`` on each face, or ``"all"``.
+
+    Returns:
+        ``(actions, values)``: LBR's candidate actions (the legal calls, then the candidate raises) and their
+        values, (1, actions).
+
+    Raises:
+        ValueError: ``ends`` has not a role per seat or not the round's dice, or under the exact call no
+            ``ends.exact``; or a model's ``action_probabilities`` returned the wrong shape or values outside [0, 1].
+    """
     if len(ends.challenge) != len(view.dice) or ends.table_dice != view.table_dice:
         raise ValueError(f"table_lookahead_values: ends must have a role per seat ({len(view.dice)}) and the round's "
                          f"{view.table_dice} dice, got {len(ends.challenge)} roles and {ends.table_dice} dice")
@@ -137,8 +177,10 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
                                      len(support))
 
     def called(call: Action, caller: int, bid: Bid, held: Mapping[int, np.ndarray]) -> float:
-        """The value of ``caller``'s ``call`` of ``bid``, each seat in ``held`` weighted by that reach (else by its
-        range): the others' total count convolved seat by seat, then each count's end (by what the bid missed by)."""
+        """The value of ``caller``'s ``call`` of ``bid``, each seat in ``held`` weighted by that reach.
+
+        Seats not in ``held`` are weighted by their range: the others' total count convolved seat by seat, then each
+        count's end (by what the bid missed by)."""
         total = np.ones(1)  # the weight of each total count of the others' dice matching the bid's face
         for seat in turn:
             total = np.convolve(total, ranges[seat].counts(bid.face, held.get(seat)))
@@ -184,7 +226,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
 
 
 def best_actions(values: np.ndarray) -> np.ndarray:
-    """(M,) per row of ``values`` (M, actions) the first action within :data:`TIE` of the row's best: exact ties
+    """(M,) per row of ``values`` (M, actions) the first action within ``TIE`` of the row's best: exact ties
     (symmetric faces) break the same way whatever affine scale the outcome values are on."""
     return np.argmax(values >= values.max(axis=1, keepdims=True) - TIE, axis=1)
 
@@ -198,9 +240,10 @@ def from_side(outcome: RoundOutcome, role: int, sign: float) -> RoundOutcome:
 
 
 def round_payoff(config: GameConfig, dice: tuple[int, int]) -> RoundOutcome:
-    """The one-round payoff of each way a round with ``dice`` (opener's, responder's) ends, as
-    :attr:`~ldpomdp.exact.tree.RoundTree.opener_payoff` pays it (the opener's dice change minus the responder's:
-    +1/-1 under today's rules), divided by the largest so that it lies in [-1, 1]."""
+    """The one-round payoff of each way a round with ``dice`` (opener's, responder's) ends, scaled into [-1, 1].
+
+    The payoff is as ``RoundTree.opener_payoff`` pays it (the opener's dice change minus the responder's: +1/-1 under
+    today's rules), divided by the largest so that it lies in [-1, 1]."""
     changes = []
     for call, caller, missing in round_slots(config, dice):
         _, after = settle_count(config, dice, missing, 1 - caller, caller, call)
@@ -210,9 +253,23 @@ def round_payoff(config: GameConfig, dice: tuple[int, int]) -> RoundOutcome:
 
 def lbr_behaviour(policy: OpponentModel, tree: RoundTree, role: int, behaviour: np.ndarray, lookahead: int = 2,
                   raises: str = "smallest", outcome: RoundOutcome | None = None) -> np.ndarray:
-    """(H_lbr, LBR's edges) the pure strategy of LBR (playing 1 - ``role``) against ``policy`` playing ``role`` with
-    ``behaviour`` (:func:`~ldpomdp.exact.policy_behaviour`) in the round of ``tree`` (seat 0 opens), the round's
-    ends worth ``outcome`` to the opener (default :func:`round_payoff`)."""
+    """LBR's pure strategy (playing 1 - ``role``) against ``policy`` in the round of ``tree`` (seat 0 opens).
+
+    Args:
+        policy: the policy LBR plays against.
+        tree: the round's tree (seat 0 opens).
+        role: the policy's role (0: the opener); LBR plays the other.
+        behaviour: the policy's behaviour in ``tree`` (``policy_behaviour``).
+        lookahead: as in ``lookahead_values``.
+        raises: LBR's candidate raises, as in ``lookahead_values``.
+        outcome: what each way the round ends is worth to the opener (default ``round_payoff``).
+
+    Returns:
+        (H_lbr, LBR's edges): 1 on the edge LBR takes with each of its hands at each of its decisions, else 0.
+
+    Raises:
+        ValueError: ``policy``'s ``action_probabilities`` returned the wrong shape or values outside [0, 1].
+    """
     reach, _ = reach_probabilities(tree, role, behaviour)
     lbr, config = 1 - role, tree.config
     dice = (tree.dice[0], tree.dice[1])
@@ -235,10 +292,24 @@ def lbr_behaviour(policy: OpponentModel, tree: RoundTree, role: int, behaviour: 
 
 def local_best_response(policy: OpponentModel, config: GameConfig, dice: tuple[int, int] | None = None,
                         lookahead: int = 2, raises: str = "smallest") -> Exploitability:
-    """LBR's exact payoffs against ``policy`` in one round of ``config`` (seat 0 opens; ``dice`` as in
-    :func:`~ldpomdp.exact.exploitability`), as an :class:`~ldpomdp.exact.Exploitability` whose figures are
-    lower bounds on the policy's exploitability (LBR plays the policy's opponent: a best responder earns at least
-    as much)."""
+    """LBR's exact payoffs against ``policy`` in one round of ``config``: lower bounds on its exploitability.
+
+    LBR plays the policy's opponent: a best responder earns at least as much.
+
+    Args:
+        policy: the policy LBR plays against, reset for each role in turn.
+        config: the round's rules (seat 0 opens).
+        dice: (opener's, responder's) dice, as in ``exploitability`` (default the starting dice).
+        lookahead: as in ``lookahead_values``.
+        raises: LBR's candidate raises, as in ``lookahead_values``.
+
+    Returns:
+        An ``Exploitability`` whose figures are LBR's payoffs, lower bounds on the policy's exploitability.
+
+    Raises:
+        UsageError: ``policy`` has no ``action_probabilities``, or the round is too large to solve exactly.
+        ValueError: ``policy``'s ``action_probabilities`` returned the wrong shape or values outside [0, 1].
+    """
     solution = cached_solution(config, dice)
     tree = solution.tree
     payoffs = []

@@ -1,5 +1,7 @@
-"""A Bayesian opponent-type model: the seat plays like one of K known models, or like the safe (equilibrium) type
-when none of them fits, and which one is learnt from the hands it shows at the end of each round.
+"""A Bayesian opponent-type model: learns which of K known models, or a safe type, the seat plays like.
+
+The seat plays like one of K known models, or like the safe (equilibrium) type when none of them fits, and which
+one is learnt from the hands it shows at the end of each round.
 
 Within a round the posterior w does not move, so ``action_probabilities`` = sum_k w_k P_k(a | h, view), exactly
 what a belief over the hidden hand needs. Why a safe type, and its slip: the Robustness page.
@@ -49,7 +51,7 @@ class TypeMixture(BaseOpponent):
     At each ``RoundEnd`` (before the components see it) w takes the Bayes step on the revealed hand, the safe type's
     move slipping to a uniform legal one with probability ``tremble``; then w <- (1 - floor) w + floor e_safe, or
     floor / K on every type while no safe type plays. ``safe="none"`` drops it; a safe type whose ``reset`` raises
-    a UsageError sits the game out, and an unreadable table raises :class:`~ldpomdp.errors.TableError`.
+    a UsageError sits the game out, and an unreadable table raises ``TableError``.
     """
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, floor: float = 0.01, safe: str | None = DEFAULT_SAFE,

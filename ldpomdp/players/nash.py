@@ -1,5 +1,6 @@
-"""The ``nash`` player: the exact equilibrium of each round, solved once per rule set and dice split
-(:func:`~ldpomdp.exact.two_player.solved_rounds.cached_solution`)."""
+"""The ``nash`` player: the exact equilibrium of each round, solved once per rule set and dice split.
+
+The solutions come from ``cached_solution``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Report 002's "MDP" player, the one-third rule, generalised to the full game, with bluffing.
 
-It plays the estimate rule of :mod:`ldpomdp.estimate` with
+It plays the estimate rule of ``ldpomdp.estimate`` with
 estimate(face) = own matching dice + (dice on the table - own dice) * P(a die matches face).
 Challenge iff estimate(bid face) < bid quantity; otherwise raise to the smallest legal bid on the face
 with the highest estimate (ties: the higher face). With probability ``bluff`` a called-for challenge
@@ -59,10 +59,11 @@ class OneThirdRule(BaseOpponent):
         return estimate_policy(expected_matches(hands, view, faces), view, self.bluff, faces)
 
     def _policy_by_count(self, view: PublicView) -> tuple[np.ndarray, tuple[Bid, ...], np.ndarray]:
-        """:meth:`_policy_by_hand` for hands with c = 0 .. the seat's dice matching the bid's face, when that count
-        decides (:meth:`deciding_face`); remembered per state and class by every player of the process (beliefs
-        ask it of every opponent bid, and a game rarely meets a state twice: the dice on the table fall every
-        round)."""
+        """``_policy_by_hand`` for hands of c = 0 .. the seat's dice matching the bid's face (the count decides).
+
+        The count decides where ``deciding_face`` says so. Remembered per state and class by every player of the
+        process (beliefs ask it of every opponent bid, and a game rarely meets a state twice: the dice on the table
+        fall every round)."""
         key = (type(self), view.config, view.table_dice, view.bid, view.dice[view.seat], self.bluff)
         policy = _count_policies.get(key)
         if policy is None:
@@ -78,8 +79,8 @@ class OneThirdRule(BaseOpponent):
     def _settled(
         self, view: PublicView, hand: Sequence[int] | None = None
     ) -> tuple[float, tuple[Bid, ...], int] | None:
-        """:func:`settled_decision` for the known ``hand``, or for any hand of the seat's dice (None): the
-        decision when no hand can change it (e.g. most bids of the sixes game)."""
+        """``settled_decision`` for the known ``hand``, or for any hand of the seat's dice (None): the decision when
+        no hand can change it (e.g. most bids of the sixes game)."""
         bid = view.bid
         if hand is None:
             return settled_for_any_hand(view.config, view.table_dice, bid, view.dice[view.seat], self.bluff)
@@ -92,10 +93,10 @@ class OneThirdRule(BaseOpponent):
         return None if same is None else float(probability_of(action, *same))
 
     def estimate_rule(self) -> float:
-        """The optional ``estimate_rule`` hook (see :func:`~ldpomdp.hooks.estimate_rule_of`): this player's
-        move on every view is :func:`~ldpomdp.estimate.estimate_policy` of
-        :func:`~ldpomdp.estimate.expected_matches` of its hand with this ``bluff``, so a planner may tabulate it
-        over many hands at once."""
+        """The optional ``estimate_rule`` hook (see ``estimate_rule_of``): this player's ``bluff``.
+
+        This player's move on every view is ``estimate_policy`` of ``expected_matches`` of its hand with this
+        ``bluff``, so a planner may tabulate it over many hands at once."""
         return self.bluff
 
     def deciding_face(self, view: PublicView) -> int | None:

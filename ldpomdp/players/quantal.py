@@ -1,10 +1,10 @@
 """The quantal estimate rule: the one-third rule's estimates, played as a logit (quantal) response.
 
-With e(f) the expected matching dice on the table for face f (:func:`~ldpomdp.estimate.expected_matches`) and T the
-``temperature`` (in dice): facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(f)) / T)),
-and otherwise raises to a legal bid (q', f') with probability proportional to exp((e(f') - q') / T); never the exact
-call; cold, it challenges where the one-third rule does (e(f) = q: half the time). With ``reads``, e(f) counts each
-other seat at its expected matching dice given its bids this round, read as the non-reading rule's (exact posterior).
+With e(f) the expected matching dice on the table for face f (``expected_matches``) and T the ``temperature`` (in dice):
+facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(f)) / T)), and otherwise raises to a
+legal bid (q', f') with probability proportional to exp((e(f') - q') / T); never the exact call; cold, it challenges
+where the one-third rule does (e(f) = q: half the time). With ``reads``, e(f) counts each other seat at its expected
+matching dice given its bids this round, read as the non-reading rule's (exact posterior).
 """
 
 from __future__ import annotations
@@ -50,13 +50,14 @@ class QuantalEstimate(BaseOpponent):
                                     tuple[dict[Action, int], np.ndarray]] = BoundedCache(BIDS_MEMO)
 
     def posteriors(self, config: GameConfig, dice: tuple[int, ...], history: History) -> dict[int, np.ndarray]:
-        """Each seat's posterior over :func:`~ldpomdp.hands.hand_support` after the round's bids ``history``, every
-        bid read as the non-reading policy's (a bid it could not make leaves that seat's posterior as it was);
-        read-only."""
+        """Each seat's posterior over ``hand_support`` after the round's bids ``history`` (read-only).
+
+        Every bid is read as the non-reading policy's (a bid it could not make leaves that seat's posterior as it
+        was)."""
         return self._reading(config, dice, history)[0]
 
     def _reading(self, config: GameConfig, dice: tuple[int, ...], history: History) -> Reading:
-        """(:meth:`posteriors`, each seat's expected matching dice (faces,) under its posterior), memoised."""
+        """(``posteriors``, each seat's expected matching dice (faces,) under its posterior), memoised."""
         key = (config, dice, history)
         found = self._read.lookup(key)
         if found is not None:

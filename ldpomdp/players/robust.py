@@ -1,9 +1,11 @@
-"""The ``robust`` player, the package's recommended agent against an opponent it does not know: the whole game's
-approximate equilibrium (``cfr``), exploiting the opponent only once it has named it as a listed type.
+"""The ``robust`` player, the package's recommended agent against an opponent it does not know.
 
-Each round it plays the local best response to its :class:`~ldpomdp.players.mixture.TypeMixture` only when both
-gates agree: *identification* (after at least one round, at least ``confidence`` on the listed types) and
-*stop-loss* (the exploited rounds have lost at most ``stop_loss`` of its game value); see the Robustness page.
+It plays the whole game's approximate equilibrium (``cfr``), exploiting the opponent only once it has named it as a
+listed type.
+
+Each round it plays the local best response to its ``TypeMixture`` only when both gates agree: *identification*
+(after at least one round, at least ``confidence`` on the listed types) and *stop-loss* (the exploited rounds have
+lost at most ``stop_loss`` of its game value); see the Robustness page.
 """
 
 from __future__ import annotations
@@ -32,14 +34,16 @@ DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the p
 
 
 class RobustPlayer(BaseOpponent):
-    """Equilibrium play (``safe``: a ``cfr`` spec), and the local best response to the opponent-type posterior in the
-    rounds where that posterior, after at least one round's evidence, puts at least ``confidence`` on the listed
-    ``types``, until the exploited rounds have lost more than ``stop_loss`` game value. At 3-6 players ``cfr`` plays
-    its blueprint and a type model sits at each other seat (``exploiter.models``; ``model`` serves two players),
-    every one with dice to be named. ``floor``, ``tremble`` as in :class:`~ldpomdp.players.mixture.TypeMixture`,
-    ``lookahead`` as in LBR. :attr:`exploited` counts the best responder's decisions, :attr:`decisions` all;
-    :attr:`exploit_result` is the game value the exploited rounds won (negative: lost), counted when the next round
-    starts (the game's last round is not)."""
+    """Equilibrium play (``safe``: a ``cfr`` spec) that exploits a named opponent type within a stop-loss.
+
+    It plays the local best response to the opponent-type posterior in the rounds where that posterior, after at
+    least one round's evidence, puts at least ``confidence`` on the listed ``types``, until the exploited rounds have
+    lost more than ``stop_loss`` game value. At 3-6 players ``cfr`` plays its blueprint and a type model sits at each
+    other seat (``exploiter.models``; ``model`` serves two players), every one with dice to be named. ``floor``,
+    ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR.
+
+    ``exploited`` counts the best responder's decisions, ``decisions`` all; ``exploit_result`` is the game value the
+    exploited rounds won (negative: lost), counted when the next round starts (the game's last round is not)."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE, confidence: float = 0.95,
                  floor: float = 0.01, tremble: float = DEFAULT_TREMBLE, lookahead: int = 2,
