@@ -10,7 +10,7 @@ from ldpomdp.rules import Action, GameConfig
 
 
 class Wrapped:
-    """Plays ``player`` (any :class:`~ldpomdp.game.Player`) under its name, passing every call and the optional
+    """Plays ``player`` (any ``Player``) under its name, passing every call and the optional
     ``reseed`` hook on."""
 
     def __init__(self, player: object):

@@ -5,7 +5,7 @@
 For each opponent dice count, bid mode and particle count N: one ``update`` (given the likelihoods),
 one ``update_from`` (the one-third model's likelihoods + update) and one ``expected_count``; in the same
 run the same update as per-particle Python loops (given the likelihoods; and report 002's Alg. 4, which
-plays the one-third rule on each hand inside the loop) and :class:`ExactBelief` on its full support. Times are
+plays the one-third rule on each hand inside the loop) and ``ExactBelief`` on its full support. Times are
 medians over repeats; compare the ratios (the machine is shared, absolute times are noisy). Targets: update of
 10^5 particles at 35 dice <= 15 ms, >= 100x faster than the per-particle loop.
 """
@@ -76,7 +76,7 @@ def report_keeps(hands: list, view: PublicView, action: Bid) -> list[bool]:
 
 
 def report_loop_update(hands: list, view: PublicView, action: Bid, rng: random.Random) -> list:
-    """Alg. 4's loop with the resampling of :func:`loop_update`."""
+    """Alg. 4's loop with the resampling of ``loop_update``."""
     return loop_update(hands, report_keeps(hands, view, action), len(hands), rng)
 
 

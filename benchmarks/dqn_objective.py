@@ -4,10 +4,10 @@ each, ones wild, full bids), the policy that maximises the learner's objective e
 exact P(win), beside the best response's (which maximises P(win)).
 
 Aggressive ignores its hand, so for each hand of the learner a round is a Markov decision process over the standing
-bid, as in :mod:`ldpomdp.exact.against_models.solver`; the objective adds one count to the state, the learner's bids
+bid, as in ``ldpomdp.exact.against_models.solver``; the objective adds one count to the state, the learner's bids
 held so far in the round (each is rewarded when the round ends). Rounds are solved fewest dice first, with the values of
 the learner's next decision (discounted) and P(win) carried across rounds. With no shaping and no discount the
-induction is the best response: the script checks that it reproduces :func:`~ldpomdp.exact.solve_fixed_opponents`.
+induction is the best response: the script checks that it reproduces ``solve_fixed_opponents``.
 
     python benchmarks/dqn_objective.py [--dice 5] [--record]
 """

@@ -6,7 +6,7 @@ Each configuration is solved from scratch (no disk cache) by the sequence-form L
 opens; "value" is the opener's expected payoff (+1 keeps the die, -1 loses it) and P(open) its win
 probability. Exploitability is in payoff units (halve it for win probability): what a best responder
 gains over the game value against the policy as opener / as responder, and their mean. Planners
-without ``action_probabilities`` are measured through :class:`ReplayPolicy` (their ``act`` replayed):
+without ``action_probabilities`` are measured through ``ReplayPolicy`` (their ``act`` replayed):
 exactly for the deterministic expected-count planner, and for POMCP (randomised, slow) by the action
 frequencies of ``--pomcp-samples`` differently seeded players per decision, only on rounds with at most
 ``--pomcp-budget`` decisions (hands x public nodes); sampling noise makes that figure err upwards.

@@ -35,7 +35,7 @@ OPPONENTS = ("expected-count", "pomcp")
 
 class Timed(Wrapped):
     """A player whose CPU seconds in ``act`` and ``observe`` (where the planners update their beliefs) are summed in
-    :attr:`seconds`."""
+    ``seconds``."""
 
     def __init__(self, player: object):
         super().__init__(player)

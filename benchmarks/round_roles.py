@@ -27,7 +27,7 @@ COLUMNS = ["agent", "games", "win rate", "rounds with dice", "its bid challenged
 
 
 def roles(agent: str, opponent: str, config: GameConfig, games: int, seed: int) -> list:
-    """One row of :data:`COLUMNS` for ``agent`` against N - 1 copies of ``opponent``."""
+    """One row of ``COLUMNS`` for ``agent`` against N - 1 copies of ``opponent``."""
     cell = Cell((agent, *[opponent] * (config.num_players - 1)), config, seating="permute")
     wins = rounds = bid_called = lost_bidding = calls = lost_calling = bids = 0
     for g in range(games):

@@ -33,7 +33,7 @@ def table1_cells(spec: str) -> list[Cell]:
 
 
 def table1_entries(rows, specs: list[str]) -> dict[str, list[Entry]]:
-    """Per spec, its Table 1 entries (vs each of :data:`DUMMIES`)."""
+    """Per spec, its Table 1 entries (vs each of ``DUMMIES``)."""
     ours = {r.cell: r for r in rows if r.player_index == 0}
     return {spec: [Entry((ours[c.id].wins,), (ours[c.id].games,)) for c in table1_cells(spec)] for spec in specs}
 

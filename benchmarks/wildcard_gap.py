@@ -1,7 +1,7 @@
 """How far a player is from the best possible play against report 004's hand-independent dummies (5 dice, ones
 wild, full bids): heads-up against Aggressive and Random, and the 1 vs 2 pairs {R,A}, {R,R}, {A,A}.
 
-At every decision of the player the exact best response (:func:`~ldpomdp.exact.solve_fixed_opponents`) gives the
+At every decision of the player the exact best response (``solve_fixed_opponents``) gives the
 P(win) of each legal action followed by optimal play; the action's *regret* is the best value minus the chosen one.
 Summed over a game, the regrets are an unbiased estimate of the player's P(win) below the best response from that
 start (the performance difference lemma), with far less noise than counting wins: 1000 games measure a gap of 2%
@@ -62,7 +62,7 @@ class Gap:
 
 
 class Audited(Wrapped):
-    """Plays ``player`` (any :class:`~ldpomdp.game.Player`) and adds the regret of each of its actions under
+    """Plays ``player`` (any ``Player``) and adds the regret of each of its actions under
     ``solution`` to ``total``."""
 
     def __init__(self, player: object, solution: FixedOpponentsSolution):

@@ -47,7 +47,7 @@ def cells_for(spec: str, pair: tuple[str, str]) -> list[Cell]:
 
 @dataclass(frozen=True)
 class Entry:
-    """One table entry: the first player's wins over the cells of :func:`cells_for`."""
+    """One table entry: the first player's wins over the cells of ``cells_for``."""
 
     wins: tuple[int, ...]  # per seating order
     games: tuple[int, ...]

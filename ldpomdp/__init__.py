@@ -21,6 +21,7 @@ from .opponent import OpponentModel
 from .players import OneThirdRule, RandomPlayer
 from .players.human import HumanPlayer
 from .registry import make_player, make_seat, parse_spec, register, split_specs
+from .round_end import resolve_challenge
 from .rules import (
     CHALLENGE,
     EXACT,
@@ -31,7 +32,6 @@ from .rules import (
     match_probability,
     matching_count,
     minimal_raises,
-    resolve_challenge,
 )
 
 __version__ = "0.1.0"

@@ -20,17 +20,8 @@ import numpy as np
 from .caches import memo
 from .errors import PlayerError, UsageError, describe
 from .moved import REMOVED_IN
-from .rules import (
-    EXACT,
-    Action,
-    Bid,
-    GameConfig,
-    is_legal,
-    legal_actions,
-    next_active_seat,
-    next_round,
-    settle_round,
-)
+from .round_end import next_active_seat, next_round, settle_round
+from .rules import EXACT, Action, Bid, GameConfig, is_legal, legal_actions
 
 __all__ = [
     "PublicView",

@@ -85,6 +85,11 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     "ldpomdp.players.lbr": dict.fromkeys(["local_best_response", "lbr_behaviour", "lookahead_values",
                                           "table_lookahead_values", "candidate_raises", "round_payoff", "best_actions",
                                           "HandRange", "RAISES", "TIE", "REPLY_MASS"], "ldpomdp.players.lbr_search"),
+    # a round's end in a module of its own, apart from the rules (rules.py had grown over 600 lines)
+    "ldpomdp.rules": dict.fromkeys(["resolve_challenge", "settle_round", "settle_count", "round_loser",
+                                    "settled_by_count", "round_ends", "next_opener", "seats_in_turn",
+                                    "next_active_seat", "palifico_follows", "NextRound", "next_round"],
+                                   "ldpomdp.round_end"),
     # "table" means a solved strategy: a tournament's groups of seats, the hand space's alias arrays renamed
     "ldpomdp.sweeps.tournament": {"TABLES": "ldpomdp.sweeps.tournament:GROUPS"},
     "ldpomdp.hands": {"prior_table": "ldpomdp.hands:prior_alias", "alias_table": "ldpomdp.hands:alias_arrays",

@@ -26,7 +26,8 @@ from ldpomdp.pomdp import (
     make_agent,
     reset_root,
 )
-from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal, matching_count, settled_by_count
+from ldpomdp.round_end import settled_by_count
+from ldpomdp.rules import CHALLENGE, Action, GameConfig, is_legal, matching_count
 from ldpomdp.validation import int_at_least, number, one_of
 
 from ._common import BeliefPlayer

@@ -87,7 +87,7 @@ DAMAGE = {  # kind -> (the file's bytes made from the good ones, the fault a rea
 
 
 def damage(path: Path, kind: str) -> str:
-    """Damage the file at ``path`` in the way ``kind`` of :data:`DAMAGE` names; return the fault a reader names."""
+    """Damage the file at ``path`` in the way ``kind`` of ``DAMAGE`` names; return the fault a reader names."""
     change, fault = DAMAGE[kind]
     path.write_bytes(change(path.read_bytes()))
     return fault

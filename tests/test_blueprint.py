@@ -83,7 +83,7 @@ def test_round_ends_equal_a_walk_over_every_history_and_joint_hand(preset):
 
 def _after(table: BlueprintTable, dice: tuple[int, ...], caller: int, missing: int) -> np.ndarray:
     """Each seat's win probability after ``caller`` challenges a bid that missed by ``missing`` in the round with
-    ``dice`` (in turn from the opener), as :func:`end_values` gives it."""
+    ``dice`` (in turn from the opener), as ``end_values`` gives it."""
     table.values = {key: table.values.get(key, np.full(3, 1 / 3)) for key in blueprint_rounds(table.config)}
     return end_values(table, SeatsState(dice)).challenge[:, caller, missing + sum(dice)]
 

@@ -22,7 +22,8 @@ from ldpomdp.game import PlayerView, PublicView, play_game
 from ldpomdp.players import OneThirdRule, RandomPlayer
 from ldpomdp.players.nash import NashPlayer
 from ldpomdp.registry import make_player, registered_names
-from ldpomdp.rules import CHALLENGE, GameConfig, legal_actions, resolve_challenge
+from ldpomdp.round_end import resolve_challenge
+from ldpomdp.rules import CHALLENGE, GameConfig, legal_actions
 from ldpomdp.variants.call_reroll import solve_matrix_game
 
 

@@ -21,15 +21,8 @@ from ldpomdp.players import OneThirdRule, RandomPlayer
 from ldpomdp.players.best_response import BestResponsePlayer
 from ldpomdp.players.dummies import AggressivePlayer, ConservativePlayer
 from ldpomdp.registry import make_player
-from ldpomdp.rules import (
-    CHALLENGE,
-    Bid,
-    GameConfig,
-    legal_actions,
-    match_probability,
-    next_active_seat,
-    next_opener,
-)
+from ldpomdp.round_end import next_active_seat, next_opener
+from ldpomdp.rules import CHALLENGE, Bid, GameConfig, legal_actions, match_probability
 
 # ---------------------------------------------------------------- brute force (independent of the solver)
 

@@ -207,7 +207,7 @@ def test_models_that_act_on_more_than_a_count_get_fair_rounds():
 
 def _exact_action_values(planner: POMCPPlanner, view: PlayerView) -> dict:
     """P(win) of challenging and of raising, then playing the best response, at a sixes-game view of seat 0 in a
-    two-player round opened by seat 1 (:func:`_opened`), from the planner's exact belief about seat 1's count."""
+    two-player round opened by seat 1 (``_opened``), from the planner's exact belief about seat 1's count."""
     config, dice, face, q = view.config, view.dice, view.config.faces, view.bid.quantity
     solution, c0 = planner.values, int(matching_count(view.hand, face, config))
     outcome = round_outcomes(config, 0, dice, solution.win_probability)

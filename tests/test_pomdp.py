@@ -17,13 +17,8 @@ from ldpomdp.belief import TableBelief
 from ldpomdp.pomdp import END, LDAction, LDObservation, LDParticles, LDState, PolicyModel, RoundPOMCP, make_agent
 from ldpomdp.pomdp.agent import _distinct_rows
 from ldpomdp.pomdp.search import SETTLE_CHUNK
-from ldpomdp.rules import (
-    EXACT,
-    is_legal,
-    resolve_challenge,
-    round_ends,
-    settle_round,
-)
+from ldpomdp.round_end import resolve_challenge, round_ends, settle_round
+from ldpomdp.rules import EXACT, is_legal
 
 
 def _agent(config, models, history=(), hand=None, seed=0, n_root=300, rollout="expected-count"):

@@ -1,4 +1,4 @@
-"""What :class:`~ldpomdp.pomdp.search.RoundPOMCP` takes from pomdp-py's internals, as checked on pomdp-py 1.3.5.1
+"""What ``RoundPOMCP`` takes from pomdp-py's internals, as checked on pomdp-py 1.3.5.1
 (pyproject.toml pins ``==1.3.5.1``): the private ``POMCP._simulate`` and ``POMCP._rollout`` it overrides,
 ``RootVNodeParticles.from_vnode`` its ``update`` calls, and ``plan`` going on with the agent's tree (its stopping
 rule plans in steps). A new pomdp-py that changes one of them fails here."""

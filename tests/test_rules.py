@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ldpomdp.round_end import NextRound, next_opener, next_round, resolve_challenge, round_loser
 from ldpomdp.rules import (
     CHALLENGE,
     EXACT,
@@ -19,7 +20,6 @@ from ldpomdp.rules import (
     ActionCoding,
     Bid,
     GameConfig,
-    NextRound,
     dice_text,
     is_legal,
     legal_actions,
@@ -27,10 +27,6 @@ from ldpomdp.rules import (
     match_probability,
     matching_count,
     minimal_raises,
-    next_opener,
-    next_round,
-    resolve_challenge,
-    round_loser,
 )
 
 

@@ -8,18 +8,8 @@ import pytest
 
 from ldpomdp.game import GameState, RoundEnd, RoundStart, play_game
 from ldpomdp.registry import make_player, registered_names
-from ldpomdp.rules import (
-    CHALLENGE,
-    EXACT,
-    Bid,
-    GameConfig,
-    is_legal,
-    is_raise,
-    legal_actions,
-    minimal_raises,
-    round_ends,
-    settle_round,
-)
+from ldpomdp.round_end import round_ends, settle_round
+from ldpomdp.rules import CHALLENGE, EXACT, Bid, GameConfig, is_legal, is_raise, legal_actions, minimal_raises
 
 OPENERS = ("after_challenger", "loser")
 PERUDO_BIDS = {"wild_bids": "perudo"}

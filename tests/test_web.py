@@ -573,7 +573,7 @@ def _raise_once(state: dict) -> str:
 
 
 def _states(client, body: dict) -> list[dict]:
-    """Every state of a game played through the API with :func:`_raise_once`, in order."""
+    """Every state of a game played through the API with ``_raise_once``, in order."""
     states = [client.post("/api/game", json=body).json()]
     while (state := states[-1])["phase"] != "game-over":
         if state["phase"] == "your-turn":

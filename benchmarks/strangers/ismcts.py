@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from ldpomdp.game import PlayerView
+from ldpomdp.round_end import next_active_seat, settle_count
 from ldpomdp.rules import (
     CHALLENGE,
     EXACT,
@@ -32,8 +33,6 @@ from ldpomdp.rules import (
     match_probability,
     matching_count,
     minimal_raises,
-    next_active_seat,
-    settle_count,
 )
 
 __all__ = ["InformedISMCTS"]

@@ -24,19 +24,8 @@ from ..game import (
     RoundStart,
 )
 from ..hands import hand_support
-from ..rules import (
-    CHALLENGE,
-    EXACT,
-    VARIANT_DEFAULTS,
-    Action,
-    ActionCoding,
-    Bid,
-    GameConfig,
-    legal_actions,
-    next_active_seat,
-    next_round,
-    settle_round,
-)
+from ..round_end import next_active_seat, next_round, settle_round
+from ..rules import CHALLENGE, EXACT, VARIANT_DEFAULTS, Action, ActionCoding, Bid, GameConfig, legal_actions
 
 __all__ = ["DEFAULTS", "EXACT_CALL_ROUNDS_PER_DIE", "GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "config_of",
            "load", "params_of", "register"]

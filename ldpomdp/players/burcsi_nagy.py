@@ -13,7 +13,8 @@ import numpy as np
 from ..bid_probability import best_raise, raise_true_probabilities
 from ..game import Event, PlayerView, PublicView, RoundEnd
 from ..opponent import BaseOpponent
-from ..rules import CHALLENGE, Action, GameConfig, minimal_raises, next_active_seat
+from ..round_end import next_active_seat
+from ..rules import CHALLENGE, Action, GameConfig, minimal_raises
 from ..validation import number
 
 __all__ = ["BurcsiNagyPlayer", "uniform_difference_sf"]

@@ -17,7 +17,8 @@ from ..exact.tables import blueprint_for, table_for
 from ..exact.two_player.table import GameTable, rules_key
 from ..game import PlayerView, PublicView
 from ..opponent import BaseOpponent, ViewMemo, sample_action
-from ..rules import Action, GameConfig, seats_in_turn
+from ..round_end import seats_in_turn
+from ..rules import Action, GameConfig
 
 __all__ = ["CFRPlayer"]
 

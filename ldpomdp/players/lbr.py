@@ -31,16 +31,8 @@ from ..hands import solver_hands
 from ..moved import moved_attribute
 from ..opponent import BaseOpponent, OpponentModel, checked_probabilities
 from ..registry import make_player, spec_text
-from ..rules import (
-    CHALLENGE,
-    EXACT,
-    Action,
-    Bid,
-    GameConfig,
-    match_matrix,
-    seats_in_turn,
-    settle_count,
-)
+from ..round_end import seats_in_turn, settle_count
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, match_matrix
 from ..validation import one_of
 from . import lbr_search
 from .cfr import CFRPlayer
@@ -65,14 +57,11 @@ def _policy(policy: object) -> tuple[OpponentModel, str | None]:
 class LocalBestResponse(BaseOpponent):
     """Local best response to ``policy`` (a player spec, or a player object) at every other seat.
 
-    Two players, any rules: ``lookahead_values``, round ends valued as ``_round_ends`` says. Three to six players:
-    ``table_lookahead_values``, a copy of the policy at each other seat (``copy_model`` makes one; default: the spec
-    made again, or a deep copy), round ends valued by the blueprint (``blueprints``, the blueprint of a game's rules;
-    default: the file ``table``'s, else a cfr policy's, else the shipped one or one solved on first use), or with
-    ``ends="fair"`` by ``FairRounds`` (each seat as likely to lose each later round). Under rule variants at two
-    players the next states are valued by ``tables`` (the rules' equilibrium table; default: the shipped or solved
-    one). ``lookahead`` and ``raises`` as there. Deterministic: it never draws from ``rng``. The models see every
-    event.
+    Two players: ``lookahead_values``, round ends valued as ``_round_ends`` says (under rule variants by ``tables``,
+    the rules' equilibrium table). Three to six: ``table_lookahead_values`` with a copy of the policy at each other
+    seat (``copy_model``; default: the spec made again, or a deep copy), round ends valued by the blueprint
+    (``blueprints``; default: the file ``table``'s, a cfr policy's, or the shipped or solved one) or, with
+    ``ends="fair"``, by ``FairRounds``. Deterministic: it never draws from ``rng``; the models see every event.
     """
 
     def __init__(self, policy: object | str = "one-third", lookahead: int = 2, raises: str = "smallest",

@@ -21,7 +21,8 @@ from ..exact.two_player.states import RoundOutcome, round_slots
 from ..exact.two_player.tree import RoundTree
 from ..game import PublicView
 from ..opponent import OpponentModel, checked_probabilities
-from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix, seats_in_turn, settle_count
+from ..round_end import seats_in_turn, settle_count
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, legal_actions, match_matrix
 
 __all__ = ["local_best_response", "lbr_behaviour", "lookahead_values", "table_lookahead_values", "candidate_raises",
            "round_payoff", "best_actions", "from_side", "HandRange", "RAISES"]

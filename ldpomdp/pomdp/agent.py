@@ -13,7 +13,8 @@ from ..estimate import unseen_matches
 from ..game import PlayerView
 from ..hands import count_hands
 from ..opponent import OpponentModel
-from ..rules import GameConfig, matching_count, settled_by_count
+from ..round_end import settled_by_count
+from ..rules import GameConfig, matching_count
 from ..validation import one_of
 from .models import ObservationModel, PolicyModel, RewardModel, TransitionModel, die_outcomes, end_outcomes
 from .state import LDState

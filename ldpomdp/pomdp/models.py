@@ -18,16 +18,7 @@ from ..estimate import estimate_policy, expected_matches
 from ..game import PlayerView, PublicView, player_name
 from ..hooks import estimate_rule_of
 from ..opponent import OpponentModel
-from ..rules import (
-    CHALLENGE,
-    EXACT,
-    Action,
-    Bid,
-    GameConfig,
-    is_legal,
-    match_matrix,
-    matching_count,
-    minimal_raises,
+from ..round_end import (
     next_active_seat,
     next_opener,
     resolve_challenge,
@@ -36,6 +27,7 @@ from ..rules import (
     settle_round,
     settled_by_count,
 )
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, match_matrix, matching_count, minimal_raises
 from .action import END, LDAction
 from .observation import LDObservation
 from .state import LDState

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..errors import UsageError
 from ..registry import make_player
-from ..rules import CHALLENGE, EXACT, GameConfig, settle_round
+from ..round_end import settle_round
+from ..rules import CHALLENGE, EXACT, GameConfig
 from ..sweeps import (
     GAMES_FILE,
     SUMMARY_FILE,

@@ -23,7 +23,8 @@ from ...errors import UsageError
 from ...game import Player, PlayerView, PublicView, player_name
 from ...hands import hand_support
 from ...hooks import shared_probability_of
-from ...rules import CHALLENGE, Action, Bid, GameConfig, legal_actions, next_active_seat, next_opener
+from ...round_end import next_active_seat, next_opener
+from ...rules import CHALLENGE, Action, Bid, GameConfig, legal_actions
 from ...validation import (
     SUM_TOLERANCE,  # one tolerance: a model passing check_opponent passes here
     int_at_least,

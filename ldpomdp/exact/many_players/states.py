@@ -18,7 +18,8 @@ from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
 from ...caches import memo
-from ...rules import CHALLENGE, EXACT, GameConfig, next_round, seats_in_turn, settle_count
+from ...round_end import next_round, seats_in_turn, settle_count
+from ...rules import CHALLENGE, EXACT, GameConfig
 from ..two_player.states import Slot, game_config
 
 __all__ = ["RoundKey", "SeatsState", "usual_state", "round_rules", "seat_slots", "follow", "seat_states",

@@ -14,7 +14,8 @@ import numpy as np
 
 from ...caches import memo
 from ...datafiles import load_npz, write_npz
-from ...rules import VARIANT_DEFAULTS, GameConfig, seats_in_turn
+from ...round_end import seats_in_turn
+from ...rules import VARIANT_DEFAULTS, GameConfig
 from ...validation import one_of
 from ..two_player.table import GameTable, file_bids
 from .round import NRound, n_round

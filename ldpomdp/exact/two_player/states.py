@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...rules import CHALLENGE, EXACT, Action, GameConfig, next_round, settle_count
+from ...round_end import next_round, settle_count
+from ...rules import CHALLENGE, EXACT, Action, GameConfig
 
 __all__ = ["DiceState", "RoundOutcome", "round_key", "key_round", "round_name", "game_config", "canonical_state",
            "successor", "round_slots", "round_outcome", "game_states", "chain_values"]
