@@ -180,14 +180,10 @@ def settled_for_any_hand(
     """``settled_for`` an unknown hand (cached: every belief update asks it, and its states recur).
 
     Args:
-        config: the rules.
-        table_dice: the dice on the table.
-        bid: the standing bid (None: none yet).
-        seat_dice: the seat's dice.
-        bluff: the probability of not challenging when the rule would.
+        config, table_dice, bid, seat_dice, bluff: as ``settled_for``'s (whose ``own`` is None here).
 
     Returns:
-        What ``settled_decision`` returns: (P(challenge), raises, index of the raise), or None when unsettled.
+        What ``settled_for`` returns.
     """
     return settled_for(config, table_dice, bid, seat_dice, bluff, None)
 

@@ -17,7 +17,7 @@ from ...datafiles import load_npz, write_npz
 from ...round_end import seats_in_turn
 from ...rules import VARIANT_DEFAULTS, GameConfig
 from ...validation import one_of
-from ..two_player.table import GameTable, file_bids
+from ..two_player.table import GameTable, file_bids, stored_rows
 from .round import NRound, n_round
 from .states import RoundKey, SeatsState, round_rules
 
@@ -79,21 +79,17 @@ class BlueprintTable:
         """(len(rows), actions of ``state``) probabilities of ``seat``'s hand ``rows`` at information set ``state``.
 
         Args:
-            dice: the round's dice, in turn order from the opener.
-            seat: the seat acting, counted from the round's opener.
+            dice, rows, palifico: as ``GameTable.probabilities``'s, the dice in turn order from the opener.
+            seat: the seat acting, counted from the round's opener (in place of a two-player round's role).
             state: the information set's index in the round (``round(dice, palifico).keys``).
-            rows: the seat's hands, as rows of the round's ``hands[seat]``.
-            palifico: whether it is a palifico round.
 
         Returns:
-            The solved average strategy's rows, normalised (uniform where a row's quantized entries are all 0).
+            As ``GameTable.probabilities``: the stored rows, normalised by ``stored_rows``.
         """
         r = self.round(dice, palifico)
         e = r.edge_start[state]
         strategy = self.strategies[(r.dice, bool(palifico))][seat]
-        block = strategy[np.asarray(rows)[:, None], np.arange(e, e + r.widths[state])].astype(np.float64)
-        total = block.sum(axis=1, keepdims=True)
-        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
+        return stored_rows(strategy[np.asarray(rows)[:, None], np.arange(e, e + r.widths[state])])
 
     def win_probabilities(self, dice: tuple[int, ...], palifico: bool = False) -> np.ndarray:
         """Each seat's probability of winning from a round with ``dice`` (in turn order from the opener).

@@ -19,7 +19,7 @@ from ...rules import GameConfig
 from .abstraction import AbstractRound, abstract_round, recall_for
 from .states import key_round, round_key, round_name
 
-__all__ = ["GameTable", "quantize", "QUANTUM", "rules_key", "file_bids"]
+__all__ = ["GameTable", "quantize", "stored_rows", "QUANTUM", "rules_key", "file_bids"]
 
 def rules_key(config: GameConfig) -> str:
     """The rules a table is solved for, as text: two configs with the same key share a table (under the exact call,
@@ -36,6 +36,13 @@ def quantize(strategy: np.ndarray) -> np.ndarray:
     """Probabilities in [0, 1] as uint8 (p * ``QUANTUM`` rounded); a state's row is renormalised when it is read,
     and a row rounded to all zeros is read as uniform."""
     return np.rint(np.clip(strategy, 0.0, 1.0) * QUANTUM).astype(np.uint8)
+
+
+def stored_rows(block: np.ndarray) -> np.ndarray:
+    """Stored strategy rows (``quantize``'s, or floats) as probabilities: each row renormalised, all zeros uniform."""
+    block = block.astype(np.float64)
+    total = block.sum(axis=1, keepdims=True)
+    return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
 
 
 @dataclass
@@ -117,10 +124,7 @@ class GameTable:
         r = self.round(dice, palifico)
         e = r.edge_start[state]
         columns = np.arange(e, e + r.num_actions(state))
-        block = self.strategies[round_key(dice, palifico)][role][np.asarray(rows)[:, None], columns]
-        block = block.astype(np.float64)
-        total = block.sum(axis=1, keepdims=True)
-        return np.where(total > 0, block / np.where(total > 0, total, 1.0), 1.0 / block.shape[1])
+        return stored_rows(self.strategies[round_key(dice, palifico)][role][np.asarray(rows)[:, None], columns])
 
     def arrays(self) -> dict[str, np.ndarray]:
         cfg = self.config
