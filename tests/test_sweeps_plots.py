@@ -31,7 +31,12 @@ def test_plot_titles_name_the_game_once_and_dice_ticks_are_whole(tmp_path, monke
     from ldpomdp.sweeps.plots import plot_summary
 
     drawn = {}
-    monkeypatch.setattr(Figure, "savefig", lambda fig, path, **kw: drawn.__setitem__(Path(path).name, fig.axes[0]))
+
+    def savefig(fig: Figure, path: Path, **kw: object) -> None:  # the axes drawn, by the file written atomically
+        Path(path).write_bytes(b"")
+        drawn[Path(path).name.split(".")[1] + ".png"] = fig.axes[0]  # .NAME.png.<pid>.<thread>.tmp.png
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
     cells = SMALL[:3]  # dice 1, 2 and 4, the sixes game
     rows = sweep(tmp_path, cells=cells, games=4, workers=1)
     plot_summary(rows, cells, tmp_path, title="one-third vs bluff (a test)")
