@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]
 NOT_RUN = re.compile(r"<!-- not run: \S.* -->")
 FENCE = re.compile(r"^```(\w*)")

@@ -582,7 +582,7 @@ def test_openspiels_exploitability_of_the_whole_game_under_the_exact_call_is_the
     """Perudo, one die each: a right exact call repeats the round, so the game has no longest line and OpenSpiel,
     which walks the whole tree, plays it capped at ``max_rounds`` (a game the cap stops is a draw). That capped
     game is the package's ``game_exploitability(rounds=max_rounds)``, whose figures converge to the uncapped one
-    (tests/test_game_exploitability.py). Two faces: OpenSpiel's tree of two rounds with three faces takes half an
+    (tests/exact/test_game_exploitability.py). Two faces: OpenSpiel's tree of two rounds with three faces takes half an
     hour."""
     config = GameConfig.preset("perudo", dice=1, faces=2)
     game = load(**params_of(config, max_rounds=rounds))

@@ -8,11 +8,10 @@ import math
 from collections import Counter
 from fractions import Fraction
 from math import comb
-from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DAMAGE, damage
+from conftest import DAMAGE, ROOT, damage
 
 from ldpomdp.exact import ReplayPolicy, cached_solution, exploitability, solve_round
 from ldpomdp.exact.two_player.exploitability import best_response_value, policy_behaviour
@@ -263,7 +262,7 @@ def test_nash_names_the_sizes_it_solves_in_its_summary_and_the_docs():
     assert table == {"full": [3, 2, 1, 1, 1], "sixes": [100, 27, 13, 9, 7]}  # 100: GameConfig's limit, 200 on the table
     assert ("with 6 faces 1 die each in the full game, up to 7 each in the sixes game"
             in registered_names()["nash"])  # `ldpomdp players`
-    page = (Path(__file__).resolve().parents[1] / "docs" / "exact.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "exact.md").read_text(encoding="utf-8")
     assert "| full game | 3 | 2 | 1 | 1 | 1 |" in page and "| sixes game | 100 | 27 | 13 | 9 | 7 |" in page
 
 

@@ -8,7 +8,6 @@ import pickle
 import sys
 import types
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +19,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 in its test cli
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from conftest import TOURNAMENT_AGENTS, TOURNAMENT_WINS, Planted, write_tournament_folder
+from conftest import ROOT, TOURNAMENT_AGENTS, TOURNAMENT_WINS, Planted, write_tournament_folder
 from ldpomdp.planners._common import BeliefPlayer
 
 from ldpomdp import registry
@@ -35,7 +34,6 @@ from ldpomdp.web.explain import action_text
 from ldpomdp.web.load_driver import play_over_http
 from ldpomdp.web.results import ResultsFolder
 
-ROOT = Path(__file__).resolve().parents[1]
 # the others': probabilities if they have action_probabilities; robust's are those of the part that plays the round,
 # lbr's its one move
 REASONS = {"expected-count": "estimate", "pomcp": "search", "dqn": "q-values", "robust": "probabilities",

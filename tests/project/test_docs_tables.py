@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "docs").glob("**/*.md"))
 
 

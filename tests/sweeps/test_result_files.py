@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import write_tournament_folder
+from conftest import ROOT, write_tournament_folder
 
 from ldpomdp.datafiles import read_npz, write_atomic, write_npz
 from ldpomdp.rules import GameConfig
@@ -29,8 +29,6 @@ from ldpomdp.sweeps import (
 )
 from ldpomdp.sweeps.runner import _write_timing
 from ldpomdp.sweeps.tournament import standings, write_outputs
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # a folder as ldpomdp 0.2's `ldpomdp sweep --players one-third,random --dice 1 --games 3 --seed 3` writes it
 OLD_CELL = "players=one-third|random;dice=1;bids=full;faces=6;wild=1;opener=after_challenger"

@@ -4,15 +4,14 @@ its likelihood agrees with its play."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 from ldpomdp import CHALLENGE, Bid, GameConfig, PlayerView, RoundEnd, make_player, play_game, rotate
 from ldpomdp.players import OneThirdRule, RandomPlayer, check_opponent
 
-ROOT = Path(__file__).resolve().parents[1]
 SPEC = "examples.my_opponent:MyOpponent:doubt=0.6"
 
 

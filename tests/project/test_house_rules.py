@@ -13,8 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
 
 
 def _run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
