@@ -12,11 +12,13 @@ from conftest import ROOT
 
 from ldpomdp.cli import main
 from ldpomdp.cli.play import OWN_CLASS
-from ldpomdp.registry import registered_names
+from ldpomdp.registry import make_seat, parse_spec, registered_names
 
 PAGE = ROOT / "docs" / "players.md"
 BEGIN = "<!-- players: `ldpomdp players --markdown` prints this table (tests/project/test_players_docs.py) -->"
 END = "<!-- players: end -->"
+README_LINES = 120
+SEAT_ROWS = 5
 
 
 def _page_table() -> str:
@@ -68,7 +70,29 @@ def test_the_listing_wraps_to_the_terminal_and_ends_with_what_to_seat(capsys, mo
     assert max(map(len, lines)) <= 80 and "robust" in lines[-2] + lines[-1]
 
 
-@pytest.mark.parametrize("page", ["docs/index.md"])
+def _seat_table() -> list[list[str]]:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index("| seat | when |")
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
+    return [_cells(line) for line in lines[start + 2:end]]
+
+
+def test_the_readme_is_short():
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= README_LINES
+
+
+def test_the_readmes_what_to_seat_table_is_short_and_seats_players_that_exist():
+    rows = _seat_table()
+    assert 0 < len(rows) <= SEAT_ROWS
+    specs = [spec for seat, _ in rows for spec in re.findall(r"`([^`]+)`", seat)]
+    assert len(specs) >= len(rows) and "robust" in specs
+    names = registered_names(seats_only=True)
+    for spec in specs:
+        assert parse_spec(spec).name in names, spec
+        make_seat(spec)  # builds: its parameters are the player's
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
 def test_no_other_page_copies_the_players_descriptions(page):
     text = (ROOT / page).read_text(encoding="utf-8")
     assert [name for name, summary in registered_names().items() if len(summary) > 40 and summary in text] == []
