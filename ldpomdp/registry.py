@@ -135,62 +135,85 @@ def recommended(config: GameConfig, seat: int = 1) -> tuple[str, dict[str, str]]
     raise UsageError(f"no recommended agent takes these rules: {refusals}")
 
 
-register("one-third", "ldpomdp.players.one_third:OneThirdRule", summary="report 002's one-third rule (MDP player)")
+# The summaries are the players' one description: `ldpomdp players` prints them, the web page shows them, and the
+# spec table of docs/players.md is `ldpomdp players --markdown` (tests/project/test_players_docs.py checks it).
+register("one-third", "ldpomdp.players.one_third:OneThirdRule",
+         summary="report 002's \"MDP\" player: estimate = own matching dice + unseen dice x P(match); challenges iff "
+                 "the estimate is below the bid, else makes the smallest raise on the face with the highest estimate")
 register("bluff", "ldpomdp.players.one_third:OneThirdRule", positional="bluff",
-         summary="one-third rule that bluffs with the given probability, e.g. bluff:0.3")
+         summary="the one-third rule that raises anyway with probability B when the rule says challenge (report "
+                 "002's Alg. 6 as intended), e.g. bluff:0.3")
 register("quantal", "ldpomdp.players.quantal:QuantalEstimate",
-         summary="the one-third rule's estimates as a logit response: challenges and raises the more likely the "
-                 "more its estimates say so, e.g. quantal:temperature=0.5 (in dice; default 1); reads=true reads "
-                 "the others' bids this round")
+         summary="the one-third rule's estimates as a logit (quantal) response at a temperature of T dice (default "
+                 "1): challenges with probability 1 / (1 + exp(-(bid - estimate) / T)), else raises to each legal bid "
+                 "in proportion to exp((estimate - quantity) / T); never the exact call; with reads=true each other "
+                 "seat counts at its expected matching dice given its bids this round (a seat that believes bids); "
+                 "a model of an honest, noisy player, e.g. quantal:temperature=0.5")
 register("random", "ldpomdp.players.random_player:RandomPlayer", summary="uniform over legal actions")
-register("human", "ldpomdp.players.human:HumanPlayer", summary="you, in the terminal (ldpomdp play; sweeps refuse it)")
+register("human", "ldpomdp.players.human:HumanPlayer",
+         summary="you, in the terminal (ASCII dice; bad input is re-prompted with the reason): ldpomdp play only, "
+                 "sweeps refuse it")
 register("oehm", "ldpomdp.players.oehm:OehmPlayer", positional="bluff",
-         summary="report 003: calls with P(bid false), raises by one; bluffs on a random face, e.g. oehm:0.2")
+         summary="report 003: challenges with probability 1 - P(bid true given its own hand), a binomial over the "
+                 "unseen dice; otherwise raises the quantity by one on the face it holds most of, or with probability "
+                 "B on a random face, e.g. oehm:0.2")
 register("burcsi-nagy", "ldpomdp.players.burcsi_nagy:BurcsiNagyPlayer",
-         summary="report 001's (s, t) mixed strategy, e.g. burcsi-nagy:s=0.5,t=0.1")
+         summary="report 001's mixed strategy: raises iff p2 - p1 + c_s - c_t > 0, with c_s ~ U[0,s] if its last "
+                 "challenge of the previous player succeeded and c_t ~ U[0,t] if the next player's last challenge "
+                 "failed, e.g. burcsi-nagy:s=0.5,t=0.1")
 register("aggressive", "ldpomdp.players.dummies:AggressivePlayer",
-         summary="report 004 dummy: challenges half the time, else raises by one")
+         summary="report 004 dummy: challenges half the time, otherwise raises by one in quantity or in face (half "
+                 "each); ignores its hand")
 register("conservative", "ldpomdp.players.dummies:ConservativePlayer",
-         summary="report 004 dummy: bids only what its own hand makes true")
+         summary="report 004 dummy: makes the smallest bid its own hand makes true, else challenges")
 register("mixture", "ldpomdp.players.mixture:TypeMixture", kinds={"types": SPECS, "safe": SPEC},
-         summary="Bayesian mixture over opponent types, learnt from revealed hands, for assume=, e.g. "
+         summary="Bayesian mixture over opponent types, learnt from the hands shown at each round's end, plus a safe "
+                 "type (default cfr; safe=none drops it) that keeps the floor and allows a slip (tremble), so the "
+                 "weight returns to it when no listed type fits; a model for assume= and lbr:mixture, e.g. "
                  "pomcp:assume=[mixture:types=[random,conservative]]",
          not_a_seat="the type mixture models another seat's play (use it as assume=mixture, or lbr:mixture); "
                     "seated, it would model its own seat. Seat `robust`: it plays the best response to this model "
                     "of its opponent, within a stop-loss")
 register("nash", "ldpomdp.players.nash:NashPlayer",
-         summary="exact per-round equilibrium, two players, small rounds: with 6 faces 1 die each in the full game, "
-                 "up to 7 each in the sixes game (solved once, cached on disk)")
+         summary="the exact equilibrium of each round, two players, small rounds: with 6 faces 1 die each in the full "
+                 "game, up to 7 each in the sixes game (solved once, cached on disk)")
 register("cfr", "ldpomdp.players.cfr:CFRPlayer", kinds={"table": FILE},
-         summary="approximate equilibrium of the whole two-player game (CFR+ on the last bids; shipped tables for "
-                 "today's rules, Perudo and Dudo up to 5 dice each, other rules solved once and cached); at 3-6 "
-                 "players a blueprint of the same kind (today's rules, Dudo's, Perudo's, the sixes game), e.g. "
-                 "cfr:table=PATH")
+         summary="an approximate equilibrium of the whole two-player game (CFR+ on the last 2-3 bids, each round "
+                 "valued by the game value of the dice it leads to): shipped tables up to 5 dice each for today's "
+                 "rules, Perudo and Dudo, other rules solved once and cached; at 3-6 players a blueprint of the same "
+                 "kind on the last bid: shipped for three players up to 5 dice each (today's rules), other rules at "
+                 "three players solved on first use, four to six with `ldpomdp solve equilibrium --players N`, "
+                 "e.g. cfr:table=PATH")
 register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS, "safe": SPEC},
-         summary="recommended against unknown opponents: the equilibrium (cfr; at 3 players its blueprint), and the "
-                 "local best response to listed types once revealed hands identify them, within a stop-loss, e.g. "
-                 "robust:confidence=0.9,stop_loss=0.5")
+         summary="recommended against an opponent you do not know (two players): plays the equilibrium (cfr; at "
+                 "three or more players its blueprint), and the local best response to the listed types in the rounds "
+                 "where revealed hands have identified every other seat's type with the given confidence, until those "
+                 "rounds have lost more than stop_loss of its game value, e.g. robust:confidence=0.9,stop_loss=0.5")
 register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", kinds={"assume": SPEC},
-         summary="exact game-level best response to a fixed model at every other seat (sixes game: count-based "
-                 "models such as one-third and bluff:B; full game: hand-independent ones), e.g. "
-                 "best-response:assume=bluff:0.3")
+         summary="the exact game-level best response to a fixed model at every other seat, solved once per process "
+                 "and table (sixes game: count-based models such as one-third and bluff:B; full game: "
+                 "hand-independent ones), e.g. best-response:assume=bluff:0.3")
 register("lbr", "ldpomdp.players.lbr:LocalBestResponse", positional="policy", kinds={"policy": SPEC, "table": FILE},
-         summary="local best response to a policy at every other seat (two players: a lower bound on its "
-                 "exploitability), e.g. lbr:one-third or lbr:mixture,lookahead=1; at 3-6 players "
-                 "lbr:quantal:reads=true,ends=fair")
+         summary="local best response to a policy at every other seat, over its exact ranges with a lookahead: at two "
+                 "players its win rate is a lower bound on the policy's exploitability; at 3-6 players one informed "
+                 "exploiter, round ends valued by the blueprint, or with ends=fair by fair rounds (no blueprint "
+                 "needed), e.g. lbr:one-third, lbr:mixture,lookahead=1 or lbr:quantal:reads=true,ends=fair")
 register("expected-count", "ldpomdp.planners.expected_count:ExpectedCountPlanner",
          aliases={"particles": "n_particles"}, kinds={"assume": SPEC},
-         summary="report 002's POMDP player: belief + expected count, e.g. expected-count:belief=exact,particles=1000")
+         summary="report 002's \"POMDP\" player (Alg. 5): a particle or exact belief over the hidden dice and the "
+                 "expected-count policy, e.g. expected-count:belief=exact,particles=1000")
 register("dqn", "ldpomdp.planners.dqn:DQNPlayer", kinds={"weights": FILE, "assume": SPEC},
-         summary="report 004's Deep Q-Network (numpy; shipped weights, or dqn:weights=PATH from `ldpomdp train dqn`)")
+         summary="report 004's Deep Q-Network agent, played with numpy alone from the shipped weights or from your "
+                 "own (dqn:weights=PATH, trained by `ldpomdp train dqn`, extra rl)")
 register("pomcp", "ldpomdp.planners.pomcp:POMCPPlanner",
          aliases={"sims": "num_sims", "depth": "max_depth", "particles": "n_particles", "time": "planning_time"},
          kinds={"assume": SPEC},
-         summary="POMCP (pomdp-py) over the belief, e.g. pomcp:depth=12,sims=2000")
+         summary="POMCP on pomdp-py over the one-round POMDP from the belief, playing for the game, e.g. "
+                 "pomcp:depth=12,sims=2000")
 register("openspiel", "ldpomdp.planners.openspiel_player:OpenSpielPlayer", aliases={"particles": "n_particles"},
          kinds={"policy": FILE, "assume": SPEC},
-         summary="an OpenSpiel bot (extra openspiel): openspiel:bot=ismcts,sims=500 (ISMCTS over the belief) or "
-                 "openspiel:policy=PATH (a saved tabular policy)")
+         summary="an OpenSpiel bot (extra openspiel): openspiel:bot=ismcts,sims=500 (ISMCTS resampling the other "
+                 "hands from the package's belief) or openspiel:policy=PATH (a tabular policy saved from OpenSpiel)")
 
 
 _KEY = re.compile(r"([A-Za-z_]\w*)\s*=(.*)", re.DOTALL)  # a ``key=value`` piece (a spec's name never has "=")

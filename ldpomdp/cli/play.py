@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import textwrap
 
 import numpy as np
 
@@ -14,7 +16,8 @@ from ..registry import make_seat, registered_names, split_specs
 from ..rules import dice_text
 from .options import add_rule_options, config_from_args
 
-__all__ = ["add_play_parser", "add_players_parser", "cmd_play", "cmd_players"]
+__all__ = ["add_play_parser", "add_players_parser", "cmd_play", "cmd_players", "player_listing",
+           "players_markdown", "OWN_CLASS", "SEAT_ADVICE"]
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -55,22 +58,58 @@ def _yes(prompt: str) -> bool:
         print("  ! type y or n")
 
 
-def cmd_players(args: argparse.Namespace) -> int:
-    from ..registry import RECOMMENDED, player_parameters
+# your own class, listed after the registered players (``ldpomdp.registry`` reads such a spec)
+OWN_CLASS = ("package.module:Class", "your own class, built with the keyword arguments given, e.g. "
+                                     "mypkg.bots:Cautious:level=2")
+SEAT_ADVICE = ("Against an opponent you do not know, seat `robust` (two players: today's rules, Perudo, Dudo); at a "
+               "table of three to six, `lbr:quantal:reads=true,ends=fair`.")
 
+
+def player_listing() -> list[tuple[str, str, str]]:
+    """``(spec, parameters, summary)`` of every registered player, then of your own class: what ``ldpomdp players``
+    lists.
+
+    ``parameters`` are ``name=default`` (or ``name``) joined by ", ", or why they cannot be listed here (a module that
+    needs an extra); ``summary`` is the registry's.
+    """
+    from ..registry import player_parameters
+
+    rows = []
     for name, summary in registered_names().items():
-        print(f"{name:16} {summary}")
         try:
-            parameters = player_parameters(name)
-        except UsageError as exc:  # a module that needs an extra
-            print(f"{'':16}   parameters: not listed ({exc})")
-            continue
+            parameters = ", ".join(p.name if p.default is None else f"{p.name}={p.default}"
+                                   for p in player_parameters(name))
+        except UsageError as exc:
+            parameters = f"not listed ({exc})"
+        rows.append((name, parameters, summary))
+    return [*rows, (OWN_CLASS[0], "", OWN_CLASS[1])]
+
+
+def players_markdown() -> str:
+    """The listing as a markdown table (docs/players.md's table of specs is this text)."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| spec | parameters (default) | player |", "|---|---|---|"]
+    lines += [f"| `{spec}` | {f'`{cell(parameters)}`' if parameters else ''} | {cell(summary)} |"
+              for spec, parameters, summary in player_listing()]
+    return "\n".join(lines) + "\n"
+
+
+def cmd_players(args: argparse.Namespace) -> int:
+    if args.markdown:
+        print(players_markdown(), end="")
+        return 0
+    width = max(60, min(shutil.get_terminal_size().columns, 120))
+    wrap = textwrap.TextWrapper(width=width, subsequent_indent=" " * 17, break_long_words=False,
+                                break_on_hyphens=False)
+    for spec, parameters, summary in player_listing():
+        print(wrap.fill(f"{spec:16} {summary}"))
         if parameters:
-            print(f"{'':16}   parameters: " + ", ".join(p.name if p.default is None else f"{p.name}={p.default}"
-                                                       for p in parameters))
-    print(f"{'pkg.mod:Class':16} your own class, e.g. mypkg.bots:Cautious:level=2")
-    print(f"\nAgainst an opponent you do not know (two players, up to 5 dice each, today's rules), play "
-          f"`{RECOMMENDED[0]}`; under Perudo or Dudo, `cfr`.")
+            print(textwrap.fill(f"parameters: {parameters}", width=width, initial_indent=" " * 19,
+                                subsequent_indent=" " * 21, break_long_words=False, break_on_hyphens=False))
+    print()
+    print(textwrap.fill(SEAT_ADVICE, width=width, break_on_hyphens=False))
     return 0
 
 
@@ -83,4 +122,6 @@ def add_play_parser(sub) -> None:
 
 def add_players_parser(sub) -> None:
     players = sub.add_parser("players", help="list the player specs")
+    players.add_argument("--markdown", action="store_true",
+                         help="print them as a markdown table (the table of specs in docs/players.md)")
     players.set_defaults(func=cmd_players)

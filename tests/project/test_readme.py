@@ -85,19 +85,6 @@ def test_a_script_that_forgets_the_main_guard_is_told_about_it(tmp_path):
     assert "BrokenProcessPool" in run.stderr and 'must do so under `if __name__ == "__main__":`' in run.stderr
 
 
-def _spec_table(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    start = lines.index("| spec | player |")
-    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
-    return lines[start:end]
-
-
-def test_the_player_spec_table_is_the_same_in_the_readme_and_the_players_page():
-    readme = [line.replace("](docs/", "](") for line in _spec_table(ROOT / "README.md")]  # links from the root
-    page = _spec_table(ROOT / "docs" / "players.md")
-    assert len(readme) > 10 and readme == page
-
-
 def test_ci_runs_the_quick_starts_test_command_as_written_with_nothing_installed_before_it():
     script = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     command = next(line for line in script if line.startswith("TESTS=")).removeprefix("TESTS='").removesuffix("'")
