@@ -170,6 +170,12 @@ def player_name(player: object) -> str:
 
 @dataclass(frozen=True)
 class RoundRecord:
+    """One played round: its ``opener``, every seat's ``hands``, the ``actions`` as (seat, action) in turn order.
+
+    ``challenger`` made the call (a challenge or an exact call, ``exact``), ``loser`` lost a die (-1: nobody, a right
+    exact call); ``final_bid`` was called, ``matching`` dice matched it; ``palifico``: a palifico round.
+    """
+
     opener: int
     hands: tuple[tuple[int, ...], ...]
     actions: tuple[tuple[int, Action], ...]
@@ -183,6 +189,8 @@ class RoundRecord:
 
 @dataclass
 class GameRecord:
+    """One played game: its rules (``config``), every round (``RoundRecord``) and the ``winner``'s seat."""
+
     config: GameConfig
     rounds: list[RoundRecord] = field(default_factory=list)
     winner: int = -1

@@ -104,8 +104,11 @@ class ExactCall(_Call):
 
 
 CHALLENGE = Challenge()
+"""The challenge: the one ``Challenge``."""
 EXACT = ExactCall()
+"""The exact call: the one ``ExactCall``."""
 Action = Bid | Challenge | ExactCall
+"""Any action: a bid, ``CHALLENGE`` or ``EXACT``."""
 
 
 _FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}

@@ -80,7 +80,7 @@ def run_experiment(
         seed: the sweep seed; default 0.
         plot: whether to write the plots; default True.
         log: where each line goes; default ``print``, None for silence.
-        **run_options: passed to ``run_sweep`` (``workers``, ``scheduler``, ``exact``, ...).
+        **run_options (Any): passed to ``run_sweep`` (``workers``, ``scheduler``, ``exact``, ...).
 
     Returns:
         The summary's rows, as ``run_sweep`` returns them.

@@ -79,9 +79,11 @@ class BlueprintTable:
         """(len(rows), actions of ``state``) probabilities of ``seat``'s hand ``rows`` at information set ``state``.
 
         Args:
-            dice, rows, palifico: as ``GameTable.probabilities``'s, the dice in turn order from the opener.
+            dice: the round's dice per seat, in turn order from the opener.
             seat: the seat acting, counted from the round's opener (in place of a two-player round's role).
             state: the information set's index in the round (``round(dice, palifico).keys``).
+            rows: the seat's hands, as rows of the round's hands (``round(dice, palifico).hand_rows(seat, hands)``).
+            palifico: whether it is a palifico round.
 
         Returns:
             As ``GameTable.probabilities``: the stored rows, normalised by ``stored_rows``.
