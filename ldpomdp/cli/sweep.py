@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from ..errors import UsageError
+from ..errors import UsageError, echo
 from ..registry import split_specs
 from .options import RULE_OPTIONS, VARIANT_OPTIONS, add_rule_options, config_from_args, deprecated_alias, option_int
 
@@ -28,7 +28,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise UsageError("--quick picks a named experiment's small version: give it with --experiment NAME")
     players = split_specs(args.players)
     if len(players) < 2:
-        raise UsageError(f"--players {args.players!r} names {len(players)} player; a game needs at least two, "
+        raise UsageError(f"--players {echo(args.players)} names {len(players)} player; a game needs at least two, "
                          f"separated by commas")
     dice = _sweep_dice(args, len(players))
     config = config_from_args(args, len(players), dice=dice[0])

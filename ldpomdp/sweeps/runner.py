@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import PlayerError, UsageError, install_hint
+from ..errors import PlayerError, UsageError, echo, install_hint
 from ..game import IllegalActionError
 from ..interrupts import sigterm_as_interrupt
 from ..registry import make_seat
@@ -90,12 +90,13 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
             if spec not in built:
                 built[spec] = make_seat(spec)
                 if getattr(built[spec], "interactive", False):
-                    raise UsageError(f"player {spec!r} in cell {cell.id}: a person cannot play in a sweep (its games "
-                                     f"run unattended, in worker processes); play the agents with `ldpomdp play`")
+                    raise UsageError(f"player {echo(spec)} in cell {echo(cell.id, quote=False)}: a person cannot "
+                                     f"play in a sweep (its games run unattended, in worker processes); play the "
+                                     f"agents with `ldpomdp play`")
             try:
                 built[spec].reset(seat, config)
             except UsageError as exc:
-                raise UsageError(f"player {spec!r} in cell {cell.id}: {exc}") from None
+                raise UsageError(f"player {echo(spec)} in cell {echo(cell.id, quote=False)}: {exc}") from None
 
 
 def _prepare_out(out: Path) -> Path:

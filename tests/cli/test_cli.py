@@ -21,6 +21,7 @@ from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
 from ldpomdp.cli.options import config_from_args
 from ldpomdp.datafiles import read_npz
+from ldpomdp.errors import echo
 from ldpomdp.exact import tables
 from ldpomdp.exact.two_player import equilibrium
 from ldpomdp.exact.two_player.table import GameTable
@@ -219,7 +220,7 @@ def test_a_damaged_table_is_one_line_naming_the_spec_the_file_and_its_fault(tmp_
     assert cli_main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
-    assert err.startswith(f"ldpomdp: error: player {spec!r}")
+    assert err.startswith(f"ldpomdp: error: player {echo(spec)}")  # a long spec cut
     assert f": cannot read the equilibrium table {path}: {fault}" in err
     assert not (tmp_path / "o").exists()
 
