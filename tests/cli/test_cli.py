@@ -225,6 +225,24 @@ def test_a_damaged_table_is_one_line_naming_the_spec_the_file_and_its_fault(tmp_
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("command", ["play", "sweep"])
+def test_a_table_holding_pickled_objects_is_named_so_not_damaged(tmp_path, capsys, monkeypatch, command):
+    # issue 55: it was "damaged", with numpy's hint to pass allow_pickle=True: an invitation to run the file's code
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
+    path = tmp_path / "t.npz"
+    np.savez(path, strategy=np.array([{"a": 1}], dtype=object))
+    argv = (["play", "--opponents", f"cfr:table={path}", "--dice", "1"] if command == "play" else
+            ["sweep", "--players", f"cfr:table={path},one-third", "--dice", "1", "--games", "2", "--workers", "1",
+             "--no-plot", "--no-progress", "--out", str(tmp_path / "o")])
+    assert cli_main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"cannot read the equilibrium table {path}: the file holds pickled Python objects, which ldpomdp never " \
+           f"loads" in err
+    assert "allow_pickle" not in err and "damaged" not in err
+    assert not (tmp_path / "o").exists()
+
+
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_solve_names_a_damaged_checkpoint_and_says_to_delete_it(tmp_path, capsys, kind):
     # a truncated checkpoint used to end in a traceback, with no hint that deleting it starts afresh
