@@ -265,7 +265,7 @@ def run_tournament(tournament: Tournament, out: str | Path, *, plot: bool = True
                 f"not take every seat equally often")
 
     run_sweep(tournament.cells, tournament.games, out, tournament.seed, log=log, exact=False, then=finish,
-              **run_options)
+              kind="tournament", **run_options)
     return found[0]
 
 
