@@ -41,8 +41,8 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-__all__ = ["run_sweep", "play_batch", "validate", "worker_pool", "dask_client", "check_folder_kind", "read_timing",
-           "TIMING_FILE", "TIMING_COLUMNS"]
+__all__ = ["run_sweep", "play_batch", "validate", "worker_pool", "dask_client", "read_timing", "TIMING_FILE",
+           "TIMING_COLUMNS"]
 
 LOCK_FILE = ".lock"
 TIMING_FILE = "timing.csv"
@@ -99,21 +99,6 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
                 built[spec].reset(seat, config)
             except UsageError as exc:
                 raise UsageError(f"player {echo(spec)} in cell {echo(cell.id, quote=False)}: {exc}") from None
-
-
-def check_folder_kind(out: Path, kind: str) -> None:
-    """Refuse a run of ``kind`` ("sweep" or "tournament") into a folder holding the other kind's results.
-
-    A folder holds a tournament when it has a ``tournament.json``, a sweep when it has a ``summary.csv`` without one;
-    a first run stopped before its summary is neither, and either kind may go on there."""
-    from .tournament import TOURNAMENT_FILE  # it imports this module
-
-    holds = ("tournament" if (out / TOURNAMENT_FILE).is_file() else "sweep" if (out / SUMMARY_FILE).is_file()
-             else None)
-    if holds is not None and holds != kind:
-        files = TOURNAMENT_FILE if holds == "tournament" else f"{SUMMARY_FILE} without a {TOURNAMENT_FILE}"
-        raise UsageError(f"{echo(str(out))} holds a {holds}'s results ({files}): a {kind} there would mix its files "
-                         f"with them; give the {kind} another --out")
 
 
 def _missing_parents(out: Path) -> list[Path]:
@@ -201,8 +186,10 @@ def _start_forkserver() -> None:
 
 @contextmanager
 def dask_client(scheduler: str) -> Iterator[Any]:
-    """A dask.distributed client of the scheduler at ``scheduler``, closed on leaving; a UsageError when dask is not
-    installed, the address is not one, or the scheduler does not answer within ``SCHEDULER_TIMEOUT`` seconds."""
+    """A dask.distributed client of the scheduler at ``scheduler``, closed on leaving.
+
+    A UsageError when dask is not installed, the address is not one, or the scheduler does not answer within
+    ``SCHEDULER_TIMEOUT`` seconds."""
     try:
         from dask.distributed import Client
     except ImportError:
@@ -300,7 +287,6 @@ def run_sweep(
     log: Callable[[str], None] | None = print,
     exact: bool = True,
     then: Callable[[dict[tuple[str, int], dict]], None] | None = None,
-    kind: str = "sweep",
 ) -> list[SummaryRow]:
     """Play ``games`` games of every cell, resuming ``out``, then write ``out/summary.csv`` and return its rows.
 
@@ -323,16 +309,15 @@ def run_sweep(
         log: where each line of the log goes; default ``print``, None for silence.
         exact: add the exact best-response and own win rates; default True.
         then: called with every stored record (by (cell id, game)) inside the folder's lock; default none.
-        kind: what the run is, "sweep" or "tournament": a folder holding the other kind's results is refused.
 
     Returns:
         The summary's rows (``SummaryRow``), per cell and player.
 
     Raises:
         ValueError: no cells, a cell listed twice, ``games`` or ``seed`` out of range, a spec that does not build, is
-            a person, or refuses its cell's rules, a folder that is not writable, in use by another sweep or holding
-            the other ``kind``'s results, dask not installed or its scheduler unreachable: all before the folder is
-            made (a run that fails before storing a game removes the folder it made).
+            a person, or refuses its cell's rules, a folder that is not writable or in use by another sweep, dask not
+            installed or its scheduler unreachable: all before the folder is made (a run that fails before storing a
+            game removes the folder it made).
         UsageError: ``out`` holds games played with another seed.
     """
     cells = list(cells)
@@ -341,7 +326,6 @@ def run_sweep(
         if scheduler and executor is None:  # reached before the folder is made: a refusal leaves nothing
             client = stack.enter_context(dask_client(scheduler))
             executor, workers = client.get_executor(), max(1, sum(client.nthreads().values()))
-        check_folder_kind(Path(out), kind)
         made = _missing_parents(Path(out))
         out = _prepare_out(Path(out))
         try:
