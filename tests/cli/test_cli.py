@@ -21,7 +21,7 @@ from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
 from ldpomdp.cli.options import config_from_args
 from ldpomdp.datafiles import read_npz
-from ldpomdp.errors import echo
+from ldpomdp.errors import UsageError, echo
 from ldpomdp.exact import tables
 from ldpomdp.exact.two_player import equilibrium
 from ldpomdp.exact.two_player.table import GameTable
@@ -476,3 +476,29 @@ def test_a_solve_whose_sweeps_run_out_keeps_its_checkpoint_and_says_how_to_conti
     assert "kept in" not in capsys.readouterr().out
     assert GameTable.load(out).residual <= equilibrium.SWEEP_TOLERANCE
     assert [p.name for p in tmp_path.iterdir()] == [out.name]  # the checkpoint and the rounds' states beside it gone
+
+
+def test_a_solve_estimated_over_an_hour_says_so_and_waits_for_yes(tmp_path, capsys, monkeypatch):
+    # issue 55: `solve equilibrium --dice 99` started a solve of ages without a word
+    from ldpomdp.cli.solve import ASK_ABOVE, SHIPPED_SECONDS, solve_seconds
+    from ldpomdp.exact.tables import SHIPPED
+
+    assert solve_seconds(GameConfig(), SHIPPED.dice, SHIPPED.recall, SHIPPED.iterations) == pytest.approx(
+        SHIPPED_SECONDS)  # the model's scale: the shipped table's measured solve
+    costs = [solve_seconds(GameConfig(), d, SHIPPED.recall, SHIPPED.iterations) for d in range(1, 12)]
+    assert costs == sorted(costs) and costs[0] < 60 < ASK_ABOVE < costs[-1]
+    out = tmp_path / "cfr.npz"
+    assert cli_main(["solve", "equilibrium", "--dice", "99", "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ldpomdp: error: solving every round up to 99 dice each (150 iterations a round, recall "
+                          "3@4,2) would take about ") and " CPU hours " in err and "pass --yes" in err
+    assert err.count("\n") == 1 and list(tmp_path.iterdir()) == []
+
+    def started(*args, **kwargs):
+        raise UsageError("started")
+
+    monkeypatch.setattr(equilibrium, "solve_game", started)
+    assert cli_main(["solve", "equilibrium", "--dice", "99", "--out", str(out), "--no-progress", "--yes"]) == 2
+    said, refused = capsys.readouterr().err.splitlines()
+    assert said.startswith("solving every round up to 99 dice each") and said.endswith(" CPU hours, estimated")
+    assert refused == "ldpomdp: error: started"  # the estimate came first, then the solve
