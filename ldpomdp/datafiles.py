@@ -29,7 +29,8 @@ def read_npz(path: str | Path, what: str, hint: str = "", names: tuple[str, ...]
              ) -> dict[str, np.ndarray]:
     """Every array of the ``.npz`` file at ``path`` (or only ``names``), read now (no pickled objects).
 
-    A file that cannot be read (missing, a folder, empty, not an ``.npz``, truncated or corrupted) raises TableError
+    A file that cannot be read (missing, a folder, empty, not an ``.npz``, truncated or corrupted, or holding pickled
+    objects, which are never loaded) raises TableError
     "cannot read the ``what`` ``path``: its fault", then ``; hint`` (what to do about it) if given.
     """
     try:
@@ -50,7 +51,11 @@ def read_npz(path: str | Path, what: str, hint: str = "", names: tuple[str, ...]
             # block runs nothing else: whatever it raises says the file is damaged
             except Exception as exc:
                 _raise_interrupt_behind(exc)
-                fault = f"the file is damaged (truncated or corrupted: {' '.join(str(exc).split())})"
+                if isinstance(exc, ValueError) and "allow_pickle" in str(exc):  # an object array: numpy pickles it
+                    fault = (f"the file holds pickled Python objects, which {__package__} never loads (unpickling "
+                             f"can run any code): it is not a file that {__package__} wrote")
+                else:
+                    fault = f"the file is damaged (truncated or corrupted: {' '.join(str(exc).split())})"
     raise _unreadable(path, what, fault, hint)
 
 

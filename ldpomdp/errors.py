@@ -2,7 +2,8 @@
 
 A `UsageError` is reported as one line (no traceback); errors raised inside code that a user wrote (a player class,
 a module named in a spec) keep the user's own traceback lines and drop the package's; anything else is a bug and
-keeps its whole traceback. Also the install command that a missing extra's message names."""
+keeps its whole traceback. Also the install command that a missing extra's message names, and ``echo``, the one
+way a message quotes what the user gave (cut when it is long)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import os
 import traceback
 from pathlib import Path
 
-__all__ = ["UsageError", "PlayerError", "TableError", "describe", "install_hint"]
+__all__ = ["UsageError", "PlayerError", "TableError", "describe", "install_hint", "echo", "ECHO_LIMIT"]
 
 _HERE = Path(__file__).resolve().parent
 _PACKAGE = tuple(os.path.join(p, "") for p in (_HERE, _HERE.parent / "planners"))  # ldpomdp; planners/ of a checkout
 _IMPORTER = os.path.join(Path(importlib.__file__).resolve().parent, "")
+ECHO_LIMIT = 80  # characters of the user's input that a message quotes at most
 
 
 class UsageError(ValueError):
@@ -55,3 +57,15 @@ def install_hint(extra: str) -> str:
     if (checkout / "pyproject.toml").is_file():
         return f'pip install -e "{checkout}[{extra}]"'
     return f'pip install ".[{extra}]" in the ldpomdp checkout (the package is not on PyPI)'
+
+
+def echo(text: object, limit: int = ECHO_LIMIT, quote: bool = True) -> str:
+    """``text`` as a message shows the user's input: quoted, and cut past ``limit`` characters.
+
+    Quoted is its repr (with ``quote=False``, as it is); past ``limit`` characters it is cut to them and followed by
+    an ellipsis and its length, so that a long spec or option does not flood the line."""
+    text = str(text)
+    shown = text if len(text) <= limit else text[:limit]
+    if quote:
+        shown = repr(shown)
+    return shown if len(text) <= limit else f"{shown}... ({len(text):,} characters)"

@@ -2,13 +2,15 @@
 
 Strings like ``bluff:0.3``, ``expected-count:particles=1000`` or ``mypkg.mod:MyOpponent:level=2`` become players
 here. The grammar (docs/players.md) covers parsing, the canonical text (which keys sweep cells, so seeds) and the
-kinds of parameters (a file, a nested spec, a list of specs). Planners and opponents register here by name;
-targets are imported lazily, and parsing never imports or reads anything, so a spec can be checked before it is
-built.
+kinds of parameters (a file, a nested spec, a list of specs) and the largest value of every numeric parameter of the
+registered players (``MAXIMA``). Planners and opponents register here by name; targets are imported lazily, and
+parsing reads nothing and imports no user code (only, to route a nested spec's keys, the registered players' own
+modules), so a spec can be checked before it is built.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import re
@@ -17,13 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import UsageError, describe
+from .errors import UsageError, describe, echo
 from .game import Player
 from .rules import GameConfig
+from .validation import at_most
 
 __all__ = ["PlayerSpec", "Parameter", "make_player", "make_seat", "parse_spec", "canonical_spec", "spec_text",
            "register", "registered_names", "player_parameters", "recommended", "spec_list", "split_specs", "FILE",
-           "SPEC", "SPECS", "RECOMMENDED"]
+           "SPEC", "SPECS", "RECOMMENDED", "MAXIMA"]
 
 # the kinds of parameter the grammar treats apart (any other parameter takes a number, true/false or a word)
 FILE = "file"  # a path the player reads (a web request may not name one without --allow-plugins)
@@ -33,6 +36,21 @@ SPECS = "specs"  # a list of player specs
 # (``robust`` in two-player games of today's rules; docs/players.md)
 RECOMMENDED = ("robust", "expected-count", "one-third")
 _PLAIN_TYPES = {"str", "int", "float", "bool", "Sequence[str]", "object"}  # what a spec's text can give
+# the largest value of every numeric parameter of the registered players, by constructor parameter (one table for
+# all of them: a parameter's name means one thing throughout), checked when a spec is parsed, before any game; a
+# value above it is refused in one line (docs/players.md, "Limits"). The lower bounds are the constructors' own.
+MAXIMA: dict[str, int] = {
+    # probabilities and shares
+    "bluff": 1, "confidence": 1, "floor": 1, "tremble": 1, "injection": 1, "refresh": 1,
+    # searches and beliefs: their size, in time and memory
+    "n_particles": 1_000_000, "num_sims": 10_000_000, "sims": 10_000_000, "n_root": 1_000_000,
+    "rollouts": 10_000, "max_depth": 1_000, "planning_time": 3_600, "lookahead": 2,
+    # weights, widths and temperatures
+    "temperature": 1_000_000, "s": 1_000_000, "t": 1_000_000, "stop_loss": 1_000_000, "uct_c": 1_000_000,
+    "exploration_const": 1_000_000, "settle": 1_000_000,
+    # seeds: what numpy's and Python's generators take as a 64-bit integer
+    "seed": 2**63 - 1,
+}
 
 
 @dataclass(frozen=True)
@@ -89,14 +107,15 @@ class Parameter:
     """A parameter a spec can set: its spelling in a spec, its default, its kind and its constructor name.
 
     ``name`` as a spec writes it, ``default`` as spec text (None: no default written), ``kind`` (``FILE``,
-    ``SPEC``, ``SPECS`` or None for a number or a word) and ``key``, the constructor's name for it (a parsed spec's
-    ``kwargs`` key).
+    ``SPEC``, ``SPECS`` or None for a number or a word), ``key``, the constructor's name for it (a parsed spec's
+    ``kwargs`` key), and ``maximum``, the largest value a spec may give it (``MAXIMA``; None: not a number).
     """
 
     name: str
     default: str | None
     kind: str | None
     key: str
+    maximum: int | None = None
 
 
 def player_parameters(name: str) -> list[Parameter]:
@@ -111,13 +130,21 @@ def player_parameters(name: str) -> list[Parameter]:
     except Exception as exc:
         raise UsageError(f"player {name!r}: cannot import {entry.target} ({_reason(exc)})") from None
     found = []
-    for p in inspect.signature(factory).parameters.values():
-        written = {t.strip() for t in str(p.annotation).split("|")} if p.annotation is not p.empty else {"str"}
-        if p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or not written & _PLAIN_TYPES:
-            continue
+    for p in _settable(factory):
         kind = entry.kinds.get(p.name)
         default = None if p.default is p.empty or p.default is None else _written(kind, p.default)
-        found.append(Parameter(entry.shown(p.name), default, kind, p.name))
+        found.append(Parameter(entry.shown(p.name), default, kind, p.name, MAXIMA.get(p.name)))
+    return found
+
+
+def _settable(factory: Any) -> list[inspect.Parameter]:
+    """The parameters of ``factory`` that a spec's text can set: not ``name``, ``*args`` or ``**kwargs``, nor those
+    taking only objects."""
+    found = []
+    for p in inspect.signature(factory).parameters.values():
+        written = {t.strip() for t in str(p.annotation).split("|")} if p.annotation is not p.empty else {"str"}
+        if not (p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or not written & _PLAIN_TYPES):
+            found.append(p)
     return found
 
 
@@ -340,21 +367,21 @@ class PlayerSpec:
             module = importlib.import_module(module_name)
         except Exception as exc:
             if isinstance(exc, ModuleNotFoundError) and f"{exc.name}.".startswith("ldpomdp.planners."):
-                raise UsageError(f"player spec {self.text!r}: the ldpomdp imported from {Path(__file__).parent} has "
-                                 f"no planners: a source checkout without its install (pip install -e . there, or "
-                                 f"run from another folder)") from exc
+                raise UsageError(f"player spec {echo(self.text)}: the ldpomdp imported from {Path(__file__).parent} "
+                                 f"has no planners: a source checkout without its install (pip install -e . there, "
+                                 f"or run from another folder)") from exc
             if isinstance(exc, ModuleNotFoundError) and (module_name + ".").startswith(f"{exc.name}."):
-                raise UsageError(f"player spec {self.text!r}: cannot import {self.target!r} (no module named "
+                raise UsageError(f"player spec {echo(self.text)}: cannot import {echo(self.target)} (no module named "
                                  f"{exc.name!r}: install it, or run from its folder with PYTHONPATH=.)") from exc
             # the module's own code raised (a missing import of its own included), or has a syntax error
-            raise UsageError(f"player spec {self.text!r}: importing {module_name} failed: {_reason(exc)}\n"
+            raise UsageError(f"player spec {echo(self.text)}: importing {module_name} failed: {_reason(exc)}\n"
                              f"{describe(exc)}") from exc
         factory = getattr(module, attr, None)
         if factory is None:
-            raise UsageError(f"player spec {self.text!r}: cannot import {self.target!r} (module {module_name} has no "
-                             f"{attr!r})")
+            raise UsageError(f"player spec {echo(self.text)}: cannot import {echo(self.target)} (module "
+                             f"{module_name} has no {echo(attr)})")
         if not isinstance(factory, type):
-            raise UsageError(f"player spec {self.text!r}: {self.target} is not a class (it is of type "
+            raise UsageError(f"player spec {echo(self.text)}: {self.target} is not a class (it is of type "
                              f"{type(factory).__name__})")
         try:
             signature = inspect.signature(factory)
@@ -366,23 +393,23 @@ class PlayerSpec:
             except TypeError as exc:
                 named = [p.name for p in signature.parameters.values()
                          if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-                raise UsageError(f"player spec {self.text!r}: bad parameters {self.kwargs}: {attr} takes "
-                                 f"{', '.join(named) or 'no parameters'} ({exc})") from None
+                raise UsageError(f"player spec {echo(self.text)}: bad parameters {echo(self.kwargs, quote=False)}: "
+                                 f"{attr} takes {', '.join(named) or 'no parameters'} ({exc})") from None
         try:
             player = factory(**self.kwargs)
         except UsageError as exc:
-            raise UsageError(f"player spec {self.text!r}: {exc}") from exc
+            raise UsageError(f"player spec {echo(self.text)}: {exc}") from exc
         except Exception as exc:
             if self.target.startswith("ldpomdp."):  # the package's own player: any other error is a bug
                 raise
             if isinstance(exc, ValueError):  # a user's class refusing its parameters
-                raise UsageError(f"player spec {self.text!r}: {exc}") from exc
-            arguments = ", ".join(f"{k}={v!r}" for k, v in self.kwargs.items())
-            raise UsageError(f"player spec {self.text!r}: {attr}({arguments}) raised {_reason(exc)}\n"
+                raise UsageError(f"player spec {echo(self.text)}: {exc}") from exc
+            arguments = echo(", ".join(f"{k}={v!r}" for k, v in self.kwargs.items()), quote=False)
+            raise UsageError(f"player spec {echo(self.text)}: {attr}({arguments}) raised {_reason(exc)}\n"
                              f"{describe(exc)}") from exc
         missing = [m for m in ("reset", "act", "observe") if not callable(getattr(player, m, None))]
         if missing:
-            raise UsageError(f"player spec {self.text!r}: {self.target} lacks Player method(s) {missing}")
+            raise UsageError(f"player spec {echo(self.text)}: {self.target} lacks Player method(s) {missing}")
         if getattr(player, "name", None) in (None, ""):
             try:
                 player.name = self.canonical
@@ -398,56 +425,126 @@ def _reason(exc: BaseException) -> str:
 
 
 def parse_spec(text: str) -> PlayerSpec:
-    """Parse ``name[:value][,k=v...]`` or ``package.module:Class[:k=v,...]`` (the grammar of docs/players.md):
-    nothing is imported or read; a UsageError names the spec and what is wrong with it."""
+    """Parse ``name[:value][,k=v...]`` or ``package.module:Class[:k=v,...]`` (the grammar of docs/players.md).
+
+    Nothing is read and no user code imported; a UsageError names the spec and what is wrong with it, a registered
+    player's number above its ``MAXIMA`` among them. A key inside an unbracketed nested spec that its player does not
+    take goes to the player around it where that one takes it (``lbr:quantal:ends=fair`` is
+    ``lbr:quantal,ends=fair``): to learn which, the registered players' own modules are imported."""
     text = str(text).strip()
     head, sep, rest = text.partition(":")
     head = head.strip()
-    if head in _REGISTRY:
+    registered = head in _REGISTRY
+    if registered:
         name, entry, params = head, _REGISTRY[head], rest
     elif "." in head and sep:
         attr, _, params = rest.partition(":")
         attr = attr.strip()
         if not (attr.isidentifier() and all(part.isidentifier() for part in head.split("."))):
-            raise UsageError(f"player spec {text!r}: expected package.module:ClassName")
+            raise UsageError(f"player spec {echo(text)}: expected package.module:ClassName")
         name = f"{head}:{attr}"
         entry = _Entry(name)
     else:
         known = ", ".join(sorted(_REGISTRY))
-        raise UsageError(f"unknown player {head!r} in spec {text!r}; known: {known}, or package.module:ClassName")
+        spec = "" if head == text else f" in spec {echo(text)}"
+        raise UsageError(f"unknown player {echo(head)}{spec}; known: {known}, or package.module:ClassName")
     kwargs: dict[str, Any] = {}
     files: list[tuple[str, str]] = []
     nested: list[PlayerSpec] = []
-    for piece in _pieces(params, f"player spec {text!r}"):
+    pieces = _pieces(params, f"player spec {echo(text)}")
+    for piece in pieces:  # grows by the keys routed out of a nested spec
         match = _KEY.fullmatch(piece)
         if match:
             key, value = entry.aliases.get(match[1], match[1]), match[2].strip()
         elif entry.positional is not None and not kwargs:
             key, value = entry.positional, piece
         else:
-            raise UsageError(f"player spec {text!r}: expected key=value, got {piece!r}")
+            raise UsageError(f"player spec {echo(text)}: expected key=value, got {echo(piece)}")
         if key in kwargs:
-            raise UsageError(f"player spec {text!r}: gives {entry.shown(key)} twice")
+            raise UsageError(f"player spec {echo(text)}: gives {entry.shown(key)} twice")
         kind = entry.kinds.get(key)
+        if kind == SPEC and registered:
+            value, routed = _routed(text, name, key, value)
+            pieces += routed
         if kind in (SPEC, SPECS):
-            kwargs[key] = _nested_value(f"player spec {text!r}, parameter {entry.shown(key)}", kind, value, nested)
+            kwargs[key] = _nested_value(f"player spec {echo(text)}, parameter {entry.shown(key)}", kind, value, nested)
             continue
         inside = _inside(value)
         if inside is None and ("[" in value or "]" in value):
-            raise UsageError(f"player spec {text!r}: brackets must enclose a whole value, got {value!r}")
+            raise UsageError(f"player spec {echo(text)}: brackets must enclose a whole value, got {echo(value)}")
         value = value if inside is None else inside
         if kind == FILE:
             kwargs[key] = value
             files.append((entry.shown(key), value))
         else:
             kwargs[key] = _value(value)
+            if registered and key in MAXIMA:
+                at_most(f"player spec {echo(text)}", entry.shown(key), kwargs[key], MAXIMA[key], value)
     if entry.positional and entry.positional not in kwargs:
-        raise UsageError(f"player spec {text!r}: needs a value, e.g. {head}:0.3")
+        raise UsageError(f"player spec {echo(text)}: needs a value, e.g. {head}:0.3")
     parts = [_written(entry.kinds.get(entry.positional), kwargs[entry.positional])] if entry.positional else []
     parts += [f"{shown}={_written(entry.kinds.get(key), kwargs[key])}"
               for shown, key in sorted((entry.shown(k), k) for k in kwargs if k != entry.positional)]
     canonical = name + (":" + ",".join(parts) if parts else "")
     return PlayerSpec(text, name, entry.target, kwargs, canonical, tuple(files), tuple(nested))
+
+
+@functools.cache
+def _taken(target: str) -> frozenset[str] | None:
+    """The constructor parameters that a spec can set of the registered player built by ``target`` (None: it takes
+    any keyword, or its module does not import here, where its build will say why)."""
+    module_name, _, attr = target.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+        if any(p.kind == p.VAR_KEYWORD for p in inspect.signature(factory).parameters.values()):
+            return None
+        return frozenset(p.name for p in _settable(factory))
+    except Exception:
+        return None
+
+
+def _routed(text: str, outer: str, key: str, value: str) -> tuple[str, list[str]]:
+    """An unbracketed nested spec's keys routed: the spec less those its player does not take, and those for ``outer``.
+
+    ``value`` is the registered player ``outer``'s parameter ``key``; the pieces moved are the ``key=value`` ones
+    that its own player does not take but ``outer`` does. Keys that both take stay in the nested spec, so a spec
+    that builds keeps its meaning. A key that neither takes is a UsageError (``text`` names the spec) showing the
+    bracketed form, which says which player a key is for.
+    """
+    head, sep, rest = value.partition(":")
+    head = head.strip()
+    if _inside(value) is not None or not sep or head not in _REGISTRY:
+        return value, []
+    inner_entry, outer_entry = _REGISTRY[head], _REGISTRY[outer]
+    try:
+        pieces = [(piece, _KEY.fullmatch(piece)) for piece in _pieces(rest, "")]
+    except UsageError:  # brackets that do not pair up: the nested spec's own parse says so
+        return value, []
+    if not any(match for _, match in pieces):
+        return value, []
+    inner, around = _taken(inner_entry.target), _taken(outer_entry.target)
+    if inner is None or around is None:
+        return value, []
+    kept, moved, neither, unknown = [], [], [], []
+    for piece, match in pieces:
+        if match is None or inner_entry.aliases.get(match[1], match[1]) in inner:
+            kept.append(piece)
+        elif outer_entry.aliases.get(match[1], match[1]) in around:
+            moved.append(piece)
+        else:
+            neither.append(piece)
+            unknown.append(match[1])
+    nested = head + (":" + ",".join(kept) if kept else "")
+    if neither:
+        where = "" if key == outer_entry.positional else f"{outer_entry.shown(key)}="
+        bracketed = f"{outer}:{where}[{nested}]," + ",".join(moved + neither)
+        takes = {name: ", ".join(sorted(entry.shown(p) for p in taken))
+                 for name, entry, taken in ((head, inner_entry, inner), (outer, outer_entry, around))}
+        raise UsageError(f"player spec {echo(text)}: neither {head} nor {outer} takes "
+                         f"{unknown[0]} ({head} takes {takes[head] or 'no parameters'}; {outer} "
+                         f"takes {takes[outer]}); a nested spec in brackets ends before the keys of the player around "
+                         f"it: {echo(bracketed)}")
+    return (nested, moved) if moved else (value, [])
 
 
 def _nested_value(where: str, kind: str, value: str, nested: list[PlayerSpec]) -> str | list[str]:
@@ -462,7 +559,7 @@ def _nested_value(where: str, kind: str, value: str, nested: list[PlayerSpec]) -
     else:
         items = _group(_pieces(inside, where)) if inside is not None else [v.strip() for v in value.split("+")]
     if not items or not all(items):
-        raise UsageError(f"{where}: needs {'a player spec' if kind == SPEC else 'player specs'}, got {value!r}")
+        raise UsageError(f"{where}: needs {'a player spec' if kind == SPEC else 'player specs'}, got {echo(value)}")
     if kind == SPEC and items[0].lower() == "none":
         return "none"
     specs = []
@@ -478,7 +575,7 @@ def _nested_value(where: str, kind: str, value: str, nested: list[PlayerSpec]) -
 def spec_list(text: str) -> list[str]:
     """The canonical specs of a list as a parameter of kind SPECS takes it: in brackets (``[one-third,oehm:0.2]``),
     one spec, or specs joined by "+" (the spelling from before brackets)."""
-    return list(_nested_value(f"list of player specs {text!r}", SPECS, text.strip(), []))
+    return list(_nested_value(f"list of player specs {echo(text)}", SPECS, text.strip(), []))
 
 
 def canonical_spec(text: str) -> str:
@@ -503,7 +600,7 @@ def split_specs(text: str) -> list[str]:
     A ``k=v`` piece belongs to the spec before it, also when a value is itself a spec with ":"
     (``pomcp:sims=200,assume=oehm:0.2``), since a spec's name never contains "=". No specs at all is a UsageError.
     """
-    specs = _group(_pieces(text, f"player specs {text!r}"))
+    specs = _group(_pieces(text, f"player specs {echo(text)}"))
     if not specs:
         raise UsageError("no players given")
     return specs
@@ -519,5 +616,5 @@ def make_seat(spec: str) -> Player:
     parsed = parse_spec(spec)
     entry = _REGISTRY.get(parsed.name)
     if entry is not None and entry.not_a_seat:
-        raise UsageError(f"player spec {spec.strip()!r} cannot take a seat: {entry.not_a_seat}")
+        raise UsageError(f"player spec {echo(spec.strip())} cannot take a seat: {entry.not_a_seat}")
     return parsed.build()

@@ -1,6 +1,7 @@
 """The parameter checks every constructor needs, with one wording: "<Owner>.<name> must be ...".
 
-Also the tolerance on a model's probabilities shared by the opponent checker, the beliefs and the exact solvers.
+Also the upper bound that the spec parser checks (``at_most``, with the registry's ``MAXIMA``) and the tolerance on a
+model's probabilities shared by the opponent checker, the beliefs and the exact solvers.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UsageError
+from .errors import UsageError, echo
 
-__all__ = ["int_at_least", "probability", "number", "one_of", "SUM_TOLERANCE"]
+__all__ = ["int_at_least", "probability", "number", "one_of", "at_most", "SUM_TOLERANCE"]
 
 SUM_TOLERANCE = 1e-6  # how far a model's probabilities may be from what they must equal (one, a shared answer)
 
@@ -66,3 +67,22 @@ def one_of(owner: str, name: str, value: Any, options: Sequence[Any]) -> Any:
     if value not in options:
         raise UsageError(f"{owner}.{name} must be one of {tuple(options)}, got {value!r}")
     return value
+
+
+def at_most(where: str, name: str, value: Any, maximum: int, written: str) -> None:
+    """Refuse a number above ``maximum`` (NaN too) in one line; what is not a number is left to other checks.
+
+    Args:
+        where: what the message starts with (the spec).
+        name: the parameter named in the message.
+        value: the value to check.
+        maximum: the largest value allowed.
+        written: the value as the user wrote it, quoted in the message.
+
+    Raises:
+        UsageError: "``where``: ``name`` must be at most ``maximum``, got ``written``".
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or value <= maximum:
+        return
+    raise UsageError(f"{where}: {name} must be at most {maximum:,}, got {echo(written, quote=False)} "
+                     f"(docs/players.md, Limits)")

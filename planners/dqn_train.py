@@ -332,11 +332,11 @@ def train_dqn(settings: TrainSettings, out: str | Path, progress: bool = True,
     from tqdm import tqdm
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     frame = settings.frame
     stages = report_curriculum(settings.games, frame)
     total = sum(s.games for s in stages)
-    learner = _Learner(settings, initial_params(settings))
+    learner = _Learner(settings, initial_params(settings))  # imports JAX: without it, no folder is made
+    out.mkdir(parents=True, exist_ok=True)
     replay = Replay(settings.buffer, feature_size(frame), ActionCoding(frame.config).size)
     progress_state, frozen = _Progress(), {}
     checkpoint = out / "checkpoint.npz"

@@ -40,7 +40,7 @@ def test_split_specs_keeps_nested_specs_in_parameters():
     "spec, message",
     [
         ("nobody", "unknown player 'nobody'"),
-        ("bluff:1.5", "bluff must be a probability"),
+        ("bluff:1.5", "bluff must be at most 1, got 1.5"),  # a bound of MAXIMA, checked as the spec is parsed
         ("bluff", "needs a value"),
         ("one-third:speed=3", r"bad parameters \{'speed': 3\}: OneThirdRule takes bluff, name \(got an unexpected"),
         ("no.such.module:Thing", "cannot import 'no.such.module:Thing' \\(no module named 'no'"),
@@ -201,9 +201,9 @@ def test_a_checkout_imported_without_its_install_is_named_with_the_fix(monkeypat
 def test_player_parameters_are_what_a_spec_can_set_with_their_defaults_as_spec_text():
     from ldpomdp.registry import Parameter, player_parameters
 
-    assert player_parameters("one-third") == [Parameter("bluff", "0", None, "bluff")]
+    assert player_parameters("one-third") == [Parameter("bluff", "0", None, "bluff", 1)]
     pomcp = {p.name: p for p in player_parameters("pomcp")}
-    assert pomcp["sims"] == Parameter("sims", "500", None, "num_sims") and pomcp["time"].default is None
+    assert pomcp["sims"] == Parameter("sims", "500", None, "num_sims", 10_000_000) and pomcp["time"].default is None
     assert pomcp["assume"] == Parameter("assume", "one-third", registry.SPEC, "assume")
     assert player_parameters("human") == []  # streams, not something a spec's text gives
     assert [p.name for p in player_parameters("best-response")] == ["assume"]  # a solved object left out
@@ -226,3 +226,83 @@ def test_the_recommended_agent_is_the_first_of_the_list_that_takes_the_rules():
     assert recommended(GameConfig(num_players=3)) == ("robust", {})  # the shipped three-player blueprint
     spec, refusals = recommended(GameConfig(num_players=4))
     assert spec == "expected-count" and "blueprints are solved on demand for 3 players" in refusals["robust"]
+
+
+def test_every_numeric_parameter_of_a_registered_player_has_a_maximum_above_its_default():
+    # issue 55: a number too large for numpy or pomdp-py failed in game 0 with their traceback
+    from ldpomdp.registry import MAXIMA, player_parameters
+
+    for name in registry._REGISTRY:
+        for parameter in player_parameters(name):
+            annotation = str(registry._settable(_factory(name))[_keys(name).index(parameter.key)].annotation)
+            if {"int", "float"} & {t.strip() for t in annotation.split("|")}:
+                assert parameter.maximum == MAXIMA[parameter.key], (name, parameter)
+                if parameter.default is not None:
+                    assert float(parameter.default) <= parameter.maximum, (name, parameter)
+
+
+def _factory(name):
+    import importlib
+
+    module, _, attr = registry._REGISTRY[name].target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _keys(name):
+    return [p.name for p in registry._settable(_factory(name))]
+
+
+@pytest.mark.parametrize("spec, named", [
+    ("expected-count:particles=99999999999999999999999", "particles must be at most 1,000,000, got "
+                                                         "99999999999999999999999"),
+    ("pomcp:sims=10000000000000", "sims must be at most 10,000,000, got 10000000000000"),
+    ("pomcp:time=1e400", "time must be at most 3,600, got 1e400"),
+    ("expected-count:particles=nan", "particles must be at most 1,000,000, got nan"),
+    ("lbr:[pomcp:depth=5000]", "depth must be at most 1,000, got 5000"),  # at any depth
+])
+def test_a_number_above_its_maximum_is_refused_when_the_spec_is_parsed(spec, named):
+    with pytest.raises(ValueError, match=re.escape(named)) as err:
+        parse_spec(spec)  # nothing built yet: before any game
+    assert "\n" not in str(err.value)
+    assert canonical_spec("pomcp:sims=10000000,particles=1000000") == "pomcp:particles=1000000,sims=10000000"
+
+
+@pytest.mark.parametrize("written, canonical", [
+    ("lbr:quantal:ends=fair", "lbr:quantal,ends=fair"),  # the key quantal does not take goes to lbr
+    ("lbr:quantal:reads=true,ends=fair", "lbr:quantal:reads=true,ends=fair"),  # as before
+    ("lbr:quantal:ends=fair,reads=true,lookahead=1", None),  # lbr takes no reads: its build says so, as before
+    ("lbr:one-third:lookahead=1", "lbr:one-third,lookahead=1"),
+    ("lbr:oehm:0.2:lookahead=1", None),  # one piece "0.2:lookahead=1": the positional value, as before
+    ("pomcp:assume=quantal:reads=true:sims=5", None),
+    ("pomcp:assume=quantal:sims=5", "pomcp:assume=quantal,sims=5"),
+    ("robust:safe=cfr:table=t.npz", "robust:safe=cfr:table=t.npz"),  # both take table: it stays with cfr
+    ("lbr:cfr:table=t.npz", "lbr:cfr:table=t.npz"),
+    ("lbr:[quantal:reads=true],ends=fair", "lbr:quantal:reads=true,ends=fair"),
+])
+def test_a_key_the_nested_player_does_not_take_goes_to_the_player_around_it(written, canonical):
+    if canonical is None:  # the key goes nowhere new: the text keeps its meaning
+        assert canonical_spec(written) == canonical_spec(canonical_spec(written))
+        return
+    assert canonical_spec(written) == canonical
+    assert parse_spec(written).kwargs == parse_spec(canonical).kwargs
+
+
+def test_a_key_no_player_of_a_nested_spec_takes_is_refused_showing_the_bracketed_form():
+    with pytest.raises(ValueError, match=re.escape("neither quantal nor lbr takes speed (quantal takes reads, "
+                                                   "temperature; lbr takes ends, lookahead, policy, raises, table)")
+                       ) as err:
+        parse_spec("lbr:quantal:speed=2,ends=fair")
+    assert "\n" not in str(err.value) and str(err.value).endswith("'lbr:[quantal],speed=2'")
+    with pytest.raises(ValueError, match=re.escape("'pomcp:assume=[quantal],speed=2'")):
+        parse_spec("pomcp:assume=quantal:speed=2,sims=5")
+
+
+def test_a_long_spec_is_echoed_cut_in_its_error():
+    # issue 55: a 20,000-character spec was echoed twice in the error line
+    from ldpomdp.errors import ECHO_LIMIT, echo
+
+    assert echo("short") == "'short'" and echo("x" * 100, quote=False) == "x" * ECHO_LIMIT + "... (100 characters)"
+    for spec in ["x" * 20_000, "bluff:" + "9" * 20_000, "lbr:" + "quantal:" * 3_000]:
+        with pytest.raises(ValueError) as err:
+            make_player(spec)
+        assert len(str(err.value)) < 600 and "(2" in str(err.value), str(err.value)[:600]

@@ -9,7 +9,7 @@ import textwrap
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, echo
 from ..game import play_game, player_name
 from ..players.human import HumanPlayer
 from ..registry import make_seat, registered_names, split_specs
@@ -30,7 +30,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             opponent.reset(seat, config)  # a player that cannot play these rules says so before the game starts
         except UsageError as exc:
-            raise UsageError(f"player {spec!r}: {exc}") from None
+            raise UsageError(f"player {echo(spec)}: {exc}") from None
     rng = np.random.default_rng(args.seed)
     players = [HumanPlayer()] + opponents
     seats = ", ".join(f"{seat} {player_name(p)}" for seat, p in enumerate(players))

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from pathlib import Path
 
-from ..errors import UsageError
+from ..errors import UsageError, echo
 from ..registry import split_specs
 from .options import RULE_OPTIONS, VARIANT_OPTIONS, add_rule_options, config_from_args, deprecated_alias, option_int
 
@@ -21,6 +22,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.experiment:
         return _run_experiment(args, options)
     from ..sweeps import Cell, report, run_sweep
+    from ..sweeps.tournament import check_folder_kind
 
     if not args.players:
         raise UsageError("give --players SPEC,SPEC[,...] or --experiment NAME")
@@ -28,12 +30,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise UsageError("--quick picks a named experiment's small version: give it with --experiment NAME")
     players = split_specs(args.players)
     if len(players) < 2:
-        raise UsageError(f"--players {args.players!r} names {len(players)} player; a game needs at least two, "
+        raise UsageError(f"--players {echo(args.players)} names {len(players)} player; a game needs at least two, "
                          f"separated by commas")
     dice = _sweep_dice(args, len(players))
     config = config_from_args(args, len(players), dice=dice[0])
     cells = [Cell(tuple(players), replace(config, dice=(d,) * len(players))) for d in dice]
     out = args.out or "results/sweep"
+    check_folder_kind(Path(out), "sweep")
     rows = run_sweep(cells, 1000 if args.games is None else args.games, out, args.seed, **options)
     report(rows, cells, out, title=" vs ".join(players), plot=not args.no_plot)
     return 0

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import UsageError, echo
 from ..registry import canonical_spec
 from ..rules import MAX_TABLE_DICE, VARIANT_DEFAULTS, GameConfig
 
@@ -101,12 +101,12 @@ class Cell:
         parts = base.rsplit(";", 5)  # the player specs come first and may hold any character but "|"
         fields = dict(part.partition("=")[::2] for part in parts)
         if [p.partition("=")[0] for p in parts] != ["players", "dice", "bids", "faces", "wild", "opener"]:
-            raise UsageError(f"{text!r} is not a cell id (players=A|B;dice=D;bids=B;faces=F;wild=W;opener=O)")
+            raise UsageError(f"{echo(text)} is not a cell id (players=A|B;dice=D;bids=B;faces=F;wild=W;opener=O)")
         try:
             dice, faces = int(fields["dice"]), int(fields["faces"])
             wild = None if fields["wild"] == "None" else int(fields["wild"])
         except ValueError:
-            raise UsageError(f"{text!r} is not a cell id: dice, faces and wild must be integers") from None
+            raise UsageError(f"{echo(text)} is not a cell id: dice, faces and wild must be integers") from None
         players = fields["players"].split("|")
         cell = replace(cls.of(players, dice, bids=fields["bids"], faces=faces, wild=wild, opener=fields["opener"],
                               **variants), seating=seating)
@@ -114,7 +114,7 @@ class Cell:
             return cell
         if _cell_id(players, cell.config) == text:  # written before canonical specs: its games keep this id
             return replace(cell, legacy_id=text)
-        raise UsageError(f"{text!r} is not a cell id (it reads as {cell.id!r})")
+        raise UsageError(f"{echo(text)} is not a cell id (it reads as {cell.id!r})")
 
 
 def variants_text(config: GameConfig) -> str:
@@ -158,16 +158,16 @@ def parse_dice_range(text: str, players: int = 2) -> list[int]:
     for part in str(text).split(","):
         match = _DICE_ITEM.fullmatch(part.strip())
         if not part.strip():
-            raise UsageError(f"--dice {text!r} has an empty item: give dice counts between the commas")
+            raise UsageError(f"--dice {echo(text)} has an empty item: give dice counts between the commas")
         if not match:
-            raise UsageError(f"--dice must look like 5, 1-35 or 1-35:2 (comma-separated), got {text!r}")
+            raise UsageError(f"--dice must look like 5, 1-35 or 1-35:2 (comma-separated), got {echo(text)}")
         low = int(match.group(1))
         high = int(match.group(2)) if match.group(2) else low
         step = int(match.group(3)) if match.group(3) else 1
         if low < 1 or high < low or step < 1:
-            raise UsageError(f"--dice must name dice counts >= 1 (low-high, high >= low, step >= 1), got {text!r}")
+            raise UsageError(f"--dice must name dice counts >= 1 (low-high, high >= low, step >= 1), got {echo(text)}")
         if high * players > MAX_TABLE_DICE:
-            raise UsageError(f"--dice {text!r}: {players} players x {high} dice put {high * players} dice on the "
+            raise UsageError(f"--dice {echo(text)}: {players} players x {high} dice put {high * players} dice on the "
                              f"table, above the limit MAX_TABLE_DICE = {MAX_TABLE_DICE} (at most "
                              f"{MAX_TABLE_DICE // players} dice each)")
         values.update(range(low, high + 1, step))

@@ -11,6 +11,7 @@ from .cell import Cell
 from .experiments import Experiment
 from .runner import run_sweep
 from .statistics import SUMMARY_FILE, SummaryRow, format_table
+from .tournament import check_folder_kind
 
 __all__ = ["report", "run_experiment"]
 
@@ -91,6 +92,7 @@ def run_experiment(
     out = Path(out or Path("results") / experiment.name)
     if log:
         log(f"{experiment.name}: {experiment.title} ({len(cells)} cells x {games} games{', quick' if quick else ''})")
+    check_folder_kind(Path(out), "sweep")
     rows = run_sweep(cells, games, out, seed, log=log, **run_options)
     report(rows, cells, out, title=experiment.title, x_of=experiment.x_of, x_label=experiment.x_label,
            roles=experiment.roles, reference=experiment.reference, plot=plot, log=log)

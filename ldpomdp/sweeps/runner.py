@@ -18,13 +18,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-from ..errors import PlayerError, UsageError, install_hint
+from ..errors import PlayerError, UsageError, echo, install_hint
 from ..game import IllegalActionError
 from ..interrupts import sigterm_as_interrupt
 from ..registry import make_seat
@@ -40,7 +41,8 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-__all__ = ["run_sweep", "play_batch", "validate", "worker_pool", "read_timing", "TIMING_FILE", "TIMING_COLUMNS"]
+__all__ = ["run_sweep", "play_batch", "validate", "worker_pool", "dask_client", "read_timing", "TIMING_FILE",
+           "TIMING_COLUMNS"]
 
 LOCK_FILE = ".lock"
 TIMING_FILE = "timing.csv"
@@ -90,12 +92,37 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
             if spec not in built:
                 built[spec] = make_seat(spec)
                 if getattr(built[spec], "interactive", False):
-                    raise UsageError(f"player {spec!r} in cell {cell.id}: a person cannot play in a sweep (its games "
-                                     f"run unattended, in worker processes); play the agents with `ldpomdp play`")
+                    raise UsageError(f"player {echo(spec)} in cell {echo(cell.id, quote=False)}: a person cannot "
+                                     f"play in a sweep (its games run unattended, in worker processes); play the "
+                                     f"agents with `ldpomdp play`")
             try:
                 built[spec].reset(seat, config)
             except UsageError as exc:
-                raise UsageError(f"player {spec!r} in cell {cell.id}: {exc}") from None
+                raise UsageError(f"player {echo(spec)} in cell {echo(cell.id, quote=False)}: {exc}") from None
+
+
+def _missing_parents(out: Path) -> list[Path]:
+    """``out`` and its parents that do not exist yet, deepest first: what making ``out`` creates."""
+    missing = []
+    while not out.exists() and out != out.parent:
+        missing.append(out)
+        out = out.parent
+    return missing
+
+
+def _remove_if_unused(out: Path, made: list[Path]) -> None:
+    """After a failed run: remove the folder ``out`` and the parents it made (``made``) if the run stored nothing,
+    so that a refusal or a failure before any game leaves nothing behind."""
+    stored = out / GAMES_FILE
+    if not made or (stored.exists() and stored.stat().st_size):
+        return
+    for name in (GAMES_FILE, LOCK_FILE):
+        (out / name).unlink(missing_ok=True)
+    for folder in made:
+        try:
+            folder.rmdir()  # only when empty: a file the run did not make is kept
+        except OSError:
+            return
 
 
 def _prepare_out(out: Path) -> Path:
@@ -158,6 +185,24 @@ def _start_forkserver() -> None:
 
 
 @contextmanager
+def dask_client(scheduler: str) -> Iterator[Any]:
+    """A dask.distributed client of the scheduler at ``scheduler``, closed on leaving.
+
+    A UsageError when dask is not installed, the address is not one, or the scheduler does not answer within
+    ``SCHEDULER_TIMEOUT`` seconds."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise UsageError(f"--scheduler needs dask.distributed: {install_hint('dask')}") from None
+    try:
+        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, ValueError) as exc:  # unreachable (OSError, TimeoutError) or not an address (ValueError)
+        raise UsageError(f"cannot reach the dask scheduler at {echo(scheduler)}: {exc}") from None
+    with client:
+        yield client
+
+
+@contextmanager
 def worker_pool(workers: int | None, scheduler: str | None = None, executor: Executor | None = None,
                 broken: str = SWEEP_BROKEN) -> Iterator[tuple[Executor, int]]:
     """Yield the executor to run on and how many jobs it runs at once.
@@ -168,15 +213,7 @@ def worker_pool(workers: int | None, scheduler: str | None = None, executor: Exe
         yield executor, max(1, workers or os.cpu_count() or 1)
         return
     if scheduler:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise UsageError(f"--scheduler needs dask.distributed: {install_hint('dask')}") from None
-        try:
-            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-        except (OSError, ValueError) as exc:  # unreachable (OSError, TimeoutError) or not an address (ValueError)
-            raise UsageError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
-        with client:
+        with dask_client(scheduler) as client:
             yield client.get_executor(), max(1, sum(client.nthreads().values()))
         return
     workers = (os.cpu_count() or 1) if workers is None else workers
@@ -278,13 +315,31 @@ def run_sweep(
 
     Raises:
         ValueError: no cells, a cell listed twice, ``games`` or ``seed`` out of range, a spec that does not build, is
-            a person, or refuses its cell's rules, a folder that is not writable or in use by another sweep, or an
-            unreachable dask scheduler.
+            a person, or refuses its cell's rules, a folder that is not writable or in use by another sweep, dask not
+            installed or its scheduler unreachable: all before the folder is made (a run that fails before storing a
+            game removes the folder it made).
         UsageError: ``out`` holds games played with another seed.
     """
     cells = list(cells)
     validate(cells, games, seed)
-    out = _prepare_out(Path(out))
+    with ExitStack() as stack:
+        if scheduler and executor is None:  # reached before the folder is made: a refusal leaves nothing
+            client = stack.enter_context(dask_client(scheduler))
+            executor, workers = client.get_executor(), max(1, sum(client.nthreads().values()))
+        made = _missing_parents(Path(out))
+        out = _prepare_out(Path(out))
+        try:
+            return _run_in(out, cells, games, seed, workers=workers, executor=executor, batch=batch,
+                           progress=progress, log=log, exact=exact, then=then)
+        except BaseException:
+            _remove_if_unused(out, made)
+            raise
+
+
+def _run_in(out: Path, cells: list[Cell], games: int, seed: int, *, workers: int | None, executor: Executor | None,
+            batch: int | None, progress: bool, log: Callable[[str], None] | None, exact: bool,
+            then: Callable[[dict[tuple[str, int], dict]], None] | None) -> list[SummaryRow]:
+    """``run_sweep`` in the folder ``out``, made and checked: its games played and summarised under its lock."""
     with _folder_lock(out):
         store = GameStore(out / GAMES_FILE)
         store.check_seed(seed)
@@ -300,7 +355,7 @@ def run_sweep(
                 f"{store.path}" if todo else f"nothing left to play: all {games * len(cells)} games of the "
                 f"{len(cells)} cells are in {store.path}")
         if todo:
-            _play(cells, todo, seed, store, out / TIMING_FILE, workers=workers, scheduler=scheduler,
+            _play(cells, todo, seed, store, out / TIMING_FILE, workers=workers, scheduler=None,
                   executor=executor, batch=batch, progress=progress, log=log)
         rows = summarize(cells, games, store.records)
         if exact:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..datafiles import write_atomic
-from ..errors import UsageError, install_hint
+from ..errors import UsageError, echo, install_hint
 from ..moved import moved_attribute
 from ..registry import canonical_spec
 from ..rules import GameConfig, dice_text
@@ -30,11 +30,12 @@ from .cell import Cell
 from .csv_format import INTEGER, NUMBER, columns_of, read_csv, write_csv
 from .ratings import Outcome, Rating, rate
 from .runner import run_sweep
-from .statistics import wilson_interval
+from .statistics import SUMMARY_FILE, wilson_interval
 
 __all__ = ["Tournament", "CrossRow", "Standings", "run_tournament", "standings", "cross_table", "outcomes",
            "write_outputs", "read_outputs", "TournamentFiles", "format_standings", "TOURNAMENT_FILE",
-           "CROSS_TABLE_FILE", "RATINGS_FILE", "RATINGS_PLOT", "CROSS_COLUMNS", "RATING_COLUMNS", "GROUPS"]
+           "CROSS_TABLE_FILE", "RATINGS_FILE", "RATINGS_PLOT", "CROSS_COLUMNS", "RATING_COLUMNS", "GROUPS",
+           "check_folder_kind"]
 
 TOURNAMENT_FILE, CROSS_TABLE_FILE, RATINGS_FILE, RATINGS_PLOT = (
     "tournament.json", "cross_table.csv", "ratings.csv", "ratings.png")
@@ -264,9 +265,24 @@ def run_tournament(tournament: Tournament, out: str | Path, *, plot: bool = True
             log(f"note: {tournament.games} games a group is not a multiple of {tournament.players}: the agents did "
                 f"not take every seat equally often")
 
+    check_folder_kind(out, "tournament")
     run_sweep(tournament.cells, tournament.games, out, tournament.seed, log=log, exact=False, then=finish,
               **run_options)
     return found[0]
+
+
+def check_folder_kind(out: Path, kind: str) -> None:
+    """Refuse a run of ``kind`` ("sweep" or "tournament") into a folder holding the other kind's results.
+
+    ``ldpomdp sweep``, ``run_experiment`` and ``run_tournament`` check their folder so, before anything is made.
+    A folder holds a tournament when it has a ``tournament.json``, a sweep when it has a ``summary.csv`` without one;
+    a first run stopped before its summary is neither, and either kind may go on there."""
+    holds = ("tournament" if (out / TOURNAMENT_FILE).is_file() else "sweep" if (out / SUMMARY_FILE).is_file()
+             else None)
+    if holds is not None and holds != kind:
+        files = TOURNAMENT_FILE if holds == "tournament" else f"{SUMMARY_FILE} without a {TOURNAMENT_FILE}"
+        raise UsageError(f"{echo(str(out))} holds a {holds}'s results ({files}): a {kind} there would mix its files "
+                         f"with them; give the {kind} another --out")
 
 
 def format_standings(result: Standings) -> str:

@@ -71,8 +71,14 @@ class Results:
         return sorted(p.name for p in self.path.iterdir() if p.is_dir() and _is_results(p))
 
     def listing(self) -> dict:
-        """The folders (``name`` and ``kind``: sweep or tournament) and the folder given."""
-        return {"path": str(self.path), "folders": [{"name": n, "kind": self.folder(n).kind} for n in self.names()]}
+        """The folders (``name`` and ``kind``: sweep or tournament) and the folder given, as ``shown``."""
+        return {"path": self.shown, "folders": [{"name": n, "kind": self.folder(n).kind} for n in self.names()]}
+
+    @property
+    def shown(self) -> str:
+        """The folder given as a page names it: as given when relative, else by its name alone (a page never shows
+        where the server's files lie)."""
+        return str(self.path) if not self.path.is_absolute() else self.path.name or "."
 
     def folder(self, name: str | None) -> ResultsFolder:
         """The folder ``name`` (None: the first), or a 404 naming the folders there are."""

@@ -21,6 +21,7 @@ from ldpomdp.cli import build_parser
 from ldpomdp.cli import main as cli_main
 from ldpomdp.cli.options import config_from_args
 from ldpomdp.datafiles import read_npz
+from ldpomdp.errors import UsageError, echo
 from ldpomdp.exact import tables
 from ldpomdp.exact.two_player import equilibrium
 from ldpomdp.exact.two_player.table import GameTable
@@ -220,8 +221,26 @@ def test_a_damaged_table_is_one_line_naming_the_spec_the_file_and_its_fault(tmp_
     assert cli_main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
-    assert err.startswith(f"ldpomdp: error: player {spec!r}")
+    assert err.startswith(f"ldpomdp: error: player {echo(spec)}")  # a long spec cut
     assert f": cannot read the equilibrium table {path}: {fault}" in err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("command", ["play", "sweep"])
+def test_a_table_holding_pickled_objects_is_named_so_not_damaged(tmp_path, capsys, monkeypatch, command):
+    # issue 55: it was "damaged", with numpy's hint to pass allow_pickle=True: an invitation to run the file's code
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
+    path = tmp_path / "t.npz"
+    np.savez(path, strategy=np.array([{"a": 1}], dtype=object))
+    argv = (["play", "--opponents", f"cfr:table={path}", "--dice", "1"] if command == "play" else
+            ["sweep", "--players", f"cfr:table={path},one-third", "--dice", "1", "--games", "2", "--workers", "1",
+             "--no-plot", "--no-progress", "--out", str(tmp_path / "o")])
+    assert cli_main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"cannot read the equilibrium table {path}: the file holds pickled Python objects, which ldpomdp never " \
+           f"loads" in err
+    assert "allow_pickle" not in err and "damaged" not in err
     assert not (tmp_path / "o").exists()
 
 
@@ -458,3 +477,29 @@ def test_a_solve_whose_sweeps_run_out_keeps_its_checkpoint_and_says_how_to_conti
     assert "kept in" not in capsys.readouterr().out
     assert GameTable.load(out).residual <= equilibrium.SWEEP_TOLERANCE
     assert [p.name for p in tmp_path.iterdir()] == [out.name]  # the checkpoint and the rounds' states beside it gone
+
+
+def test_a_solve_estimated_over_an_hour_says_so_and_waits_for_yes(tmp_path, capsys, monkeypatch):
+    # issue 55: `solve equilibrium --dice 99` started a solve of ages without a word
+    from ldpomdp.cli.solve import ASK_ABOVE, SHIPPED_SECONDS, solve_seconds
+    from ldpomdp.exact.tables import SHIPPED
+
+    assert solve_seconds(GameConfig(), SHIPPED.dice, SHIPPED.recall, SHIPPED.iterations) == pytest.approx(
+        SHIPPED_SECONDS)  # the model's scale: the shipped table's measured solve
+    costs = [solve_seconds(GameConfig(), d, SHIPPED.recall, SHIPPED.iterations) for d in range(1, 12)]
+    assert costs == sorted(costs) and costs[0] < 60 < ASK_ABOVE < costs[-1]
+    out = tmp_path / "cfr.npz"
+    assert cli_main(["solve", "equilibrium", "--dice", "99", "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ldpomdp: error: solving every round up to 99 dice each (150 iterations a round, recall "
+                          "3@4,2) would take about ") and " CPU hours " in err and "pass --yes" in err
+    assert err.count("\n") == 1 and list(tmp_path.iterdir()) == []
+
+    def started(*args, **kwargs):
+        raise UsageError("started")
+
+    monkeypatch.setattr(equilibrium, "solve_game", started)
+    assert cli_main(["solve", "equilibrium", "--dice", "99", "--out", str(out), "--no-progress", "--yes"]) == 2
+    said, refused = capsys.readouterr().err.splitlines()
+    assert said.startswith("solving every round up to 99 dice each") and said.endswith(" CPU hours, estimated")
+    assert refused == "ldpomdp: error: started"  # the estimate came first, then the solve

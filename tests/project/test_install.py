@@ -54,7 +54,9 @@ def test_a_command_missing_its_extra_names_the_install(extra, missing, argv, mon
     _without(monkeypatch, missing)
     monkeypatch.chdir(tmp_path)  # the default output folders
     assert main(argv) == 2
-    assert errors.install_hint(extra) in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert errors.install_hint(extra) in err and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # issue 55: no results/ with a .lock and an empty games.jsonl, no dqn/
 
 
 def test_a_sweep_without_matplotlib_names_the_plot_install(monkeypatch, tmp_path):

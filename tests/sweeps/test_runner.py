@@ -18,6 +18,7 @@ import pytest
 from conftest import SMALL, lines, sweep
 
 from ldpomdp import PlayerError
+from ldpomdp.errors import UsageError
 from ldpomdp.sweeps import Cell, play_batch, run_sweep
 
 
@@ -269,11 +270,29 @@ def test_an_unreachable_dask_scheduler_fails_with_a_clear_error(tmp_path, monkey
         sweep(tmp_path / "out", scheduler="tcp://127.0.0.1:1")
     with pytest.raises(ValueError, match=r"cannot reach the dask scheduler at 'no-port'"):
         sweep(tmp_path / "out", scheduler="no-port")
+    assert list(tmp_path.iterdir()) == []  # issue 55: reached before the folder is made
+
+
+def test_a_run_that_fails_before_storing_a_game_leaves_no_folder(tmp_path, monkeypatch):
+    from ldpomdp.sweeps import runner
+
+    def broken(*args, **kwargs):
+        raise UsageError("refused in the middle")
+
+    monkeypatch.setattr(runner, "_play", broken)
+    with pytest.raises(UsageError, match="refused in the middle"):
+        sweep(tmp_path / "new" / "out", games=2)
+    assert list(tmp_path.iterdir()) == []  # the folders it made are gone, and only those
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "notes.txt").write_text("mine")
+    with pytest.raises(UsageError):
+        sweep(tmp_path / "kept", games=2)
+    assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == [".lock", "games.jsonl", "notes.txt"]
 
 
 @pytest.mark.parametrize("cells,games,message", [
     ([Cell.of(("one-third", "nosuchplayer"), 3)], 5, "unknown player 'nosuchplayer'"),
-    ([Cell.of(("one-third", "bluff:1.5"), 3)], 5, r"bluff.*\[0, 1\]"),
+    ([Cell.of(("one-third", "bluff:1.5"), 3)], 5, "bluff must be at most 1, got 1.5"),
     ([Cell.of(("one-third", "one-third"), 3)], 0, "games per cell"),
     ([Cell.of(("one-third", "human"), 3)], 5, r"player 'human' in cell \S+: a person cannot play in a sweep"),
 ])

@@ -285,7 +285,7 @@ def test_more_games_into_the_same_folder_rewrite_the_files_from_every_game(tmp_p
 
 @pytest.mark.parametrize("argv,message", [
     (["--players", "robust"], "a tournament needs at least two agents, got 1"),
-    (["--players", "robust,nobody"], "unknown player 'nobody' in spec 'nobody'"),
+    (["--players", "robust,nobody"], "unknown player 'nobody'; known:"),
     (["--players", "robust,robust:"], "agent 'robust' is listed twice"),
     (["--players", "human,one-third"], "player 'human' in cell players=human|one-third;dice=5;bids=full;faces=6;"
                                        "wild=1;opener=after_challenger: a person cannot play in a sweep"),
@@ -322,3 +322,22 @@ def test_without_matplotlib_the_plot_is_skipped_with_a_one_line_install_hint(tmp
     assert [line for line in said if "needs matplotlib" in line] == [
         f"ratings.png needs matplotlib: {install_hint('plot')}"]
     assert (tmp_path / "ratings.csv").exists() and not (tmp_path / "ratings.png").exists()
+
+
+@pytest.mark.parametrize("first, second", [("sweep", "tournament"), ("tournament", "sweep")])
+def test_a_tournament_and_a_sweep_never_share_a_folder(tmp_path, capsys, first, second):
+    # issue 55: the second run mixed its files with the first's
+    out = tmp_path / "o"
+    argv = {"sweep": ["sweep", "--players", "one-third,random", "--dice", "1"],
+            "tournament": ["tournament", "--players", "one-third,random", "--dice", "1"]}
+    common = ["--games", "2", "--workers", "1", "--no-progress", "--no-plot", "--out", str(out)]
+    assert cli_main(argv[first] + common) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    capsys.readouterr()
+    assert cli_main(argv[second] + common) == 2
+    err = capsys.readouterr().err
+    holds = "tournament.json" if first == "tournament" else "summary.csv without a tournament.json"
+    assert err == (f"ldpomdp: error: {str(out)!r} holds a {first}'s results ({holds}): a {second} there would mix "
+                   f"its files with them; give the {second} another --out\n")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing added, nothing changed
+    assert cli_main(argv[first] + common[:1] + ["3"] + common[2:]) == 0  # the first kind goes on there

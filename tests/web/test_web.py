@@ -8,6 +8,7 @@ import pickle
 import sys
 import types
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -429,6 +430,16 @@ def results_parent(tmp_path_factory, sweep_folder):
     return parent
 
 
+def test_results_name_the_folder_given_without_the_servers_absolute_path(results_parent, sweep_folder, monkeypatch):
+    # issue 55: /api/results (and so the page) showed the server's absolute --results path
+    for given, shown in [(results_parent, results_parent.name), (sweep_folder, sweep_folder.name)]:
+        listing = _client(create_app(results=given)).get("/api/results").json()
+        assert listing["path"] == shown and str(given.parent) not in str(listing)
+    monkeypatch.chdir(results_parent.parent)
+    listing = _client(create_app(results=Path(results_parent.name) / "a")).get("/api/results").json()
+    assert listing["path"] == f"{results_parent.name}/a"  # as the user gave it
+
+
 def test_a_folder_of_result_folders_lists_them_and_compares_two_cell_by_cell(results_parent):
     client = _client(create_app(results=results_parent))
     assert client.get("/api/results").json()["folders"] == [
@@ -663,9 +674,10 @@ def test_the_agents_offered_are_the_registrys_seats_with_their_parameters_and_de
     robust = {p["name"]: p for p in choices["robust"]["parameters"]}
     assert robust["confidence"]["default"] == "0.95" and robust["stop_loss"]["default"] == "0.5"
     assert robust["types"] == {"name": "types", "default": "[one-third,random,aggressive,conservative,oehm:0.2]",
-                               "kind": "specs", "key": "types", "value": None}
+                               "kind": "specs", "key": "types", "value": None, "maximum": None}
     particles = next(p for p in choices["expected-count"]["parameters"] if p["name"] == "particles")
     assert particles["default"] == "10000" and particles["key"] == "n_particles"
+    assert particles["maximum"] == 1_000_000  # the largest value a spec may give (registry.MAXIMA)
     assert {p["name"]: p["kind"] for p in choices["cfr"]["parameters"]} == {"table": "file"}
     for name, choice in choices.items():  # the spec the page builds from the values shown is the example spec
         given = [f"{p['name']}={p['value']}" for p in choice["parameters"] if p["value"] is not None]
