@@ -1,11 +1,11 @@
-"""Player specs: the one place that turns spec strings into players, and the home of their grammar.
+"""Player specs: the one place that turns spec strings into players, and the players' table of contents.
 
 Strings like ``bluff:0.3``, ``expected-count:particles=1000`` or ``mypkg.mod:MyOpponent:level=2`` become players
-here. The grammar (docs/players.md) covers parsing, the canonical text (which keys sweep cells, so seeds) and the
-kinds of parameters (a file, a nested spec, a list of specs) and the largest value of every numeric parameter of the
-registered players (``MAXIMA``). Planners and opponents register here by name; targets are imported lazily, and
-parsing reads nothing and imports no user code (only, to route a nested spec's keys, the registered players' own
-modules), so a spec can be checked before it is built.
+here. The grammar (docs/players.md; its plain text pieces in ``ldpomdp.spec_grammar``) covers parsing, the canonical
+text (which keys sweep cells, so seeds), the kinds of parameters (a file, a nested spec, a list of specs) and the
+largest value of every numeric parameter of the registered players (``MAXIMA``). Planners and opponents register
+here by name; targets are imported lazily, and parsing reads nothing and imports no user code (only, to route a
+nested spec's keys, the registered players' own modules), so a spec can be checked before it is built.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 from .errors import UsageError, describe, echo
 from .game import Player
 from .rules import GameConfig
+from .spec_grammar import EXACT_INT, KEY, group_specs, inside_brackets, parse_value, split_pieces
 from .validation import at_most
 
 __all__ = ["PlayerSpec", "Parameter", "make_player", "make_seat", "parse_spec", "canonical_spec", "spec_text",
@@ -243,69 +243,6 @@ register("openspiel", "ldpomdp.planners.openspiel_player:OpenSpielPlayer", alias
                  "hands from the package's belief) or openspiel:policy=PATH (a tabular policy saved from OpenSpiel)")
 
 
-_KEY = re.compile(r"([A-Za-z_]\w*)\s*=(.*)", re.DOTALL)  # a ``key=value`` piece (a spec's name never has "=")
-_EXACT_INT = 2**53  # integral numbers below this are written as integers
-
-
-def _value(text: str) -> Any:
-    """A plain parameter's value: true/false (any case), a number (an integral one as an int), else the word."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        number = float(text)
-    except ValueError:
-        return text
-    return int(number) if number.is_integer() and abs(number) < _EXACT_INT else number
-
-
-def _pieces(text: str, where: str) -> list[str]:
-    """``text`` cut at the commas outside brackets, each piece stripped (empty ones dropped); a UsageError starting
-    with ``where`` for brackets that do not pair up."""
-    pieces, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-            if depth < 0:
-                raise UsageError(f"{where}: a ']' closes no '['")
-        elif char == "," and depth == 0:
-            pieces.append(text[start:i])
-            start = i + 1
-    if depth:
-        raise UsageError(f"{where}: a '[' is never closed")
-    pieces.append(text[start:])
-    return [p.strip() for p in pieces if p.strip()]
-
-
-def _group(pieces: list[str]) -> list[str]:
-    """Pieces of a list of specs grouped into specs: a ``key=value`` piece belongs to the spec before it."""
-    specs: list[str] = []
-    for piece in pieces:
-        if specs and _KEY.fullmatch(piece):
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
-    return specs
-
-
-def _inside(value: str) -> str | None:
-    """The text inside brackets that enclose all of ``value``, else None."""
-    if not value.startswith("["):
-        return None
-    depth = 0
-    for i, char in enumerate(value):
-        depth += {"[": 1, "]": -1}.get(char, 0)
-        if depth == 0:
-            return value[1:-1].strip() if i == len(value) - 1 else None
-    return None
-
-
 def _written(kind: str | None, value: Any) -> str:
     """A parameter's value as the canonical text writes it: brackets around a value holding a comma (or a bracket)
     and around every list of specs."""
@@ -313,7 +250,7 @@ def _written(kind: str | None, value: Any) -> str:
         return "[" + ",".join(canonical_spec(s) for s in value) + "]"
     if isinstance(value, bool):
         text = "true" if value else "false"
-    elif isinstance(value, float) and not (value.is_integer() and abs(value) < _EXACT_INT):
+    elif isinstance(value, float) and not (value.is_integer() and abs(value) < EXACT_INT):
         text = repr(value)
     elif isinstance(value, (int, float)):
         text = str(int(value))
@@ -451,9 +388,9 @@ def parse_spec(text: str) -> PlayerSpec:
     kwargs: dict[str, Any] = {}
     files: list[tuple[str, str]] = []
     nested: list[PlayerSpec] = []
-    pieces = _pieces(params, f"player spec {echo(text)}")
+    pieces = split_pieces(params, f"player spec {echo(text)}")
     for piece in pieces:  # grows by the keys routed out of a nested spec
-        match = _KEY.fullmatch(piece)
+        match = KEY.fullmatch(piece)
         if match:
             key, value = entry.aliases.get(match[1], match[1]), match[2].strip()
         elif entry.positional is not None and not kwargs:
@@ -469,7 +406,7 @@ def parse_spec(text: str) -> PlayerSpec:
         if kind in (SPEC, SPECS):
             kwargs[key] = _nested_value(f"player spec {echo(text)}, parameter {entry.shown(key)}", kind, value, nested)
             continue
-        inside = _inside(value)
+        inside = inside_brackets(value)
         if inside is None and ("[" in value or "]" in value):
             raise UsageError(f"player spec {echo(text)}: brackets must enclose a whole value, got {echo(value)}")
         value = value if inside is None else inside
@@ -477,7 +414,7 @@ def parse_spec(text: str) -> PlayerSpec:
             kwargs[key] = value
             files.append((entry.shown(key), value))
         else:
-            kwargs[key] = _value(value)
+            kwargs[key] = parse_value(value)
             if registered and key in MAXIMA:
                 at_most(f"player spec {echo(text)}", entry.shown(key), kwargs[key], MAXIMA[key], value)
     if entry.positional and entry.positional not in kwargs:
@@ -513,11 +450,11 @@ def _routed(text: str, outer: str, key: str, value: str) -> tuple[str, list[str]
     """
     head, sep, rest = value.partition(":")
     head = head.strip()
-    if _inside(value) is not None or not sep or head not in _REGISTRY:
+    if inside_brackets(value) is not None or not sep or head not in _REGISTRY:
         return value, []
     inner_entry, outer_entry = _REGISTRY[head], _REGISTRY[outer]
     try:
-        pieces = [(piece, _KEY.fullmatch(piece)) for piece in _pieces(rest, "")]
+        pieces = [(piece, KEY.fullmatch(piece)) for piece in split_pieces(rest, "")]
     except UsageError:  # brackets that do not pair up: the nested spec's own parse says so
         return value, []
     if not any(match for _, match in pieces):
@@ -553,11 +490,12 @@ def _nested_value(where: str, kind: str, value: str, nested: list[PlayerSpec]) -
     For SPEC: a canonical spec, or ``none``. For SPECS: a list of them (in brackets, or, as written before brackets,
     joined by "+"). Errors start with ``where``.
     """
-    inside = _inside(value)
+    inside = inside_brackets(value)
     if kind == SPEC:
         items = [value if inside is None else inside]
     else:
-        items = _group(_pieces(inside, where)) if inside is not None else [v.strip() for v in value.split("+")]
+        items = (group_specs(split_pieces(inside, where)) if inside is not None
+                 else [v.strip() for v in value.split("+")])
     if not items or not all(items):
         raise UsageError(f"{where}: needs {'a player spec' if kind == SPEC else 'player specs'}, got {echo(value)}")
     if kind == SPEC and items[0].lower() == "none":
@@ -600,7 +538,7 @@ def split_specs(text: str) -> list[str]:
     A ``k=v`` piece belongs to the spec before it, also when a value is itself a spec with ":"
     (``pomcp:sims=200,assume=oehm:0.2``), since a spec's name never contains "=". No specs at all is a UsageError.
     """
-    specs = _group(_pieces(text, f"player specs {echo(text)}"))
+    specs = group_specs(split_pieces(text, f"player specs {echo(text)}"))
     if not specs:
         raise UsageError("no players given")
     return specs
