@@ -34,7 +34,7 @@ from .rules import (
     minimal_raises,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 moved.install()
 

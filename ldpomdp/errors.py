@@ -51,12 +51,16 @@ def describe(exc: BaseException) -> str:
 
 
 def install_hint(extra: str) -> str:
-    """The command that installs the extra ``extra``: from the checkout, since the package is not on PyPI (editable
-    when this copy runs from a checkout, so that the install stays editable)."""
+    """The command that installs the extra ``extra`` beside this copy of the package.
+
+    From a checkout (an editable install, or the checkout on ``PYTHONPATH``) it is that checkout, editable, so that
+    the install stays editable; from an installed wheel or sdist it is the package by name, which pip completes with
+    the extra's requirements (the installed version stays).
+    """
     checkout = _HERE.parent
     if (checkout / "pyproject.toml").is_file():
         return f'pip install -e "{checkout}[{extra}]"'
-    return f'pip install ".[{extra}]" in the ldpomdp checkout (the package is not on PyPI)'
+    return f'pip install "ldpomdp[{extra}]"'
 
 
 def echo(text: object, limit: int = ECHO_LIMIT, quote: bool = True) -> str:

@@ -144,6 +144,7 @@ def train(out, *extra):
                              *SMALL, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+# the tests that take this run share one test process (pytest-xdist's group dqn-training), so it trains once
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     pytest.importorskip("jax", reason="the rl extra is not installed (pip install -e \".[test,rl]\")")
@@ -168,6 +169,7 @@ def wins(player, games=300):
 
 @pytest.mark.slow
 @pytest.mark.rl
+@pytest.mark.xdist_group("dqn-training")
 def test_short_training_beats_the_untrained_network(trained):
     frame = Frame(2, 2)
     untrained = DQNPlayer(network=QNetwork(initial_params(TrainSettings(seed=3, frame=frame)), frame))
@@ -179,6 +181,7 @@ def test_short_training_beats_the_untrained_network(trained):
 
 @pytest.mark.slow
 @pytest.mark.rl
+@pytest.mark.xdist_group("dqn-training")
 def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
     run = train(tmp_path)
     checkpoint = tmp_path / "checkpoint.npz"
@@ -199,6 +202,7 @@ def test_killed_training_resumes_to_the_same_weights(trained, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.rl
+@pytest.mark.xdist_group("dqn-training")
 def test_resuming_with_other_settings_is_refused(trained):
     run = train(trained, "--lr", "0.01")
     _, err = run.communicate(timeout=600)

@@ -1,6 +1,8 @@
-"""Installing: the package is not on PyPI, so every install command that the README, the docs and the package's
-messages name installs from the checkout, with extras that pyproject.toml defines; a missing extra's message names
-that command; the extras take version ranges, exact pins only where the exact version matters."""
+"""Installing: the package is not on PyPI, so every install command that the README and the docs name installs from
+the checkout, from the wheel that a release builds (docs/release.md), or completes the installed package with an
+extra, always with extras that pyproject.toml defines; a missing extra's message names the command for the copy
+that runs (the checkout, editable, or the installed package by name); the extras take version ranges, exact pins
+only where the exact version matters."""
 
 from __future__ import annotations
 
@@ -12,31 +14,34 @@ import pytest
 from conftest import ROOT
 from packaging.requirements import Requirement
 
-from ldpomdp import errors
+from ldpomdp import __version__, errors
 from ldpomdp.cli import main
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 EXTRAS = set(PROJECT["optional-dependencies"])
 # `pip install [-e] TARGET[EXTRAS]`, quoted or not
 INSTALL = re.compile(r"""pip install (?:-e )?["']?(?P<target>[^\s"'\[]*)\[(?P<extras>[^\]]*)\]""")
+# the checkout; the wheel that `python -m build` writes for this version; the installed package, by name
+TARGETS = {".", f"dist/ldpomdp-{__version__}-py3-none-any.whl", "ldpomdp"}
 # errors.py builds the command (tested below); every other file names it as written
 TEXTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md")), *sorted((ROOT / "ldpomdp").glob("**/*.py")),
          *sorted((ROOT / "planners").glob("**/*.py"))]
 
 
-def test_every_install_command_installs_from_the_checkout_with_extras_that_exist():
+def test_every_install_command_installs_from_the_checkout_or_the_release_with_extras_that_exist():
     commands = [(path.relative_to(ROOT).as_posix(), match["target"], match["extras"])
                 for path in TEXTS if path.name != "errors.py"
                 for match in INSTALL.finditer(path.read_text(encoding="utf-8"))]
     assert len(commands) >= 10
-    assert [c for c in commands if c[1] != "." or not set(c[2].split(",")) <= EXTRAS] == []
+    assert [c for c in commands if c[1] not in TARGETS or not set(c[2].split(",")) <= EXTRAS] == []
 
 
-def test_install_hint_names_this_checkout_when_it_runs_from_one_else_the_checkout_folder(monkeypatch, tmp_path):
+def test_install_hint_names_this_checkout_when_it_runs_from_one_else_the_installed_package(monkeypatch, tmp_path):
     monkeypatch.setattr(errors, "_HERE", ROOT / "ldpomdp")  # an editable install, or the checkout on PYTHONPATH
     assert errors.install_hint("web") == f'pip install -e "{ROOT}[web]"'
-    monkeypatch.setattr(errors, "_HERE", tmp_path / "site-packages" / "ldpomdp")  # a regular install
-    assert errors.install_hint("web") == 'pip install ".[web]" in the ldpomdp checkout (the package is not on PyPI)'
+    monkeypatch.setattr(errors, "_HERE", tmp_path / "site-packages" / "ldpomdp")  # the wheel (or sdist), installed
+    assert errors.install_hint("web") == 'pip install "ldpomdp[web]"'
+    assert INSTALL.match(errors.install_hint("web"))["target"] in TARGETS
 
 
 def _without(monkeypatch, *modules: str) -> None:

@@ -22,7 +22,9 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORTS = {"desktop": {"width": 1200, "height": 900}, "phone": {"width": 375, "height": 740}}
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)")
+# one test process (pytest-xdist) runs them all: one results folder, server and browser for the module, not one each
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)"),
+              pytest.mark.xdist_group("browser")]
 
 
 @pytest.fixture(scope="module")
