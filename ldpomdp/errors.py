@@ -17,7 +17,7 @@ __all__ = ["UsageError", "PlayerError", "TableError", "describe", "install_hint"
 _HERE = Path(__file__).resolve().parent
 _PACKAGE = tuple(os.path.join(p, "") for p in (_HERE, _HERE.parent / "planners"))  # ldpomdp; planners/ of a checkout
 _IMPORTER = os.path.join(Path(importlib.__file__).resolve().parent, "")
-ECHO_LIMIT = 80  # characters of the user's input that a message quotes at most
+ECHO_LIMIT = 120  # characters of the user's input that a message quotes at most (a long file path fits)
 
 
 class UsageError(ValueError):

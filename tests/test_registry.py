@@ -301,7 +301,7 @@ def test_a_long_spec_is_echoed_cut_in_its_error():
     # issue 55: a 20,000-character spec was echoed twice in the error line
     from ldpomdp.errors import ECHO_LIMIT, echo
 
-    assert echo("short") == "'short'" and echo("x" * 100, quote=False) == "x" * ECHO_LIMIT + "... (100 characters)"
+    assert echo("short") == "'short'" and echo("x" * 300, quote=False) == "x" * ECHO_LIMIT + "... (300 characters)"
     for spec in ["x" * 20_000, "bluff:" + "9" * 20_000, "lbr:" + "quantal:" * 3_000]:
         with pytest.raises(ValueError) as err:
             make_player(spec)
