@@ -87,11 +87,12 @@ def player_listing() -> list[tuple[str, str, str]]:
 
 def players_markdown() -> str:
     """The listing as a markdown table (docs/players.md's table of specs is this text)."""
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")
+    def cell(text: str, code: bool = False) -> str:  # brackets outside code would read as links
+        text = text.replace("|", "\\|")
+        return text if code else text.replace("[", "\\[").replace("]", "\\]")
 
     lines = ["| spec | parameters (default) | player |", "|---|---|---|"]
-    lines += [f"| `{spec}` | {f'`{cell(parameters)}`' if parameters else ''} | {cell(summary)} |"
+    lines += [f"| `{spec}` | {f'`{cell(parameters, code=True)}`' if parameters else ''} | {cell(summary)} |"
               for spec, parameters, summary in player_listing()]
     return "\n".join(lines) + "\n"
 

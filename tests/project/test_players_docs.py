@@ -28,7 +28,9 @@ def _page_table() -> str:
 
 
 def _cells(line: str) -> list[str]:
-    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", line)[1:-1]]
+    unescaped = {"\\|": "|", "\\[": "[", "\\]": "]"}  # what players_markdown escapes
+    return [re.sub(r"\\[|\[\]]", lambda m: unescaped[m.group()], cell.strip())
+            for cell in re.split(r"(?<!\\)\|", line)[1:-1]]
 
 
 def _rows(table: str) -> dict[str, tuple[str, str]]:
