@@ -88,18 +88,19 @@ def _unreadable(path: str | Path, what: str, fault: str, hint: str) -> TableErro
     return TableError(f"cannot read the {what} {path}: {fault}" + (f"; {hint}" if hint else ""))
 
 
-def write_atomic(path: str | Path, content: bytes | Callable[[Path], object]) -> Path:
+def write_atomic(path: str | Path, content: bytes | Callable[[Path], object], suffix: str | None = None) -> Path:
     """Write a whole file atomically: a reader, a kill or an error never leaves half a file at ``path``.
 
     ``content`` (bytes, or a function that writes the file at the path it is given) goes into a temporary file
-    beside ``path`` (its name ending as ``path``'s does, so that a writer that goes by the suffix, numpy's or
-    matplotlib's, writes the same bytes), is flushed to disk (fsync) and moved onto ``path`` (os.replace): the old
-    file stays whole until the new one replaces it. The temporary file is removed on every exit; Ctrl-C and SIGTERM
-    wait for the write. Returns ``path`` as a Path.
+    beside ``path`` (its name ending in ``suffix``, by default ``path``'s: a writer that goes by the suffix, numpy's
+    or matplotlib's, then writes the same bytes and no other file), is flushed to disk (fsync) and moved onto ``path``
+    (os.replace): the old file stays whole until the new one replaces it. The temporary file is removed on every
+    exit; Ctrl-C and SIGTERM wait for the write. Returns ``path`` as a Path.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp{path.suffix}")
+    ending = path.suffix if suffix is None else suffix  # what the writer appends when a name lacks it (numpy: .npz)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp{ending}")
     try:
         with signals_deferred():  # a kill waits for the file to be whole
             if isinstance(content, bytes):
@@ -119,4 +120,4 @@ def write_atomic(path: str | Path, content: bytes | Callable[[Path], object]) ->
 
 def write_npz(path: str | Path, arrays: Mapping[str, Any], compress: bool = True) -> Path:
     """Write ``arrays`` to the ``.npz`` file ``path`` atomically (``write_atomic``)."""
-    return write_atomic(path, lambda tmp: (np.savez_compressed if compress else np.savez)(tmp, **arrays))
+    return write_atomic(path, lambda tmp: (np.savez_compressed if compress else np.savez)(tmp, **arrays), ".npz")

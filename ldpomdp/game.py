@@ -159,8 +159,8 @@ class Player(Protocol):
     def observe(self, event: Event) -> None: ...
 
 
-class IllegalActionError(ValueError):
-    """A player returned an action that the rules do not allow here."""
+class IllegalActionError(UsageError):
+    """A player returned an action that the rules do not allow here (its code is at fault: one line naming it)."""
 
 
 def player_name(player: object) -> str:

@@ -48,8 +48,8 @@ MAXIMA: dict[str, int] = {
     # weights, widths and temperatures
     "temperature": 1_000_000, "s": 1_000_000, "t": 1_000_000, "stop_loss": 1_000_000, "uct_c": 1_000_000,
     "exploration_const": 1_000_000, "settle": 1_000_000,
-    # seeds: what numpy's and Python's generators take as a 64-bit integer
-    "seed": 2**63 - 1,
+    # seeds: any unsigned 64-bit integer (numpy's generators take them all)
+    "seed": 2**64 - 1,
 }
 
 

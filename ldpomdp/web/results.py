@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import PlayerError, UsageError
 from ..registry import make_player
 from ..round_end import settle_round
 from ..rules import CHALLENGE, EXACT, GameConfig
@@ -204,7 +204,10 @@ class ResultsFolder:
             players = [make_player(spec) for spec in specs]
         except UsageError as exc:  # a spec that does not build here (the registry's refusal)
             raise WebError(400, str(exc).splitlines()[0]) from None
-        played, line = play_one(cell, stored["seed"], game, players)
+        try:
+            played, line = play_one(cell, stored["seed"], game, players)
+        except PlayerError as exc:  # a stored game's player failing on replay is the server's fault, not the request's
+            raise RuntimeError(f"replaying game {game} of cell {cell_id!r}") from exc
         dice, rounds = cell.config.starting_dice, []
         for r in played.rounds:
             config, call = cell.config.round_rules(r.palifico), EXACT if r.exact else CHALLENGE  # the round's rules

@@ -154,3 +154,20 @@ def test_the_renamed_tournament_flags_keep_their_old_spellings_with_a_note(capsy
         build_parser().parse_args(["tournament", "--help"])
     shown = capsys.readouterr().out
     assert "--seats" in shown and "--groups" in shown and "--players-per-table" not in shown and "--tables" not in shown
+
+
+def test_a_plug_in_that_plays_an_illegal_move_is_the_users_mistake_in_one_line(tmp_path, capsys, monkeypatch):
+    """A user's class that returns an action the rules do not allow: one line naming it, exit 2 (not a bug)."""
+    (tmp_path / "illplug").mkdir()
+    (tmp_path / "illplug" / "__init__.py").write_text("")
+    (tmp_path / "illplug" / "bad.py").write_text(
+        "from ldpomdp.rules import CHALLENGE\n\n\nclass Illegal:\n"
+        "    def reset(self, seat, config):\n        pass\n\n"
+        "    def act(self, view, rng):\n        return CHALLENGE  # never legal at the opening\n\n"
+        "    def observe(self, event):\n        pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    argv = ["sweep", "--players", "illplug.bad:Illegal,one-third", "--games", "2", "--dice", "1", "--workers", "1",
+            "--out", str(tmp_path / "out"), "--no-progress", "--no-plot", "--no-exact"]
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("ldpomdp: error:") and "illegal" in err[0].lower(), err

@@ -175,3 +175,11 @@ def test_the_web_reads_result_files_only_through_the_sweeps_api():
             if isinstance(node, ast.Import) and any(a.name == "csv" for a in node.names):
                 wrong.append(f"{path.name}: import csv")
     assert wrong == []
+
+
+@pytest.mark.parametrize("name", ["table", "weights.v2", "table.npz"])
+def test_an_npz_is_written_whole_at_the_path_given_whatever_its_name_ends_with(tmp_path, name):
+    """numpy adds ``.npz`` to a name without it: the temporary file ends so, and the file lands at ``name``."""
+    write_npz(tmp_path / name, {"x": np.arange(3)})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+    np.testing.assert_array_equal(read_npz(tmp_path / name, "test data")["x"], np.arange(3))
