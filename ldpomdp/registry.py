@@ -124,9 +124,8 @@ def player_parameters(name: str) -> list[Parameter]:
     Those taking only objects, and ``name``, are left out. Imports the player's module: a UsageError if that fails.
     """
     entry = _REGISTRY[name]
-    module_name, _, attr = entry.target.partition(":")
     try:
-        factory = getattr(importlib.import_module(module_name), attr)
+        factory = _factory(entry.target)
     except Exception as exc:
         raise UsageError(f"player {name!r}: cannot import {entry.target} ({_reason(exc)})") from None
     found = []
@@ -135,6 +134,12 @@ def player_parameters(name: str) -> list[Parameter]:
         default = None if p.default is p.empty or p.default is None else _written(kind, p.default)
         found.append(Parameter(entry.shown(p.name), default, kind, p.name, MAXIMA.get(p.name)))
     return found
+
+
+def _factory(target: str) -> Any:
+    """The class that a registered player's ``"module:attribute"`` names, imported (an import error propagates)."""
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
 
 
 def _settable(factory: Any) -> list[inspect.Parameter]:
@@ -430,9 +435,8 @@ def parse_spec(text: str) -> PlayerSpec:
 def _taken(target: str) -> frozenset[str] | None:
     """The constructor parameters that a spec can set of the registered player built by ``target`` (None: it takes
     any keyword, or its module does not import here, where its build will say why)."""
-    module_name, _, attr = target.partition(":")
     try:
-        factory = getattr(importlib.import_module(module_name), attr)
+        factory = _factory(target)
         if any(p.kind == p.VAR_KEYWORD for p in inspect.signature(factory).parameters.values()):
             return None
         return frozenset(p.name for p in _settable(factory))
