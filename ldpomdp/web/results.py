@@ -195,15 +195,9 @@ class ResultsFolder:
         stored = next((r for r in self.games() if r["cell"] == cell_id and r["game"] == game), None)
         if stored is None:
             raise WebError(404, f"no game {game} of cell {cell_id!r} in {GAMES_FILE}")
-        try:
-            cell = Cell.from_id(cell_id)
-        except UsageError as exc:
-            raise WebError(400, str(exc)) from None
+        cell = Cell.from_id(cell_id)  # a cell id or spec that does not read or build here: a UsageError, a 400
         specs = [check_spec(spec, self.allow_plugins) for spec in cell.players]
-        try:
-            players = [make_player(spec) for spec in specs]
-        except UsageError as exc:  # a spec that does not build here (the registry's refusal)
-            raise WebError(400, str(exc).splitlines()[0]) from None
+        players = [make_player(spec) for spec in specs]
         try:
             played, line = play_one(cell, stored["seed"], game, players)
         except PlayerError as exc:  # a stored game's player failing on replay is the server's fault, not the request's

@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..errors import PlayerError, TableError, UsageError
+from ..errors import PlayerError, TableError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name
 from ..registry import make_seat, parse_spec
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
@@ -40,10 +40,7 @@ def check_spec(spec: object, allow_plugins: bool) -> str:
     ``ldpomdp.registry``, whatever its value looks like). Parsing reads and imports nothing."""
     if not isinstance(spec, str) or not spec.strip():
         raise WebError(400, f"a player spec must be a non-empty string, got {spec!r}")
-    try:
-        parsed = parse_spec(spec)
-    except UsageError as exc:
-        raise WebError(400, str(exc)) from None
+    parsed = parse_spec(spec)  # a UsageError: the app's 400
     if any(s.name == "human" for s in parsed.walk()):
         raise WebError(400, "'human' is you: choose agents for the other seats (and no agent can model you)")
     outside = parsed.external()
@@ -82,7 +79,7 @@ def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> 
     if not isinstance(opponents, list) or not 1 <= len(opponents) < LIMITS["players"]:
         raise WebError(400, f"opponents must be a list of 1 to {LIMITS['players'] - 1} player specs")
     specs = [check_spec(s, allow_plugins) for s in opponents]
-    config = _form_rules(body, len(specs) + 1)
+    config = rules_from_form(body, len(specs) + 1)
     seed = body.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise WebError(400, f"seed must be an integer >= 0, got {seed!r}")
@@ -101,15 +98,8 @@ def recommend(body: Any) -> dict:
     unknown = sorted(set(body) - {"players", *rule_fields()})
     if unknown:
         raise WebError(400, f"unknown field(s) {', '.join(unknown)}")
-    config = _form_rules(body, players)
+    config = rules_from_form(body, players)
     return {**recommendation(config), "words": config.describe(), "warnings": list(config.warnings)}
-
-
-def _form_rules(body: dict, players: int) -> GameConfig:
-    try:
-        return rules_from_form(body, players)
-    except UsageError as exc:
-        raise WebError(400, str(exc)) from None
 
 
 def parse_action(text: object) -> Action:
@@ -136,11 +126,7 @@ class WebGame:
         self.earlier = dict(score or {"games": 0, "won": 0})
         self.seed = seed
         players: list[Any] = [_You()]
-        for spec in specs:
-            try:
-                players.append(make_seat(spec))
-            except UsageError as exc:
-                raise WebError(400, str(exc).splitlines()[0]) from None
+        players += [make_seat(spec) for spec in specs]  # a spec that does not build: a UsageError, the app's 400
         self.players = players
         self._seeded = SteppedGame(self.specs, config, seed, players)
         self.rng = self._seeded.rng
