@@ -15,7 +15,7 @@ from ..caches import BoundedCache
 from ..errors import UsageError
 from ..estimate import expected_matches, unseen_matches
 from ..game import Event, PlayerView, PublicView, RoundStart
-from ..hands import hand_support
+from ..hands import solver_hands
 from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..registry import spec_text
 from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix
@@ -50,7 +50,8 @@ class QuantalEstimate(BaseOpponent):
                                     tuple[dict[Action, int], np.ndarray]] = BoundedCache(BIDS_MEMO)
 
     def posteriors(self, config: GameConfig, dice: tuple[int, ...], history: History) -> dict[int, np.ndarray]:
-        """Each seat's posterior over ``hand_support`` after the round's bids ``history`` (read-only).
+        """Each seat's posterior over ``solver_hands`` (in the sixes game a hand per matching count) after the round's
+        bids ``history`` (read-only).
 
         Every bid is read as the non-reading policy's (a bid it could not make leaves that seat's posterior as it
         was)."""
@@ -65,12 +66,12 @@ class QuantalEstimate(BaseOpponent):
         match = match_matrix(config)
 
         def expected_matching(seat: int, weights: np.ndarray) -> np.ndarray:
-            out = weights @ (hand_support(dice[seat], config.faces)[0] @ match)
+            out = weights @ (solver_hands(dice[seat], config)[0] @ match)
             out.flags.writeable = False
             return out
 
         if not history:
-            weights = {s: hand_support(d, config.faces)[1] for s, d in enumerate(dice) if d > 0}
+            weights = {s: solver_hands(d, config)[1] for s, d in enumerate(dice) if d > 0}
             expected = {s: expected_matching(s, w) for s, w in weights.items()}
         else:
             before, expected_before = self._reading(config, dice, history[:-1])
@@ -92,7 +93,7 @@ class QuantalEstimate(BaseOpponent):
         found = self._bidding.lookup(key)
         if found is None:
             view = PublicView(config, seat, dice, history)
-            actions, probs = self._policy(hand_support(dice[seat], config.faces)[0], view, reading=False)
+            actions, probs = self._policy(solver_hands(dice[seat], config)[0], view, reading=False)
             probs.flags.writeable = False
             found = self._bidding[key] = ({a: i for i, a in enumerate(actions)}, probs)
         return found

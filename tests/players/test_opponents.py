@@ -315,6 +315,30 @@ def test_reading_quantal_counts_the_others_at_their_posterior():
     np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
+
+def test_reading_quantal_in_the_sixes_game_reads_matching_counts_as_every_hand_would():
+    """In the sixes game the reader's posteriors are over matching counts (``solver_hands``): each count's posterior
+    is the every-hand posterior summed over the hands with that count, so the play is the same (and 35 dice cheap)."""
+    config = GameConfig(num_players=3, dice=3, bids="sixes")
+    plain, reader = QuantalEstimate(), QuantalEstimate(reads=True)
+    dice = (3, 3, 3)
+    history = ((1, Bid(1, 6)), (2, Bid(2, 6)), (0, Bid(3, 6)), (1, Bid(4, 6)))  # each raise is by one six
+    support, prior = hand_support(3, 6)
+    sixes = (support @ match_matrix(config))[:, 5]
+    posterior = {1: prior, 2: prior}
+    for k, (seat, bid) in enumerate(history):
+        if seat != 0:
+            at = PlayerView(config, seat, dice, history[:k], hand=(3, 0, 0, 0, 0, 0)).public()
+            weights = posterior[seat] * plain.action_probabilities(support, at, bid)
+            posterior[seat] = weights / weights.sum()
+    read = reader.posteriors(config, dice, history)
+    for seat in (1, 2):
+        by_count = np.bincount(sixes, weights=posterior[seat], minlength=4)
+        np.testing.assert_allclose(read[seat], by_count, atol=1e-12)
+        assert len(read[seat]) == 4  # one hand per matching count, 0-3
+    assert not np.allclose(read[1], np.bincount(sixes, weights=prior, minlength=4))  # the bids moved it
+
+
 # --- broken user classes fail loudly, naming themselves ----------------------------------------------
 
 class IllegalBot(RandomPlayer):
