@@ -36,6 +36,8 @@ MOVED: dict[str, str | Mapping[str, str]] = {
     "ldpomdp.opponents.base": "ldpomdp.opponent",
     **{f"ldpomdp.opponents.{name}": f"ldpomdp.players.{name}"
        for name in ["burcsi_nagy", "check", "mixture", "oehm", "one_third", "random_player"]},
+    # the solve's cost model, beside the tables that announce a solve on first use with it (issue 52)
+    "ldpomdp.cli.solve": dict.fromkeys(["solve_seconds", "SHIPPED_SECONDS"], "ldpomdp.exact.tables"),
     "ldpomdp.web.load": "ldpomdp.web.load_driver",  # the web app's load driver, named for what it is
     "ldpomdp.sweeps.exploitability": "ldpomdp.sweeps.lbr_bound",  # LBR's bound, apart from the exact exploitability
     # 0.2's ldpomdp.exact wing, by table size: two_player/, many_players/, against_models/ (issue 54)

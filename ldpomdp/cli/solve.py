@@ -7,15 +7,17 @@ import argparse
 import sys
 import tempfile
 from collections.abc import Iterator
+from typing import Any
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
 from ..errors import UsageError
+from ..moved import moved_attribute
 from ..rules import GameConfig, dice_text
 from .options import add_rule_options, config_from_args, option_int
 
-__all__ = ["add_solve_parser", "cmd_solve", "solve_seconds", "SHIPPED_SECONDS", "ASK_ABOVE"]
+__all__ = ["add_solve_parser", "cmd_solve", "ASK_ABOVE"]
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -49,60 +51,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-SHIPPED_SECONDS = 1566  # CPU s of the shipped table's solve (exact.tables.SHIPPED; docs/exact.md), the model's scale
 ASK_ABOVE = 3600  # CPU s of an estimated solve above which ``--yes`` must confirm it
 SAY_ABOVE = 600  # CPU s of an estimated solve above which its estimate is printed before it starts
-
-
-def solve_seconds(config: GameConfig, dice: int, recall: str, iterations: int, sweeps: int = 1) -> float:
-    """The CPU seconds a two-player ``solve equilibrium`` of ``config``'s rules up to ``dice`` each takes, estimated.
-
-    A CFR+ iteration of a round costs its abstract states (about 2 C(bids, k) for the round's recall k) times the
-    hand pairs it sweeps (above ``MAX_FULL_WIDTH_CELLS``, each hand against 16 sampled ones), summed over the rounds
-    of every dice pair; the sum is scaled to the shipped table's measured solve (``SHIPPED_SECONDS``), so the
-    estimate is that solve's pace on that machine (docs/exact.md).
-
-    Args:
-        config: the game's rules (two players).
-        dice: the most dice each seat holds in the rounds solved (``--dice``).
-        recall: the recall schedule (``--recall``).
-        iterations: CFR+ iterations a round (``--iterations``).
-        sweeps: full sweeps under the exact call (``--sweeps``).
-
-    Returns:
-        The estimated CPU seconds.
-    """
-    from ..exact.tables import SHIPPED
-    from ..exact.two_player.equilibrium import sweep_targets
-
-    def work(rules: GameConfig, top: int, schedule: str, rounds_iterations: int) -> float:
-        from math import comb
-
-        from ..exact.two_player.abstraction import recall_for
-        from ..exact.two_player.round_cfr import MAX_FULL_WIDTH_CELLS
-
-        total = 0.0
-        for a in range(1, top + 1):
-            for b in range(1, top + 1):
-                table = a + b
-                bids = table * len(rules.bid_faces) if rules.bids == "full" else table
-                states = 2.0 * comb(bids, min(recall_for(schedule, (a, b)), bids))
-                hands = [d + 1 if rules.bids == "sixes" else comb(d + rules.faces - 1, rules.faces - 1)
-                         for d in (a, b)]
-                pairs = hands[0] * hands[1]
-                total += states * (pairs if states * pairs <= MAX_FULL_WIDTH_CELLS else 16 * sum(hands))
-        return total * rounds_iterations
-
-    scale = SHIPPED_SECONDS / work(GameConfig(), SHIPPED.dice, SHIPPED.recall, SHIPPED.iterations)
-    return scale * work(config, dice, recall, sweep_targets(config, iterations, sweeps)[-1])
 
 
 def _announce(config: GameConfig, dice: int, recall: str, iterations: int, sweeps: int, confirmed: bool) -> None:
     """Say what the solve will cost before it starts (above ``SAY_ABOVE``); above ``ASK_ABOVE`` refuse it unless
     ``confirmed``."""
+    from ..exact.tables import cost_text, solve_seconds
+
     seconds = solve_seconds(config, dice, recall, iterations, sweeps)
-    cost = (f"about {seconds / 3600:,.{0 if seconds >= 100 * 3600 else 1}f} CPU hours" if seconds >= ASK_ABOVE else
-            f"about {max(1, round(seconds / 60)):,} CPU minutes")
+    cost = cost_text(seconds)
     what = f"solving every round up to {dice_text(dice)} each ({iterations} iterations a round, recall {recall})"
     if seconds > ASK_ABOVE and not confirmed:
         raise UsageError(f"{what} would take {cost} (a model fitted to the shipped table's solve, docs/exact.md): "
@@ -271,3 +230,9 @@ def add_solve_parser(sub) -> None:
     eq.add_argument("--yes", action="store_true",
                     help="start a two-player solve estimated at over an hour of CPU (else refused, with the estimate)")
     eq.set_defaults(func=cmd_solve)
+
+
+def __getattr__(name: str) -> Any:
+    """The solve's cost model, moved to ``ldpomdp.exact.tables`` (which announces solves on first use), with a
+    DeprecationWarning."""
+    return moved_attribute(__name__, name)

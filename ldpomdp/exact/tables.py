@@ -7,20 +7,31 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import astuple, dataclass, replace
+from math import comb
 from pathlib import Path
 
 from ..caches import BoundedCache, bounded_cache, cache_dir
 from ..errors import TableError, UsageError
+from ..progress import preparing
 from ..rules import PRESETS, GameConfig, dice_text
-from .many_players.blueprint import BLUEPRINT_RECALL, blueprint_continuation, check_blueprint_rules, solve_blueprint
+from .many_players.blueprint import (
+    BLUEPRINT_RECALL,
+    blueprint_continuation,
+    blueprint_rounds,
+    blueprint_sweeps,
+    check_blueprint_rules,
+    solve_blueprint,
+)
 from .many_players.table import BlueprintTable
-from .two_player.equilibrium import solve_game
+from .two_player.abstraction import recall_for
+from .two_player.equilibrium import game_iterations, solve_game, sweep_targets
+from .two_player.round_cfr import MAX_FULL_WIDTH_CELLS
 from .two_player.states import game_config
 from .two_player.table import GameTable, rules_key
 
 __all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
            "shipped_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND", "SIXES_ON_DEMAND_DICE",
-           "SIXES_TWO_PLAYER_DICE", "on_demand"]
+           "SIXES_TWO_PLAYER_DICE", "on_demand", "solve_seconds", "cost_text", "SHIPPED_SECONDS"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solve equilibrium --players 3 --dice 5`
@@ -41,6 +52,7 @@ ON_DEMAND = SolveSettings(dice=3, recall="3@4,2", iterations=150)  # the tables 
 BLUEPRINT_ON_DEMAND = SolveSettings(dice=3, recall=str(BLUEPRINT_RECALL), iterations=150)  # 3 players, on use
 SIXES_ON_DEMAND_DICE = 10  # the sixes game's blueprints solved on demand (a hand is its matching count: small rounds)
 SIXES_TWO_PLAYER_DICE = 35  # and its two-player tables (report 002's sizes; 336 CPU s up to 35 dice each)
+SHIPPED_SECONDS = 1566  # CPU s of the shipped table's solve (docs/exact.md), ``solve_seconds``'s scale
 PRESET_TABLES = {name: GameConfig.preset(name) for name in PRESETS}  # the shipped preset tables' rules (and dice)
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
@@ -56,6 +68,50 @@ def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
         return settings
     cap = SIXES_TWO_PLAYER_DICE if config.num_players == 2 else SIXES_ON_DEMAND_DICE
     return replace(settings, dice=min(max(config.starting_dice), cap))
+
+
+def solve_seconds(config: GameConfig, dice: int, recall: str, iterations: int, sweeps: int = 1) -> float:
+    """The CPU seconds a two-player solve (``solve_game``) of ``config``'s rules up to ``dice`` each takes, estimated.
+
+    A CFR+ iteration of a round costs its abstract states (about 2 C(bids, k) for the round's recall k) times the
+    hand pairs it sweeps (above ``MAX_FULL_WIDTH_CELLS``, each hand against 16 sampled ones), summed over the rounds
+    of every dice pair; the sum is scaled to the shipped table's measured solve (``SHIPPED_SECONDS``), so the
+    estimate is that solve's pace on that machine (docs/exact.md).
+
+    Args:
+        config: the game's rules (two players).
+        dice: the most dice each seat holds in the rounds solved.
+        recall: the recall schedule (``recall_for``).
+        iterations: CFR+ iterations a round.
+        sweeps: full sweeps under the exact call.
+
+    Returns:
+        The estimated CPU seconds.
+    """
+    def work(rules: GameConfig, top: int, schedule: str, rounds_iterations: int) -> float:
+        total = 0.0
+        for a in range(1, top + 1):
+            for b in range(1, top + 1):
+                table = a + b
+                bids = table * len(rules.bid_faces) if rules.bids == "full" else table
+                states = 2.0 * comb(bids, min(recall_for(schedule, (a, b)), bids))
+                hands = [d + 1 if rules.bids == "sixes" else comb(d + rules.faces - 1, rules.faces - 1)
+                         for d in (a, b)]
+                pairs = hands[0] * hands[1]
+                total += states * (pairs if states * pairs <= MAX_FULL_WIDTH_CELLS else 16 * sum(hands))
+        return total * rounds_iterations
+
+    scale = SHIPPED_SECONDS / work(GameConfig(), SHIPPED.dice, SHIPPED.recall, SHIPPED.iterations)
+    return scale * work(config, dice, recall, sweep_targets(config, iterations, sweeps)[-1])
+
+
+def cost_text(seconds: float) -> str:
+    """An estimated solve's CPU time in words."""
+    if seconds >= 3600:
+        return f"about {seconds / 3600:,.{0 if seconds >= 100 * 3600 else 1}f} CPU hours"
+    if seconds >= 90:
+        return f"about {max(1, round(seconds / 60)):,} CPU minutes"
+    return f"about {max(1, round(seconds))} CPU s"
 
 
 def _demand_key(config: GameConfig, settings: SolveSettings) -> str:
@@ -114,7 +170,11 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
             try:
                 table = GameTable.load(cached)
             except TableError:  # none cached yet, or a damaged file: solve (again)
-                table = solve_game(config, dice, settings.recall, settings.iterations)
+                seconds = solve_seconds(config, dice, settings.recall, settings.iterations)
+                with preparing(f"solving the two-player cfr table for {_rules_text(config)}, up to "
+                               f"{dice_text(dice)} each, on first use ({cost_text(seconds)}; cached in {cached})",
+                               game_iterations(game_config(config, dice), settings.iterations)) as advance:
+                    table = solve_game(config, dice, settings.recall, settings.iterations, progress=advance)
                 table.save(cached)
         else:
             table = GameTable.load(path)
@@ -164,7 +224,13 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
             try:
                 table = BlueprintTable.load(cached, two)
             except TableError:  # none cached yet, or a damaged file: solve (again)
-                table = solve_blueprint(replace(config, dice=(dice,) * config.num_players), two, settings.iterations)
+                solved = replace(config, dice=(dice,) * config.num_players)
+                with preparing(f"solving the cfr blueprint for {config.num_players} players, {_rules_text(config)}, "
+                               f"up to {dice_text(dice)} each, on first use (CPU minutes to hours: the bar gives the "
+                               f"time left; cached in {cached})",
+                               len(blueprint_rounds(solved)) * sum(blueprint_sweeps(solved, settings.iterations))
+                               ) as advance:
+                    table = solve_blueprint(solved, two, settings.iterations, progress=advance)
                 table.save(cached)
         _BLUEPRINTS[key] = table
     solved = table.config

@@ -1,11 +1,11 @@
-"""The ``robust`` player, the package's recommended agent against an opponent it does not know.
+"""The ``robust`` player, the package's recommended agent at every table: 2-6 players, any rules, any dice.
 
-It plays the whole game's approximate equilibrium (``cfr``), exploiting the opponent only once it has named it as a
-listed type.
-
-Each round it plays the local best response to its ``TypeMixture`` only when both gates agree: *identification*
-(after at least one round, at least ``confidence`` on the listed types) and *stop-loss* (the exploited rounds have
-lost at most ``stop_loss`` of its game value); see the Robustness page.
+It chooses its machinery by table (``machinery_for``). At two players, where an equilibrium table is shipped or
+solves on first use in seconds, it plays the whole game's approximate equilibrium (``cfr``), exploiting the opponent
+only once it has named it as a listed type: each round it plays the local best response to its ``TypeMixture`` only
+when both gates agree, *identification* (after at least one round, at least ``confidence`` on the listed types) and
+*stop-loss* (the exploited rounds have lost at most ``stop_loss`` of its game value). Elsewhere it plays the
+bid-reading search (``SEARCH``). Which machinery at which table, why, and what it costs: the Players page.
 """
 
 from __future__ import annotations
@@ -18,36 +18,61 @@ import numpy as np
 
 from ..errors import TableError, UsageError
 from ..exact.many_players.table import BlueprintTable
+from ..exact.tables import ON_DEMAND, SHIPPED, on_demand, shipped_path, solve_seconds
 from ..exact.two_player.table import GameTable
 from ..game import Event, PlayerView, RoundEnd, RoundStart
 from ..opponent import BaseOpponent
-from ..registry import make_player, spec_text
+from ..registry import make_player, parse_spec, spec_text
 from ..rules import Action, GameConfig
-from ..validation import number
+from ..validation import number, one_of
 from .cfr import CFRPlayer
 from .lbr import LocalBestResponse
 from .mixture import DEFAULT_SAFE, DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
 
-__all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS"]
+__all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS", "MACHINERY", "SEARCH", "SOLVE_ON_USE", "machinery_for"]
 
 DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the player keeps to the equilibrium
+MACHINERY = ("auto", "equilibrium", "search")  # robust's machinery= values; auto: machinery_for the table
+SEARCH = "lbr:quantal:reads=true,ends=fair"  # the bid-reading search, with fair round ends (needs no table)
+SOLVE_ON_USE = 120  # CPU s: a two-player table estimated to solve within this is solved on first use, else the search
+
+
+def machinery_for(config: GameConfig, safe: str = DEFAULT_SAFE) -> str:
+    """What ``robust`` plays ``config`` with (``machinery=auto``): ``"equilibrium"`` where ``safe`` names a table, or
+    at two players where a table is shipped for the dice or solves on first use within ``SOLVE_ON_USE`` CPU s (an
+    estimate); else ``"search"``."""
+    if parse_spec(str(safe)).kwargs.get("table") is not None:
+        return "equilibrium"
+    if config.num_players != 2 or (config.exact_call and len(set(config.starting_dice)) != 1):
+        return "search"
+    dice = max(config.starting_dice)
+    try:
+        if shipped_path(config) is not None:
+            return "equilibrium" if dice <= SHIPPED.dice else "search"
+    except UsageError:  # the rules have shipped tables, not for these dice
+        return "search"
+    settings = on_demand(config, ON_DEMAND)
+    if dice > settings.dice:
+        return "search"
+    seconds = solve_seconds(config, dice if config.exact_call else settings.dice, settings.recall, settings.iterations)
+    return "equilibrium" if seconds <= SOLVE_ON_USE else "search"
 
 
 class RobustPlayer(BaseOpponent):
-    """Equilibrium play (``safe``: a ``cfr`` spec) that exploits a named opponent type within a stop-loss.
+    """The recommended agent: equilibrium play that exploits a named opponent type within a stop-loss, or the search.
 
-    It plays the local best response to the opponent-type posterior in the rounds where that posterior, after at
-    least one round's evidence, puts at least ``confidence`` on the listed ``types``, until the exploited rounds have
-    lost more than ``stop_loss`` game value. At 3-6 players ``cfr`` plays its blueprint and a type model sits at each
-    other seat (``exploiter.models``; ``model`` serves two players), every one with dice to be named. ``floor``,
-    ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR.
-
-    ``exploited`` counts the best responder's decisions, ``decisions`` all; ``exploit_result`` is the game value the
-    exploited rounds won (negative: lost), counted when the next round starts (the game's last round is not)."""
+    ``machinery``: ``auto`` (``machinery_for`` the table), ``equilibrium`` or ``search`` (``SEARCH``). The
+    equilibrium (``safe``: a ``cfr`` spec) plays the local best response to the opponent-type posterior in the rounds
+    where it puts at least ``confidence`` on the listed ``types`` after a round's evidence, until the exploited rounds
+    have lost more than ``stop_loss`` game value; at 3-6 players on its blueprint, a type model at each other seat.
+    ``floor``, ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR (the search's too). ``plays``: the machinery
+    the last reset chose; ``exploited`` counts the best responder's decisions, ``decisions`` all; ``exploit_result``
+    is the game value the exploited rounds won, counted when the next round starts."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE, confidence: float = 0.95,
                  floor: float = 0.01, tremble: float = DEFAULT_TREMBLE, lookahead: int = 2,
-                 stop_loss: float = DEFAULT_STOP_LOSS, name: str | None = None):
+                 stop_loss: float = DEFAULT_STOP_LOSS, machinery: str = "auto", name: str | None = None):
+        self.machinery = one_of("RobustPlayer", "machinery", machinery, MACHINERY)
         self.confidence = number("RobustPlayer", "confidence", confidence, 0.0, 1.0)
         floor = number("RobustPlayer", "floor", floor, 0.0, 1.0)
         self.stop_loss = number("RobustPlayer", "stop_loss", stop_loss, 0.0)
@@ -67,15 +92,25 @@ class RobustPlayer(BaseOpponent):
         # players the round ends by its blueprint, with a type model at each other seat
         self.exploiter = LocalBestResponse(self.model, lookahead=lookahead, tables=self.safe_player.table,
                                            blueprints=self.safe_player.blueprint, copy_model=type_model)
+        self.search = LocalBestResponse(parse_spec(SEARCH).kwargs["policy"], lookahead=lookahead, ends="fair")
+        self.plays = self.machinery  # what the last reset chose: "equilibrium" or "search"
         self.name = name or spec_text("robust", {
             key: None if value == default else value for key, value, default in
             (("types", self.model.types, DEFAULT_TYPES), ("safe", self.model.safe, DEFAULT_SAFE),
              ("confidence", confidence, 0.95), ("floor", floor, 0.01), ("tremble", tremble, DEFAULT_TREMBLE),
-             ("lookahead", lookahead, 2), ("stop_loss", stop_loss, DEFAULT_STOP_LOSS))})
+             ("lookahead", lookahead, 2), ("stop_loss", stop_loss, DEFAULT_STOP_LOSS),
+             ("machinery", self.machinery, "auto"))})
         self.decisions = self.exploited = 0
         self.exploit_result, self.exploiting = 0.0, False
 
     def reset(self, seat: int, config: GameConfig) -> None:
+        self.plays = machinery_for(config, self.model.safe) if self.machinery == "auto" else self.machinery
+        self.decisions = self.exploited = 0
+        self.exploit_result, self.exploiting = 0.0, False
+        if self.plays == "search":
+            super().reset(seat, config)
+            self.search.reset(seat, config)
+            return
         try:  # refuses the games the equilibrium cannot play
             self.safe_player.reset(seat, config)
         except TableError:
@@ -88,8 +123,6 @@ class RobustPlayer(BaseOpponent):
             raise UsageError(f"{self.name}: its safe type {self.model.safe!r} cannot model the opponents here")
         self._table: GameTable | BlueprintTable = (self.safe_player.table(config) if config.num_players == 2
                                                    else self.safe_player.blueprint(config))
-        self.decisions = self.exploited = 0
-        self.exploit_result, self.exploiting = 0.0, False
         self._round_value: float | None = None
         self._rounds_seen = 0
 
@@ -105,7 +138,17 @@ class RobustPlayer(BaseOpponent):
         value = self._table.value((dice[opener], dice[1 - opener]), palifico)
         return value if opener == self.seat else -value
 
+    @property
+    def playing(self) -> BaseOpponent:
+        """The part that plays now: the search, the best responder (exploiting) or the equilibrium."""
+        if self.plays == "search":
+            return self.search
+        return self.exploiter if self.exploiting else self.safe_player
+
     def observe(self, event: Event) -> None:
+        if self.plays == "search":
+            self.search.observe(event)
+            return
         self.safe_player.observe(event)
         self.exploiter.observe(event)  # and through it the type model (its posterior moves at each round's end)
         if isinstance(event, RoundEnd):
@@ -123,4 +166,4 @@ class RobustPlayer(BaseOpponent):
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         self.decisions += 1
         self.exploited += self.exploiting
-        return (self.exploiter if self.exploiting else self.safe_player).act(view, rng)
+        return self.playing.act(view, rng)

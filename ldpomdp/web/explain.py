@@ -81,10 +81,10 @@ def action_distribution(player: object, view: PlayerView) -> list[dict] | None:
     """The probability of each legal action of ``player`` on ``view`` for its hand, or None if it cannot say.
 
     A list of ``action`` and ``probability`` (zero ones left out): its ``action_probabilities``; for ``robust``,
-    those of the part that plays this round (the equilibrium, or the local best response); an ``lbr`` player's one
-    move (it never draws). None for any other player."""
+    those of the part that plays this round (the equilibrium, the local best response or the search); an ``lbr``
+    player's one move (it never draws). None for any other player."""
     if isinstance(player, RobustPlayer):
-        player = player.exploiter if player.exploiting else player.safe_player
+        player = player.playing
     if isinstance(player, LocalBestResponse):
         return [{"action": action_text(player.act(view, np.random.default_rng(0))), "probability": 1.0}]
     probabilities = getattr(player, "action_probabilities", None)

@@ -481,8 +481,8 @@ def test_a_solve_whose_sweeps_run_out_keeps_its_checkpoint_and_says_how_to_conti
 
 def test_a_solve_estimated_over_an_hour_says_so_and_waits_for_yes(tmp_path, capsys, monkeypatch):
     # issue 55: `solve equilibrium --dice 99` started a solve of ages without a word
-    from ldpomdp.cli.solve import ASK_ABOVE, SHIPPED_SECONDS, solve_seconds
-    from ldpomdp.exact.tables import SHIPPED
+    from ldpomdp.cli.solve import ASK_ABOVE
+    from ldpomdp.exact.tables import SHIPPED, SHIPPED_SECONDS, solve_seconds
 
     assert solve_seconds(GameConfig(), SHIPPED.dice, SHIPPED.recall, SHIPPED.iterations) == pytest.approx(
         SHIPPED_SECONDS)  # the model's scale: the shipped table's measured solve

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from ldpomdp.exact.two_player.equilibrium import solve_game
-from ldpomdp.game import RoundStart, play_game
+from ldpomdp.game import GameState, RoundStart, play_game
 from ldpomdp.players.mixture import TypeMixture
-from ldpomdp.players.robust import RobustPlayer
+from ldpomdp.players.robust import SEARCH, RobustPlayer, machinery_for
 from ldpomdp.registry import make_player
-from ldpomdp.rules import GameConfig
+from ldpomdp.rules import GameConfig, is_legal
 from ldpomdp.sweeps import wilson_interval
 
 
@@ -24,11 +24,65 @@ def test_validation_names_the_problem(kwargs, match):
         RobustPlayer(**kwargs)
 
 
-def test_refuses_games_it_cannot_play():
+def test_with_the_equilibrium_forced_it_refuses_the_tables_the_equilibrium_cannot_play():
     with pytest.raises(ValueError, match="blueprints are solved on demand for 3 players"):
-        make_player("robust").reset(0, GameConfig(num_players=4, dice=2))
+        make_player("robust:machinery=equilibrium").reset(0, GameConfig(num_players=4, dice=2))
     with pytest.raises(ValueError, match="covers up to"):
-        make_player("robust").reset(0, GameConfig(dice=6))
+        make_player("robust:machinery=equilibrium").reset(0, GameConfig(dice=6))
+    with pytest.raises(ValueError, match="RobustPlayer.machinery"):
+        make_player("robust:machinery=blueprint")
+
+
+@pytest.mark.parametrize("config, plays", [
+    (GameConfig(dice=5), "equilibrium"), (GameConfig.preset("perudo", dice=5), "equilibrium"),
+    (GameConfig(dice=6), "search"), (GameConfig.preset("dudo", dice=6), "search"),
+    (GameConfig(dice=3, palifico=True), "equilibrium"),  # solved on first use: about 30 CPU s, estimated
+    (GameConfig(dice=4, palifico=True), "search"),  # the tables solved on demand cover 3 dice each
+    (GameConfig(dice=35, bids="sixes"), "search"),  # about 46 CPU minutes to solve, estimated
+    (GameConfig(num_players=3, dice=5), "search"), (GameConfig(num_players=6, dice=5, bids="sixes"), "search"),
+], ids=str)
+def test_auto_chooses_the_equilibrium_only_where_a_table_is_shipped_or_solves_in_seconds(config, plays):
+    assert machinery_for(config) == plays
+    assert machinery_for(config, "cfr:table=some.npz") == "equilibrium"  # a table the user brings is played
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("rules", [None, "perudo", "dudo"])
+def test_plays_every_table_of_two_to_six_players_under_every_preset_at_one_to_five_dice(players, rules):
+    """No refusal (issue 52): reset at each dice count, then a whole seeded game at 5 dice each against one-third."""
+    for dice in (1, 2, 3, 4, 5):
+        config = (GameConfig(num_players=players, dice=dice) if rules is None
+                  else GameConfig.preset(rules, num_players=players, dice=dice))
+        make_player("robust").reset(0, config)
+    robust = make_player("robust")
+    record = play_game(config, [robust] + [make_player("one-third") for _ in range(players - 1)], 0)
+    assert robust.decisions > 0 and robust.plays == ("equilibrium" if players == 2 else "search")
+    assert record.winner in range(players)
+
+
+@pytest.mark.parametrize("config", [GameConfig(num_players=3, dice=10), GameConfig(dice=10),
+                                    GameConfig(num_players=3, dice=35, bids="sixes")], ids=str)
+def test_plays_the_full_game_at_ten_dice_and_report_002s_game_at_35(config):
+    robust = make_player("robust")
+    robust.reset(0, config)
+    assert robust.plays == "search"
+    state = GameState(config, np.random.default_rng(1))
+    robust.observe(state.start_round())
+    view = state.round.view()
+    assert view.seat == 0 and is_legal(config, view.table_dice, view.bid, robust.act(view, np.random.default_rng(2)))
+
+
+@pytest.mark.parametrize("players, rules", [(3, None), (4, "perudo"), (2, None)])
+def test_the_search_machinery_plays_the_search_spec_move_for_move(players, rules):
+    """``robust`` where it plays the search is ``SEARCH`` draw for draw: the search's measured figures are its own."""
+    config = (GameConfig(num_players=players, dice=6) if rules is None
+              else GameConfig.preset(rules, num_players=players, dice=4))
+    for seed in range(2):
+        firsts = (make_player("robust"), make_player(SEARCH))
+        games = [play_game(config, [first] + [make_player("bluff:0.3") for _ in range(players - 1)], seed)
+                 for first in firsts]
+        assert firsts[0].plays == "search" and firsts[0].decisions > 0
+        assert games[0].rounds == games[1].rounds
 
 
 @pytest.mark.parametrize("config", [GameConfig(dice=2), GameConfig.preset("perudo", dice=2),
@@ -134,10 +188,11 @@ def test_under_variants_the_exploiter_values_rounds_by_the_safe_players_own_tabl
 # --- three players -------------------------------------------------------------------------------------------------
 
 def test_at_three_players_plays_the_blueprint_against_opponents_it_cannot_name():
-    """Two cfr copies are never named as a listed type: robust's games are cfr's own, draw for draw."""
+    """With the equilibrium's machinery, two cfr copies are never named as a listed type: robust's games are cfr's
+    own, draw for draw."""
     config = GameConfig(num_players=3, dice=2)
     for seed in range(3):
-        robust = make_player("robust")
+        robust = make_player("robust:machinery=equilibrium")
         games = [play_game(config, [first, make_player("cfr"), make_player("cfr")], np.random.default_rng(seed))
                  for first in (robust, make_player("cfr"))]
         assert robust.decisions > 0 and robust.exploited == 0
@@ -146,7 +201,7 @@ def test_at_three_players_plays_the_blueprint_against_opponents_it_cannot_name()
 
 def test_at_three_players_exploits_only_once_every_seat_with_dice_is_named():
     config = GameConfig(num_players=3, dice=3)
-    player = make_player("robust")
+    player = make_player("robust:machinery=equilibrium")
     player.reset(0, config)
     models = player.exploiter.models
     assert sorted(models) == [1, 2] and models[1] is not models[2]
@@ -168,11 +223,11 @@ def test_at_three_players_exploits_only_once_every_seat_with_dice_is_named():
 
 
 def test_exploits_two_one_third_at_three_players():
-    """Three players, 3 dice each (the shipped blueprint), seats rotated: robust names both one-third seats and wins
-    with a 95% interval above the fair third over 30 games."""
+    """Three players, 3 dice each (the shipped blueprint), seats rotated: robust with the equilibrium's machinery names
+    both one-third seats and wins with a 95% interval above the fair third over 30 games."""
     config, games, wins, exploited = GameConfig(num_players=3, dice=3), 30, 0, 0
     for seed in range(games):
-        robust = make_player("robust")
+        robust = make_player("robust:machinery=equilibrium")
         seated = [robust, make_player("one-third"), make_player("one-third")]
         seated = seated[seed % 3:] + seated[:seed % 3]
         wins += seated[play_game(config, seated, np.random.default_rng(seed)).winner] is robust
