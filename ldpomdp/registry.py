@@ -217,10 +217,12 @@ register("cfr", "ldpomdp.players.cfr:CFRPlayer", kinds={"table": FILE},
                  "three players solved on first use, four to six with `ldpomdp solve equilibrium --players N`, "
                  "e.g. cfr:table=PATH")
 register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS, "safe": SPEC},
-         summary="recommended against an opponent you do not know (two players): plays the equilibrium (cfr; at "
-                 "three or more players its blueprint), and the local best response to the listed types in the rounds "
-                 "where revealed hands have identified every other seat's type with the given confidence, until those "
-                 "rounds have lost more than stop_loss of its game value, e.g. robust:confidence=0.9,stop_loss=0.5")
+         summary="recommended at every table, 2-6 players, any rules and dice: at two players where an equilibrium "
+                 "table is shipped or solves in seconds, the equilibrium (cfr) with the local best response to the "
+                 "listed types once revealed hands have identified the opponent with the given confidence, until those "
+                 "rounds have lost more than stop_loss of its game value; elsewhere the bid-reading search "
+                 "(lbr:quantal:reads=true,ends=fair); machinery=equilibrium|search forces one, e.g. "
+                 "robust:confidence=0.9,stop_loss=0.5")
 register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", kinds={"assume": SPEC},
          summary="the exact game-level best response to a fixed model at every other seat, solved once per process "
                  "and table (sixes game: count-based models such as one-third and bluff:B; full game: "

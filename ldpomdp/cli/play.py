@@ -116,7 +116,8 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 def add_play_parser(sub) -> None:
     play = sub.add_parser("play", help="play against agents in the terminal")
-    play.add_argument("--opponents", default="one-third", help="comma-separated player specs (see `ldpomdp players`)")
+    play.add_argument("--opponents", default="robust",
+                      help="comma-separated player specs (see `ldpomdp players`); default: the recommended robust")
     add_rule_options(play)
     play.set_defaults(func=cmd_play)
 
