@@ -83,7 +83,8 @@ class Handlers:
         return FileResponse(STATIC / "index.html")
 
     async def options(self, request: Request) -> Response:
-        """What the new-game form offers: limits, rules and their controls, rule sets, the recommended agent."""
+        """What the new-game form offers: limits, rules and their controls, rule sets, the recommended agent and what
+        it plays under today's rules."""
         return JSONResponse({"limits": LIMITS, "allow_plugins": self.allow_plugins, "results": self.folder is not None,
                              "rules": rule_fields(), "controls": rule_controls(), "rule_sets": rule_sets(),
                              "recommended": await run_in_threadpool(recommendation, GameConfig())})
@@ -93,7 +94,7 @@ class Handlers:
         return JSONResponse({"players": await run_in_threadpool(spec_choices)})
 
     async def recommended(self, request: Request) -> Response:
-        """The agent to offer first for the rules of the form in the body."""
+        """The recommended agent and what it plays under the rules of the form in the body (nothing is built)."""
         return JSONResponse(await run_in_threadpool(recommend, await _body(request)))
 
     async def status(self, request: Request) -> Response:

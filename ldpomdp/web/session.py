@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import PlayerError, TableError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name
-from ..registry import make_seat, parse_spec
+from ..registry import RECOMMENDED, make_seat, parse_spec
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps import SteppedGame
 from .choices import LIMITS, recommendation, rule_fields, rules_from_form
@@ -88,8 +88,8 @@ def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> 
 
 
 def recommend(body: Any) -> dict:
-    """The agent to offer first for the rules of the form ``body`` with ``players`` seats (2 if absent), as
-    ``recommendation`` gives it, with the rules in ``words`` and their ``warnings``."""
+    """The recommended agent and what it plays under the rules of the form ``body`` with ``players`` seats (2 if
+    absent), as ``recommendation`` tells it, with the rules in ``words`` and their ``warnings``."""
     if not isinstance(body, dict):
         raise WebError(400, "the request body must be a JSON object")
     players = body.get("players", 2)
@@ -143,9 +143,8 @@ class WebGame:
         self.failure: str | None = None
         self.rounds: list[dict] = []  # every ended round: actions, hands shown, the agents' decisions
         self._events: list[Event] = []  # every event so far: the hint's agent, built when first asked, sees them all
-        advice = recommendation(config)
-        self.adviser_spec: str = advice["hint"]
-        self.adviser_refusal: str | None = advice["refusals"].get(self.adviser_spec)
+        self.adviser_spec = RECOMMENDED
+        self.adviser_refusal: str | None = None
         self.adviser: Any = None
         self._start_round()
 

@@ -216,7 +216,8 @@ function rowSpec(row) {
 
 function updateSpecLine(row) { row.querySelector(".spec-line").textContent = rowSpec(row) || "(type a spec)"; }
 
-// Ask the server which agent to offer first for the rules and seats of the form; rows left as they came follow it.
+// Ask the server what the recommended agent plays under the rules and seats of the form (it builds nothing); rows
+// left as they came offer it.
 let adviceTimer = null;
 function askAdvice() {
   clearTimeout(adviceTimer);
@@ -226,9 +227,7 @@ function askAdvice() {
     if (!answer) return;
     advice = answer;
     $("rule-words").textContent = `These rules: ${answer.words}.` + (answer.warnings.length ? ` Note: ${answer.warnings.join("; ")}.` : "");
-    const refused = answer.refusals[answer.hint];
-    $("spec-note").textContent = refused ? `The recommended agent ${answer.hint} cannot play this game (${refused}); ` +
-      `${answer.spec} is the recommended agent that can.` : `${answer.spec} is the recommended agent for these rules.`;
+    $("spec-note").textContent = `The recommended agent is ${answer.spec}: under these rules it ${answer.note}.`;
     [...$("opponents").children].forEach((row) => {
       const select = row.querySelector(".agent"), value = row.dataset.auto ? answer.spec : select.value;
       select.innerHTML = agentOptions(value);
@@ -679,7 +678,7 @@ async function init() {
   if (!given || !agents) return;
   options = {...given, specs: agents.players};
   advice = options.recommended;
-  $("hint-agent").textContent = options.recommended.hint;
+  $("hint-agent").textContent = options.recommended.spec;
   $("rule-set").innerHTML = options.rule_sets.map((s) => `<option value="${esc(s.name)}">${esc(s.label)}</option>`).join("") +
     `<option value="custom">Custom: the rules below</option>`;
   $("rule-controls").innerHTML = options.controls.map(controlHtml).join("");
