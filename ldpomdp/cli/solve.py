@@ -7,10 +7,10 @@ import argparse
 import sys
 import tempfile
 from collections.abc import Iterator
-from typing import Any
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import UsageError
 from ..moved import moved_attribute

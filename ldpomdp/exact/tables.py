@@ -137,8 +137,9 @@ def shipped_path(config: GameConfig) -> Path | None:
 
 
 def cached_table_path(config: GameConfig) -> Path:
-    """Where the two-player table solved on demand for ``config``'s rules is cached on disk (``cache_dir()/cfr``),
-    named by a digest of the rules and the ``on_demand`` settings (under the exact call, the starting dice)."""
+    """Where the two-player table solved on demand for ``config``'s rules is cached on disk (``cache_dir()/cfr``).
+
+    Its name is a digest of the rules and the ``on_demand`` settings (under the exact call, the starting dice)."""
     settings = on_demand(config, ON_DEMAND)
     dice = config.starting_dice[0] if config.exact_call else settings.dice
     key = rules_key(config) + _demand_key(config, settings)

@@ -39,9 +39,10 @@ SOLVE_ON_USE = 120  # CPU s: a two-player table estimated to solve within this i
 
 
 def machinery_for(config: GameConfig, safe: str = DEFAULT_SAFE) -> str:
-    """What ``robust`` plays ``config`` with (``machinery=auto``): ``"equilibrium"`` where ``safe`` names a table, or
-    at two players where a table is shipped for the dice or solves on first use within ``SOLVE_ON_USE`` CPU s (an
-    estimate); else ``"search"``."""
+    """What ``robust`` plays ``config`` with (``machinery=auto``): ``"equilibrium"`` or ``"search"``.
+
+    The equilibrium where ``safe`` names a table, or at two players where a table is shipped for the dice or solves on
+    first use within ``SOLVE_ON_USE`` CPU s (``solve_on_use_seconds``); else the search."""
     if parse_spec(str(safe)).kwargs.get("table") is not None:
         return "equilibrium"
     if config.num_players != 2 or (config.exact_call and len(set(config.starting_dice)) != 1):
@@ -66,7 +67,8 @@ def solve_on_use_seconds(config: GameConfig) -> float:
 
 
 def table_source(config: GameConfig) -> str | None:
-    """Where ``robust`` (its defaults) gets its equilibrium table for ``config``, known without building anything:
+    """Where ``robust`` (its defaults) gets its equilibrium table for ``config``, known without building anything.
+
     ``"shipped"``, ``"cached"`` (solved before, on this machine's disk), ``"solve"`` (solved on first use, about
     ``solve_on_use_seconds``), or None where it plays the search."""
     if machinery_for(config) != "equilibrium":
@@ -122,7 +124,7 @@ class RobustPlayer(BaseOpponent):
         self.exploit_result, self.exploiting = 0.0, False
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        self.plays = machinery_for(config, self.model.safe) if self.machinery == "auto" else self.machinery
+        self.plays = machinery_for(config, str(self.model.safe)) if self.machinery == "auto" else self.machinery
         self.decisions = self.exploited = 0
         self.exploit_result, self.exploiting = 0.0, False
         if self.plays == "search":
@@ -157,7 +159,7 @@ class RobustPlayer(BaseOpponent):
         return value if opener == self.seat else -value
 
     @property
-    def playing(self) -> BaseOpponent:
+    def playing(self) -> LocalBestResponse | CFRPlayer:
         """The part that plays now: the search, the best responder (exploiting) or the equilibrium."""
         if self.plays == "search":
             return self.search

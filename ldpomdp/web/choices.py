@@ -136,9 +136,10 @@ def rules_from_form(body: dict, num_players: int) -> GameConfig:
 
 
 def recommendation(config: GameConfig) -> dict:
-    """The recommended agent (``spec``: ``RECOMMENDED``) and what it plays under ``config`` (``plays``:
-    ``machinery_for``; ``note``: that in one line, with the cost of a table solved on first use), told without
-    building or resetting any player."""
+    """The recommended agent (``spec``: ``RECOMMENDED``) and what it plays under ``config``, without building it.
+
+    ``plays``: ``machinery_for``; ``note``: that in one line, with the cost of a table solved on first use. No player
+    is built or reset (that could solve a table)."""
     source = table_source(config)
     if source is None:
         note = "plays the bid-reading search (no table needed)"
