@@ -7,7 +7,6 @@ that reports progress, waits for the test, then solves for real up to 2 dice eac
 
 from __future__ import annotations
 
-import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -21,52 +20,22 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2 in its test cli
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from ldpomdp.caches import BoundedCache
+from conftest import SlowSolve, fresh_tables
+
 from ldpomdp.errors import UsageError
 from ldpomdp.exact import tables
-from ldpomdp.exact.two_player import equilibrium
 from ldpomdp.rules import GameConfig
 from ldpomdp.web.app import create_app
 from ldpomdp.web.load_driver import play_over_http
 
 PALIFICO = {"dice": 2, "palifico": True}  # two players: robust's table is solved on first use (about 30 CPU s)
 QUICK = 5.0  # s: an answer "at once" (a request that waited for the solve would wait for the test: forever)
-REAL_SOLVE = equilibrium.solve_game
 
 
 @pytest.fixture
-def fresh(tmp_path, monkeypatch) -> None:
-    """Nothing solved before: an empty cache folder and no table in memory."""
-    monkeypatch.setenv("LDPOMDP_CACHE", str(tmp_path))
-    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
-    monkeypatch.setattr(tables, "_BLUEPRINTS", BoundedCache(tables.CACHED_TABLES))
-
-
-def _solvers(monkeypatch, fake: Callable) -> None:
-    monkeypatch.setattr(equilibrium, "solve_game", fake)
-    monkeypatch.setattr(tables, "solve_game", fake)
-    monkeypatch.setattr(tables, "solve_blueprint", fake)
-
-
-class SlowSolve:
-    """A solve that says 3 steps are done, waits for ``go``, then raises ``fails`` or solves up to 2 dice each."""
-
-    def __init__(self):
-        self.go, self.calls, self.fails = threading.Event(), 0, None
-
-    def __call__(self, config: GameConfig, dice: int, recall: str, iterations: int, progress=None, **kwargs):
-        self.calls += 1
-        progress(3)
-        assert self.go.wait(60), "the test never let the solve go on"
-        if self.fails is not None:
-            raise self.fails
-        return REAL_SOLVE(config, 2, recall, 5, progress=progress)
-
-
-@pytest.fixture
-def slow(fresh, monkeypatch) -> Iterator[SlowSolve]:
+def slow(tmp_path, monkeypatch) -> Iterator[SlowSolve]:
     solve = SlowSolve()
-    _solvers(monkeypatch, solve)
+    fresh_tables(monkeypatch, tmp_path, solve)
     yield solve
     solve.go.set()  # a test that failed early leaves no thread waiting
 
@@ -94,7 +63,7 @@ def _until(client: TestClient, path: str, done: Callable[[dict], bool]):
         time.sleep(0.05)
 
 
-def test_a_game_that_needs_no_table_never_solves_one(fresh, monkeypatch):
+def test_a_game_that_needs_no_table_never_solves_one(tmp_path, monkeypatch):
     # issue 52: a two-player palifico game against one-third solved robust's table for the hint's note, unused
     solved = []
 
@@ -102,7 +71,7 @@ def test_a_game_that_needs_no_table_never_solves_one(fresh, monkeypatch):
         solved.append(config)
         raise AssertionError("a table was solved")  # (the old code took it for robust's refusal: hence ``solved``)
 
-    _solvers(monkeypatch, never)
+    fresh_tables(monkeypatch, tmp_path, never)
     client = _client()
     advice = _timed(client.post, "/api/recommended", json=PALIFICO).json()
     assert advice["spec"] == "robust" and advice["plays"] == "equilibrium"
