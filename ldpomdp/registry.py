@@ -20,21 +20,19 @@ from typing import Any
 
 from .errors import UsageError, describe, echo
 from .game import Player
-from .rules import GameConfig
 from .spec_grammar import EXACT_INT, KEY, group_specs, inside_brackets, parse_value, split_pieces
 from .validation import at_most
 
 __all__ = ["PlayerSpec", "Parameter", "make_player", "make_seat", "parse_spec", "canonical_spec", "spec_text",
-           "register", "registered_names", "player_parameters", "recommended", "spec_list", "split_specs", "FILE",
+           "register", "registered_names", "player_parameters", "spec_list", "split_specs", "FILE",
            "SPEC", "SPECS", "RECOMMENDED", "MAXIMA"]
 
 # the kinds of parameter the grammar treats apart (any other parameter takes a number, true/false or a word)
 FILE = "file"  # a path the player reads (a web request may not name one without --allow-plugins)
 SPEC = "spec"  # another player spec (a model, a policy); ``none`` where the player allows it
 SPECS = "specs"  # a list of player specs
-# the agents the package recommends, best first: the first that takes a game's rules is the one to play there
-# (``robust`` in two-player games of today's rules; docs/players.md)
-RECOMMENDED = ("robust", "expected-count", "one-third")
+# the agent the package recommends: it plays every table (2-6 players, any rules, any dice; docs/robustness.md)
+RECOMMENDED = "robust"
 _PLAIN_TYPES = {"str", "int", "float", "bool", "Sequence[str]", "object"}  # what a spec's text can give
 # the largest value of every numeric parameter of the registered players, by constructor parameter (one table for
 # all of them: a parameter's name means one thing throughout), checked when a spec is parsed, before any game; a
@@ -151,20 +149,6 @@ def _settable(factory: Any) -> list[inspect.Parameter]:
         if not (p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or not written & _PLAIN_TYPES):
             found.append(p)
     return found
-
-
-def recommended(config: GameConfig, seat: int = 1) -> tuple[str, dict[str, str]]:
-    """The first of ``RECOMMENDED`` that takes a seat under ``config`` (built and reset there: nothing else
-    decides), and why each one before it refused (its error's first line)."""
-    refusals = {}
-    for spec in RECOMMENDED:
-        try:
-            make_seat(spec).reset(seat, config)
-        except Exception as exc:
-            refusals[spec] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            continue
-        return spec, refusals
-    raise UsageError(f"no recommended agent takes these rules: {refusals}")
 
 
 # The summaries are the players' one description: `ldpomdp players` prints them, the web page shows them, and the

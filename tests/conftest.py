@@ -138,3 +138,42 @@ def write_tournament_folder(folder: Path) -> Path:
     figure.savefig(folder / "ratings.png", dpi=80)
     plt.close(figure)
     return folder
+
+
+# --- a table solve that waits for the test: the web server's "preparing" state --------------------------------------
+
+class SlowSolve:
+    """A stand-in for the table solvers: says 3 steps are done, waits for ``go``, then raises ``fails`` or solves
+    the rules for real up to 2 dice each in 5 CFR+ iterations (a second); ``calls`` counts them."""
+
+    def __init__(self):
+        import threading
+
+        from ldpomdp.exact.two_player.equilibrium import solve_game
+
+        self.go, self.calls, self.fails = threading.Event(), 0, None
+        self.solve = solve_game  # the real one, taken before ``fresh_tables`` puts this one in its place
+
+    def __call__(self, config, dice, recall, iterations, progress=None, **kwargs):
+        self.calls += 1
+        progress(3)
+        assert self.go.wait(60), "the test never let the solve go on"
+        if self.fails is not None:
+            raise self.fails
+        return self.solve(config, 2, recall, 5, progress=progress)
+
+
+def fresh_tables(monkeypatch, folder: Path, solver=None) -> None:
+    """Nothing solved before (the cache in ``folder``, no table in memory); ``solver`` in place of the table solvers
+    (the two-player ``solve_game`` and the blueprint's ``solve_blueprint``), if given."""
+    from ldpomdp.caches import BoundedCache
+    from ldpomdp.exact import tables
+    from ldpomdp.exact.two_player import equilibrium
+
+    monkeypatch.setenv("LDPOMDP_CACHE", str(folder))
+    monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
+    monkeypatch.setattr(tables, "_BLUEPRINTS", BoundedCache(tables.CACHED_TABLES))
+    if solver is not None:
+        monkeypatch.setattr(equilibrium, "solve_game", solver)
+        monkeypatch.setattr(tables, "solve_game", solver)
+        monkeypatch.setattr(tables, "solve_blueprint", solver)

@@ -30,8 +30,9 @@ from .two_player.states import game_config
 from .two_player.table import GameTable, rules_key
 
 __all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
-           "shipped_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND", "SIXES_ON_DEMAND_DICE",
-           "SIXES_TWO_PLAYER_DICE", "on_demand", "solve_seconds", "cost_text", "SHIPPED_SECONDS"]
+           "shipped_path", "cached_table_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND",
+           "SIXES_ON_DEMAND_DICE", "SIXES_TWO_PLAYER_DICE", "on_demand", "solve_seconds", "cost_text",
+           "SHIPPED_SECONDS"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solve equilibrium --players 3 --dice 5`
@@ -135,6 +136,22 @@ def shipped_path(config: GameConfig) -> Path | None:
     return None
 
 
+def cached_table_path(config: GameConfig) -> Path:
+    """Where the two-player table solved on demand for ``config``'s rules is cached on disk (``cache_dir()/cfr``).
+
+    Its name is a digest of the rules and the ``on_demand`` settings (under the exact call, the starting dice)."""
+    settings = on_demand(config, ON_DEMAND)
+    dice = config.starting_dice[0] if config.exact_call else settings.dice
+    key = rules_key(config) + _demand_key(config, settings)
+    # the settings as the tuple they were: the digests of tables already cached on disk stay the same (but under the
+    # exact call, whose sweeps continue each round's CFR+ since 2026-11-27; a table cached before 5be0463 may differ
+    # from a fresh one in the float32 sums' last bits)
+    solver = "|continued sweeps" if config.exact_call else ""
+    digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(replace(settings, dice=dice))}{solver}"
+                            .encode()).hexdigest()[:20]
+    return cache_dir() / "cfr" / f"table-{digest}.npz"
+
+
 def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     """The two-player table for ``config``'s rules: loaded from ``path``, shipped, or solved now and cached.
 
@@ -160,13 +177,7 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     if table is None:
         if path is None:
             dice = config.starting_dice[0] if config.exact_call else settings.dice
-            # the settings as the tuple they were: the digests of tables already cached on disk stay the same (but
-            # under the exact call, whose sweeps continue each round's CFR+ since 2026-11-27; a table cached before
-            # 5be0463 may differ from a fresh one in the float32 sums' last bits)
-            solver = "|continued sweeps" if config.exact_call else ""
-            digest = hashlib.sha256(f"v{GameTable.FORMAT}|{key}|{astuple(replace(settings, dice=dice))}{solver}"
-                                    .encode()).hexdigest()[:20]
-            cached = cache_dir() / "cfr" / f"table-{digest}.npz"
+            cached = cached_table_path(config)
             try:
                 table = GameTable.load(cached)
             except TableError:  # none cached yet, or a damaged file: solve (again)

@@ -2,7 +2,8 @@
 
 The routes are listed in ``Handlers.routes`` (one short handler each) and on the In the browser page ("The
 API"); the game of a request is the one of the session named by the ``ldpomdp_game`` cookie. Agents' moves and
-replays run in the thread pool. A ``UsageError`` is a 400 with its message; anything else
+replays run in the thread pool; a seat's reset or the hint's agent that solves a table prepares in a thread of its
+own while the page polls (``preparation``). A ``UsageError`` is a 400 with its message; anything else
 that is not a refusal is a 500, its traceback in the server's log.
 """
 
@@ -83,7 +84,8 @@ class Handlers:
         return FileResponse(STATIC / "index.html")
 
     async def options(self, request: Request) -> Response:
-        """What the new-game form offers: limits, rules and their controls, rule sets, the recommended agent."""
+        """What the new-game form offers: limits, rules and their controls, rule sets, the recommended agent and what
+        it plays under today's rules."""
         return JSONResponse({"limits": LIMITS, "allow_plugins": self.allow_plugins, "results": self.folder is not None,
                              "rules": rule_fields(), "controls": rule_controls(), "rule_sets": rule_sets(),
                              "recommended": await run_in_threadpool(recommendation, GameConfig())})
@@ -93,7 +95,7 @@ class Handlers:
         return JSONResponse({"players": await run_in_threadpool(spec_choices)})
 
     async def recommended(self, request: Request) -> Response:
-        """The agent to offer first for the rules of the form in the body."""
+        """The recommended agent and what it plays under the rules of the form in the body (nothing is built)."""
         return JSONResponse(await run_in_threadpool(recommend, await _body(request)))
 
     async def status(self, request: Request) -> Response:
@@ -102,7 +104,9 @@ class Handlers:
 
     # -- the session's game --------------------------------------------------------------------------------------
     async def create(self, request: Request) -> Response:
-        """A new game from the form in the body, replacing the session's (whose score it carries on)."""
+        """A new game from the form in the body, replacing the session's (whose score it carries on).
+
+        Answered once its seats are reset or say they are preparing (then its phase is ``preparing`` until done)."""
         body, token = await _body(request), request.cookies.get(COOKIE)
         game = await run_in_threadpool(new_game, body, self.allow_plugins, self.sessions.find(token))
         response = JSONResponse(await run_in_threadpool(game.view))
@@ -126,7 +130,7 @@ class Handlers:
         return await self._change(request, "next_round", "version")
 
     async def hint(self, request: Request) -> Response:
-        """What the recommended agent would do in the person's place."""
+        """What the recommended agent would do in the person's place (or that it is being prepared)."""
         return JSONResponse(await run_in_threadpool(self._game(request).hint))
 
     async def record(self, request: Request) -> Response:

@@ -1,17 +1,18 @@
 """What the new-game form offers and how its rules are read into a ``GameConfig``.
 
 One control per rule (with its words), the named rule sets, the agents of the registry with their parameters, the
-recommended agent for a game's rules, and the form's rules turned into a ``GameConfig``. Nothing here imports or
-reads what a request names."""
+recommended agent and what it plays under a game's rules, and the form's rules turned into a ``GameConfig``. Nothing
+here imports or reads what a request names."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
-from ..caches import memo
 from ..errors import UsageError
-from ..registry import RECOMMENDED, parse_spec, player_parameters, recommended, registered_names
+from ..exact.tables import cost_text
+from ..players.robust import machinery_for, solve_on_use_seconds, table_source
+from ..registry import RECOMMENDED, parse_spec, player_parameters, registered_names
 from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig
 
 __all__ = ["LIMITS", "EXAMPLE_SPECS", "rule_fields", "rule_controls", "rule_sets", "spec_choices", "rules_from_form",
@@ -134,9 +135,19 @@ def rules_from_form(body: dict, num_players: int) -> GameConfig:
         raise UsageError(str(exc)) from None
 
 
-@memo(maxsize=256)
 def recommendation(config: GameConfig) -> dict:
-    """The agent to offer first under ``config`` (``recommended``: ``spec``) and why the
-    ones before it refused (``refusals``); ``hint``: the agent the hint asks (the first recommended)."""
-    spec, refusals = recommended(config)
-    return {"spec": spec, "refusals": refusals, "hint": RECOMMENDED[0]}
+    """The recommended agent (``spec``: ``RECOMMENDED``) and what it plays under ``config``, without building it.
+
+    ``plays``: ``machinery_for``; ``note``: that in one line, with the cost of a table solved on first use. No player
+    is built or reset (that could solve a table)."""
+    source = table_source(config)
+    if source is None:
+        note = "plays the bid-reading search (no table needed)"
+    elif source == "shipped":
+        note = "plays the two-player equilibrium (shipped table)"
+    elif source == "cached":
+        note = "plays the two-player equilibrium (its table solved before, cached on the server)"
+    else:
+        note = (f"plays the two-player equilibrium; its table is solved on first use, "
+                f"{cost_text(solve_on_use_seconds(config))} (then cached)")
+    return {"spec": RECOMMENDED, "plays": machinery_for(config), "note": note}

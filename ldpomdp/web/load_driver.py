@@ -92,7 +92,7 @@ def play_over_http(client, settings: dict, seed: int, deadline: float = math.inf
 
     ``client`` is an ``httpx.Client`` with the server's base URL, or Starlette's test client. Moves come from a
     generator seeded with ``seed`` (challenge 30% of the time when allowed, else one of the three lowest raises); the
-    agents' moves are stepped one request each."""
+    agents' moves are stepped one request each, and a game preparing is asked for again until it starts."""
     run, rng, sent = GameRun(seed), np.random.default_rng(seed), []
     def call(method: str, path: str, body: dict | None = None) -> dict:
         if time.monotonic() > deadline:
@@ -106,6 +106,10 @@ def play_over_http(client, settings: dict, seed: int, deadline: float = math.inf
 
     state = call("POST", "/api/game", {**settings, "seed": seed})
     while state["phase"] != "game-over":
+        if state["phase"] == "preparing":  # a player solving a table first: asked again until the game starts
+            time.sleep(0.1)
+            state = call("GET", "/api/game")
+            continue
         version = state["version"]
         if state["phase"] == "your-turn":
             legal = state["legal"]

@@ -11,13 +11,14 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..errors import PlayerError, TableError
+from ..errors import PlayerError, TableError, UsageError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name
-from ..registry import make_seat, parse_spec
+from ..registry import RECOMMENDED, make_seat, parse_spec
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps import SteppedGame
 from .choices import LIMITS, recommendation, rule_fields, rules_from_form
 from .explain import action_distribution, action_text, explain, matching_dice
+from .preparation import Preparation
 
 __all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "recommend"]
 
@@ -88,8 +89,8 @@ def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> 
 
 
 def recommend(body: Any) -> dict:
-    """The agent to offer first for the rules of the form ``body`` with ``players`` seats (2 if absent), as
-    ``recommendation`` gives it, with the rules in ``words`` and their ``warnings``."""
+    """The recommended agent and what it plays under the rules of the form ``body`` with ``players`` seats (2 if
+    absent), as ``recommendation`` tells it, with the rules in ``words`` and their ``warnings``."""
     if not isinstance(body, dict):
         raise WebError(400, "the request body must be a JSON object")
     players = body.get("players", 2)
@@ -117,9 +118,10 @@ def parse_action(text: object) -> Action:
 class WebGame:
     """One game on the server: the person (seat 0) against agents built from ``specs``.
 
-    Seeded as game 0 of a sweep cell of these players (so its finished record is a ``games.jsonl`` line).
-    ``version`` counts the changes applied; each change names the version it was asked on. ``score``: the session's
-    games before this one and the person's wins in them."""
+    Seeded as game 0 of a sweep cell of these players (so its finished record is a ``games.jsonl`` line). The seats
+    are reset in a ``Preparation``: the game is created once they are reset or say they are preparing (a table
+    solved on first use), and starts when they are done. ``version`` counts the changes applied; each change names the
+    version it was asked on. ``score``: the session's games before this one and the person's wins in them."""
 
     def __init__(self, config: GameConfig, specs: list[str], seed: int, score: dict[str, int] | None = None):
         self.specs = ("human", *specs)
@@ -131,23 +133,19 @@ class WebGame:
         self._seeded = SteppedGame(self.specs, config, seed, players)
         self.rng = self._seeded.rng
         self.state = GameState(config, self.rng, first_opener=0)
-        for seat, player in enumerate(players):
-            try:
-                player.reset(seat, self.state.config)
-            except TableError as exc:  # a file it cannot read: named as the CLI names it
-                raise WebError(400, f"player {self.specs[seat]!r}: {exc}") from None
-            except Exception as exc:  # the player refuses these rules (e.g. a round too large to solve)
-                raise WebError(400, f"{self.specs[seat]} cannot play these rules: {_first_line(exc)}") from None
         self.lock = threading.Lock()
         self.version = 0
         self.failure: str | None = None
         self.rounds: list[dict] = []  # every ended round: actions, hands shown, the agents' decisions
         self._events: list[Event] = []  # every event so far: the hint's agent, built when first asked, sees them all
-        advice = recommendation(config)
-        self.adviser_spec: str = advice["hint"]
-        self.adviser_refusal: str | None = advice["refusals"].get(self.adviser_spec)
+        self.adviser_spec = RECOMMENDED
+        self.adviser_refusal: str | None = None
         self.adviser: Any = None
-        self._start_round()
+        self._advising: Preparation[Any] | None = None  # the hint's agent being built
+        self._preparing: Preparation[None] | None = Preparation(self._reset_seats)  # None once the game started
+        self._preparing.wait()
+        with self.lock:
+            self._settle()  # a refusal said before any preparing: this request's 400
 
     # -- changes -------------------------------------------------------------------------------------------------
     def act(self, move: object, version: object) -> None:
@@ -193,12 +191,17 @@ class WebGame:
         """What the recommended agent would do in the person's place now; a 409 ``WebError`` off the person's turn.
 
         ``actions``: the probability of each legal move for the person's hand (zero ones left out), or ``refusal``:
-        why it cannot play these rules."""
+        why it cannot play these rules, or ``preparing`` (the agent being built: its line, done of total)."""
         with self.lock:
+            self._check_started()
             if self.failure or self.state.over or self._round.end is not None or self._round.seat != YOU:
                 raise WebError(409, "a hint is given on your turn only")
             if self.adviser is None and self.adviser_refusal is None:
-                self._build_adviser()
+                if self._advising is None:
+                    self._advising = Preparation(self._new_adviser)
+                    self._advising.wait()
+                self._take_adviser()
+            preparing = None if self._advising is None else self._advising.view()
             actions = None
             if self.adviser is not None:
                 try:
@@ -206,7 +209,7 @@ class WebGame:
                 except Exception as exc:  # a round it cannot play (e.g. beyond its table): said, the game goes on
                     self.adviser, self.adviser_refusal = None, _first_line(exc)
             return {"agent": self.adviser_spec, "refusal": self.adviser_refusal, "actions": actions,
-                    "version": self.version}
+                    "preparing": preparing, "version": self.version}
 
     def score(self) -> dict[str, int]:
         """The session's finished games up to this one and the person's wins in them."""
@@ -215,14 +218,14 @@ class WebGame:
                 "won": self.earlier["won"] + (over and self.state.record.winner == YOU)}
 
     def view(self) -> dict:
-        """The game as seat 0 may see it: other hands and the agents' reasons only once their round has ended."""
+        """The game as seat 0 may see it: other hands and the agents' reasons only once their round has ended.
+
+        While the seats prepare, ``phase`` is ``"preparing"`` and ``preparing`` says what (its line, done of total)."""
         with self.lock:
-            state, rnd = self.state, self._round
-            config, ended = state.config, rnd.end is not None
-            phase = ("failed" if self.failure else "game-over" if state.over else "round-over" if ended
-                     else "your-turn" if rnd.seat == YOU else "agent-turn")
-            return {
-                "version": self.version, "phase": phase, "failure": self.failure,
+            self._settle()
+            state, config = self.state, self.state.config
+            shown = {
+                "version": self.version, "failure": self.failure,
                 "config": {"num_players": config.num_players,
                            **{name: getattr(config, name) for name in rule_fields()},
                            "dice": config.starting_dice[0]},
@@ -230,6 +233,16 @@ class WebGame:
                 # dice now: after an ended round, its loss counted
                 "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": state.dice[s]}
                             for s, (spec, p) in enumerate(zip(self.specs, self.players, strict=True))],
+                "score": self.score(), "hint": {"agent": self.adviser_spec, "refusal": self.adviser_refusal},
+            }
+            if self._preparing is not None:
+                return {**shown, "phase": "preparing", "preparing": self._preparing.view()}
+            rnd = self._round
+            ended = rnd.end is not None
+            phase = ("failed" if self.failure else "game-over" if state.over else "round-over" if ended
+                     else "your-turn" if rnd.seat == YOU else "agent-turn")
+            return {
+                **shown, "phase": phase, "preparing": None,
                 "round": rnd.round_index, "opener": rnd.opener, "turn": None if ended else rnd.seat,
                 "palifico": rnd.palifico, "round_wild": rnd.config.wild,  # a palifico round has no wild face
                 "hand": _faces(rnd.hands[YOU]), "bid": None if not rnd.history else str(rnd.history[-1][1]),
@@ -237,7 +250,6 @@ class WebGame:
                 "legal": [action_text(a) for a in rnd.view().legal_actions()] if phase == "your-turn" else [],
                 "rounds": self.rounds,  # ended rounds only
                 "winner": state.record.winner if state.over else None,
-                "score": self.score(), "hint": {"agent": self.adviser_spec, "refusal": self.adviser_refusal},
             }
 
     def record(self) -> dict:
@@ -259,7 +271,32 @@ class WebGame:
         self._actions: list[dict] = []
         self._decisions: list[dict] = []
 
+    def _reset_seats(self) -> None:
+        """Reset every seat for the game's rules (in the game's ``Preparation``): a player's refusal is a 400."""
+        for seat, player in enumerate(self.players):
+            try:
+                player.reset(seat, self.state.config)
+            except TableError as exc:  # a file it cannot read: named as the CLI names it
+                raise WebError(400, f"player {self.specs[seat]!r}: {exc}") from None
+            except UsageError as exc:  # the player refuses these rules (e.g. a round too large to solve)
+                raise WebError(400, f"{self.specs[seat]} cannot play these rules: {_first_line(exc)}") from None
+
+    def _settle(self) -> None:
+        """Once the seats' preparation has finished, start the first round, or raise its failure (each time asked)."""
+        if self._preparing is None or not self._preparing.finished:
+            return
+        if self._preparing.error is not None:
+            raise self._preparing.error
+        self._preparing = None
+        self._start_round()
+
+    def _check_started(self) -> None:
+        self._settle()
+        if self._preparing is not None:
+            raise WebError(409, "the game is being prepared: it starts once its players are ready")
+
     def _check_version(self, version: object) -> None:
+        self._check_started()
         if self.failure:
             raise WebError(409, f"this game stopped: {self.failure}")
         if isinstance(version, bool) or not isinstance(version, int):
@@ -318,14 +355,25 @@ class WebGame:
             if self.adviser is not None:
                 self._advise([event])
 
-    def _build_adviser(self) -> None:
-        """The hint's agent in seat 0, shown every event of the game so far (or the reason it refuses)."""
-        try:
-            self.adviser = make_seat(self.adviser_spec)
-            self.adviser.reset(YOU, self.state.config)
-        except Exception as exc:
-            self.adviser, self.adviser_refusal = None, _first_line(exc)
+    def _new_adviser(self) -> Any:
+        """The hint's agent, reset for seat 0 (in its ``Preparation``: the reset may solve a table)."""
+        adviser = make_seat(self.adviser_spec)
+        adviser.reset(YOU, self.state.config)
+        return adviser
+
+    def _take_adviser(self) -> None:
+        """Once the hint's agent is built: shown every event of the game so far, or the reason it refuses kept (a
+        bug raised too, once: a 500 with its traceback in the log)."""
+        job = self._advising
+        if job is None or not job.finished:
             return
+        self._advising = None
+        if job.error is not None:
+            self.adviser_refusal = _first_line(job.error)
+            if not isinstance(job.error, UsageError):
+                raise job.error
+            return
+        self.adviser = job.result
         self._advise(self._events)
 
     def _advise(self, events: list[Event]) -> None:

@@ -682,23 +682,27 @@ def test_the_agents_offered_are_the_registrys_seats_with_their_parameters_and_de
     for name, choice in choices.items():  # the spec the page builds from the values shown is the example spec
         given = [f"{p['name']}={p['value']}" for p in choice["parameters"] if p["value"] is not None]
         assert canonical_spec(name + (":" + ",".join(given) if given else "")) == canonical_spec(choice["spec"])
-    assert options["recommended"] == {"spec": "robust", "refusals": {}, "hint": "robust"}
+    assert options["recommended"] == {"spec": "robust", "plays": "equilibrium",
+                                      "note": "plays the two-player equilibrium (shipped table)"}
     assert [s["name"] for s in options["rule_sets"]] == ["today", "perudo", "dudo"]
     assert options["rule_sets"][1]["words"] == GameConfig.preset("perudo").describe()
     assert [s["rules"]["loss"] for s in options["rule_sets"]] == ["one", "one", "difference"]
 
 
-@pytest.mark.parametrize("form, spec, refused", [
-    ({}, "robust", None),
-    ({"players": 3}, "robust", None),  # the shipped three-player blueprint
-    ({"players": 4}, "expected-count", "cfr: blueprints are solved on demand for 3 players"),
-    ({**PERUDO}, "robust", None),
-    ({"dice": 6}, "expected-count", "cfr: the table covers up to 5 dice each"),
+@pytest.mark.parametrize("form, plays, note", [
+    ({}, "equilibrium", "plays the two-player equilibrium (shipped table)"),
+    ({**PERUDO}, "equilibrium", "plays the two-player equilibrium (shipped table)"),
+    ({"palifico": True, "dice": 2}, "equilibrium",
+     "plays the two-player equilibrium; its table is solved on first use, about 30 CPU s (then cached)"),
+    ({"players": 3}, "search", "plays the bid-reading search (no table needed)"),
+    ({"players": 4}, "search", "plays the bid-reading search (no table needed)"),
+    ({"dice": 6}, "search", "plays the bid-reading search (no table needed)"),
 ])
-def test_the_recommended_agent_is_the_first_that_takes_the_rules(app, form, spec, refused):
+def test_the_recommended_agent_is_robust_and_the_form_says_what_it_plays(app, form, plays, note, monkeypatch,
+                                                                          tmp_path):
+    monkeypatch.setenv("LDPOMDP_CACHE", str(tmp_path))  # nothing solved before
     answer = _client(app).post("/api/recommended", json=form).json()
-    assert answer["spec"] == spec and answer["hint"] == "robust"
-    assert (refused is None and answer["refusals"] == {}) or refused in answer["refusals"]["robust"]
+    assert answer["spec"] == "robust" and answer["plays"] == plays and answer["note"] == note
 
 
 def test_the_recommended_agent_query_refuses_bad_input_in_one_line(app):
@@ -756,13 +760,20 @@ def test_asking_hints_changes_nothing_in_the_game_and_a_late_first_hint_knows_th
     assert late and late == {v: h for v, h in always.items() if v in late}
 
 
-def test_where_the_recommended_agent_cannot_play_the_hint_says_why(app):
+def test_at_a_table_of_three_the_hint_is_robusts_search_and_an_agent_that_refuses_says_why(app, monkeypatch):
+    from ldpomdp.web import session
+
     client = _client(app)
-    state = client.post("/api/game", json={"opponents": ["one-third"] * 2, "dice": 4, "seed": 3, **PERUDO}).json()
-    refusal = state["hint"]["refusal"]
-    assert state["hint"]["agent"] == "robust" and "blueprints are solved on demand for 3 players up to 3" in refusal
+    form = {"opponents": ["one-third"] * 2, "dice": 4, "seed": 3, **PERUDO}
+    state = client.post("/api/game", json=form).json()
+    assert state["hint"] == {"agent": "robust", "refusal": None}  # robust plays every table: its search here
     hint = client.get("/api/game/hint").json()
-    assert hint["actions"] is None and hint["refusal"] == state["hint"]["refusal"]
+    assert hint["refusal"] is None and sum(a["probability"] for a in hint["actions"]) == pytest.approx(1)
+    monkeypatch.setattr(session, "RECOMMENDED", "nash")  # a hint's agent that refuses three players
+    client.post("/api/game", json=form)
+    hint = client.get("/api/game/hint").json()
+    assert hint["actions"] is None and "two players" in hint["refusal"]
+    assert client.get("/api/game").json()["hint"] == {"agent": "nash", "refusal": hint["refusal"]}
 
 
 def test_the_score_counts_the_sessions_finished_games(app):

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import TOURNAMENT_AGENTS, write_tournament_folder
+from conftest import TOURNAMENT_AGENTS, SlowSolve, fresh_tables, write_tournament_folder
 
 from ldpomdp.rules import GameConfig, matching_count
 
@@ -276,16 +279,20 @@ def test_the_hint_shows_the_recommended_agents_move_probabilities_only_when_aske
         assert page.locator("#hint svg").count() == 0
         page.keyboard.press("h")
         page.wait_for_selector("#hint svg.chart")
-    # at a table of four the recommended agent cannot play (no blueprint shipped): the button says so, and why
+    # at a table of four the recommended agent plays the bid-reading search: the form says so, and the hint is its
     page.click("#setup-box > summary")
     page.click("#add-opponent")
     page.click("#add-opponent")
-    for agent in page.locator("#opponents .agent").all():  # robust refuses a table of four as an opponent too
+    page.wait_for_function("document.querySelector('#spec-note').textContent === 'The recommended agent is robust: "
+                           "under these rules it plays the bid-reading search (no table needed).'")
+    for agent in page.locator("#opponents .agent").all():
         agent.select_option("one-third")
     page.click("#start")
-    page.wait_for_function("document.querySelector('#hint-button').disabled", timeout=30_000)  # the new game's
-    assert page.inner_text("#hint-button") == "The recommended agent (robust) cannot play this game"
-    assert "blueprints are solved on demand for 3 players" in page.inner_text("#hint")
+    page.wait_for_function("document.querySelectorAll('#table .seat').length === 4")
+    page.wait_for_selector("#moves button[data-move]")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint svg.chart")
+    assert page.inner_text("#hint .hint-answer").startswith("robust would play ")
 
 
 def test_the_results_of_sweeps_compared_and_of_a_tournament(open_page, shots):
@@ -348,3 +355,67 @@ def test_a_browser_replays_a_perudo_game_round_by_round_by_each_rounds_rules(ope
         page.click("#replay-next")
     palifico = [r["palifico"] for r in replay["rounds"]]
     assert any(palifico) and [h.endswith("a palifico round: no die is wild") for h in headers] == palifico
+
+
+@pytest.fixture
+def preparing_server(tmp_path, monkeypatch) -> Iterator[tuple[str, SlowSolve]]:
+    """A server in this process (uvicorn in a thread) whose table solves wait for the test: its URL and the solve."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from ldpomdp.web.app import create_app
+
+    solve = SlowSolve()
+    fresh_tables(monkeypatch, tmp_path, solve)
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}", solve
+    solve.go.set()
+    server.should_exit = True
+    thread.join(10)
+    listener.close()
+
+
+PREPARING = [("game", "desktop"), ("game", "phone"), ("hint", "phone")]
+
+
+@pytest.mark.parametrize("what, viewport", PREPARING, ids=[f"{w}-{v}" for w, v in PREPARING])
+def test_a_table_solved_on_first_use_shows_its_progress_then_the_game(browser, preparing_server, shots, what,
+                                                                       viewport):
+    # issue 52: robust at two players under palifico rules, 2 dice each, solves its table on first use
+    url, solve = preparing_server
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#opponents .agent")
+    page.fill("#rule-dice", "2")
+    page.check("#rule-palifico")
+    page.dispatch_event("#rule-dice", "change")
+    page.wait_for_function("document.querySelector('#spec-note').textContent.includes('solved on first use, about')")
+    if what == "hint":
+        page.select_option("#agent-1", "one-third")
+    page.fill("#seed", "1")
+    page.click("#start")
+    if what == "hint":
+        page.wait_for_selector("#moves button[data-move]")
+        page.click("#hint-button")
+    box = "#preparing" if what == "game" else "#hint"
+    bar = page.locator(f"{box} progress")
+    bar.wait_for()
+    assert bar.get_attribute("value") == "3" and int(bar.get_attribute("max")) > 3
+    assert page.inner_text(f"{box} .preparing-line").startswith("solving the two-player cfr table for ")
+    assert page.locator("#game-body").is_hidden() == (what == "game")
+    _checked(page, shots, f"preparing-{what}", viewport)
+    solve.go.set()
+    if what == "game":
+        page.wait_for_selector("#moves button[data-move]", timeout=60_000)
+        assert page.locator("#preparing").is_hidden() and page.locator("#table .seat").count() == 2
+    else:
+        page.wait_for_selector("#hint svg.chart", timeout=60_000)
+    _checked(page, shots, f"prepared-{what}", viewport)
+    context.close()

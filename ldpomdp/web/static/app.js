@@ -3,7 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
-let options = null, game = null, stepping = false, advice = null, hint = null;
+let options = null, game = null, stepping = false, advice = null, hint = null, preparingTimer = null, hintTimer = null;
 
 async function api(method, path, body) {
   const init = {method, headers: {}};
@@ -216,7 +216,8 @@ function rowSpec(row) {
 
 function updateSpecLine(row) { row.querySelector(".spec-line").textContent = rowSpec(row) || "(type a spec)"; }
 
-// Ask the server which agent to offer first for the rules and seats of the form; rows left as they came follow it.
+// Ask the server what the recommended agent plays under the rules and seats of the form (it builds nothing); rows
+// left as they came offer it.
 let adviceTimer = null;
 function askAdvice() {
   clearTimeout(adviceTimer);
@@ -226,9 +227,7 @@ function askAdvice() {
     if (!answer) return;
     advice = answer;
     $("rule-words").textContent = `These rules: ${answer.words}.` + (answer.warnings.length ? ` Note: ${answer.warnings.join("; ")}.` : "");
-    const refused = answer.refusals[answer.hint];
-    $("spec-note").textContent = refused ? `The recommended agent ${answer.hint} cannot play this game (${refused}); ` +
-      `${answer.spec} is the recommended agent that can.` : `${answer.spec} is the recommended agent for these rules.`;
+    $("spec-note").textContent = `The recommended agent is ${answer.spec}: under these rules it ${answer.note}.`;
     [...$("opponents").children].forEach((row) => {
       const select = row.querySelector(".agent"), value = row.dataset.auto ? answer.spec : select.value;
       select.innerHTML = agentOptions(value);
@@ -247,7 +246,31 @@ async function startGame(event) {
   const body = {opponents: [...$("opponents").children].map(rowSpec), seed: $("seed").value === "" ? null : Number($("seed").value),
     ...formRules()};
   const state = await api("POST", "/api/game", body);
-  if (state) { hint = null; show(state); $("setup-box").open = false; $("status").focus(); }
+  if (state) { hint = null; show(state); $("setup-box").open = false; $(state.phase === "preparing" ? "preparing" : "status").focus(); }
+}
+
+// Work under way on the server (a table solved on first use): its line, a bar and done of total.
+function progressHtml(p) {
+  const share = p.total ? p.done / p.total : 0, percent = `${Math.floor(share * 100)}%`;
+  return `<p class="preparing-line">${esc(p.line)}</p>` +
+    `<progress max="${Math.max(1, p.total)}" value="${p.done}" aria-label="${esc(`progress: ${percent}`)}"></progress>` +
+    `<p class="note" data-done="${p.done}" data-total="${p.total}">${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} steps (${percent})</p>`;
+}
+
+// The game's players are preparing: the progress shown, the game asked for again until it starts.
+function showPreparing(state) {
+  game = state;
+  $("game").hidden = false;
+  $("game-body").hidden = true;
+  $("preparing").hidden = false;
+  $("setup-current").textContent = `(getting ready against ${game.players.slice(1).map((p) => p.spec).join(", ")}: open to start another game)`;
+  $("preparing-progress").innerHTML = progressHtml(state.preparing);
+  clearTimeout(preparingTimer);
+  preparingTimer = setTimeout(async () => {
+    const next = await api("GET", "/api/game");
+    if (next) show(next);
+    else { $("preparing").hidden = true; $("setup-box").open = true; }  // it failed: the error is shown above
+  }, 500);
 }
 
 // ---- the game -------------------------------------------------------------------------------------------------
@@ -257,9 +280,12 @@ function actionText(a) { return a === "challenge" ? "Liar!" : a === "exact" ? "E
 const isBid = (a) => /^\d+x\d+$/.test(a);  // "3x5"; not "challenge" or "exact"
 
 function show(state) {
+  if (state.phase === "preparing") { showPreparing(state); return; }
   if (!game || state.version !== game.version || state.round !== game.round) hint = null;
   game = state;
   $("game").hidden = false;
+  $("preparing").hidden = true;
+  $("game-body").hidden = false;
   const others = game.players.slice(1).map((p) => p.spec).join(", ");
   $("setup-current").textContent = game.phase === "game-over" ? "(open to change the rules or the opponents)" :
     `(playing against ${others}: open to start another game)`;
@@ -371,6 +397,10 @@ function renderHint() {
   button.disabled = Boolean(refusal);
   button.textContent = refusal ? `The recommended agent (${game.hint.agent}) cannot play this game` : "What would the recommended agent do?";
   if (refusal) { $("hint").innerHTML = `<p class="note">${esc(refusal)}</p>`; return; }
+  if (hint && hint.preparing) {
+    $("hint").innerHTML = `<p class="note">${esc(hint.agent)} is getting ready; its answer comes when it is.</p>` + progressHtml(hint.preparing);
+    return;
+  }
   if (!hint) { $("hint").innerHTML = `<p class="note">Shows ${esc(game.hint.agent)}'s move probabilities for your hand, at this decision (key H).</p>`; return; }
   const list = [...hint.actions].sort((a, b) => b.probability - a.probability);
   const top = list[0], shown = list.slice(0, 8);
@@ -383,7 +413,11 @@ function renderHint() {
 async function askHint() {
   if (!game || game.phase !== "your-turn" || $("hint-button").disabled) return;
   const answer = await api("GET", "/api/game/hint");
-  if (answer && answer.version === game.version) { hint = answer; renderHint(); }
+  if (!answer || answer.version !== game.version) return;
+  hint = answer;
+  renderHint();
+  clearTimeout(hintTimer);
+  if (answer.preparing) hintTimer = setTimeout(askHint, 500);  // asked again until the agent is ready
 }
 
 // ---- a round's end --------------------------------------------------------------------------------------------
@@ -679,7 +713,7 @@ async function init() {
   if (!given || !agents) return;
   options = {...given, specs: agents.players};
   advice = options.recommended;
-  $("hint-agent").textContent = options.recommended.hint;
+  $("hint-agent").textContent = options.recommended.spec;
   $("rule-set").innerHTML = options.rule_sets.map((s) => `<option value="${esc(s.name)}">${esc(s.label)}</option>`).join("") +
     `<option value="custom">Custom: the rules below</option>`;
   $("rule-controls").innerHTML = options.controls.map(controlHtml).join("");
