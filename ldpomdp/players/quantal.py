@@ -9,6 +9,8 @@ matching dice given its bids this round, read as the non-reading rule's (exact p
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..caches import BoundedCache
@@ -24,11 +26,22 @@ from ..validation import number
 __all__ = ["QuantalEstimate"]
 
 COLDEST = 1e-6  # the lowest temperature, in dice
+RAISES_MEMO = 4096  # the legal raises' arrays kept (by rules, dice on the table and standing bid)
 READ_MEMO = 20_000  # reading: the posteriors kept (by bids), cleared at each round's start, least recent dropped
 BIDS_MEMO = 256  # reading: the non-reading policies kept (each hands x actions), likewise
 
 History = tuple[tuple[int, Bid], ...]
 Reading = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # each seat's posterior, its expected matching dice
+
+
+class _Raises(NamedTuple):
+    """The policy's actions at a view (the legal raises, then the challenge when a bid stands), each raise's face
+    column and quantity, and each action's column."""
+
+    actions: tuple[Action, ...]
+    faces: np.ndarray
+    quantities: np.ndarray
+    columns: dict[Action, int]
 
 
 class QuantalEstimate(BaseOpponent):
@@ -44,7 +57,8 @@ class QuantalEstimate(BaseOpponent):
         self.reads = reads
         self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else self.temperature,
                                                   "reads": reads or None})
-        self._memo: ViewMemo[tuple[tuple[Action, ...], np.ndarray]] = ViewMemo()
+        self._memo: ViewMemo[tuple[_Raises, np.ndarray]] = ViewMemo()
+        self._raises: BoundedCache[tuple[GameConfig, int, Bid | None], _Raises] = BoundedCache(RAISES_MEMO)
         self._read: BoundedCache[tuple[GameConfig, tuple[int, ...], History], Reading] = BoundedCache(READ_MEMO)
         self._bidding: BoundedCache[tuple[GameConfig, tuple[int, ...], History, int],
                                     tuple[dict[Action, int], np.ndarray]] = BoundedCache(BIDS_MEMO)
@@ -93,9 +107,9 @@ class QuantalEstimate(BaseOpponent):
         found = self._bidding.lookup(key)
         if found is None:
             view = PublicView(config, seat, dice, history)
-            actions, probs = self._policy(solver_hands(dice[seat], config)[0], view, reading=False)
+            raises, probs = self._policy(solver_hands(dice[seat], config)[0], view, reading=False)
             probs.flags.writeable = False
-            found = self._bidding[key] = ({a: i for i, a in enumerate(actions)}, probs)
+            found = self._bidding[key] = (raises.columns, probs)
         return found
 
     def observe(self, event: Event) -> None:
@@ -106,32 +120,45 @@ class QuantalEstimate(BaseOpponent):
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:
         """The legal raises, then the challenge when a bid stands, and (N, those actions) their probabilities for
         each of the N ``hands``."""
-        return self._policy(hands, view, self.reads)
+        found, probs = self._policy(hands, view, self.reads)
+        return found.actions, probs
 
-    def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[tuple[Action, ...], np.ndarray]:
+    def _actions(self, view: PublicView) -> _Raises:
+        """The policy's actions at ``view``, memoised (they depend on the rules, the dice on the table and the bid)."""
+        key = (view.config, view.table_dice, view.bid)
+        found = self._raises.lookup(key)
+        if found is None:
+            raises = tuple(a for a in view.legal_actions() if isinstance(a, Bid))
+            actions = raises + ((CHALLENGE,) if view.bid is not None else ())
+            faces = np.array([b.face - 1 for b in raises], dtype=np.intp)
+            quantities = np.array([b.quantity for b in raises], dtype=float)
+            faces.flags.writeable = quantities.flags.writeable = False
+            found = self._raises[key] = _Raises(actions, faces, quantities, {a: i for i, a in enumerate(actions)})
+        return found
+
+    def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[_Raises, np.ndarray]:
         estimate = expected_matches(np.atleast_2d(np.asarray(hands)), view)  # (N, faces)
         if reading:
             config, dice = view.config, tuple(int(d) for d in view.dice)
             seen = sum(e for s, e in self._reading(config, dice, view.history)[1].items() if s != view.seat)
             estimate = estimate + (seen - unseen_matches(config, view.table_dice, dice[view.seat],
                                                          range(1, config.faces + 1)))
-        raises = tuple(a for a in view.legal_actions() if isinstance(a, Bid))
-        probs = np.zeros((estimate.shape[0], len(raises)))
-        if raises:
-            margin = estimate[:, [b.face - 1 for b in raises]] - np.array([b.quantity for b in raises])
+        found = self._actions(view)
+        probs = np.zeros((estimate.shape[0], len(found.faces)))
+        if len(found.faces):
+            margin = estimate[:, found.faces] - found.quantities
             probs = np.exp((margin - margin.max(axis=1, keepdims=True)) / self.temperature)
             probs /= probs.sum(axis=1, keepdims=True)
         if view.bid is None:
-            return raises, probs
+            return found, probs
         doubt = (view.bid.quantity - estimate[:, view.bid.face - 1]) / self.temperature
-        challenge = 0.5 * (1.0 + np.tanh(0.5 * doubt)) if raises else np.ones(len(probs))  # the logistic, overflow-free
-        return raises + (CHALLENGE,), np.concatenate([probs * (1.0 - challenge)[:, None], challenge[:, None]], axis=1)
+        challenge = 0.5 * (1.0 + np.tanh(0.5 * doubt)) if len(found.faces) else np.ones(len(probs))  # the logistic
+        return found, np.concatenate([probs * (1.0 - challenge)[:, None], challenge[:, None]], axis=1)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        actions, probs = self._memo.get(hands, view, lambda: self.policy(hands, view))
-        try:
-            column = actions.index(action)  # one scan of the ~100 legal actions, not a test then a search
-        except ValueError:  # not legal here, or the exact call
+        found, probs = self._memo.get(hands, view, lambda: self._policy(hands, view, self.reads))
+        column = found.columns.get(action)
+        if column is None:  # not legal here, or the exact call
             return np.zeros(len(probs))
         return probs[:, column].copy()
 

@@ -34,17 +34,20 @@ class FairRounds:
         self.seat = seat
 
     def win_probability(self, dice: tuple[int, ...], opener: int = 0) -> float:
-        return _fair(tuple(dice), self.seat)
+        return _fair(int(dice[self.seat]), tuple(sorted(int(d) for s, d in enumerate(dice) if s != self.seat and d)))
 
 
 @memo(maxsize=200_000)
-def _fair(dice: tuple[int, ...], seat: int) -> float:
-    if dice[seat] == 0:
+def _fair(own: int, others: tuple[int, ...]) -> float:
+    """P(a seat with ``own`` dice wins against seats holding ``others`` (sorted, none empty)) in fair rounds."""
+    if own == 0:
         return 0.0
-    active = [s for s, d in enumerate(dice) if d > 0]
-    if len(active) == 1:
+    if not others:
         return 1.0
-    return sum(_fair(tuple(d - (s == j) for s, d in enumerate(dice)), seat) for j in active) / len(active)
+    after = [_fair(own - 1, others)]
+    after += [_fair(own, tuple(sorted(others[:k] + (others[k] - 1,) * (others[k] > 1) + others[k + 1:])))
+              for k in range(len(others))]
+    return sum(after) / (len(others) + 1)
 
 
 def affordable(config: GameConfig, seat: int = 0, budget: int = EXACT_MODEL_CALLS) -> bool:
