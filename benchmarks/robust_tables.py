@@ -128,8 +128,19 @@ class Timed:
         return self._timed("act", view, rng)
 
 
+def reference_seconds(games: int = 200) -> float:
+    """CPU s of ``games`` two-player games of `one-third` against itself at 5 dice each: the same-run reference that
+    tells this machine's pace at the time from robust's cost (the machine's speed drifts)."""
+    config, players = GameConfig(dice=5), [make_seat("one-third"), make_seat("one-third")]
+    start = time.process_time()
+    for g in range(games):
+        play_game(config, players, np.random.default_rng(g))
+    return time.process_time() - start
+
+
 def cmd_cost(args: argparse.Namespace) -> None:
-    rows = []
+    rows, reference = [], reference_seconds()
+    print(f"reference: 200 games of one-third against itself, {reference:.2f} CPU s", flush=True)
     for players, rules, dice, bids, opponent, target in COST_TABLES:
         config = game_config(players, rules, dice, bids)
         games = args.games
@@ -145,14 +156,18 @@ def cmd_cost(args: argparse.Namespace) -> None:
         print(f"{players} players, {rules}{' sixes' if bids == 'sixes' else ''}, {dice_text(dice)} each vs {opponent}: "
               f"{plays}, {per_game:.3f} CPU s a game ({games} games, won {wins})", flush=True)
         rows.append([players, "sixes game" if bids == "sixes" else rules, dice, opponent, plays, games,
-                     f"{per_game:.3f}", "" if target is None else f"<= {target:g}", verdict])
+                     f"{per_game:.3f}", f"{per_game / reference:.2f}", "" if target is None else f"<= {target:g}",
+                     verdict])
     if args.record:
         record("robust_cost", "`robust`'s own CPU seconds a game (its moves and its reading of the others')",
-               ["players", "rules", "dice each", "opponents", "machinery", "games", "CPU s a game", "target",
-                "met"], rows, command=f"python benchmarks/robust_tables.py cost --games {args.games} --record",
-               notes="robust's act and observe only, timed with process_time around each call; robust in every "
-                     "seat in turn against copies of the opponent; one process on a machine of 2 cores shared "
-                     "with other jobs.")
+               ["players", "rules", "dice each", "opponents", "machinery", "games", "CPU s a game",
+                "in reference runs", "target", "met"], rows,
+               command=f"python benchmarks/robust_tables.py cost --games {args.games} --record",
+               notes=f"robust's act and observe only, timed with process_time around each call; robust in every "
+                     f"seat in turn against copies of the opponent; one process on a machine of 2 cores shared "
+                     f"with other jobs. The reference run, measured first in the same process: 200 two-player games "
+                     f"of one-third against itself at 5 dice each, {reference:.2f} CPU s (the machine's pace then; "
+                     f"a cost in reference runs is comparable across days).")
 
 
 def numbers(text: str) -> list[int]:
