@@ -1,6 +1,6 @@
 """An agent at tables of N players, three and more above all (issue 32; two for comparison): against every table of
 opponents drawn from a field, and N copies of itself (self-play sanity); full game, ones wild, today's rules or with
-``--rules`` a preset.
+``--rules`` a preset; ``--bids sixes``: report 002's sixes game (every bid on the highest face).
 
 - field: the agent's win rate at each table of N - 1 opponents drawn from ``--field`` with repetition (two copies of
   one opponent is a table too; ``--tables same``: only those), and over all of them pooled, against the fair
@@ -17,6 +17,7 @@ under ``--out``). Bad input (an unknown spec, fewer than 2 players, an agent tha
 and exit status 2, before any game.
 
     python benchmarks/many_players.py [--agent expected-count] [--players 3] [--dice 5] [--rules perudo|dudo]
+                                      [--bids full|sixes]
                                       [--field one-third,bluff:0.3,...] [--tables every|same] [--no-self-play]
                                       [--games 600] [--workers 1] [--seed 0] [--out DIR] [--record] [--name NAME]
 """
@@ -33,7 +34,7 @@ from pathlib import Path
 from _record import record
 
 from ldpomdp.registry import canonical_spec, make_seat, split_specs
-from ldpomdp.rules import PRESETS, GameConfig, dice_text
+from ldpomdp.rules import BID_MODES, PRESETS, GameConfig, dice_text
 from ldpomdp.sweeps import Cell, SummaryRow, rate_text, read_timing, run_sweep, wilson_interval
 
 FIELD = "one-third,bluff:0.3,oehm:0.2,expected-count,pomcp"
@@ -46,11 +47,11 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def game_config(players: int, dice: int, rules: str | None) -> GameConfig:
-    """``players`` players, ``dice`` each, today's rules or the preset ``rules``."""
+def game_config(players: int, dice: int, rules: str | None, bids: str = "full") -> GameConfig:
+    """``players`` players, ``dice`` each, today's rules or the preset ``rules``; ``bids``: "full" or "sixes"."""
     if rules is None:
-        return GameConfig(num_players=players, dice=dice)
-    return GameConfig.preset(rules, num_players=players, dice=dice)
+        return GameConfig(num_players=players, dice=dice, bids=bids)
+    return GameConfig.preset(rules, num_players=players, dice=dice, bids=bids)
 
 
 def tables(field: Sequence[str], seats: int, same: bool) -> list[tuple[str, ...]]:
@@ -97,7 +98,7 @@ def check(parser: Parser, args: argparse.Namespace) -> tuple[GameConfig, str, li
     if args.games < 1 or args.seed < 0 or args.workers < 1:
         parser.error("--games and --workers must be >= 1, --seed >= 0")
     try:
-        config = game_config(args.players, args.dice, args.rules)
+        config = game_config(args.players, args.dice, args.rules, args.bids)
     except ValueError as exc:
         parser.error(str(exc))
     try:
@@ -129,6 +130,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3, help="players at each table, >= 2 (default 3)")
     parser.add_argument("--dice", type=int, default=5, help="dice each (default 5)")
     parser.add_argument("--rules", choices=tuple(PRESETS), default=None, help="a preset's rules (default: today's)")
+    parser.add_argument("--bids", choices=BID_MODES, default="full",
+                        help="full: a bid names any face (default); sixes: report 002's sixes game, every bid on the "
+                             "highest face, each raise adds one")
     parser.add_argument("--field", default=FIELD, help=f"the opponents, comma-separated specs (default {FIELD})")
     parser.add_argument("--tables", choices=("every", "same"), default="every",
                         help="every: each table of N-1 opponents from the field, repetition allowed; same: only "
@@ -140,11 +144,12 @@ def main() -> None:
     parser.add_argument("--out", default="results/many_players", help="folder (one sub-folder per table)")
     parser.add_argument("--record", action="store_true",
                         help="write docs/data/NAME.json (the field) and NAME_self.json (self-play), stamped")
-    parser.add_argument("--name", default=None, help="the data files' name (default many_players_AGENT_Np[_RULES])")
+    parser.add_argument("--name", default=None,
+                        help="the data files' name (default many_players_AGENT_Np[_RULES][_sixes])")
     args = parser.parse_args()
     config, agent, field = check(parser, args)
     n = args.players
-    rules = f"_{args.rules}" if args.rules else ""
+    rules = (f"_{args.rules}" if args.rules else "") + ("_sixes" if args.bids == "sixes" else "")
     name = args.name or f"many_players_{slug(agent)}_{n}p{rules}"
     out = Path(args.out) / f"{n}p{args.dice}d{rules}"
     share = 1 / n
@@ -189,9 +194,11 @@ def main() -> None:
         parser.exit(130, f"stopped: the games played are saved under {out}; run the same command again to resume\n")
     if not args.record:
         return
-    preset = f", {args.rules.capitalize()} rules" if args.rules else ", today's rules"
+    preset = (f", {args.rules.capitalize()} rules" if args.rules else ", today's rules") + (
+        ", the sixes game" if args.bids == "sixes" else "")
     command = (f"python benchmarks/many_players.py --agent {agent} --players {n} --dice {args.dice} "
-               + (f"--rules {args.rules} " if args.rules else "") + f"--field {','.join(field)} --tables {args.tables} "
+               + (f"--rules {args.rules} " if args.rules else "") + ("--bids sixes " if args.bids == "sixes" else "")
+               + f"--field {','.join(field)} --tables {args.tables} "
                + ("--no-self-play " if args.no_self_play else "")
                + f"--games {args.games} --seed {args.seed} --record --name {name}")
     seatings = (f"Game g of a table seats its players in permutation g mod {n}! = {math.factorial(n)}: the agent in "
