@@ -10,6 +10,10 @@ opponents drawn from a field, and N copies of itself (self-play sanity); full ga
   With the agent in the field, this is the field's table of N - 1 copies of it, played once.
 - seatings: game g of a table seats its players in permutation g mod N! (a sweep cell's ``seating="permute"``), so
   the agent takes every seat with the others in every order, all equally often when ``--games`` is a multiple of N!.
+  ``--seating rotate``: game g rotates them by g mod N (``seating="rotate"``), so the agent takes every seat equally
+  often when ``--games`` is a multiple of N, with the others in one order round the table: for a table of N - 1
+  copies of one opponent (``--tables same``) the same seatings in fewer games (6! = 720 permutations at 6 players;
+  fewer games of them seat the agent at seat 0 only, as permutations in lexicographic order start with it).
 - CPU seconds a game per table: the sweep's worker CPU time over the games of the run that last played in it.
 
 Tables are played with the sweep machinery (``run_sweep``: seeded from ``--seed``, resumable, one folder per table
@@ -17,7 +21,7 @@ under ``--out``). Bad input (an unknown spec, fewer than 2 players, an agent tha
 and exit status 2, before any game.
 
     python benchmarks/many_players.py [--agent expected-count] [--players 3] [--dice 5] [--rules perudo|dudo]
-                                      [--bids full|sixes]
+                                      [--bids full|sixes] [--seating permute|rotate]
                                       [--field one-third,bluff:0.3,...] [--tables every|same] [--no-self-play]
                                       [--games 600] [--workers 1] [--seed 0] [--out DIR] [--record] [--name NAME]
 """
@@ -137,6 +141,10 @@ def main() -> None:
     parser.add_argument("--tables", choices=("every", "same"), default="every",
                         help="every: each table of N-1 opponents from the field, repetition allowed; same: only "
                              "tables of N-1 copies of one opponent (default every)")
+    parser.add_argument("--seating", choices=("permute", "rotate"), default="permute",
+                        help="permute: game g seats the players in permutation g mod N! (default); rotate: in "
+                             "rotation g mod N (every seat equally often in a multiple of N games; enough for "
+                             "--tables same)")
     parser.add_argument("--no-self-play", action="store_true", help="skip the table of N copies of the agent")
     parser.add_argument("--games", type=int, default=600, help="games per table (default 600)")
     parser.add_argument("--workers", type=int, default=1, help="processes per table (default 1)")
@@ -151,10 +159,12 @@ def main() -> None:
     n = args.players
     rules = (f"_{args.rules}" if args.rules else "") + ("_sixes" if args.bids == "sixes" else "")
     name = args.name or f"many_players_{slug(agent)}_{n}p{rules}"
-    out = Path(args.out) / f"{n}p{args.dice}d{rules}"
+    out = Path(args.out) / f"{n}p{args.dice}d{rules}{'_rotate' if args.seating == 'rotate' else ''}"
     share = 1 / n
-    if args.games % math.factorial(n):
-        print(f"note: {args.games} games per table is not a multiple of {n}! = {math.factorial(n)}: the seatings "
+    cycle = math.factorial(n) if args.seating == "permute" else n
+    cycle_text = f"{n}! = {cycle}" if args.seating == "permute" else f"{n}"
+    if args.games % cycle:
+        print(f"note: {args.games} games per table is not a multiple of {cycle_text}: the seatings "
               f"are not all played equally often")
     opponents = tables(field, n - 1, args.tables == "same")
     print(f"{agent} at {n} players, {dice_text(args.dice)} each ({config.describe()}): {len(opponents)} tables"
@@ -164,7 +174,7 @@ def main() -> None:
     try:
         wins = games = 0
         for others in opponents:
-            cell = Cell((agent, *others), config, seating="permute")
+            cell = Cell((agent, *others), config, seating=args.seating)
             (row, *_), _, cpu = play_table(cell, args.games, out, args.seed, args.workers)
             wins, games = wins + row.wins, games + row.games
             field_rows.append([", ".join(f"`{o}`" for o in others), row.games, rate_text(row.wins, row.games),
@@ -175,7 +185,7 @@ def main() -> None:
                                round(sum(r[-1] * r[1] for r in field_rows) / games, 3)])
             print(" | ".join(map(str, field_rows[-1])), flush=True)
         if not args.no_self_play:
-            cell = Cell((agent,) * n, config, seating="permute")
+            cell = Cell((agent,) * n, config, seating=args.seating)
             copies, seat_wins, cpu = play_table(cell, args.games, out, args.seed, args.workers)
             for seat, won in enumerate(seat_wins):
                 self_rows.append([f"seat {seat}" + (" (opens the first round)" if seat == 0 else ""), args.games,
@@ -200,10 +210,15 @@ def main() -> None:
                + (f"--rules {args.rules} " if args.rules else "") + ("--bids sixes " if args.bids == "sixes" else "")
                + f"--field {','.join(field)} --tables {args.tables} "
                + ("--no-self-play " if args.no_self_play else "")
+               + ("--seating rotate " if args.seating == "rotate" else "")
                + f"--games {args.games} --seed {args.seed} --record --name {name}")
-    seatings = (f"Game g of a table seats its players in permutation g mod {n}! = {math.factorial(n)}: the agent in "
-                f"every seat, the others in every order" + ("" if args.games % math.factorial(n) else
-                                                             ", each seating equally often") + ". ")
+    if args.seating == "permute":
+        seatings = (f"Game g of a table seats its players in permutation g mod {cycle_text}: the agent in every seat, "
+                    "the others in every order")
+    else:
+        seatings = (f"Game g of a table seats its players in rotation g mod {n}: the agent in every seat, the others "
+                    "in one order round the table")
+    seatings += ("" if args.games % cycle else ", each seating equally often") + ". "
     cpu_note = ("CPU s a game: the table's worker CPU seconds over the games of the run that last played in it (all "
                 "its games unless resumed), on a machine of 2 cores shared with other jobs.")
     if field_rows:
