@@ -1,6 +1,6 @@
 """An agent at tables of N players, three and more above all (issue 32; two for comparison): against every table of
 opponents drawn from a field, and N copies of itself (self-play sanity); full game, ones wild, today's rules or with
-``--rules`` a preset.
+``--rules`` a preset; ``--bids sixes``: report 002's sixes game (every bid on the highest face).
 
 - field: the agent's win rate at each table of N - 1 opponents drawn from ``--field`` with repetition (two copies of
   one opponent is a table too; ``--tables same``: only those), and over all of them pooled, against the fair
@@ -10,6 +10,10 @@ opponents drawn from a field, and N copies of itself (self-play sanity); full ga
   With the agent in the field, this is the field's table of N - 1 copies of it, played once.
 - seatings: game g of a table seats its players in permutation g mod N! (a sweep cell's ``seating="permute"``), so
   the agent takes every seat with the others in every order, all equally often when ``--games`` is a multiple of N!.
+  ``--seating rotate``: game g rotates them by g mod N (``seating="rotate"``), so the agent takes every seat equally
+  often when ``--games`` is a multiple of N, with the others in one order round the table: for a table of N - 1
+  copies of one opponent (``--tables same``) the same seatings in fewer games (6! = 720 permutations at 6 players;
+  fewer games of them seat the agent at seat 0 only, as permutations in lexicographic order start with it).
 - CPU seconds a game per table: the sweep's worker CPU time over the games of the run that last played in it.
 
 Tables are played with the sweep machinery (``run_sweep``: seeded from ``--seed``, resumable, one folder per table
@@ -17,6 +21,7 @@ under ``--out``). Bad input (an unknown spec, fewer than 2 players, an agent tha
 and exit status 2, before any game.
 
     python benchmarks/many_players.py [--agent expected-count] [--players 3] [--dice 5] [--rules perudo|dudo]
+                                      [--bids full|sixes] [--seating permute|rotate]
                                       [--field one-third,bluff:0.3,...] [--tables every|same] [--no-self-play]
                                       [--games 600] [--workers 1] [--seed 0] [--out DIR] [--record] [--name NAME]
 """
@@ -33,7 +38,7 @@ from pathlib import Path
 from _record import record
 
 from ldpomdp.registry import canonical_spec, make_seat, split_specs
-from ldpomdp.rules import PRESETS, GameConfig, dice_text
+from ldpomdp.rules import BID_MODES, PRESETS, GameConfig, dice_text
 from ldpomdp.sweeps import Cell, SummaryRow, rate_text, read_timing, run_sweep, wilson_interval
 
 FIELD = "one-third,bluff:0.3,oehm:0.2,expected-count,pomcp"
@@ -46,11 +51,11 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def game_config(players: int, dice: int, rules: str | None) -> GameConfig:
-    """``players`` players, ``dice`` each, today's rules or the preset ``rules``."""
+def game_config(players: int, dice: int, rules: str | None, bids: str = "full") -> GameConfig:
+    """``players`` players, ``dice`` each, today's rules or the preset ``rules``; ``bids``: "full" or "sixes"."""
     if rules is None:
-        return GameConfig(num_players=players, dice=dice)
-    return GameConfig.preset(rules, num_players=players, dice=dice)
+        return GameConfig(num_players=players, dice=dice, bids=bids)
+    return GameConfig.preset(rules, num_players=players, dice=dice, bids=bids)
 
 
 def tables(field: Sequence[str], seats: int, same: bool) -> list[tuple[str, ...]]:
@@ -97,7 +102,7 @@ def check(parser: Parser, args: argparse.Namespace) -> tuple[GameConfig, str, li
     if args.games < 1 or args.seed < 0 or args.workers < 1:
         parser.error("--games and --workers must be >= 1, --seed >= 0")
     try:
-        config = game_config(args.players, args.dice, args.rules)
+        config = game_config(args.players, args.dice, args.rules, args.bids)
     except ValueError as exc:
         parser.error(str(exc))
     try:
@@ -129,10 +134,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3, help="players at each table, >= 2 (default 3)")
     parser.add_argument("--dice", type=int, default=5, help="dice each (default 5)")
     parser.add_argument("--rules", choices=tuple(PRESETS), default=None, help="a preset's rules (default: today's)")
+    parser.add_argument("--bids", choices=BID_MODES, default="full",
+                        help="full: a bid names any face (default); sixes: report 002's sixes game, every bid on the "
+                             "highest face, each raise adds one")
     parser.add_argument("--field", default=FIELD, help=f"the opponents, comma-separated specs (default {FIELD})")
     parser.add_argument("--tables", choices=("every", "same"), default="every",
                         help="every: each table of N-1 opponents from the field, repetition allowed; same: only "
                              "tables of N-1 copies of one opponent (default every)")
+    parser.add_argument("--seating", choices=("permute", "rotate"), default="permute",
+                        help="permute: game g seats the players in permutation g mod N! (default); rotate: in "
+                             "rotation g mod N (every seat equally often in a multiple of N games; enough for "
+                             "--tables same)")
     parser.add_argument("--no-self-play", action="store_true", help="skip the table of N copies of the agent")
     parser.add_argument("--games", type=int, default=600, help="games per table (default 600)")
     parser.add_argument("--workers", type=int, default=1, help="processes per table (default 1)")
@@ -140,16 +152,19 @@ def main() -> None:
     parser.add_argument("--out", default="results/many_players", help="folder (one sub-folder per table)")
     parser.add_argument("--record", action="store_true",
                         help="write docs/data/NAME.json (the field) and NAME_self.json (self-play), stamped")
-    parser.add_argument("--name", default=None, help="the data files' name (default many_players_AGENT_Np[_RULES])")
+    parser.add_argument("--name", default=None,
+                        help="the data files' name (default many_players_AGENT_Np[_RULES][_sixes])")
     args = parser.parse_args()
     config, agent, field = check(parser, args)
     n = args.players
-    rules = f"_{args.rules}" if args.rules else ""
+    rules = (f"_{args.rules}" if args.rules else "") + ("_sixes" if args.bids == "sixes" else "")
     name = args.name or f"many_players_{slug(agent)}_{n}p{rules}"
-    out = Path(args.out) / f"{n}p{args.dice}d{rules}"
+    out = Path(args.out) / f"{n}p{args.dice}d{rules}{'_rotate' if args.seating == 'rotate' else ''}"
     share = 1 / n
-    if args.games % math.factorial(n):
-        print(f"note: {args.games} games per table is not a multiple of {n}! = {math.factorial(n)}: the seatings "
+    cycle = math.factorial(n) if args.seating == "permute" else n
+    cycle_text = f"{n}! = {cycle}" if args.seating == "permute" else f"{n}"
+    if args.games % cycle:
+        print(f"note: {args.games} games per table is not a multiple of {cycle_text}: the seatings "
               f"are not all played equally often")
     opponents = tables(field, n - 1, args.tables == "same")
     print(f"{agent} at {n} players, {dice_text(args.dice)} each ({config.describe()}): {len(opponents)} tables"
@@ -159,7 +174,7 @@ def main() -> None:
     try:
         wins = games = 0
         for others in opponents:
-            cell = Cell((agent, *others), config, seating="permute")
+            cell = Cell((agent, *others), config, seating=args.seating)
             (row, *_), _, cpu = play_table(cell, args.games, out, args.seed, args.workers)
             wins, games = wins + row.wins, games + row.games
             field_rows.append([", ".join(f"`{o}`" for o in others), row.games, rate_text(row.wins, row.games),
@@ -170,7 +185,7 @@ def main() -> None:
                                round(sum(r[-1] * r[1] for r in field_rows) / games, 3)])
             print(" | ".join(map(str, field_rows[-1])), flush=True)
         if not args.no_self_play:
-            cell = Cell((agent,) * n, config, seating="permute")
+            cell = Cell((agent,) * n, config, seating=args.seating)
             copies, seat_wins, cpu = play_table(cell, args.games, out, args.seed, args.workers)
             for seat, won in enumerate(seat_wins):
                 self_rows.append([f"seat {seat}" + (" (opens the first round)" if seat == 0 else ""), args.games,
@@ -189,14 +204,21 @@ def main() -> None:
         parser.exit(130, f"stopped: the games played are saved under {out}; run the same command again to resume\n")
     if not args.record:
         return
-    preset = f", {args.rules.capitalize()} rules" if args.rules else ", today's rules"
+    preset = (f", {args.rules.capitalize()} rules" if args.rules else ", today's rules") + (
+        ", the sixes game" if args.bids == "sixes" else "")
     command = (f"python benchmarks/many_players.py --agent {agent} --players {n} --dice {args.dice} "
-               + (f"--rules {args.rules} " if args.rules else "") + f"--field {','.join(field)} --tables {args.tables} "
+               + (f"--rules {args.rules} " if args.rules else "") + ("--bids sixes " if args.bids == "sixes" else "")
+               + f"--field {','.join(field)} --tables {args.tables} "
                + ("--no-self-play " if args.no_self_play else "")
+               + ("--seating rotate " if args.seating == "rotate" else "")
                + f"--games {args.games} --seed {args.seed} --record --name {name}")
-    seatings = (f"Game g of a table seats its players in permutation g mod {n}! = {math.factorial(n)}: the agent in "
-                f"every seat, the others in every order" + ("" if args.games % math.factorial(n) else
-                                                             ", each seating equally often") + ". ")
+    if args.seating == "permute":
+        seatings = (f"Game g of a table seats its players in permutation g mod {cycle_text}: the agent in every seat, "
+                    "the others in every order")
+    else:
+        seatings = (f"Game g of a table seats its players in rotation g mod {n}: the agent in every seat, the others "
+                    "in one order round the table")
+    seatings += ("" if args.games % cycle else ", each seating equally often") + ". "
     cpu_note = ("CPU s a game: the table's worker CPU seconds over the games of the run that last played in it (all "
                 "its games unless resumed), on a machine of 2 cores shared with other jobs.")
     if field_rows:
