@@ -60,6 +60,23 @@ def test_plays_every_table_of_two_to_six_players_under_every_preset_at_one_to_fi
     assert record.winner in range(players)
 
 
+@pytest.mark.parametrize("field", [{"palifico": True}, {"exact_call": True}, {"loss": "difference"}, {"wild": None},
+                                   {"wild": 6}, {"opener": "loser"}, {"wild_bids": "perudo"}, {"bids": "sixes"},
+                                   {"faces": 4}], ids=str)
+def test_plays_every_rule_field_alone(field):
+    """Each rule field changed alone: at 3 and 6 players with 5 dice each, and at 2 with 4 (beyond the tables solved
+    on first use, so nothing is solved here), reset and a first move."""
+    for players, dice in ((2, 4), (3, 5), (6, 5)):
+        config = GameConfig(num_players=players, dice=dice, **field)
+        robust = make_player("robust")
+        robust.reset(0, config)
+        state = GameState(config, np.random.default_rng(1))
+        robust.observe(state.start_round())
+        view = state.round.view()
+        assert is_legal(config, view.table_dice, view.bid, robust.act(view, np.random.default_rng(2)))
+        assert robust.plays == ("equilibrium" if (players, field) == (2, {"bids": "sixes"}) else "search")
+
+
 @pytest.mark.parametrize("config", [GameConfig(num_players=3, dice=10), GameConfig(dice=10),
                                     GameConfig(num_players=3, dice=35, bids="sixes")], ids=str)
 def test_plays_the_full_game_at_ten_dice_and_report_002s_game_at_35(config):
