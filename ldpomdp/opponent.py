@@ -46,6 +46,11 @@ class ViewMemo(Generic[_T]):
         self._key: tuple[object, object] | None = None
         self._value: _T | None = None
 
+    def holds(self, hands: np.ndarray, view: PublicView) -> bool:
+        """Whether the policy for (``hands``, ``view``) is kept."""
+        key = self._key
+        return key is not None and key[0] is hands and key[1] is view
+
     def get(self, hands: np.ndarray, view: PublicView, compute: Callable[[], _T]) -> _T:
         key = self._key
         if key is not None and key[0] is hands and key[1] is view:

@@ -136,13 +136,25 @@ class QuantalEstimate(BaseOpponent):
             found = self._raises[key] = _Raises(actions, faces, quantities, {a: i for i, a in enumerate(actions)})
         return found
 
-    def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[_Raises, np.ndarray]:
-        estimate = expected_matches(np.atleast_2d(np.asarray(hands)), view)  # (N, faces)
+    def _estimate(self, hands: np.ndarray, view: PublicView, reading: bool) -> np.ndarray:
+        """(N, faces): each hand's expected matching dice on the table, the others read from their bids if
+        ``reading``."""
+        estimate = expected_matches(np.atleast_2d(np.asarray(hands)), view)
         if reading:
             config, dice = view.config, tuple(int(d) for d in view.dice)
             seen = sum(e for s, e in self._reading(config, dice, view.history)[1].items() if s != view.seat)
             estimate = estimate + (seen - unseen_matches(config, view.table_dice, dice[view.seat],
                                                          range(1, config.faces + 1)))
+        return estimate
+
+    def _challenge(self, estimate: np.ndarray, view: PublicView, can_raise: bool) -> np.ndarray:
+        """(N,) each hand's probability of challenging the standing bid: the logistic of its doubt (1: no raise)."""
+        assert view.bid is not None  # a challenge needs a bid
+        doubt = (view.bid.quantity - estimate[:, view.bid.face - 1]) / self.temperature
+        return 0.5 * (1.0 + np.tanh(0.5 * doubt)) if can_raise else np.ones(len(estimate))  # overflow-free
+
+    def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[_Raises, np.ndarray]:
+        estimate = self._estimate(hands, view, reading)
         found = self._actions(view)
         probs = np.zeros((estimate.shape[0], len(found.faces)))
         if len(found.faces):
@@ -151,11 +163,15 @@ class QuantalEstimate(BaseOpponent):
             probs /= probs.sum(axis=1, keepdims=True)
         if view.bid is None:
             return found, probs
-        doubt = (view.bid.quantity - estimate[:, view.bid.face - 1]) / self.temperature
-        challenge = 0.5 * (1.0 + np.tanh(0.5 * doubt)) if len(found.faces) else np.ones(len(probs))  # the logistic
+        challenge = self._challenge(estimate, view, len(found.faces) > 0)
         return found, np.concatenate([probs * (1.0 - challenge)[:, None], challenge[:, None]], axis=1)
 
     def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        if not isinstance(action, Bid) and not self._memo.holds(hands, view):
+            # a call alone (a lookahead asks the calls at many views, the raises at few): no softmax over the raises
+            if action != CHALLENGE or view.bid is None:  # never the exact call; no challenge before a bid
+                return np.zeros(len(np.atleast_2d(hands)))
+            return self._challenge(self._estimate(hands, view, self.reads), view, len(self._actions(view).faces) > 0)
         found, probs = self._memo.get(hands, view, lambda: self._policy(hands, view, self.reads))
         column = found.columns.get(action)
         if column is None:  # not legal here, or the exact call
