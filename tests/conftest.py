@@ -164,8 +164,8 @@ class SlowSolve:
 
 
 def fresh_tables(monkeypatch, folder: Path, solver=None) -> None:
-    """Nothing solved before (the cache in ``folder``, no table in memory); ``solver`` in place of the table solvers
-    (the two-player ``solve_game`` and the blueprint's ``solve_blueprint``), if given."""
+    """Nothing solved before (the cache in ``folder``, no table in memory); ``solver`` in place of the two-player
+    ``solve_game``, if given (a blueprint's solve then fails the test)."""
     from ldpomdp.caches import BoundedCache
     from ldpomdp.exact import tables
     from ldpomdp.exact.two_player import equilibrium
@@ -176,4 +176,8 @@ def fresh_tables(monkeypatch, folder: Path, solver=None) -> None:
     if solver is not None:
         monkeypatch.setattr(equilibrium, "solve_game", solver)
         monkeypatch.setattr(tables, "solve_game", solver)
-        monkeypatch.setattr(tables, "solve_blueprint", solver)
+        monkeypatch.setattr(tables, "solve_blueprint", _no_blueprint)
+
+
+def _no_blueprint(*args, **kwargs):
+    raise AssertionError("a blueprint was solved")

@@ -6,6 +6,9 @@ the others are solved on first use and cached on disk (``cache_dir()/cfr``), lik
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import astuple, dataclass, replace
 from math import comb
 from pathlib import Path
@@ -58,6 +61,8 @@ PRESET_TABLES = {name: GameConfig.preset(name) for name in PRESETS}  # the shipp
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
 _BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLUEPRINTS", CACHED_TABLES)
+_LOCKS: dict[str, threading.Lock] = {}  # a lock per table key: one thread loads or solves a table at a time
+_LOCKS_LOCK = threading.Lock()
 
 
 def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
@@ -173,26 +178,40 @@ def table_for(config: GameConfig, path: str | Path | None = None) -> GameTable:
     if path is None and max(config.starting_dice) > settings.dice:  # refuse before solving, whatever is in memory
         raise UsageError(f"cfr: tables solved on demand cover up to {settings.dice} dice each; the game starts "
                          f"with {config.starting_dice} (solve a larger one with `ldpomdp solve equilibrium`)")
-    table = _MEMORY.lookup(key)
-    if table is None:
-        if path is None:
-            dice = config.starting_dice[0] if config.exact_call else settings.dice
-            cached = cached_table_path(config)
-            try:
-                table = GameTable.load(cached)
-            except TableError:  # none cached yet, or a damaged file: solve (again)
-                seconds = solve_seconds(config, dice, settings.recall, settings.iterations)
-                with preparing(f"solving the two-player cfr table for {_rules_text(config)}, up to "
-                               f"{dice_text(dice)} each, on first use ({cost_text(seconds)}; cached in {cached})",
-                               game_iterations(game_config(config, dice), settings.iterations)) as advance:
-                    table = solve_game(config, dice, settings.recall, settings.iterations, progress=advance)
-                table.save(cached)
-        else:
-            table = GameTable.load(path)
-        _MEMORY[key] = table
+    with _one_at_a_time(key):  # a table another thread is loading or solving is waited for, not solved again
+        table = _MEMORY.lookup(key)
+        if table is None:
+            table = _MEMORY[key] = _load_or_solve(config, settings, path)
     if rules_key(table.config) != rules_key(config):
         raise UsageError(f"cfr table {path} is for {_rules_text(table.config)}; the game is {_rules_text(config)}")
     return table
+
+
+def _load_or_solve(config: GameConfig, settings: SolveSettings, path: str | Path | None) -> GameTable:
+    """The two-player table ``table_for`` gives: from ``path``, else from the cache, else solved now and cached."""
+    if path is not None:
+        return GameTable.load(path)
+    dice = config.starting_dice[0] if config.exact_call else settings.dice
+    cached = cached_table_path(config)
+    try:
+        return GameTable.load(cached)
+    except TableError:  # none cached yet, or a damaged file: solve (again)
+        seconds = solve_seconds(config, dice, settings.recall, settings.iterations)
+        with preparing(f"solving the two-player cfr table for {_rules_text(config)}, up to {dice_text(dice)} each, "
+                       f"on first use ({cost_text(seconds)}; cached in {cached})",
+                       game_iterations(game_config(config, dice), settings.iterations)) as advance:
+            table = solve_game(config, dice, settings.recall, settings.iterations, progress=advance)
+        table.save(cached)
+        return table
+
+
+@contextmanager
+def _one_at_a_time(key: str) -> Iterator[None]:
+    """Hold the lock of the table ``key``: one thread loads or solves it, the others wait for it."""
+    with _LOCKS_LOCK:
+        lock = _LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        yield
 
 
 def _rules_text(config: GameConfig) -> str:
@@ -221,31 +240,35 @@ def blueprint_for(config: GameConfig, path: str | Path | None = None) -> Bluepri
                          f"dice each; the game has {config.num_players} players, {config.starting_dice} dice "
                          f"(solve one with `ldpomdp solve equilibrium --players {config.num_players} --dice D "
                          f"--workers W --out FILE`, play cfr:table=FILE; its cost: the Exact solvers page)")
-    table = _BLUEPRINTS.lookup(key)
-    if table is None:
-        two = table_for(game_config(config, config.starting_dice[0]))  # the rounds once two seats are left
-        if path is not None:
-            table = BlueprintTable.load(path, two)
-        else:
-            fair = "|fair" if blueprint_continuation(config) == "fair" else ""  # chained: the digests as before
-            digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}{fair}|{astuple(settings)}".encode()
-                                    ).hexdigest()[:20]
-            cached = cache_dir() / "cfr" / f"blueprint-{digest}.npz"
-            dice = config.starting_dice[0] if config.exact_call else settings.dice
-            try:
-                table = BlueprintTable.load(cached, two)
-            except TableError:  # none cached yet, or a damaged file: solve (again)
-                solved = replace(config, dice=(dice,) * config.num_players)
-                with preparing(f"solving the cfr blueprint for {config.num_players} players, {_rules_text(config)}, "
-                               f"up to {dice_text(dice)} each, on first use (CPU minutes to hours: the bar gives the "
-                               f"time left; cached in {cached})",
-                               len(blueprint_rounds(solved)) * sum(blueprint_sweeps(solved, settings.iterations))
-                               ) as advance:
-                    table = solve_blueprint(solved, two, settings.iterations, progress=advance)
-                table.save(cached)
-        _BLUEPRINTS[key] = table
-    solved = table.config
+    with _one_at_a_time(key):  # as table_for's
+        blueprint = _BLUEPRINTS.lookup(key)
+        if blueprint is None:
+            blueprint = _BLUEPRINTS[key] = _load_or_solve_blueprint(config, settings, path, key)
+    solved = blueprint.config
     if (solved.num_players, rules_key(solved)) != (config.num_players, rules_key(config)):
         raise UsageError(f"cfr table {path} is for {solved.num_players} players, {_rules_text(solved)}; the game has "
                          f"{config.num_players} players, {_rules_text(config)}")
-    return table
+    return blueprint
+
+
+def _load_or_solve_blueprint(config: GameConfig, settings: SolveSettings, path: str | Path | None, key: str
+                             ) -> BlueprintTable:
+    """The blueprint ``blueprint_for`` gives: from ``path``, else from the cache, else solved now and cached."""
+    two = table_for(game_config(config, config.starting_dice[0]))  # the rounds once two seats are left
+    if path is not None:
+        return BlueprintTable.load(path, two)
+    fair = "|fair" if blueprint_continuation(config) == "fair" else ""  # chained: the digests as before
+    digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}{fair}|{astuple(settings)}".encode()).hexdigest()[:20]
+    cached = cache_dir() / "cfr" / f"blueprint-{digest}.npz"
+    dice = config.starting_dice[0] if config.exact_call else settings.dice
+    try:
+        return BlueprintTable.load(cached, two)
+    except TableError:  # none cached yet, or a damaged file: solve (again)
+        solved = replace(config, dice=(dice,) * config.num_players)
+        with preparing(f"solving the cfr blueprint for {config.num_players} players, {_rules_text(config)}, up to "
+                       f"{dice_text(dice)} each, on first use (CPU minutes to hours: the bar gives the time left; "
+                       f"cached in {cached})",
+                       len(blueprint_rounds(solved)) * sum(blueprint_sweeps(solved, settings.iterations))) as advance:
+            table = solve_blueprint(solved, two, settings.iterations, progress=advance)
+        table.save(cached)
+        return table

@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..errors import PlayerError, TableError, UsageError
+from ..errors import PlayerError, TableError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name
 from ..registry import RECOMMENDED, make_seat, parse_spec
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
@@ -278,7 +278,8 @@ class WebGame:
                 player.reset(seat, self.state.config)
             except TableError as exc:  # a file it cannot read: named as the CLI names it
                 raise WebError(400, f"player {self.specs[seat]!r}: {exc}") from None
-            except UsageError as exc:  # the player refuses these rules (e.g. a round too large to solve)
+            except ValueError as exc:  # the player refuses these rules (a UsageError, e.g. a round too large to
+                # solve, or a ValueError such as a model best-response cannot solve against)
                 raise WebError(400, f"{self.specs[seat]} cannot play these rules: {_first_line(exc)}") from None
 
     def _settle(self) -> None:
@@ -370,7 +371,7 @@ class WebGame:
         self._advising = None
         if job.error is not None:
             self.adviser_refusal = _first_line(job.error)
-            if not isinstance(job.error, UsageError):
+            if not isinstance(job.error, ValueError):  # a refusal is said; anything else is a bug
                 raise job.error
             return
         self.adviser = job.result

@@ -129,6 +129,7 @@ def test_the_hints_agent_solving_its_table_prepares_in_the_background(slow):
 
 @pytest.mark.parametrize("fails, status, words", [
     (UsageError("cfr: no room for the table"), 400, "robust cannot play these rules: robust: cfr: no room for the"),
+    (ValueError("a model it cannot solve against"), 400, "robust cannot play these rules: a model it cannot solve"),
     (RuntimeError("a bug in the solver"), 500, "internal error (RuntimeError)"),
 ])
 def test_a_failure_while_preparing_is_the_400_of_a_refusal_or_the_500_of_a_bug(slow, fails, status, words):
