@@ -202,9 +202,10 @@ register("cfr", "ldpomdp.players.cfr:CFRPlayer", kinds={"table": FILE},
                  "e.g. cfr:table=PATH")
 register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS, "safe": SPEC},
          summary="recommended at every table, 2-6 players, any rules and dice: at two players where an equilibrium "
-                 "table is shipped or solves in seconds, the equilibrium (cfr) with the local best response to the "
-                 "listed types once revealed hands have identified the opponent with the given confidence, until those "
-                 "rounds have lost more than stop_loss of its game value; elsewhere the bid-reading search "
+                 "table is shipped or solves on first use within about two CPU minutes, the equilibrium (cfr) with "
+                 "the local best response to the listed types once revealed hands have identified the opponent with "
+                 "the given confidence, until those rounds have lost more than stop_loss of its game value; elsewhere "
+                 "the bid-reading search "
                  "(lbr:quantal:reads=true,ends=fair); machinery=equilibrium|search forces one, e.g. "
                  "robust:confidence=0.9,stop_loss=0.5")
 register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", kinds={"assume": SPEC},

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ldpomdp.caches import BoundedCache
 from ldpomdp.exact import tables
+from ldpomdp.exact.two_player.equilibrium import game_iterations
+from ldpomdp.exact.two_player.states import game_config
 from ldpomdp.game import play_game
 from ldpomdp.progress import Preparing, listening, preparing
 from ldpomdp.registry import make_player
@@ -40,7 +44,8 @@ def test_a_first_use_says_what_it_solves_how_long_and_where_it_caches_then_plays
     assert robust.plays == "equilibrium"
     assert (f"ldpomdp: solving the two-player cfr table for {config.describe()}, up to 3 dice each, on first use "
             f"(about 1 CPU s; cached in {cached})") in err
-    assert "it/s" in err or "s/it" in err  # tqdm's bar under it
+    total = game_iterations(game_config(config, 3), tables.ON_DEMAND.iterations)
+    assert re.search(rf"\b[1-9][0-9]*/{total} ", err)  # tqdm's bar under it, moving (left off when done)
     monkeypatch.setattr(tables, "_MEMORY", BoundedCache(tables.CACHED_TABLES))
     again = make_player("robust")
     assert play_game(config, [again, make_player("one-third")], np.random.default_rng(0)).winner in (0, 1)

@@ -1,11 +1,12 @@
 """The ``robust`` player, the package's recommended agent at every table: 2-6 players, any rules, any dice.
 
 It chooses its machinery by table (``machinery_for``). At two players, where an equilibrium table is shipped or
-solves on first use in seconds, it plays the whole game's approximate equilibrium (``cfr``), exploiting the opponent
-only once it has named it as a listed type: each round it plays the local best response to its ``TypeMixture`` only
-when both gates agree, *identification* (after at least one round, at least ``confidence`` on the listed types) and
-*stop-loss* (the exploited rounds have lost at most ``stop_loss`` of its game value). Elsewhere it plays the
-bid-reading search (``SEARCH``). Which machinery at which table, why, and what it costs: the Players page.
+solves on first use within about two CPU minutes, it plays the whole game's approximate equilibrium (``cfr``),
+exploiting the opponent only once it has named it as a listed type: each round it plays the local best response to
+its ``TypeMixture`` only when both gates agree, *identification* (after at least one round, at least ``confidence``
+on the listed types) and *stop-loss* (the exploited rounds have lost at most ``stop_loss`` of its game value).
+Elsewhere it plays the bid-reading search (``SEARCH``). Which machinery at which table, why, and what it costs:
+the Players page.
 """
 
 from __future__ import annotations
@@ -86,8 +87,8 @@ class RobustPlayer(BaseOpponent):
     where it puts at least ``confidence`` on the listed ``types`` after a round's evidence, until the exploited rounds
     have lost more than ``stop_loss`` game value; at 3-6 players on its blueprint, a type model at each other seat.
     ``floor``, ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR (the search's too). ``plays``: the machinery
-    the last reset chose; ``exploited`` counts the best responder's decisions, ``decisions`` all; ``exploit_result``
-    is the game value the exploited rounds won, counted when the next round starts."""
+    the last reset chose (``machinery`` before any); ``exploited`` counts the best responder's decisions,
+    ``decisions`` all; ``exploit_result`` is the game value the exploited rounds won, counted at the next round."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE, confidence: float = 0.95,
                  floor: float = 0.01, tremble: float = DEFAULT_TREMBLE, lookahead: int = 2,
@@ -112,7 +113,7 @@ class RobustPlayer(BaseOpponent):
         # players the round ends by its blueprint, with a type model at each other seat
         self.exploiter = LocalBestResponse(self.model, lookahead=lookahead, tables=self.safe_player.table,
                                            blueprints=self.safe_player.blueprint, copy_model=type_model)
-        self.search = LocalBestResponse(parse_spec(SEARCH).kwargs["policy"], lookahead=lookahead, ends="fair")
+        self.search = LocalBestResponse(**parse_spec(SEARCH).kwargs, lookahead=lookahead)
         self.plays = self.machinery  # what the last reset chose: "equilibrium" or "search"
         self.name = name or spec_text("robust", {
             key: None if value == default else value for key, value, default in

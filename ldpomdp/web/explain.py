@@ -73,20 +73,21 @@ def _reason(player: object, view: PlayerView, action: Action, face: int | None) 
         return {"kind": "q-values",
                 "actions": [{"action": action_text(player.coding.action(int(i))), "value": float(q[i])}
                             for i in np.flatnonzero(mask)]}
-    shown = action_distribution(player, view)
+    shown = action_distribution(player, view, action)
     return None if shown is None else {"kind": "probabilities", "actions": shown}
 
 
-def action_distribution(player: object, view: PlayerView) -> list[dict] | None:
+def action_distribution(player: object, view: PlayerView, chosen: Action | None = None) -> list[dict] | None:
     """The probability of each legal action of ``player`` on ``view`` for its hand, or None if it cannot say.
 
     A list of ``action`` and ``probability`` (zero ones left out): its ``action_probabilities``; for ``robust``,
     those of the part that plays this round (the equilibrium, the local best response or the search); an ``lbr``
-    player's one move (it never draws). None for any other player."""
+    player's one move (it never draws: ``chosen``, the move it just made, if given). None for any other player."""
     if isinstance(player, RobustPlayer):
         player = player.playing
     if isinstance(player, LocalBestResponse):
-        return [{"action": action_text(player.act(view, np.random.default_rng(0))), "probability": 1.0}]
+        move = chosen if chosen is not None else player.act(view, np.random.default_rng(0))
+        return [{"action": action_text(move), "probability": 1.0}]
     probabilities = getattr(player, "action_probabilities", None)
     if not callable(probabilities):
         return None

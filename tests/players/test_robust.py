@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
+from conftest import fresh_tables
 
 from ldpomdp.exact.two_player.equilibrium import solve_game
 from ldpomdp.game import GameState, RoundStart, play_game
@@ -63,9 +66,10 @@ def test_plays_every_table_of_two_to_six_players_under_every_preset_at_one_to_fi
 @pytest.mark.parametrize("field", [{"palifico": True}, {"exact_call": True}, {"loss": "difference"}, {"wild": None},
                                    {"wild": 6}, {"opener": "loser"}, {"wild_bids": "perudo"}, {"bids": "sixes"},
                                    {"faces": 4}], ids=str)
-def test_plays_every_rule_field_alone(field):
+def test_plays_every_rule_field_alone(field, tmp_path, monkeypatch):
     """Each rule field changed alone: at 3 and 6 players with 5 dice each, and at 2 with 4 (beyond the tables solved
-    on first use, so nothing is solved here), reset and a first move."""
+    on first use but the sixes game's, solved here in a fresh cache), reset and a first move."""
+    fresh_tables(monkeypatch, tmp_path)
     for players, dice in ((2, 4), (3, 5), (6, 5)):
         config = GameConfig(num_players=players, dice=dice, **field)
         robust = make_player("robust")
@@ -87,6 +91,19 @@ def test_plays_the_full_game_at_ten_dice_and_report_002s_game_at_35(config):
     robust.observe(state.start_round())
     view = state.round.view()
     assert view.seat == 0 and is_legal(config, view.table_dice, view.bid, robust.act(view, np.random.default_rng(2)))
+
+
+def test_the_search_plays_as_it_did_when_its_tables_were_measured():
+    """Seeded games of robust's search at 3 and 4 players (today's rules, Perudo, the sixes game) hash as the search's
+    games did at commit cf1e64a, whose measurements the docs give as robust's: a change of its play must say so."""
+    digest = hashlib.sha256()
+    for config in (GameConfig(num_players=3, dice=3), GameConfig.preset("perudo", num_players=4, dice=2),
+                   GameConfig(num_players=3, dice=8, bids="sixes")):
+        for seed in range(2):
+            seated = [make_player("robust"), make_player("one-third"), make_player("bluff:0.3")]
+            seated += [make_player("one-third") for _ in range(config.num_players - 3)]
+            digest.update(repr(play_game(config, seated, seed).rounds).encode())
+    assert digest.hexdigest()[:16] == "2a54d05510382312"
 
 
 @pytest.mark.parametrize("players, rules", [(3, None), (4, "perudo"), (2, None)])
