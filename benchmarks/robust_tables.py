@@ -5,10 +5,10 @@ what its own moves cost.
   with an empty cache (``LDPOMDP_CACHE``, as after a fresh install), imports ldpomdp, builds `robust`, resets it for
   the table and makes its first move. Wall and CPU seconds from the interpreter's start, beside the machinery chosen.
   The issue's target: within 10 s on one core at every such table.
-- cost: `robust`'s own CPU seconds a game (its `act` and `observe`, not the other seats') against N - 1 copies of an
-  opponent, over seeded games with `robust` in every seat in turn, at the issue's three tables (3 players and 6 at 5
-  dice each, report 002's sixes game at 35 dice with 3 players) and the two-player game at 5 dice. Targets: <= 1,
-  <= 3 and <= 5 CPU s a game.
+- cost: `robust`'s own CPU seconds a game (its `reset`, `act` and `observe`, not the other seats') against N - 1
+  copies of an opponent, over seeded games with `robust` in every seat in turn, at the issue's three tables (3 players
+  and 6 at 5 dice each, report 002's sixes game at 35 dice with 3 players) and the two-player game at 5 dice.
+  Targets: <= 1, <= 3 and <= 5 CPU s a game.
 
     python benchmarks/robust_tables.py first [--players 2,3,4,5,6] [--rules today,perudo,dudo] [--dice 1,2,3,4,5]
                                              [--record]
@@ -106,7 +106,7 @@ COST_TABLES = (  # (players, rules, dice, bids, opponent, target CPU s a game or
 
 
 class Timed:
-    """A seat that counts the CPU seconds of its player's ``act`` and ``observe``."""
+    """A seat that counts the CPU seconds of its player's ``reset``, ``act`` and ``observe``."""
 
     def __init__(self, player: object):
         self.player, self.cpu, self.name = player, 0.0, getattr(player, "name", "robust")
@@ -163,7 +163,7 @@ def cmd_cost(args: argparse.Namespace) -> None:
                ["players", "rules", "dice each", "opponents", "machinery", "games", "CPU s a game",
                 "in reference runs", "target", "met"], rows,
                command=f"python benchmarks/robust_tables.py cost --games {args.games} --record",
-               notes=f"robust's act and observe only, timed with process_time around each call; robust in every "
+               notes=f"robust's reset, act and observe only, timed with process_time around each call; robust in every "
                      f"seat in turn against copies of the opponent; one process on a machine of 2 cores shared "
                      f"with other jobs. The reference run, measured first in the same process: 200 two-player games "
                      f"of one-third against itself at 5 dice each, {reference:.2f} CPU s (the machine's pace then; "
