@@ -28,7 +28,7 @@ import time
 import numpy as np
 from _record import record
 
-from ldpomdp.game import play_game
+from ldpomdp.game import play_game, seeded_rng
 from ldpomdp.registry import make_seat
 from ldpomdp.rules import GameConfig, dice_text
 
@@ -149,7 +149,8 @@ def cmd_cost(args: argparse.Namespace) -> None:
         for g in range(games):
             seated = [make_seat(opponent) for _ in range(players - 1)]
             seated.insert(g % players, seat)
-            wins += play_game(config, seated, np.random.default_rng(g)).winner == g % players
+            record = play_game(config, seated, seeded_rng(np.random.SeedSequence(g), seated))
+            wins += record.winner == g % players
         per_game = seat.cpu / games
         plays = seat.player.plays
         verdict = "" if target is None else "met" if per_game <= target else "**not met**"
