@@ -149,8 +149,8 @@ def cmd_cost(args: argparse.Namespace) -> None:
         for g in range(games):
             seated = [make_seat(opponent) for _ in range(players - 1)]
             seated.insert(g % players, seat)
-            record = play_game(config, seated, seeded_rng(np.random.SeedSequence(g), seated))
-            wins += record.winner == g % players
+            game = play_game(config, seated, seeded_rng(np.random.SeedSequence(g), seated))
+            wins += game.winner == g % players
         per_game = seat.cpu / games
         plays = seat.player.plays
         verdict = "" if target is None else "met" if per_game <= target else "**not met**"
