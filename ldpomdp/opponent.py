@@ -52,8 +52,7 @@ class ViewMemo(Generic[_T]):
         return key is not None and key[0] is hands and key[1] is view
 
     def get(self, hands: np.ndarray, view: PublicView, compute: Callable[[], _T]) -> _T:
-        key = self._key
-        if key is not None and key[0] is hands and key[1] is view:
+        if self.holds(hands, view):
             return cast(_T, self._value)
         value = compute()
         if _frozen(hands):

@@ -122,8 +122,7 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
 
     from ..exact.many_players.blueprint import (
         BLUEPRINT_RECALL,
-        blueprint_rounds,
-        blueprint_sweeps,
+        blueprint_iterations,
         check_blueprint_rules,
         solve_blueprint,
     )
@@ -140,8 +139,8 @@ def _solve_blueprint(args: argparse.Namespace, config: GameConfig, iterations: i
     pool = worker_pool(args.workers, broken=f"It was killed or ran out of memory; the rounds solved so far are saved "
                        f"beside {checkpoint}: run the same command again to resume")
     with _resumable(checkpoint), (pool if args.workers > 1 else nullcontext((None, 1))) as (executor, _):
-        total = len(blueprint_rounds(config)) * sum(blueprint_sweeps(config, iterations, args.sweeps))
-        with tqdm(total=total, unit="it", disable=args.no_progress) as bar:
+        with tqdm(total=blueprint_iterations(config, iterations, args.sweeps), unit="it",
+                  disable=args.no_progress) as bar:
             table = solve_blueprint(config, two, iterations, samples=args.samples, seed=args.seed,
                                     checkpoint=checkpoint, progress=bar.update, executor=executor, sweeps=args.sweeps)
         table.save(out)

@@ -20,8 +20,7 @@ from ..rules import PRESETS, GameConfig, dice_text
 from .many_players.blueprint import (
     BLUEPRINT_RECALL,
     blueprint_continuation,
-    blueprint_rounds,
-    blueprint_sweeps,
+    blueprint_iterations,
     check_blueprint_rules,
     solve_blueprint,
 )
@@ -34,8 +33,8 @@ from .two_player.table import GameTable, rules_key
 
 __all__ = ["SHIPPED_TABLE", "SHIPPED_BLUEPRINT", "SolveSettings", "SHIPPED", "ON_DEMAND", "PRESET_TABLES",
            "shipped_path", "cached_table_path", "table_for", "blueprint_for", "BLUEPRINT_ON_DEMAND",
-           "SIXES_ON_DEMAND_DICE", "SIXES_TWO_PLAYER_DICE", "on_demand", "solve_seconds", "cost_text",
-           "SHIPPED_SECONDS"]
+           "SIXES_ON_DEMAND_DICE", "SIXES_TWO_PLAYER_DICE", "on_demand", "on_demand_seconds", "solve_seconds",
+           "cost_text", "SHIPPED_SECONDS"]
 
 SHIPPED_TABLE = Path(__file__).parent / "data" / "cfr_default.npz"
 SHIPPED_BLUEPRINT = SHIPPED_TABLE.with_name("cfr_default_3players.npz")  # `solve equilibrium --players 3 --dice 5`
@@ -74,6 +73,18 @@ def on_demand(config: GameConfig, settings: SolveSettings) -> SolveSettings:
         return settings
     cap = SIXES_TWO_PLAYER_DICE if config.num_players == 2 else SIXES_ON_DEMAND_DICE
     return replace(settings, dice=min(max(config.starting_dice), cap))
+
+
+def _solved_dice(config: GameConfig, settings: SolveSettings) -> int:
+    """The most dice each seat holds in the rounds of a table solved on demand: under the exact call the game's
+    starting dice, else ``settings.dice``."""
+    return config.starting_dice[0] if config.exact_call else settings.dice
+
+
+def on_demand_seconds(config: GameConfig) -> float:
+    """The estimated CPU s of solving the two-player table for ``config`` on first use (``ON_DEMAND`` settings)."""
+    settings = on_demand(config, ON_DEMAND)
+    return solve_seconds(config, _solved_dice(config, settings), settings.recall, settings.iterations)
 
 
 def solve_seconds(config: GameConfig, dice: int, recall: str, iterations: int, sweeps: int = 1) -> float:
@@ -146,7 +157,7 @@ def cached_table_path(config: GameConfig) -> Path:
 
     Its name is a digest of the rules and the ``on_demand`` settings (under the exact call, the starting dice)."""
     settings = on_demand(config, ON_DEMAND)
-    dice = config.starting_dice[0] if config.exact_call else settings.dice
+    dice = _solved_dice(config, settings)
     key = rules_key(config) + _demand_key(config, settings)
     # the settings as the tuple they were: the digests of tables already cached on disk stay the same (but under the
     # exact call, whose sweeps continue each round's CFR+ since 2026-11-27; a table cached before 5be0463 may differ
@@ -191,14 +202,13 @@ def _load_or_solve(config: GameConfig, settings: SolveSettings, path: str | Path
     """The two-player table ``table_for`` gives: from ``path``, else from the cache, else solved now and cached."""
     if path is not None:
         return GameTable.load(path)
-    dice = config.starting_dice[0] if config.exact_call else settings.dice
+    dice = _solved_dice(config, settings)
     cached = cached_table_path(config)
     try:
         return GameTable.load(cached)
     except TableError:  # none cached yet, or a damaged file: solve (again)
-        seconds = solve_seconds(config, dice, settings.recall, settings.iterations)
         with preparing(f"solving the two-player cfr table for {_rules_text(config)}, up to {dice_text(dice)} each, "
-                       f"on first use ({cost_text(seconds)}; cached in {cached})",
+                       f"on first use ({cost_text(on_demand_seconds(config))}; cached in {cached})",
                        game_iterations(game_config(config, dice), settings.iterations)) as advance:
             table = solve_game(config, dice, settings.recall, settings.iterations, progress=advance)
         table.save(cached)
@@ -260,7 +270,7 @@ def _load_or_solve_blueprint(config: GameConfig, settings: SolveSettings, path: 
     fair = "|fair" if blueprint_continuation(config) == "fair" else ""  # chained: the digests as before
     digest = hashlib.sha256(f"v{BlueprintTable.FORMAT}|{key}{fair}|{astuple(settings)}".encode()).hexdigest()[:20]
     cached = cache_dir() / "cfr" / f"blueprint-{digest}.npz"
-    dice = config.starting_dice[0] if config.exact_call else settings.dice
+    dice = _solved_dice(config, settings)
     try:
         return BlueprintTable.load(cached, two)
     except TableError:  # none cached yet, or a damaged file: solve (again)
@@ -268,7 +278,7 @@ def _load_or_solve_blueprint(config: GameConfig, settings: SolveSettings, path: 
         with preparing(f"solving the cfr blueprint for {config.num_players} players, {_rules_text(config)}, up to "
                        f"{dice_text(dice)} each, on first use (CPU minutes to hours: the bar gives the time left; "
                        f"cached in {cached})",
-                       len(blueprint_rounds(solved)) * sum(blueprint_sweeps(solved, settings.iterations))) as advance:
+                       blueprint_iterations(solved, settings.iterations)) as advance:
             table = solve_blueprint(solved, two, settings.iterations, progress=advance)
         table.save(cached)
         return table

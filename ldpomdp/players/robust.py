@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import TableError, UsageError
 from ..exact.many_players.table import BlueprintTable
-from ..exact.tables import ON_DEMAND, SHIPPED, cached_table_path, on_demand, shipped_path, solve_seconds
+from ..exact.tables import ON_DEMAND, SHIPPED, cached_table_path, on_demand, on_demand_seconds, shipped_path
 from ..exact.two_player.table import GameTable
 from ..game import Event, PlayerView, RoundEnd, RoundStart
 from ..opponent import BaseOpponent
@@ -31,7 +31,7 @@ from .lbr import LocalBestResponse
 from .mixture import DEFAULT_SAFE, DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
 
 __all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS", "MACHINERY", "SEARCH", "SOLVE_ON_USE", "machinery_for",
-           "solve_on_use_seconds", "table_source"]
+           "table_source"]
 
 DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the player keeps to the equilibrium
 MACHINERY = ("auto", "equilibrium", "search")  # robust's machinery= values; auto: machinery_for the table
@@ -43,7 +43,7 @@ def machinery_for(config: GameConfig, safe: str = DEFAULT_SAFE) -> str:
     """What ``robust`` plays ``config`` with (``machinery=auto``): ``"equilibrium"`` or ``"search"``.
 
     The equilibrium where ``safe`` names a table, or at two players where a table is shipped for the dice or solves on
-    first use within ``SOLVE_ON_USE`` CPU s (``solve_on_use_seconds``); else the search."""
+    first use within ``SOLVE_ON_USE`` CPU s (``on_demand_seconds``); else the search."""
     if parse_spec(str(safe)).kwargs.get("table") is not None:
         return "equilibrium"
     if config.num_players != 2 or (config.exact_call and len(set(config.starting_dice)) != 1):
@@ -56,22 +56,14 @@ def machinery_for(config: GameConfig, safe: str = DEFAULT_SAFE) -> str:
         return "search"
     if dice > on_demand(config, ON_DEMAND).dice:
         return "search"
-    return "equilibrium" if solve_on_use_seconds(config) <= SOLVE_ON_USE else "search"
-
-
-def solve_on_use_seconds(config: GameConfig) -> float:
-    """The estimated CPU s of solving the two-player table for ``config`` on first use (``on_demand`` settings; under
-    the exact call, from the game's starting dice)."""
-    settings = on_demand(config, ON_DEMAND)
-    dice = config.starting_dice[0] if config.exact_call else settings.dice
-    return solve_seconds(config, dice, settings.recall, settings.iterations)
+    return "equilibrium" if on_demand_seconds(config) <= SOLVE_ON_USE else "search"
 
 
 def table_source(config: GameConfig) -> str | None:
     """Where ``robust`` (its defaults) gets its equilibrium table for ``config``, known without building anything.
 
     ``"shipped"``, ``"cached"`` (solved before, on this machine's disk), ``"solve"`` (solved on first use, about
-    ``solve_on_use_seconds``), or None where it plays the search."""
+    ``on_demand_seconds``), or None where it plays the search."""
     if machinery_for(config) != "equilibrium":
         return None
     if shipped_path(config) is not None:

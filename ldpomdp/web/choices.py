@@ -10,8 +10,8 @@ import dataclasses
 from typing import Any
 
 from ..errors import UsageError
-from ..exact.tables import cost_text
-from ..players.robust import machinery_for, solve_on_use_seconds, table_source
+from ..exact.tables import cost_text, on_demand_seconds
+from ..players.robust import machinery_for, table_source
 from ..registry import RECOMMENDED, parse_spec, player_parameters, registered_names
 from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig
 
@@ -149,5 +149,5 @@ def recommendation(config: GameConfig) -> dict:
         note = "plays the two-player equilibrium (its table solved before, cached on the server)"
     else:
         note = (f"plays the two-player equilibrium; its table is solved on first use, "
-                f"{cost_text(solve_on_use_seconds(config))} (then cached)")
+                f"{cost_text(on_demand_seconds(config))} (then cached)")
     return {"spec": RECOMMENDED, "plays": machinery_for(config), "note": note}

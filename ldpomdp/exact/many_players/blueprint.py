@@ -42,8 +42,9 @@ from .states import (
 )
 from .table import BlueprintTable, round_label
 
-__all__ = ["blueprint_rounds", "blueprint_sweeps", "blueprint_continuation", "solve_blueprint",
-           "end_values", "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL", "VALUE_SAMPLES"]
+__all__ = ["blueprint_rounds", "blueprint_sweeps", "blueprint_iterations", "blueprint_continuation",
+           "solve_blueprint", "end_values", "end_probabilities", "check_blueprint_rules", "BLUEPRINT_RECALL",
+           "VALUE_SAMPLES"]
 
 BLUEPRINT_RECALL = 1  # k: the last bid (k = 2 costs ~40x per iteration at 3 x 5 dice: the Exact solvers page)
 VALUE_SAMPLES = 8192  # joint hands drawn to value a solved round (its ends' probabilities)
@@ -107,6 +108,11 @@ def blueprint_sweeps(config: GameConfig, iterations: int, sweeps: int = 1) -> li
     if not config.exact_call or blueprint_continuation(config) == "fair":
         return [iterations]
     return [max(1, iterations // 10)] * COARSE_SWEEPS + [iterations] * sweeps
+
+
+def blueprint_iterations(config: GameConfig, iterations: int, sweeps: int = 1) -> int:
+    """The most CFR+ iterations ``solve_blueprint`` runs for ``config``, as its ``progress`` counts them."""
+    return len(blueprint_rounds(config)) * sum(blueprint_sweeps(config, iterations, sweeps))
 
 
 def end_values(table: BlueprintTable, state: SeatsState,
