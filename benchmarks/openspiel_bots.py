@@ -21,7 +21,7 @@ import time
 import numpy as np
 import pyspiel
 from _record import record
-from _wrapped import Wrapped
+from _wrapped import Timed
 from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
 
 from ldpomdp.game import play_game, seeded_rng
@@ -31,28 +31,6 @@ from ldpomdp.rules import GameConfig
 from ldpomdp.sweeps.statistics import rate_text
 
 OPPONENTS = ("expected-count", "pomcp")
-
-
-class Timed(Wrapped):
-    """A player whose CPU seconds in ``act`` and ``observe`` (where the planners update their beliefs) are summed in
-    ``seconds``."""
-
-    def __init__(self, player: object):
-        super().__init__(player)
-        self.seconds = 0.0
-
-    def _timed(self, method: str, *args: object) -> object:
-        start = time.process_time()
-        try:
-            return getattr(self.player, method)(*args)
-        finally:
-            self.seconds += time.process_time() - start
-
-    def observe(self, event: object) -> None:
-        self._timed("observe", event)
-
-    def act(self, view, rng):
-        return self._timed("act", view, rng)
 
 
 def strength(ismcts: str, opponent: str, dice: int, games: int, seed: int, cell: int) -> list:

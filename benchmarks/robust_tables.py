@@ -27,6 +27,7 @@ import time
 
 import numpy as np
 from _record import record
+from _wrapped import Timed
 
 from ldpomdp.game import play_game, seeded_rng
 from ldpomdp.registry import make_seat
@@ -105,29 +106,6 @@ COST_TABLES = (  # (players, rules, dice, bids, opponent, target CPU s a game or
 )
 
 
-class Timed:
-    """A seat that counts the CPU seconds of its player's ``reset``, ``act`` and ``observe``."""
-
-    def __init__(self, player: object):
-        self.player, self.cpu, self.name = player, 0.0, getattr(player, "name", "robust")
-
-    def _timed(self, method: str, *args: object) -> object:
-        start = time.process_time()
-        try:
-            return getattr(self.player, method)(*args)
-        finally:
-            self.cpu += time.process_time() - start
-
-    def reset(self, seat: int, config: GameConfig) -> None:
-        self._timed("reset", seat, config)
-
-    def observe(self, event: object) -> None:
-        self._timed("observe", event)
-
-    def act(self, view: object, rng: np.random.Generator) -> object:
-        return self._timed("act", view, rng)
-
-
 def reference_seconds(games: int = 200) -> float:
     """CPU s of ``games`` two-player games of `one-third` against itself at 5 dice each: the same-run reference that
     tells this machine's pace at the time from robust's cost (the machine's speed drifts)."""
@@ -144,14 +122,14 @@ def cmd_cost(args: argparse.Namespace) -> None:
     for players, rules, dice, bids, opponent, target in COST_TABLES:
         config = game_config(players, rules, dice, bids)
         games = args.games
-        seat = Timed(make_seat("robust"))
+        seat = Timed(make_seat("robust"), resets=True)
         wins = 0
         for g in range(games):
             seated = [make_seat(opponent) for _ in range(players - 1)]
             seated.insert(g % players, seat)
             game = play_game(config, seated, seeded_rng(np.random.SeedSequence(g), seated))
             wins += game.winner == g % players
-        per_game = seat.cpu / games
+        per_game = seat.seconds / games
         plays = seat.player.plays
         verdict = "" if target is None else "met" if per_game <= target else "**not met**"
         print(f"{players} players, {rules}{' sixes' if bids == 'sixes' else ''}, {dice_text(dice)} each vs {opponent}: "
