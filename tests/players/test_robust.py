@@ -72,25 +72,25 @@ def test_plays_every_rule_field_alone(field, tmp_path, monkeypatch):
     fresh_tables(monkeypatch, tmp_path)
     for players, dice in ((2, 4), (3, 5), (6, 5)):
         config = GameConfig(num_players=players, dice=dice, **field)
-        robust = make_player("robust")
-        robust.reset(0, config)
-        state = GameState(config, np.random.default_rng(1))
-        robust.observe(state.start_round())
-        view = state.round.view()
-        assert is_legal(config, view.table_dice, view.bid, robust.act(view, np.random.default_rng(2)))
+        robust = _opening(config)
         assert robust.plays == ("equilibrium" if (players, field) == (2, {"bids": "sixes"}) else "search")
 
 
 @pytest.mark.parametrize("config", [GameConfig(num_players=3, dice=10), GameConfig(dice=10),
                                     GameConfig(num_players=3, dice=35, bids="sixes")], ids=str)
 def test_plays_the_full_game_at_ten_dice_and_report_002s_game_at_35(config):
+    assert _opening(config).plays == "search"
+
+
+def _opening(config: GameConfig) -> RobustPlayer:
+    """A robust player reset at seat 0 for ``config``, after checking that its opening bid there is legal."""
     robust = make_player("robust")
     robust.reset(0, config)
-    assert robust.plays == "search"
     state = GameState(config, np.random.default_rng(1))
     robust.observe(state.start_round())
     view = state.round.view()
     assert view.seat == 0 and is_legal(config, view.table_dice, view.bid, robust.act(view, np.random.default_rng(2)))
+    return robust
 
 
 def test_the_search_plays_as_it_did_when_its_tables_were_measured():
