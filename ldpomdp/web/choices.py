@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..exact.tables import cost_text, on_demand_seconds
-from ..players.robust import machinery_for, table_source
+from ..players.robust import table_source
 from ..registry import RECOMMENDED, parse_spec, player_parameters, registered_names
 from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig
 
@@ -138,8 +138,8 @@ def rules_from_form(body: dict, num_players: int) -> GameConfig:
 def recommendation(config: GameConfig) -> dict:
     """The recommended agent (``spec``: ``RECOMMENDED``) and what it plays under ``config``, without building it.
 
-    ``plays``: ``machinery_for``; ``note``: that in one line, with the cost of a table solved on first use. No player
-    is built or reset (that could solve a table)."""
+    ``plays``: robust's ``machinery_for`` (no table from ``table_source``: the search); ``note``: that in one line,
+    with the cost of a table solved on first use. No player is built or reset (that could solve a table)."""
     source = table_source(config)
     if source is None:
         note = "plays the bid-reading search (no table needed)"
@@ -150,4 +150,4 @@ def recommendation(config: GameConfig) -> dict:
     else:
         note = (f"plays the two-player equilibrium; its table is solved on first use, "
                 f"{cost_text(on_demand_seconds(config))} (then cached)")
-    return {"spec": RECOMMENDED, "plays": machinery_for(config), "note": note}
+    return {"spec": RECOMMENDED, "plays": "search" if source is None else "equilibrium", "note": note}
