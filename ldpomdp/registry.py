@@ -24,11 +24,12 @@ from .spec_grammar import EXACT_INT, KEY, group_specs, inside_brackets, parse_va
 from .validation import at_most
 
 __all__ = ["PlayerSpec", "Parameter", "make_player", "make_seat", "parse_spec", "canonical_spec", "spec_text",
-           "register", "registered_names", "player_parameters", "spec_list", "split_specs", "FILE",
-           "SPEC", "SPECS", "RECOMMENDED", "MAXIMA"]
+           "register", "registered_names", "import_target", "player_parameters", "spec_list", "split_specs", "FILE",
+           "CODE", "SPEC", "SPECS", "RECOMMENDED", "MAXIMA"]
 
 # the kinds of parameter the grammar treats apart (any other parameter takes a number, true/false or a word)
 FILE = "file"  # a path the player reads (a web request may not name one without --allow-plugins)
+CODE = "code"  # a "module:attribute" the player imports and calls (a web request may not name one either)
 SPEC = "spec"  # another player spec (a model, a policy); ``none`` where the player allows it
 SPECS = "specs"  # a list of player specs
 # the agent the package recommends: it plays every table (2-6 players, any rules, any dice; docs/robustness.md)
@@ -43,6 +44,7 @@ MAXIMA: dict[str, int] = {
     # searches and beliefs: their size, in time and memory
     "n_particles": 1_000_000, "num_sims": 10_000_000, "sims": 10_000_000, "n_root": 1_000_000,
     "rollouts": 10_000, "max_depth": 1_000, "planning_time": 3_600, "lookahead": 2,
+    "timeout": 3_600, "retries": 100, "history": 1_000,
     # weights, widths and temperatures
     "temperature": 1_000_000, "s": 1_000_000, "t": 1_000_000, "stop_loss": 1_000_000, "uct_c": 1_000_000,
     "exploration_const": 1_000_000, "settle": 1_000_000,
@@ -57,7 +59,7 @@ class _Entry:
     positional: str | None = None  # parameter that a bare value (``bluff:0.3``) sets
     aliases: dict[str, str] = field(default_factory=dict)  # short CLI names -> constructor names
     summary: str = ""
-    kinds: dict[str, str] = field(default_factory=dict)  # constructor parameter -> FILE, SPEC or SPECS
+    kinds: dict[str, str] = field(default_factory=dict)  # constructor parameter -> FILE, CODE, SPEC or SPECS
     not_a_seat: str = ""  # why the spec models other seats only (empty: it takes a seat)
 
     def shown(self, parameter: str) -> str:
@@ -80,14 +82,14 @@ def register(
         positional: the constructor parameter that a bare value (``bluff:0.3``) sets.
         aliases: short spec names -> constructor parameter names.
         summary: the one-line summary that ``registered_names`` lists.
-        kinds: the constructor parameters that take a file (``FILE``), a spec (``SPEC``) or a list of specs
-            (``SPECS``).
+        kinds: the constructor parameters that take a file (``FILE``), user code to import (``CODE``), a spec
+            (``SPEC``) or a list of specs (``SPECS``).
         not_a_seat: if given, why the spec only models other seats (``make_seat`` refuses it with that reason).
 
     Raises:
-        UsageError: ``kinds`` names a kind other than ``FILE``, ``SPEC`` and ``SPECS``.
+        UsageError: ``kinds`` names a kind other than ``FILE``, ``CODE``, ``SPEC`` and ``SPECS``.
     """
-    unknown = set((kinds or {}).values()) - {FILE, SPEC, SPECS}
+    unknown = set((kinds or {}).values()) - {FILE, CODE, SPEC, SPECS}
     if unknown:
         raise UsageError(f"register({name!r}): unknown parameter kind(s) {sorted(unknown)}")
     _REGISTRY[name] = _Entry(target, positional, dict(aliases or {}), summary, dict(kinds or {}), not_a_seat)
@@ -208,6 +210,11 @@ register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS,
                  "the bid-reading search "
                  "(lbr:quantal:reads=true,ends=fair); machinery=equilibrium|search forces one, e.g. "
                  "robust:confidence=0.9,stop_loss=0.5")
+register("text", "ldpomdp.players.text:TextPlayer", kinds={"agent": CODE},
+         summary="a text agent (a language model's client, a local model, a script): agent=module:callable takes "
+                 "each move's prompt (rules, hand, bids, legal moves) and returns text, read leniently; an unreadable "
+                 "or illegal answer, a timeout or an exception is asked again with the reason (retries=2), then the "
+                 "default move; every call is recorded beside the game, e.g. text:agent=mypkg.llm:ask,timeout=30")
 register("best-response", "ldpomdp.players.best_response:BestResponsePlayer", kinds={"assume": SPEC},
          summary="the exact game-level best response to a fixed model at every other seat, solved once per process "
                  "and table (sixes game: count-based models such as one-third and bluff:B; full game: "
@@ -253,11 +260,12 @@ def _written(kind: str | None, value: Any) -> str:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A parsed spec: what to build with which arguments, its canonical text, the files and specs it names.
+    """A parsed spec: what to build with which arguments, its canonical text, the files, code and specs it names.
 
     ``text`` as given, its registered ``name`` (or ``package.module:Class``), what to build (``target``) with which
     keyword arguments (``kwargs``), its ``canonical`` text, the files its own parameters name (``files``:
-    (parameter, path) pairs) and the specs nested in its parameters (``nested``).
+    (parameter, path) pairs), the user code they name (``code``: (parameter, "module:attribute") pairs) and the specs
+    nested in its parameters (``nested``).
     """
 
     text: str
@@ -267,6 +275,7 @@ class PlayerSpec:
     canonical: str
     files: tuple[tuple[str, str], ...] = ()
     nested: tuple[PlayerSpec, ...] = ()
+    code: tuple[tuple[str, str], ...] = ()
 
     def walk(self) -> Iterator[PlayerSpec]:
         """This spec and every spec nested in it, depth first."""
@@ -282,6 +291,8 @@ class PlayerSpec:
             if spec.name not in _REGISTRY:
                 found.append(f"the module {spec.target.partition(':')[0]}")
             found += [f"the file {path!r} ({spec.name}'s {parameter})" for parameter, path in spec.files]
+            found += [f"the module {target.partition(':')[0]} ({spec.name}'s {parameter})"
+                      for parameter, target in spec.code]
         return found
 
     def build(self) -> Player:
@@ -291,24 +302,8 @@ class PlayerSpec:
         class does not take, or its constructor raising. The first line of the message says what went wrong; user
         code's own traceback lines follow it.
         """
-        module_name, _, attr = self.target.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except Exception as exc:
-            if isinstance(exc, ModuleNotFoundError) and f"{exc.name}.".startswith("ldpomdp.planners."):
-                raise UsageError(f"player spec {echo(self.text)}: the ldpomdp imported from {Path(__file__).parent} "
-                                 f"has no planners: a source checkout without its install (pip install -e . there, "
-                                 f"or run from another folder)") from exc
-            if isinstance(exc, ModuleNotFoundError) and (module_name + ".").startswith(f"{exc.name}."):
-                raise UsageError(f"player spec {echo(self.text)}: cannot import {echo(self.target)} (no module named "
-                                 f"{exc.name!r}: install it, or run from its folder with PYTHONPATH=.)") from exc
-            # the module's own code raised (a missing import of its own included), or has a syntax error
-            raise UsageError(f"player spec {echo(self.text)}: importing {module_name} failed: {_reason(exc)}\n"
-                             f"{describe(exc)}") from exc
-        factory = getattr(module, attr, None)
-        if factory is None:
-            raise UsageError(f"player spec {echo(self.text)}: cannot import {echo(self.target)} (module "
-                             f"{module_name} has no {echo(attr)})")
+        factory = import_target(self.target, f"player spec {echo(self.text)}")
+        attr = self.target.partition(":")[2]
         if not isinstance(factory, type):
             raise UsageError(f"player spec {echo(self.text)}: {self.target} is not a class (it is of type "
                              f"{type(factory).__name__})")
@@ -347,6 +342,30 @@ class PlayerSpec:
         return player
 
 
+def import_target(target: str, where: str) -> Any:
+    """The attribute that ``target`` ("package.module:attribute") names, imported.
+
+    A UsageError starting with ``where`` when the module is missing or fails to import (its own traceback lines
+    follow), or lacks the attribute."""
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:
+        if isinstance(exc, ModuleNotFoundError) and f"{exc.name}.".startswith("ldpomdp.planners."):
+            raise UsageError(f"{where}: the ldpomdp imported from {Path(__file__).parent} has no planners: a source "
+                             f"checkout without its install (pip install -e . there, or run from another folder)"
+                             ) from exc
+        if isinstance(exc, ModuleNotFoundError) and (module_name + ".").startswith(f"{exc.name}."):
+            raise UsageError(f"{where}: cannot import {echo(target)} (no module named {exc.name!r}: install it, or "
+                             f"run from its folder with PYTHONPATH=.)") from exc
+        # the module's own code raised (a missing import of its own included), or has a syntax error
+        raise UsageError(f"{where}: importing {module_name} failed: {_reason(exc)}\n{describe(exc)}") from exc
+    found = getattr(module, attr, None)
+    if found is None:
+        raise UsageError(f"{where}: cannot import {echo(target)} (module {module_name} has no {echo(attr)})")
+    return found
+
+
 def _reason(exc: BaseException) -> str:
     """``Type: message`` of an exception, on one line (a SyntaxError's names its file and line)."""
     lines = str(exc).splitlines()
@@ -379,6 +398,7 @@ def parse_spec(text: str) -> PlayerSpec:
         raise UsageError(f"unknown player {echo(head)}{spec}; known: {known}, or package.module:ClassName")
     kwargs: dict[str, Any] = {}
     files: list[tuple[str, str]] = []
+    code: list[tuple[str, str]] = []
     nested: list[PlayerSpec] = []
     pieces = split_pieces(params, f"player spec {echo(text)}")
     for piece in pieces:  # grows by the keys routed out of a nested spec
@@ -402,9 +422,9 @@ def parse_spec(text: str) -> PlayerSpec:
         if inside is None and ("[" in value or "]" in value):
             raise UsageError(f"player spec {echo(text)}: brackets must enclose a whole value, got {echo(value)}")
         value = value if inside is None else inside
-        if kind == FILE:
+        if kind in (FILE, CODE):
             kwargs[key] = value
-            files.append((entry.shown(key), value))
+            (files if kind == FILE else code).append((entry.shown(key), value))
         else:
             kwargs[key] = parse_value(value)
             if registered and key in MAXIMA:
@@ -415,7 +435,7 @@ def parse_spec(text: str) -> PlayerSpec:
     parts += [f"{shown}={_written(entry.kinds.get(key), kwargs[key])}"
               for shown, key in sorted((entry.shown(k), k) for k in kwargs if k != entry.positional)]
     canonical = name + (":" + ",".join(parts) if parts else "")
-    return PlayerSpec(text, name, entry.target, kwargs, canonical, tuple(files), tuple(nested))
+    return PlayerSpec(text, name, entry.target, kwargs, canonical, tuple(files), tuple(nested), tuple(code))
 
 
 @functools.cache
