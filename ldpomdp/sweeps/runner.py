@@ -28,12 +28,14 @@ from typing import Any
 from ..errors import PlayerError, UsageError, echo, install_hint
 from ..game import IllegalActionError
 from ..interrupts import sigterm_as_interrupt
+from ..players.text import FAILURES
 from ..registry import make_seat
 from .cell import Cell
 from .csv_format import INTEGER, NUMBER, read_csv, write_csv
 from .games import play_one
 from .statistics import SUMMARY_FILE, SummaryRow, summarize, write_summary
 from .store import GAMES_FILE, GameStore, create_store
+from .text_costs import TEXT_COSTS_FILE, text_costs, write_text_costs
 
 fcntl: ModuleType | None
 try:
@@ -358,6 +360,14 @@ def _run_in(out: Path, cells: list[Cell], games: int, seed: int, *, workers: int
             _play(cells, todo, seed, store, out / TIMING_FILE, workers=workers, scheduler=None,
                   executor=executor, batch=batch, progress=progress, log=log)
         rows = summarize(cells, games, store.records)
+        costs = text_costs(cells, games, store.records)
+        if costs:
+            write_text_costs(costs, out / TEXT_COSTS_FILE)
+            if log:
+                log(f"text agents: {sum(c.calls for c in costs)} calls, {sum(c.seconds for c in costs):.1f} s, "
+                    f"{sum(c.chars_in + c.chars_out for c in costs)} characters; failed calls: "
+                    + ", ".join(f"{sum(getattr(c, kind) for c in costs)} {kind}" for kind in FAILURES)
+                    + f"; {sum(c.defaults for c in costs)} default moves -> {out / TEXT_COSTS_FILE}")
         if exact:
             rows = _with_exact_figures(cells, games, rows, log)
         write_summary(rows, out / SUMMARY_FILE)

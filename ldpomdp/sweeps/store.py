@@ -10,13 +10,16 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..game import GameRecord
+from ..players.text import COSTS
 
-__all__ = ["GameStore", "GAMES_FILE", "RECORD_FIELDS", "game_line", "read_games", "same_game", "create_store"]
+__all__ = ["GameStore", "GAMES_FILE", "RECORD_FIELDS", "TRANSCRIPTS", "game_line", "read_games", "same_game",
+           "create_store"]
 
 GAMES_FILE = "games.jsonl"
 RECORD_FIELDS = ("cell", "game", "seed", "seats", "winner", "rounds", "challenges", "successful_challenges")
 # and "finish" (seats from first place to last), written since tournaments rate finishing orders: optional, so the
 # files written before it still resume
+TRANSCRIPTS = "text"  # a record's text agents' transcripts, by player in the cell's order (None: not a text agent)
 
 
 def game_line(cell_id: str, game: int, seed: int, seats: Sequence[int], played: GameRecord) -> dict:
@@ -96,11 +99,22 @@ def _record_problem(record: object) -> str | None:
     for key in ("challenges", "successful_challenges"):
         if not isinstance(record[key], list) or len(record[key]) != len(seats) or not all(map(count, record[key])):
             return f"{key} {record[key]!r} is not a count per seat"
+    text = record.get(TRANSCRIPTS)
+    if text is not None and (not isinstance(text, list) or len(text) != len(seats)
+                             or not all(t is None or _transcript(t) for t in text)):
+        return f"{TRANSCRIPTS} is not a transcript (or null) per player"
     finish = record.get("finish", [record["winner"], *(s for s in range(len(seats)) if s != record["winner"])])
     if (not isinstance(finish, list) or not all(map(count, finish)) or sorted(finish) != list(range(len(seats)))
             or finish[0] != record["winner"]):
         return f"finish {finish!r} is not an order of the seats from the winner"
     return None
+
+
+def _transcript(value: object) -> bool:
+    """Whether ``value`` is a text agent's transcript: its calls, and a number >= 0 for each of its costs."""
+    return (isinstance(value, dict) and isinstance(value.get("calls"), list)
+            and all(isinstance(value.get(cost), (int, float)) and not isinstance(value.get(cost), bool)
+                    and value[cost] >= 0 for cost in COSTS))
 
 
 class GameStore:
