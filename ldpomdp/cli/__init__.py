@@ -1,10 +1,10 @@
 """The ``ldpomdp`` command line: builds the parser of every command group and runs one command.
 
-The commands: ``ldpomdp play`` (you against agents), ``ldpomdp players`` (list player specs), ``ldpomdp sweep``
-(benchmark sweeps, see ``ldpomdp.sweeps``), ``ldpomdp tournament`` (agents against each other, on top of the sweeps),
-``ldpomdp train dqn`` (report 004's learning agent, extra ``rl``), ``ldpomdp solve equilibrium`` (the ``cfr``
-player's table), ``ldpomdp serve`` (the browser app, extra ``web``). One module per command group;
-``ldpomdp.cli.options`` holds the shared options.
+The commands: ``play`` (you against agents), ``players`` (list player specs), ``sweep`` (benchmark sweeps, see
+``ldpomdp.sweeps``), ``tournament`` (agents against each other), ``evaluate`` (one agent against a ladder of the
+package's), ``train dqn`` (report 004's learning agent, extra ``rl``), ``solve equilibrium`` (the ``cfr`` player's
+table), ``serve`` (the browser app, extra ``web``). One module per command group; ``ldpomdp.cli.options`` holds the
+shared options.
 
 A mistake the user can fix (``UsageError``) is one line and exit status 2; any other exception is a bug in ldpomdp: its
 traceback, a line asking to report it, and exit status 70."""
@@ -29,7 +29,7 @@ from ..errors import UsageError
 from .play import add_play_parser, add_players_parser
 from .serve import add_serve_parser
 from .solve import add_solve_parser
-from .sweep import add_sweep_parser, add_tournament_parser
+from .sweep import add_evaluate_parser, add_sweep_parser, add_tournament_parser
 from .train import add_train_parser
 
 __all__ = ["main", "build_parser", "EXIT_USAGE", "EXIT_BUG"]
@@ -50,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_players_parser(sub)
     add_sweep_parser(sub)
     add_tournament_parser(sub)
+    add_evaluate_parser(sub)
     add_train_parser(sub)
     add_serve_parser(sub)
     add_solve_parser(sub)

@@ -1,5 +1,5 @@
-"""``ldpomdp sweep`` (benchmark sweeps, see ``ldpomdp.sweeps``) and ``ldpomdp tournament`` (agents against each
-other, on top of the sweeps)."""
+"""``ldpomdp sweep`` (benchmark sweeps, see ``ldpomdp.sweeps``), ``ldpomdp tournament`` (agents against each
+other) and ``ldpomdp evaluate`` (one agent against a ladder of the package's)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from ..errors import UsageError, echo
 from ..registry import split_specs
 from .options import RULE_OPTIONS, VARIANT_OPTIONS, add_rule_options, config_from_args, deprecated_alias, option_int
 
-__all__ = ["add_sweep_parser", "add_tournament_parser", "cmd_sweep", "cmd_tournament", "SWEEP_DICE"]
+__all__ = ["add_sweep_parser", "add_tournament_parser", "add_evaluate_parser", "cmd_sweep", "cmd_tournament",
+           "cmd_evaluate", "SWEEP_DICE"]
 
 SWEEP_DICE = "1-35"  # a sweep's dice per player when --dice is not given
 
@@ -130,3 +131,40 @@ def add_tournament_parser(sub) -> None:
     add_rule_options(tour, dice=dict(type=option_int(1), default=5, help="starting dice per player (default 5)"),
                      seed=dict(default=0, help="seed (default 0; resuming needs the same)"))
     tour.set_defaults(func=cmd_tournament)
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from ..sweeps.evaluate import evaluate
+
+    try:
+        seats = [int(n) for n in args.seats.split(",")]
+    except ValueError:
+        raise UsageError(f"--seats {echo(args.seats)}: give player counts separated by commas, e.g. 2,3") from None
+    config = config_from_args(args, 2, dice=args.dice)
+    evaluate(args.agent, args.out, config, args.games, ladder=split_specs(args.ladder), seats=seats,
+             probe_games=args.probe_games, probe_dice=args.probe_dice, seed=args.seed, plot=not args.no_plot,
+             workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
+    return 0
+
+
+def add_evaluate_parser(sub) -> None:
+    from ..sweeps.evaluate import LADDER
+
+    evaluate = sub.add_parser("evaluate", help="one agent against a ladder of the package's agents at 2 and 3 "
+                                               "players: win rates, ratings, an exploitation probe; resumable")
+    evaluate.add_argument("agent", help="the agent's player spec, e.g. text:agent=mypkg.llm:ask")
+    evaluate.add_argument("--ladder", default=",".join(LADDER),
+                          help=f"the package's agents it meets, comma-separated (default {','.join(LADDER)})")
+    evaluate.add_argument("--seats", default="2,3", help="players a game, each a tournament (default 2,3)")
+    evaluate.add_argument("--games", type=option_int(1), default=100, help="games per pair or group (default 100)")
+    evaluate.add_argument("--probe-games", type=option_int(0), default=200,
+                          help="games of the local best response against the agent at 2 players (default 200; 0: "
+                               "no probe)")
+    evaluate.add_argument("--probe-dice", type=option_int(1), default=2,
+                          help="dice each in the probe's games (default 2: the probe reads the agent's every "
+                               "possible hand through its moves, which costs more with more dice)")
+    evaluate.add_argument("--out", default="results/evaluate", help="output folder (default results/evaluate)")
+    _run_options(evaluate, "no evaluation.png")
+    add_rule_options(evaluate, dice=dict(type=option_int(1), default=5, help="starting dice per player (default 5)"),
+                     seed=dict(default=0, help="seed (default 0; resuming needs the same)"))
+    evaluate.set_defaults(func=cmd_evaluate)
