@@ -1,8 +1,8 @@
 """What the new-game form offers and how its rules are read into a ``GameConfig``.
 
-One control per rule (with its words), the named rule sets, the agents of the registry with their parameters, the
-recommended agent and what it plays under a game's rules, and the form's rules turned into a ``GameConfig``. Nothing
-here imports or reads what a request names."""
+One control per rule (with its words), the named rule sets, the opponent ladder, the agents of the registry with
+their parameters, the recommended agent and what it plays under a game's rules, and the form's rules turned into a
+``GameConfig``. Nothing here imports or reads what a request names."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from ..players.robust import table_source
 from ..registry import RECOMMENDED, parse_spec, player_parameters, registered_names
 from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig
 
-__all__ = ["LIMITS", "EXAMPLE_SPECS", "rule_fields", "rule_controls", "rule_sets", "spec_choices", "rules_from_form",
-           "recommendation"]
+__all__ = ["LIMITS", "EXAMPLE_SPECS", "LADDER", "rule_fields", "rule_controls", "rule_sets", "spec_choices",
+           "rules_from_form", "recommendation"]
 
 # what the server plays at most: the page lists every bid up to the dice on the table
 LIMITS = {"players": 6, "faces": 12, "table_dice": 60}
@@ -24,6 +24,18 @@ LIMITS = {"players": 6, "faces": 12, "table_dice": 60}
 EXAMPLE_SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
                  "best-response": "best-response:assume=random", "pomcp": "pomcp:sims=300",
                  "lbr": "lbr:one-third"}
+# the opponents the form opens with, weakest first: each plays every table the page offers (2-6 players, each rule
+# set), and each beats the one before it in the measured results (why: In the browser, "The opponent ladder")
+LADDER = (
+    {"name": "beginner", "label": "Beginner", "spec": "one-third",
+     "words": "counts its own dice and a third of the others', and bids or calls on that count: honest and "
+              "predictable"},
+    {"name": "club", "label": "Club player", "spec": "expected-count",
+     "words": "keeps a belief about the hidden dice, read from everyone's bids, and plays the expected count"},
+    {"name": "expert", "label": "Expert", "spec": RECOMMENDED,
+     "words": "the recommended agent: the equilibrium at two players, exploiting a type it recognises; the "
+              "bid-reading search at more"},
+)
 HIGHEST = "highest"  # the wild control's value for the highest face (the page puts the number of faces)
 # each rule's label and the words for its values (a rule added to GameConfig later gets its name and its values)
 _WORDS: dict[str, tuple[str, dict[Any, str]]] = {

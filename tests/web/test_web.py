@@ -789,3 +789,19 @@ def test_the_score_counts_the_sessions_finished_games(app):
     assert other.post("/api/game", json={"opponents": ["random"], "dice": 1}).json()["score"] == {"games": 0, "won": 0}
     client.delete("/api/game")  # ending the game ends the session
     assert client.post("/api/game", json={"opponents": ["random"], "dice": 1}).json()["score"] == {"games": 0, "won": 0}
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_the_ladder_offers_three_levels_of_increasing_strength_that_play_every_table(app, players):
+    """Each level's spec plays a whole game at 2 and at 6 players under each rule set (the order of their strength
+    is the measured one of the docs: In the browser, "The opponent ladder")."""
+    client = _client(app)
+    options = client.get("/api/options").json()
+    assert [(level["name"], level["spec"]) for level in options["ladder"]] == [("beginner", "one-third"),
+                                                                   ("club", "expected-count"), ("expert", "robust")]
+    assert options["ladder"][-1]["spec"] == options["recommended"]["spec"]  # the expert is the recommended agent
+    for level in options["ladder"]:
+        for rule_set in options["rule_sets"]:
+            form = {"opponents": [level["spec"]] * (players - 1), "dice": 1, **rule_set["rules"]}
+            run = play_over_http(_client(app), form, seed=3)
+            assert not run.problems and run.final["phase"] == "game-over", (level["name"], rule_set["name"])

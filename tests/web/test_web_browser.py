@@ -80,7 +80,7 @@ def open_page(browser, server) -> Iterator[Callable]:
         contexts.append(context)
         page = context.new_page()
         page.goto(server)
-        page.wait_for_selector("#opponents .agent")
+        page.wait_for_selector("#opponents .agent", state="attached")
         page.wait_for_function("document.querySelector('#rule-words').textContent !== ''")  # the advice is in
         return page
 
@@ -98,6 +98,7 @@ def _checked(page, shots: Path, name: str, viewport: str) -> None:
     violations = [v for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
     assert not violations, f"{name} at {viewport}: " + "; ".join(
         f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in violations)
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")  # the reveal's flip, done
     page.screenshot(path=str(shots / f"{name}-{viewport}.png"), full_page=True)
 
 
@@ -122,23 +123,94 @@ def _face_counts(dice: str) -> tuple[int, ...]:
 
 def _check_stop(page, state: dict, config: GameConfig) -> None:
     """What the page shows at a stop agrees with the game: the round's wild dice outlined in your hand (none in a
-    palifico round, and the status says so), and at a round's end every hand's dice that count for the bid marked,
-    their count the rules' count."""
-    if state["phase"] != "game-over":
+    palifico round, and the status says so), each seat card's dice; at a round's end every hand on its seat card, its
+    dice that count for the bid marked, their count the rules' count, and your hand box hidden (its old hand never
+    beside the new dice count); in the next round until you move, the last round's hands below, headed so."""
+    ended = state["phase"] in ("round-over", "game-over")
+    if not ended:
         palifico, wild = state["palifico"], state["round_wild"]
         assert ("Palifico round" in page.inner_text("#status")) == palifico
         assert ("palifico round: no die is wild" in page.inner_text("#hand")) == palifico
         assert page.locator('#hand svg.die rect[stroke="#b07"]').count() == sum(f == wild for f in state["hand"])
-    if page.locator("#reveal .verdict").count():
-        verdict = page.locator("#reveal .verdict")
+        assert page.locator("#hand svg.die").count() == state["players"][0]["dice"]
+        assert page.locator("#table .seat.revealed").count() == 0
+        for p in state["players"][1:]:  # the others' dice hidden, as many as they hold
+            assert page.locator(f"#table .seat[data-seat='{p['seat']}'] svg.die[data-face='']").count() == p["dice"]
+    else:
+        assert page.locator("#hand-box").is_hidden()
         r = state["rounds"][-1]
         rules = config.round_rules(r["palifico"])
-        for seat in page.locator("#reveal .reveal-seat").all():
+        seats = page.locator("#table .seat.revealed").all()
+        assert len(seats) == sum(d > 0 for d in r["dice"])
+        for seat in seats:
+            index = int(seat.get_attribute("data-seat"))
+            row = seat.locator(".dice-row")
+            assert [int(f) for f in row.get_attribute("data-dice").split(",")] == r["hands"][index]
             count = int(seat.locator(".count").get_attribute("data-count"))
             assert seat.locator('svg.die rect[fill="#ffe08a"]').count() == count
-            assert count == matching_count(_face_counts(seat.get_attribute("data-dice")), int(r["bid"].split("x")[1]),
+            assert count == matching_count(_face_counts(row.get_attribute("data-dice")), int(r["bid"].split("x")[1]),
                                            rules)
-        assert int(verdict.get_attribute("data-matching")) == r["matching"]
+            assert ("loser" in seat.get_attribute("class")) == (index == r["loser"])
+        assert int(page.locator("#reveal .verdict").get_attribute("data-matching")) == r["matching"]
+        assert page.inner_text("#reveal h2") == f"Round {r['round'] + 1}: the reveal"
+    if not ended and page.locator("#reveal .verdict").count():  # the last round, below, until you move
+        r = state["rounds"][-1]
+        assert page.inner_text("#reveal h2") == f"Last round (round {r['round'] + 1})"
+        rows = page.locator("#reveal .reveal-seat")
+        assert rows.count() == sum(d > 0 for d in r["dice"])
+        for seat in rows.all():
+            assert int(seat.locator(".count").get_attribute("data-count")) == seat.locator(
+                'svg.die rect[fill="#ffe08a"]').count()
+
+
+def _choose(page, rule_set: str | None = None, dice: int | None = None, level: str | None = None,
+            opponents: int | None = None, seed: int | None = None) -> None:
+    """Set up a game on the form: a rule set's card, a level of the ladder, how many opponents; the dice each and
+    the seed under Custom rules (opened for them)."""
+    if rule_set is not None:
+        page.check(f"#rule-set-{rule_set}")
+    if level is not None:
+        page.check(f"#level-{level}")
+    if opponents is not None:
+        page.select_option("#opponent-count", str(opponents))
+    if dice is not None or seed is not None:
+        if not page.eval_on_selector("#custom", "box => box.open"):
+            page.click("#custom > summary")
+        if dice is not None:
+            page.fill("#rule-dice", str(dice))
+            page.dispatch_event("#rule-dice", "change")
+        if seed is not None:
+            page.fill("#seed", str(seed))
+
+
+def _check_game_over(page, state: dict, viewport: str) -> None:
+    """The game's end: the result, the rounds and the places; what each agent believed about your hand (its mean
+    chance on your real count, or that it keeps no belief); a replay of the game to its last move; the seed and the
+    agents' thinking times under the details toggle."""
+    rounds, winner = state["rounds"], state["winner"]
+    assert page.inner_text("#over-facts").startswith(f"{len(rounds)} {'round' if len(rounds) == 1 else 'rounds'}; ")
+    assert page.locator("#over .places li").first.get_attribute("data-seat") == str(winner)
+    for p in state["players"][1:]:
+        read = [d for r in rounds for d in r["decisions"] if d["seat"] == p["seat"] and d["belief"]]
+        shown = page.locator(f"#believed .believed[data-seat='{p['seat']}']")
+        if read:  # expected-count: its belief, averaged on your real count, and its last one charted
+            mean = sum(d["belief"][d["your_count"]] for d in read) / len(read)
+            assert float(shown.get_attribute("data-belief")) == pytest.approx(mean, abs=1e-3)
+            assert shown.locator("svg.chart").count() == 1
+        else:  # robust keeps no belief about your hand: said
+            assert shown.get_attribute("data-belief") == "none"
+            assert "keeps no belief about your hand" in shown.inner_text()
+    page.click("#replay-open")
+    steps = sum(len(r["actions"]) for r in rounds)
+    for _ in range(steps - 1):
+        page.click("#game-replay-next")
+    assert f"step {steps} of {steps}" in page.inner_text("#game-replay")
+    assert page.inner_text("#game-replay p.status").startswith(f"Seat {winner} ")
+    assert page.locator("#game-replay .reveal-seat").count() == sum(d > 0 for d in rounds[-1]["dice"])
+    page.click("#game-details > summary")
+    assert page.inner_text("#seed-shown") == str(state["seed"])
+    timed = [h for h in state["history"] if h["seconds"] is not None]
+    assert page.locator("#details .thought").count() == len(timed) > 0
 
 
 # (rule set, dice, seed, opponent the page recommends, input, viewport): each rule set by mouse and by keyboard, at
@@ -155,24 +227,25 @@ GAMES = [("today", 5, "robust", "mouse", "desktop"), ("today", 3, "robust", "key
 def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, opponent, way, viewport):
     page = open_page(viewport)
     name = f"{rule_set}-{way}"
-    if rule_set == "today":
-        _checked(page, shots, "setup", viewport)
-    page.select_option("#rule-set", rule_set)
-    page.fill("#rule-dice", "2")
-    page.dispatch_event("#rule-dice", "change")
+    _choose(page, rule_set, dice=2)
     config = GameConfig(dice=2) if rule_set == "today" else GameConfig.preset(rule_set, dice=2)
     words = f"These rules: {config.describe()}."
     page.wait_for_function(f"document.querySelector('#rule-words').textContent.startsWith({words!r})")
-    # the recommended agent for these rules (robust, two players up to 5 dice each) is the default opponent
+    # the recommended agent for these rules (robust, two players up to 5 dice each) is the default opponent: the
+    # ladder's expert
+    assert page.is_checked("#level-expert")
     assert page.input_value("#opponents .agent") == "robust"
     assert page.locator("#opponents .agent option:checked").inner_text() == "robust (recommended)"
-    if opponent != "robust":
-        page.select_option("#opponents .agent", opponent)
-    page.fill("#seed", str(seed))
+    if opponent != "robust":  # the club player
+        page.check("#level-club")
+        assert page.input_value("#opponents .agent") == opponent
+    _choose(page, seed=seed)
     page.click("#start")
     page.wait_for_selector("#game:not([hidden])")
     assert not page.eval_on_selector("#setup-box", "box => box.open")  # the setup folds away during the game
     assert config.describe() in page.inner_text("#rules-line")
+    # the seed and the agents' thinking times are folded under the details toggle
+    assert "Seed" not in page.inner_text("#rules-line") and page.locator("#details").is_hidden()
 
     exacted, seen_last_round, checked, sent, verdicts = False, 0, False, [], {}
     if rule_set == "today":  # your first decision, and (by its key, on the phone) the hint
@@ -210,6 +283,10 @@ def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, opponen
         if viewport == "phone":  # the move grid and the hand fit the width: no sideways scrolling inside them either
             assert page.evaluate("[...document.querySelectorAll('#moves .grid-box, #hand, #table')]"
                                  ".every((e) => e.scrollWidth <= e.clientWidth)")
+            # the bids of the round sit above the move grid, under your hand
+            hand, bids, moves = (page.locator(f"#{box}").bounding_box() for box in ("hand-box", "history-box", "moves"))
+            assert hand["y"] < bids["y"] < moves["y"]
+        assert "thought" not in page.inner_text("#history")
         move = _person(state, exacted)
         exacted |= move == "exact"
         sent.append(move)
@@ -227,7 +304,8 @@ def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, opponen
     assert page.locator("#winner").get_attribute("data-winner") == str(state["winner"])
     won = int(state["winner"] == 0)
     assert page.inner_text("#score") == f"This session: you won {won} of 1 game."
-    assert page.locator("#reveal .reveal-seat").count() == 2  # the last round shown too
+    assert page.locator("#table .seat.revealed").count() == 2  # the last round's hands shown on the seats
+    _check_game_over(page, state, viewport)
     assert [a["action"] for r in rounds for a in r["actions"] if a["seat"] == 0] == sent  # each move as made
     if len(rounds) > 1:
         assert seen_last_round >= 1
@@ -243,6 +321,134 @@ def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, opponen
         page.click("#tab-beliefs")
         assert page.locator("#belief-list .decision svg.chart").count() >= 1
         _checked(page, shots, "beliefs", viewport)
+        page.click("#tab-play")
+    page.click("#again")  # the same settings, a fresh seed; the session's score kept
+    page.wait_for_function("fetch('/api/game').then((r) => r.json()).then((s) => s.version === 0 && "
+                           f"s.seed !== {state['seed']})")
+    page.wait_for_selector("#over .over-card", state="detached")
+    assert page.inner_text("#score") == f"This session: you won {won} of 1 game."
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_setup_opens_with_the_rule_sets_and_a_ladder_and_folds_the_custom_rules(open_page, shots, viewport):
+    page = open_page(viewport)
+    assert [" ".join(t.split()) for t in page.locator("#rule-sets label.choice:visible").all_inner_texts()] == [
+        f"{label} {GameConfig.preset(name).describe() if name != 'today' else GameConfig().describe()}"
+        for name, label in (("today", "Today's rules"), ("perudo", "Perudo"), ("dudo", "Dudo"))]
+    levels = [" ".join(t.split()) for t in page.locator("#levels label.choice:visible").all_inner_texts()]
+    assert [t.split(" ")[0] for t in levels] == ["Beginner", "Club", "Expert"]
+    assert [t.rsplit("(plays ", 1)[1] for t in levels] == ["one-third)", "expected-count)", "robust)"]
+    # the eleven rule controls, the agents' names and the seed: folded under Custom rules
+    assert not page.eval_on_selector("#custom", "box => box.open")
+    assert page.locator("#rule-controls").is_hidden() and page.locator("#opponents").is_hidden()
+    _checked(page, shots, "setup", viewport)
+    page.check("#level-beginner")
+    page.select_option("#opponent-count", "3")
+    page.check("#rule-set-dudo")
+    page.click("#custom > summary")
+    agents = page.locator("#opponents .agent")
+    assert agents.count() == 3 and {a.input_value() for a in agents.all()} == {"one-third"}
+    assert page.input_value("#rule-loss") == '"difference"'  # Dudo's rule, set on its control
+    page.fill("#rule-dice", "3")  # a custom rule: the rule set says so; still Dudo's rules otherwise
+    page.dispatch_event("#rule-dice", "change")
+    assert page.is_checked("#rule-set-dudo")  # the dice are not part of a rule set
+    page.check("#rule-exact_call")
+    assert page.is_checked("#rule-set-custom") and page.locator("label[for=rule-set-custom]").is_visible()
+    agents.nth(1).select_option("expected-count")  # seat by seat: the level is now the custom one
+    assert page.is_checked("#level-custom")
+    page.check("#level-club")
+    assert {a.input_value() for a in agents.all()} == {"expected-count"}
+    page.click("#add-opponent")
+    assert page.input_value("#opponent-count") == "4"
+    _checked(page, shots, "setup-custom", viewport)
+    page.fill("#seed", "5")
+    page.click("#start")
+    page.wait_for_function("document.querySelectorAll('#table .seat').length === 5")
+    state = _state(page)
+    assert [p["spec"] for p in state["players"]] == ["human"] + ["expected-count"] * 4
+    assert state["config"]["dice"] == 3 and state["config"]["exact_call"] and state["config"]["loss"] == "difference"
+
+
+# the places around the table by seat, from yours at the bottom (app.js's PLACES)
+PLACES = {3: ["b", "tl", "tr"], 4: ["b", "l", "t", "r"], 5: ["b", "l", "tl", "tr", "r"],
+          6: ["b", "l", "tl", "t", "tr", "r"]}
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_three_to_six_seats_sit_around_the_table_whose_turn_is_marked_and_the_reveal_flips(
+        browser, server, open_page, shots, viewport):
+    page = open_page(viewport)
+    for seats in (3, 4, 5, 6):
+        if page.locator("#setup-box[open]").count() == 0:
+            page.click("#setup-box > summary")
+        _choose(page, "today", dice=2, level="beginner", opponents=seats - 1, seed=seats)
+        page.click("#start")
+        page.wait_for_function(f"document.querySelectorAll('#table .seat').length === {seats}")
+        page.wait_for_selector("#moves button[data-move]")
+        boxes = [page.locator(f"#table .seat[data-seat='{s}']").bounding_box() for s in range(seats)]
+        felt = page.locator("#table .felt").bounding_box()
+        middle = (felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2)
+        places = PLACES[seats]
+        for s, (box, place) in enumerate(zip(boxes, places, strict=True)):  # around the middle, each at its place
+            assert page.locator(f"#table .seat[data-seat='{s}']").get_attribute("class").split()[1] == f"at-{place}"
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            assert (y > middle[1] + 5) == (place[0] == "b") and (y < middle[1] - 5) == (place[0] == "t")
+            assert (x < middle[0] - 5) == place.endswith("l") and (x > middle[0] + 5) == place.endswith("r")
+        overlaps = [(a, b) for a in range(seats) for b in range(a) if _overlap(boxes[a], boxes[b])]
+        assert not overlaps, f"{seats} seats at {viewport}: cards overlap {overlaps}"
+        # your turn (you open): your seat is marked, the others not
+        assert page.locator("#table .seat.turn").count() == 1
+        assert page.inner_text("#table .seat.turn .badge") == "your turn"
+        assert page.locator("#table .seat.turn").get_attribute("data-seat") == "0"
+        _checked(page, shots, f"table-{seats}", viewport)
+    page.locator("#moves table button").first.click()  # an agent to play: its seat marked
+    page.wait_for_selector("#table .seat.turn:not([data-seat='0']), #moves button[data-move]:not([disabled])")
+    state = _state(page)
+    if state["phase"] == "agent-turn":
+        turn = page.locator("#table .seat.turn")
+        assert turn.get_attribute("data-seat") == str(state["turn"])
+        assert turn.locator(".badge").inner_text() == "to play"
+    # the reveal: each die flips (the animation on), once; off by the toggle; off under reduced motion
+    _call_until_the_reveal(page)
+    flips = page.locator("#table .seat.revealed svg.die.flip")
+    assert flips.count() == page.locator("#table .seat.revealed svg.die").count() > 0
+    assert flips.first.evaluate("d => getComputedStyle(d).animationName") == "flip"
+    _checked(page, shots, "table-6-reveal", viewport)
+    page.click("#next-round")
+    page.uncheck("#animate")
+    _call_until_the_reveal(page)
+    assert page.locator("#table .seat.revealed svg.die").count() > 0
+    assert page.locator("#table .seat.revealed svg.die.flip").count() == 0
+    context = browser.new_context(viewport=VIEWPORTS[viewport], reduced_motion="reduce")
+    calm = context.new_page()
+    calm.goto(server)
+    calm.wait_for_selector("#opponents .agent", state="attached")
+    assert calm.is_checked("#animate")  # a new browser: the toggle on, the system's reduced motion respected
+    _choose(calm, "today", dice=1, level="beginner", seed=2)
+    calm.click("#start")
+    calm.wait_for_selector("#moves button[data-move]")
+    _call_until_the_reveal(calm)
+    dice = calm.locator("#table .seat.revealed svg.die")
+    assert dice.count() == 2 and dice.first.evaluate("d => getComputedStyle(d).animationName") == "none"
+    context.close()
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and \
+        b["y"] < a["y"] + a["height"]
+
+
+def _call_until_the_reveal(page) -> None:
+    """Play until a round ends: bid the lowest when opening, else call liar; the seat cards show the hands."""
+    for _ in range(20):
+        page.wait_for_selector("#moves button[data-move]:not([disabled]), #next-round, #winner", timeout=30_000)
+        if page.locator("#next-round, #winner").count():
+            page.wait_for_selector("#table .seat.revealed")
+            return
+        move = "#moves button[data-move='challenge']"
+        page.click(move if page.locator(move).count() else "#moves table button >> nth=0")
+        page.wait_for_selector("#moves button[data-move]:not([disabled]), #next-round, #winner", timeout=30_000)
+    raise AssertionError("no round ended")
 
 
 def _focus_ring(page) -> tuple[str, float]:
@@ -253,14 +459,14 @@ def _focus_ring(page) -> tuple[str, float]:
 
 def test_the_hint_shows_the_recommended_agents_move_probabilities_only_when_asked(open_page, shots):
     page = open_page("desktop")
-    page.focus("#rule-set")
+    page.click("#custom > summary")  # the custom rules open: their controls in the walk too
+    page.focus("#rule-set-today")
     for _ in range(8):  # every control reached by the keyboard shows where the focus is
         page.keyboard.press("Tab")
         style, width = _focus_ring(page)
         assert style == "solid" and width >= 2, page.evaluate("document.activeElement.outerHTML")
     assert "What would the recommended agent do?" in page.inner_text("#setup")  # the page says the hint exists
-    page.select_option("#agent-1", "one-third")
-    page.fill("#seed", "2")
+    _choose(page, level="beginner", seed=2)
     page.click("#start")
     page.wait_for_selector("#moves button[data-move]")
     assert page.locator("#hint svg").count() == 0  # off until asked
@@ -281,12 +487,10 @@ def test_the_hint_shows_the_recommended_agents_move_probabilities_only_when_aske
         page.wait_for_selector("#hint svg.chart")
     # at a table of four the recommended agent plays the bid-reading search: the form says so, and the hint is its
     page.click("#setup-box > summary")
-    page.click("#add-opponent")
-    page.click("#add-opponent")
+    page.select_option("#opponent-count", "3")
     page.wait_for_function("document.querySelector('#spec-note').textContent === 'The recommended agent is robust: "
                            "under these rules it plays the bid-reading search (no table needed).'")
-    for agent in page.locator("#opponents .agent").all():
-        agent.select_option("one-third")
+    assert {a.input_value() for a in page.locator("#opponents .agent").all()} == {"one-third"}  # the level's
     page.click("#start")
     page.wait_for_function("document.querySelectorAll('#table .seat').length === 4")
     page.wait_for_selector("#moves button[data-move]")
@@ -329,7 +533,18 @@ def test_the_results_of_sweeps_compared_and_of_a_tournament(open_page, shots):
         assert first.inner_text().split() == ["77.5%", "[62.5,", "87.7]", "40", "games"]
         assert "above" in (first.get_attribute("class") or "")  # its interval lies above one half
         assert page.locator("#tournament table.ratings tbody tr").count() == 3
-        assert page.locator("#tournament img[alt^='The ratings']").count() == 1
+        # every cell of the cross table in sight without scrolling (on a phone each row agent is a block, a line per
+        # opponent), and the ratings drawn as a chart whose labels are readable at this width
+        right = page.evaluate("document.querySelector('#tournament .table-box').getBoundingClientRect().right")
+        for cell in grid.locator("td:not(.none)").all():
+            box = cell.bounding_box()
+            assert box["width"] > 0 and box["x"] + box["width"] <= right + 0.5, cell.inner_text()
+        if viewport == "phone":
+            assert first.evaluate("td => getComputedStyle(td, '::before').content") == '"vs one-third"'
+        chart = page.locator("#ratings-chart svg.chart")
+        assert chart.locator("circle").count() == 3
+        assert min(t.bounding_box()["height"] for t in chart.locator("text").all()) >= 10  # px on the screen
+        assert page.locator("#ratings-chart a[href^='/api/results/plot/ratings.png']").count() == 1
         _checked(page, shots, "tournament", viewport)
 
 
@@ -392,13 +607,12 @@ def test_a_table_solved_on_first_use_shows_its_progress_then_the_game(browser, p
     context = browser.new_context(viewport=VIEWPORTS[viewport])
     page = context.new_page()
     page.goto(url)
-    page.wait_for_selector("#opponents .agent")
-    page.fill("#rule-dice", "2")
+    page.wait_for_selector("#opponents .agent", state="attached")
+    _choose(page, dice=2)
     page.check("#rule-palifico")
-    page.dispatch_event("#rule-dice", "change")
     page.wait_for_function("document.querySelector('#spec-note').textContent.includes('solved on first use, about')")
     if what == "hint":
-        page.select_option("#agent-1", "one-third")
+        page.check("#level-beginner")
     page.fill("#seed", "1")
     page.click("#start")
     if what == "hint":

@@ -28,14 +28,16 @@ const faceWord = (f) => FACE_WORDS[f] || `${f}s`;
 
 // A die in SVG; `mark`: it counts for the bid (filled), `wild`: a wild die (outlined); `label`: what it says to a
 // screen reader (none: decorative).
-function die(face, {size = 34, mark = false, wild = false, label = null} = {}) {
+// `cls`, `order`: a class for the die (the reveal's "flip") and its place in the reveal's order (the flip's delay).
+function die(face, {size = 34, mark = false, wild = false, label = null, cls = "", order = null} = {}) {
   const fill = mark ? "#ffe08a" : "#fff", stroke = wild ? "#b07" : "#333";
   let inner;
   if (face === null) inner = `<text x="17" y="23" text-anchor="middle" font-size="16" fill="#555">?</text>`;
   else if (PIPS[face]) inner = PIPS[face].map(([r, c]) => `<circle cx="${9 + c * 8}" cy="${9 + r * 8}" r="3" fill="#222"/>`).join("");
   else inner = `<text x="17" y="23" text-anchor="middle" font-size="15">${face}</text>`;
   const role = label === null ? 'aria-hidden="true"' : `role="img" aria-label="${esc(label)}"`;
-  return `<svg class="die" width="${size}" height="${size}" viewBox="0 0 34 34" data-face="${face ?? ""}" ${role}>` +
+  const style = order === null ? "" : ` style="--i: ${order}"`;
+  return `<svg class="die${cls ? " " + cls : ""}"${style} width="${size}" height="${size}" viewBox="0 0 34 34" data-face="${face ?? ""}" ${role}>` +
     `<rect x="1" y="1" width="32" height="32" rx="6" fill="${fill}" stroke="${stroke}" stroke-width="${wild ? 3 : 2}"/>${inner}</svg>`;
 }
 
@@ -140,6 +142,21 @@ function applyRuleSet(name) {
   Object.entries(set.rules).forEach(([k, v]) => setRule(k, v));
 }
 
+// A radio of a choice among cards (the rule sets, the opponents' levels): its title, then its words.
+function choiceHtml(group, value, title, words) {
+  const id = `${group}-${value}`;
+  return `<label class="choice" for="${id}" data-choice="${esc(value)}"><input type="radio" name="${group}" id="${id}" value="${esc(value)}">` +
+    `<span><span class="choice-title">${esc(title)}</span> <span class="choice-words">${words}</span></span></label>`;
+}
+
+const checked = (group) => document.querySelector(`input[name="${group}"]:checked`)?.value ?? null;
+
+// Check the radio `value` of `group`; its "custom" card shows only while it is the one checked.
+function choose(group, value) {
+  document.querySelectorAll(`input[name="${group}"]`).forEach((r) => { r.checked = r.value === value; });
+  document.querySelector(`label[for="${group}-custom"]`).hidden = value !== "custom";
+}
+
 // ---- the setup form: opponents --------------------------------------------------------------------------------
 const OTHER = "__other__";
 let rowCount = 0;
@@ -151,12 +168,14 @@ function agentOptions(selected) {
     `<option value="${OTHER}"${selected === OTHER ? " selected" : ""}>another spec (type it)</option>`;
 }
 
+// The spec of the level chosen on the ladder (null: the opponents are chosen seat by seat).
+function levelSpec() { return options.ladder.find((l) => l.name === checked("level"))?.spec ?? null; }
+
 function addOpponent(name = null) {
   rowCount += 1;
   const n = rowCount, row = document.createElement("div");
   row.className = "opponent";
-  row.dataset.auto = name === null ? "1" : "";
-  const chosen = name ?? (advice ? advice.spec : options.recommended.spec);
+  const chosen = name ?? levelSpec() ?? options.recommended.spec;
   row.innerHTML = `<div class="opponent-head"><div class="field"><label for="agent-${n}">Opponent</label>` +
     `<select id="agent-${n}" class="agent">${agentOptions(chosen)}</select></div>` +
     `<button type="button" class="remove secondary" aria-label="Remove this opponent">Remove</button></div>` +
@@ -166,13 +185,40 @@ function addOpponent(name = null) {
     `<details class="params"><summary>Parameters</summary><div class="param-list controls"></div></details>` +
     `<p class="note">Plays as <code class="spec-line"></code></p>`;
   row.querySelector(".remove").onclick = () => {
-    if ($("opponents").children.length > 1) { row.remove(); numberOpponents(); askAdvice(); }
+    if ($("opponents").children.length > 1) { row.remove(); opponentsChanged(); }
   };
-  row.querySelector(".agent").onchange = () => { row.dataset.auto = ""; drawAgent(row); };
-  row.querySelector(".spec").oninput = () => updateSpecLine(row);
+  row.querySelector(".agent").onchange = () => { drawAgent(row); choose("level", matchingLevel()); };
+  row.querySelector(".spec").oninput = () => { updateSpecLine(row); choose("level", matchingLevel()); };
   $("opponents").appendChild(row);
   drawAgent(row);
   numberOpponents();
+}
+
+// The level whose spec every seat plays (else "custom").
+function matchingLevel() {
+  const specs = [...$("opponents").children].map(rowSpec);
+  return options.ladder.find((l) => specs.every((s) => s === l.spec))?.name ?? "custom";
+}
+
+// Every seat plays the level's spec.
+function applyLevel() {
+  const spec = levelSpec();
+  if (spec === null) return;
+  [...$("opponents").children].forEach((row) => { row.querySelector(".agent").innerHTML = agentOptions(spec); drawAgent(row); });
+}
+
+// As many seats as the count asks for (new ones play the level's spec).
+function setOpponentCount() {
+  const want = Number($("opponent-count").value), rows = $("opponents");
+  while (rows.children.length < want) addOpponent();
+  while (rows.children.length > want) rows.lastElementChild.remove();
+  opponentsChanged();
+}
+
+function opponentsChanged() {
+  numberOpponents();
+  choose("level", matchingLevel());
+  askAdvice();
 }
 
 function numberOpponents() {
@@ -183,6 +229,7 @@ function numberOpponents() {
     row.querySelector(".remove").setAttribute("aria-label", `Remove opponent ${i + 1}`);
   });
   $("add-opponent").disabled = rows.length >= options.limits.players - 1;
+  $("opponent-count").value = String(rows.length);
 }
 
 function drawAgent(row) {
@@ -199,7 +246,9 @@ function drawAgent(row) {
     return `<div class="field"><label for="${id}">${esc(p.name)}${esc(note)}</label><input id="${id}" data-param="${esc(p.name)}" ` +
       `value="${esc(p.value ?? "")}" placeholder="${esc(p.default ?? "none")}" autocomplete="off" spellcheck="false"${blocked ? " disabled" : ""}></div>`;
   }).join("") : "";
-  row.querySelectorAll("[data-param]").forEach((input) => { input.oninput = () => updateSpecLine(row); });
+  row.querySelectorAll("[data-param]").forEach((input) => {
+    input.oninput = () => { updateSpecLine(row); choose("level", matchingLevel()); };
+  });
   updateSpecLine(row);
 }
 
@@ -216,8 +265,7 @@ function rowSpec(row) {
 
 function updateSpecLine(row) { row.querySelector(".spec-line").textContent = rowSpec(row) || "(type a spec)"; }
 
-// Ask the server what the recommended agent plays under the rules and seats of the form (it builds nothing); rows
-// left as they came offer it.
+// Ask the server what the recommended agent plays under the rules and seats of the form (it builds nothing).
 let adviceTimer = null;
 function askAdvice() {
   clearTimeout(adviceTimer);
@@ -229,15 +277,14 @@ function askAdvice() {
     $("rule-words").textContent = `These rules: ${answer.words}.` + (answer.warnings.length ? ` Note: ${answer.warnings.join("; ")}.` : "");
     $("spec-note").textContent = `The recommended agent is ${answer.spec}: under these rules it ${answer.note}.`;
     [...$("opponents").children].forEach((row) => {
-      const select = row.querySelector(".agent"), value = row.dataset.auto ? answer.spec : select.value;
+      const select = row.querySelector(".agent"), value = select.value;
       select.innerHTML = agentOptions(value);
-      if (row.dataset.auto) drawAgent(row);
     });
   }, 150);
 }
 
 function rulesChanged() {
-  $("rule-set").value = matchingSet();
+  choose("rule-set", matchingSet());
   askAdvice();
 }
 
@@ -289,22 +336,22 @@ function show(state) {
   const others = game.players.slice(1).map((p) => p.spec).join(", ");
   $("setup-current").textContent = game.phase === "game-over" ? "(open to change the rules or the opponents)" :
     `(playing against ${others}: open to start another game)`;
-  $("hand-box").hidden = game.phase === "game-over";  // the last round's hands are shown below
-  $("rules-line").innerHTML = `<b>Rules:</b> ${esc(game.rules)}; ${game.config.dice} ${game.config.dice === 1 ? "die" : "dice"} each. ` +
-    `<b>Seed:</b> ${game.seed}.`;
+  // at a round's end every hand, yours too, is on the seat cards: your hand shows again with the next round's dice
+  $("hand-box").hidden = ["round-over", "game-over"].includes(game.phase);
+  $("rules-line").innerHTML = `<b>Rules:</b> ${esc(game.rules)}; ${game.config.dice} ${game.config.dice === 1 ? "die" : "dice"} each.`;
   const s = game.score;
   $("score").textContent = s.games ? `This session: you won ${s.won} of ${s.games} ${s.games === 1 ? "game" : "games"}.` : "This session: no game finished yet.";
   renderTable();
   const wild = game.round_wild, note = game.palifico ? "palifico round: no die is wild" : wild === null ? "" : `${faceWord(wild)} are wild (outlined)`;
   $("hand").innerHTML = game.hand.length ? game.hand.map((f) => die(f, {size: 44, wild: f === wild, label: String(f) + (f === wild ? ", wild" : "")})).join("") +
     ` <span class="note">${esc(note)}</span>` : "(no dice)";
-  $("history").innerHTML = game.history.map((h) => `<li data-seat="${h.seat}">${esc(seatName(h.seat))}: <b>${esc(actionText(h.action))}</b>` +
-    (h.seconds === null ? "" : ` <span class="note">thought ${secondsText(h.seconds)}</span>`) + `</li>`).join("");
+  $("history").innerHTML = game.history.map((h) => `<li data-seat="${h.seat}">${esc(seatName(h.seat))}: <b>${esc(actionText(h.action))}</b></li>`).join("");
   $("no-bid").hidden = game.history.length > 0;
   renderMoves();
   renderHint();
   renderReveal();
   renderOver();
+  renderDetails();
   renderBeliefs();
   $("status").textContent = statusText();
   $("warnings").textContent = game.warnings.map((w) => `Note: ${w}.`).join(" ");
@@ -318,19 +365,74 @@ function statusText() {
   const calls = game.legal.includes("exact") ? ", call liar or call it exact" : " or call liar";
   if (p === "your-turn") return round + (game.bid ? `Your turn: raise ${actionText(game.bid)}${calls}.` : "Your turn: you open.");
   if (p === "agent-turn") return round + `${seatName(game.turn)} is thinking…`;
-  if (p === "round-over") return round + "The round is over: every hand is shown below.";
+  if (p === "round-over") return round + "The round is over: every hand is shown at the table.";
   if (p === "game-over") return game.winner === 0 ? "You win the game!" : `Seat ${game.winner} (${game.players[game.winner].name}) wins the game.`;
   return `This game stopped: ${game.failure}`;
 }
 
+// ---- the table ------------------------------------------------------------------------------------------------
+// Where each seat sits around the table, in the order of play, from yours at the bottom (grid areas of style.css).
+const PLACES = {2: ["b", "t"], 3: ["b", "tl", "tr"], 4: ["b", "l", "t", "r"], 5: ["b", "l", "tl", "tr", "r"],
+  6: ["b", "l", "tl", "t", "tr", "r"]};
+let flipped = null;  // the round whose reveal has flipped its dice (each reveal flips once)
+
+// The round just ended, while its hands are on the table (its end, or the game's), else null.
+function endedRound() {
+  const last = game.rounds[game.rounds.length - 1];
+  return last && ["round-over", "game-over"].includes(game.phase) && last.round === game.round ? last : null;
+}
+
+// The reveal's flip: on unless turned off on the page or the system asks for reduced motion.
+function animating() { return $("animate").checked && !matchMedia("(prefers-reduced-motion: reduce)").matches; }
+
 function renderTable() {
-  $("table").innerHTML = game.players.map((p) => {
-    const classes = ["seat", p.seat === game.turn ? "turn" : "", p.dice === 0 ? "out" : ""].join(" ");
-    const dice = p.seat === 0 ? "" : `<div class="dice-row">${Array.from({length: p.dice}, () => die(null, {size: 20})).join("")}</div>`;
-    return `<div class="${classes}" data-seat="${p.seat}"><div class="name">${esc(p.seat === 0 ? "You" : "Seat " + p.seat)}` +
-      `${p.seat === game.turn ? ' <span class="badge">to play</span>' : ""}</div><div class="spec">${esc(p.spec === "human" ? "seat 0" : p.spec)}</div>` +
-      `<div>${p.dice === 0 ? "out of the game" : `${p.dice} ${p.dice === 1 ? "die" : "dice"}`}</div>${dice}</div>`;
-  }).join("");
+  const places = PLACES[game.players.length], ended = endedRound(), key = ended && `${game.seed}/${ended.round}`;
+  const flip = ended !== null && animating() && flipped !== key;
+  if (ended) flipped = key;
+  const seats = game.players.map((p, i) => {
+    const shown = ended !== null && ended.dice[p.seat] > 0, turn = p.seat === game.turn;
+    const classes = ["seat", `at-${places[i]}`, turn ? "turn" : "", p.dice === 0 ? "out" : "", shown ? "revealed" : "",
+      shown && ended.loser === p.seat ? "loser" : ""].filter(Boolean).join(" ");
+    const who = p.seat === 0 ? "You" : `Seat ${p.seat}`, badge = turn ? (p.seat === 0 ? "your turn" : "to play") : "";
+    const count = (n) => n === 0 ? "out of the game" : `${n} ${n === 1 ? "die" : "dice"}`;
+    let dice, left = count(p.dice);
+    if (shown) {  // the round's hand, its dice that count for the bid marked, and what the round cost
+      const hand = ended.hands[p.seat], change = ended.dice_after[p.seat] - ended.dice[p.seat];
+      dice = `<div class="dice-row" data-dice="${hand.join(",")}">` + hand.map((f, k) => die(f, {size: 24,
+        mark: ended.matching_faces.includes(f), label: String(f), cls: flip ? "flip" : "", order: i * 2 + k})).join("") +
+        `</div><div class="count" data-count="${ended.matching_by_seat[p.seat]}">${ended.matching_by_seat[p.seat]} matching</div>`;
+      const now = p.dice ? `${p.dice} left` : "out of the game";
+      if (change < 0) left = `loses ${change === -1 ? "a die" : `${-change} dice`}: ${now}`;
+      else if (change > 0) left = `gets a die back: ${now}`;
+    } else if (p.seat === 0) {
+      dice = `<div class="dice-row">${game.hand.map((f) => die(f, {size: 20})).join("")}</div>`;
+    } else {
+      dice = `<div class="dice-row">${Array.from({length: p.dice}, () => die(null, {size: 20})).join("")}</div>`;
+    }
+    return `<div class="${classes}" data-seat="${p.seat}"><div class="name">${esc(who)}` +
+      `${badge ? ` <span class="badge">${badge}</span>` : ""}</div>` +
+      `<div class="spec">${esc(p.spec === "human" ? "seat 0" : p.spec)}</div>${dice}<div class="left">${esc(left)}</div></div>`;
+  });
+  $("table").className = `table seats-${game.players.length}`;
+  $("table").innerHTML = seats.join("") + `<div class="felt"><p>${feltHtml(ended)}</p></div>`;
+}
+
+// The middle of the table: the standing bid, or at a round's end what the dice say.
+function feltHtml(ended) {
+  const round = `<span class="felt-round">Round ${game.round + 1}${game.palifico ? " · palifico" : ""}</span>`;
+  if (ended) return `${round}<b>${ended.matching} ${ended.matching === 1 ? "die matches" : "dice match"} ${esc(actionText(ended.bid))}</b>`;
+  if (!game.bid) return `${round}no bid yet`;
+  const last = [...game.history].reverse().find((h) => isBid(h.action));
+  return `${round}<b>${esc(actionText(game.bid))}</b><span class="felt-by">by ${esc(last.seat === 0 ? "you" : `seat ${last.seat}`)}</span>`;
+}
+
+// Under a toggle: the seed and how long each agent thought this round.
+function renderDetails() {
+  const timed = game.history.filter((h) => h.seconds !== null);
+  $("details").innerHTML = `<p>Seed: <b id="seed-shown">${game.seed}</b> (the same seed and the same moves play the same game).</p>` +
+    (timed.length ? `<p>How long each agent thought this round:</p><ul class="timings">` + timed.map((h) =>
+      `<li>${esc(seatName(h.seat))}: ${esc(actionText(h.action))}, <span class="thought">thought ${secondsText(h.seconds)}</span></li>`).join("") + `</ul>` :
+      `<p>No agent has moved this round yet.</p>`);
 }
 
 function renderMoves() {
@@ -421,18 +523,18 @@ async function askHint() {
 }
 
 // ---- a round's end --------------------------------------------------------------------------------------------
-// The last ended round stays shown until your next move: at its end, and in the next round before you move.
+// At a round's end its hands are on the seat cards; here the verdict, the next round and the agents' reasons. The
+// last ended round stays shown, hands and all, in the next round until your first move.
 function renderReveal() {
-  const box = $("reveal");
-  const last = game.rounds[game.rounds.length - 1];
-  const ended = last && ["round-over", "game-over"].includes(game.phase) && last.round === game.round;
-  const before = last && !ended && !game.history.some((h) => h.seat === 0) && last.round === game.round - 1;
+  const box = $("reveal"), ended = endedRound(), last = game.rounds[game.rounds.length - 1];
+  const before = !ended && last && !game.history.some((h) => h.seat === 0) && last.round === game.round - 1;
   if (!ended && !before) { box.innerHTML = ""; return; }
-  const names = game.players.map((p) => p.seat === 0 ? "You" : `Seat ${p.seat} (${p.name})`);
-  box.innerHTML = `<div class="card reveal-card"><h2>${ended ? "Every hand" : `Last round (round ${last.round + 1})`}</h2>` + revealHtml(last, names) +
+  const r = ended || last, names = game.players.map((p) => p.seat === 0 ? "You" : `Seat ${p.seat} (${p.name})`);
+  box.innerHTML = `<div class="card reveal-card"><h2>${ended ? `Round ${r.round + 1}: the reveal` : `Last round (round ${r.round + 1})`}</h2>` +
+    (ended ? verdictHtml(r, names) : revealHtml(r, names)) +
     (game.phase === "round-over" ? `<button type="button" class="primary" id="next-round" aria-keyshortcuts="n">Next round</button>` : "") +
-    (last.decisions.length ? `<details class="decisions"${ended ? " open" : ""}><summary>What the agents believed this round</summary>` +
-      last.decisions.map((d) => decisionHtml(last, d)).join("") + `</details>` : "") + `</div>`;
+    (r.decisions.length ? `<details class="decisions"${ended && game.phase === "round-over" ? " open" : ""}><summary>What the agents believed this round</summary>` +
+      r.decisions.map((d) => decisionHtml(r, d)).join("") + `</details>` : "") + `</div>`;
   if (game.phase === "round-over") $("next-round").onclick = nextRound;
 }
 
@@ -447,8 +549,10 @@ function revealHtml(r, names) {
       `<span class="who">${esc(names[seat])}</span> <span class="dice-row">${hand.map((f) => die(f, {size: 28, mark: r.matching_faces.includes(f), label: String(f)})).join("")}</span>` +
       `<span class="count" data-count="${r.matching_by_seat[seat]}">${r.matching_by_seat[seat]} matching</span></div>`;
   });
-  return html + `<p class="verdict" data-matching="${r.matching}" data-loser="${r.loser}">${esc(verdictText(r, names))}</p>`;
+  return html + verdictHtml(r, names);
 }
+
+const verdictHtml = (r, names) => `<p class="verdict" data-matching="${r.matching}" data-loser="${r.loser}">${esc(verdictText(r, names))}</p>`;
 
 // "3 dice match 4 × 5: Seat 1 loses a die.": the loss (or an exact call's gain) read from the dice before and after.
 function verdictText(r, names) {
@@ -463,25 +567,74 @@ function verdictText(r, names) {
   return `${count}: ${says(r.loser, "lose")} ${dice}.`;
 }
 
+// The game's end: the result and the places, the rounds, what each agent believed about your hand, a replay of the
+// game, "play again" and the game's record.
 function renderOver() {
   const box = $("over");
   if (game.phase !== "game-over") { box.innerHTML = ""; return; }
-  box.innerHTML = `<div class="card"><p id="winner" data-winner="${game.winner}" class="status">${esc(statusText())}</p>` +
-    `<div class="calls"><button type="button" id="again" class="primary">Play again (same settings, a fresh seed)</button>` +
-    `<a class="button secondary" href="/api/game/record" download="ldpomdp-game.json">Download the game record (JSON)</a></div></div>`;
+  const rounds = game.rounds.length, out = new Map();  // seat -> the round it lost its last die in
+  game.rounds.forEach((r) => r.dice_after.forEach((d, seat) => { if (d === 0 && r.dice[seat] > 0) out.set(seat, r.round); }));
+  const order = game.players.map((p) => p.seat).sort((a, b) => (out.get(b) ?? Infinity) - (out.get(a) ?? Infinity));
+  const name = (seat) => seat === 0 ? "You" : `Seat ${seat} (${game.players[seat].spec})`;
+  const places = order.map((seat, i) => `<li data-seat="${seat}">${esc(name(seat))}${i === 0 ? ": wins" :
+    `: out in round ${out.get(seat) + 1}`}</li>`).join("");
+  const place = order.indexOf(0) + 1;
+  box.innerHTML = `<div class="card over-card"><h2 id="winner" data-winner="${game.winner}" class="result">${esc(statusText())}</h2>` +
+    `<p id="over-facts">${rounds} ${rounds === 1 ? "round" : "rounds"}; you finished ${ordinal(place)} of ${game.players.length}.</p>` +
+    `<ol class="places">${places}</ol>` +
+    `<div class="calls"><button type="button" id="again" class="primary">Play again</button>` +
+    `<button type="button" id="replay-open" class="secondary" aria-expanded="false" aria-controls="game-replay">Replay this game</button>` +
+    `<a class="button secondary" href="/api/game/record" download="ldpomdp-game.json">Download the game record (JSON)</a></div>` +
+    `<div id="game-replay" class="replay" hidden></div>` +
+    `<h3>What the agents believed about your hand</h3><div id="believed">${believedHtml()}</div></div>`;
   $("again").onclick = () => { $("seed").value = ""; startGame(null); };
+  $("replay-open").onclick = () => {
+    const panel = $("game-replay"), open = panel.hidden;
+    panel.hidden = !open;
+    $("replay-open").setAttribute("aria-expanded", String(open));
+    if (open) {
+      const seats = game.players.map((p) => p.seat === 0 ? "you" : p.spec);
+      replayView(panel, "game-replay", {rules: game.rules, seats, rounds: game.rounds, winner: game.winner, matches_record: true},
+        () => false);
+      $("game-replay-next").focus();
+    }
+  };
+}
+
+const ordinal = (n) => `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
+
+// Each agent's belief about your hand over the game: the mean chance it gave your real number of matching dice, and
+// its belief at its last decision (an agent that keeps none is said to keep none).
+function believedHtml() {
+  return game.players.slice(1).map((p) => {
+    const mine = game.rounds.flatMap((r) => r.decisions.filter((d) => d.seat === p.seat).map((d) => [r, d]));
+    const read = mine.filter(([, d]) => d.belief && d.your_count !== null && d.your_count !== undefined);
+    const who = `<b>Seat ${p.seat} (${esc(p.spec)})</b>`;
+    if (!read.length) {
+      return `<div class="believed" data-seat="${p.seat}" data-belief="none"><p>${who} keeps no belief about your hand that it can show` +
+        (mine.some(([, d]) => d.reason) ? ` (its reasons for each move are under <i>What the agents believed</i>)` : "") + `.</p></div>`;
+    }
+    const mean = read.reduce((sum, [, d]) => sum + d.belief[d.your_count], 0) / read.length;
+    const [r, d] = read[read.length - 1];
+    return `<div class="believed" data-seat="${p.seat}" data-belief="${mean.toFixed(3)}"><p>${who}: over ${read.length} ` +
+      `${read.length === 1 ? "decision" : "decisions"} it gave your real number of matching dice a chance of ${mean.toFixed(2)} on average ` +
+      `(a sure read is 1). At its last, in round ${r.round + 1}, you held ${d.your_count} matching ${esc(faceWord(d.face))}:</p>` +
+      barChart({title: `P(you hold k dice matching ${d.face}s); yours outlined`, labels: d.belief.map((_, k) => String(k)),
+        values: d.belief, mark: new Set([d.your_count])}) + `</div>`;
+  }).join("");
 }
 
 // ---- what the agents believed ---------------------------------------------------------------------------------
 function renderBeliefs() {
-  const parts = [...game.rounds].reverse().flatMap((r) => r.decisions.map((d) => decisionHtml(r, d)));
+  const parts = [...game.rounds].reverse().flatMap((r) => r.decisions.map((d) => decisionHtml(r, d, true)));
   $("belief-list").innerHTML = parts.join("") || "<p>Nothing yet: the agents' reasons are shown once a round ends.</p>";
 }
 
-function decisionHtml(r, d) {
+// One decision of an agent: its belief about your hand and its reason in numbers (`timed`: how long it thought).
+function decisionHtml(r, d, timed = false) {
   const over = d.bid ? ` over ${actionText(d.bid)}` : " (opening)";
   let html = `<div class="decision" data-round="${r.round}" data-seat="${d.seat}"><div><h3>Round ${r.round + 1}, seat ${d.seat} (${esc(d.name)}): ` +
-    `${esc(actionText(d.action))}${esc(over)}</h3><span class="note">thought ${secondsText(d.seconds)}</span></div>`;
+    `${esc(actionText(d.action))}${esc(over)}</h3>${timed ? `<span class="note">thought ${secondsText(d.seconds)}</span>` : ""}</div>`;
   if (d.belief) {
     html += barChart({title: `P(you hold k dice matching ${d.face}s); yours outlined`, labels: d.belief.map((_, k) => String(k)),
       values: d.belief, mark: new Set([d.your_count])});
@@ -582,14 +735,15 @@ function tournamentHtml(t, query) {
   let html = `<h2>Tournament</h2><p>${esc(facts.join(" · "))}</p><h3>Cross table</h3>` +
     `<p class="note">Each cell: the row agent's win rate against the column agent, with its 95% interval (percent); ` +
     `green where the interval lies above 50%, red where below.</p>`;
-  let table = `<table class="cross"><thead><tr><th scope="col"><span class="sr-only">row agent</span></th>` +
+  let table = `<table class="cross stack"><thead><tr><th scope="col"><span class="sr-only">row agent</span></th>` +
     agents.map((a) => `<th scope="col"><code>${esc(a)}</code></th>`).join("") + `</tr></thead><tbody>`;
-  for (const row of agents) {
+  for (const row of agents) {  // on a phone each row agent is a block, a line per opponent
     table += `<tr><th scope="row"><code>${esc(row)}</code></th>` + agents.map((col) => {
       const r = cross.get(`${row}\u0000${col}`);
       if (!r) return `<td class="none">${row === col ? "—" : ""}</td>`;
       const cls = r.low > 0.5 ? "above" : r.high < 0.5 ? "below" : "even";
-      return `<td class="${cls}" data-row="${esc(row)}" data-column="${esc(col)}">${pct(r.win_rate)}<br>${interval(r.low, r.high)}<br><span class="n">${r.games} games</span></td>`;
+      return `<td class="${cls}" data-label="vs ${esc(col)}" data-row="${esc(row)}" data-column="${esc(col)}"><span class="v">${pct(r.win_rate)}` +
+        `<br>${interval(r.low, r.high)}<br><span class="n">${r.games} games</span></span></td>`;
     }).join("") + `</tr>`;
   }
   html += scroller("Cross table", table + `</tbody></table>`);
@@ -599,9 +753,32 @@ function tournamentHtml(t, query) {
       t.ratings.map((r) => `<tr>${td("Rank", r.rank)}${td("Agent", `<code>${esc(r.agent)}</code>`)}` +
         td("Rating", `${r.rating.toFixed(2)} <span class="ci">[${r.low.toFixed(2)}, ${r.high.toFixed(2)}]</span>`) +
         `${td("Games", r.games)}${td("Method", esc(r.method))}</tr>`).join("") + `</tbody></table>`);
+    html += `<figure class="plot" id="ratings-chart">${intervalChart("Ratings with their 95% intervals", t.ratings)}` +
+      (query ? `<figcaption><a href="/api/results/plot/${RATINGS_PLOT}?${query}">${RATINGS_PLOT}</a>, the plot as the tournament wrote it</figcaption>` : "") +
+      `</figure>`;
   }
-  if (query) html += `<figure class="plot"><img alt="The ratings with their 95% intervals" src="/api/results/plot/${RATINGS_PLOT}?${query}"></figure>`;
   return html;
+}
+
+// A row per agent (best first): its rating as a dot on its 95% interval, drawn to a phone's width with labels that
+// stay readable there.
+function intervalChart(title, rows) {
+  const labelW = 112, plotW = 210, rowH = 26, top = 24, width = labelW + plotW + 18, height = top + rows.length * rowH + 24;
+  const lo = Math.min(...rows.map((r) => r.low)), hi = Math.max(...rows.map((r) => r.high)), span = hi - lo || 1;
+  const x = (v) => labelW + (v - lo) / span * plotW;
+  let svg = svgOpen(width, height, title) + `<text x="0" y="14" font-weight="bold">${esc(title)}</text>`;
+  if (lo < 0 && hi > 0) svg += `<line x1="${x(0)}" x2="${x(0)}" y1="${top - 4}" y2="${height - 20}" stroke="#8a96a6" stroke-dasharray="3 3"/>`;
+  rows.forEach((r, i) => {
+    const y = top + i * rowH + rowH / 2;
+    const name = r.agent.length > 17 ? `${r.agent.slice(0, 16)}…` : r.agent;
+    svg += `<text x="${labelW - 8}" y="${y + 4}" text-anchor="end">${esc(name)}</text>` +
+      `<line x1="${x(r.low)}" x2="${x(r.high)}" y1="${y}" y2="${y}" stroke="#1f4e8c" stroke-width="2.5"/>` +
+      `<circle cx="${x(r.rating)}" cy="${y}" r="5" fill="#1f4e8c"/>`;
+  });
+  const axis = height - 8;
+  svg += `<text x="${labelW}" y="${axis}" text-anchor="start">${lo.toFixed(2)}</text>` +
+    `<text x="${labelW + plotW}" y="${axis}" text-anchor="end">${hi.toFixed(2)}</text>`;
+  return svg + `</svg>`;
 }
 
 async function showComparison() {
@@ -635,38 +812,46 @@ async function showComparison() {
   $("comparison").innerHTML = html;
 }
 
-let replay = null, replayStep = 0;
+let replayDraw = null;
 
 async function loadReplay() {
   const [cell, gameIndex] = JSON.parse($("replay-game").dataset.games || "[]")[Number($("replay-game").value)] || [];
   if (cell === undefined) return;
   $("replay").innerHTML = "<p>Playing the game again from its seed…</p>";
-  replay = await api("GET", `/api/results/replay?folder=${encodeURIComponent($("folder").value)}&cell=${encodeURIComponent(cell)}&game=${gameIndex}`);
-  replayStep = 0;
-  renderReplay();
+  const replay = await api("GET", `/api/results/replay?folder=${encodeURIComponent($("folder").value)}&cell=${encodeURIComponent(cell)}&game=${gameIndex}`);
+  replayDraw = replay ? replayView($("replay"), "replay", replay, () => $("replay-hands").checked) : null;
+  if (!replay) $("replay").innerHTML = "";
 }
 
-function renderReplay() {
-  if (!replay) { $("replay").innerHTML = ""; return; }
-  const steps = [];
-  replay.rounds.forEach((r, ri) => r.actions.forEach((_, ai) => steps.push([ri, ai])));
-  replayStep = Math.max(0, Math.min(replayStep, steps.length - 1));
-  const [ri, ai] = steps[replayStep], r = replay.rounds[ri], ended = ai === r.actions.length - 1;
-  const names = replay.seats.map((spec, seat) => `Seat ${seat} (${spec})`);
-  let html = `<p>${esc(replay.rules)}; step ${replayStep + 1} of ${steps.length}` +
-    (replay.matches_record ? "" : " — <b>the replay ends differently from the stored record</b> (a timed player, or changed code)") + `</p>` +
-    `<div class="calls"><button type="button" id="replay-prev" class="secondary">◀ previous</button> <button type="button" id="replay-next" class="secondary">next ▶</button></div>` +
-    `<h3>Round ${ri + 1}: dice ${r.dice.join(", ")}; seat ${r.opener} opens${r.palifico ? "; a palifico round: no die is wild" : ""}</h3><ol>` +
-    r.actions.slice(0, ai + 1).map((a) => `<li>${esc(names[a.seat])}: <b>${esc(actionText(a.action))}</b></li>`).join("") + `</ol>`;
-  if (ended) {
-    html += revealHtml(r, names);
-  } else if ($("replay-hands").checked) {
-    html += r.hands.map((h, seat) => r.dice[seat] ? `<div>${esc(names[seat])}: ${h.map((f) => die(f, {size: 24, label: String(f)})).join("")}</div>` : "").join("");
-  }
-  if (replayStep === steps.length - 1) html += `<p class="status">Seat ${replay.winner} (${esc(replay.seats[replay.winner])}) wins.</p>`;
-  $("replay").innerHTML = html;
-  $("replay-prev").onclick = () => { replayStep -= 1; renderReplay(); };
-  $("replay-next").onclick = () => { replayStep += 1; renderReplay(); };
+// A game replayed in `box`, one move per click: `data` has the rules in words, the seats' specs, every round (its
+// dice, opener, actions and hands as the server gives them), the winner and whether it ends as recorded. Its
+// buttons' ids start with `prefix`; `hands()` says whether the hands show before the challenge. Returns its redraw.
+function replayView(box, prefix, data, hands) {
+  const steps = [], names = data.seats.map((spec, seat) => `Seat ${seat} (${spec})`);
+  data.rounds.forEach((r, ri) => r.actions.forEach((_, ai) => steps.push([ri, ai])));
+  let step = 0;
+  const draw = () => {
+    step = Math.max(0, Math.min(step, steps.length - 1));
+    const [ri, ai] = steps[step], r = data.rounds[ri], ended = ai === r.actions.length - 1;
+    let html = `<p>${esc(data.rules)}; step ${step + 1} of ${steps.length}` +
+      (data.matches_record ? "" : " — <b>the replay ends differently from the stored record</b> (a timed player, or changed code)") + `</p>` +
+      `<div class="calls"><button type="button" id="${prefix}-prev" class="secondary">◀ previous</button> <button type="button" id="${prefix}-next" class="secondary">next ▶</button></div>` +
+      `<h3>Round ${ri + 1}: dice ${r.dice.join(", ")}; seat ${r.opener} opens${r.palifico ? "; a palifico round: no die is wild" : ""}</h3><ol>` +
+      r.actions.slice(0, ai + 1).map((a) => `<li>${esc(names[a.seat])}: <b>${esc(actionText(a.action))}</b></li>`).join("") + `</ol>`;
+    if (ended) {
+      html += revealHtml(r, names);
+    } else if (hands()) {
+      html += r.hands.map((h, seat) => r.dice[seat] ? `<div>${esc(names[seat])}: ${h.map((f) => die(f, {size: 24, label: String(f)})).join("")}</div>` : "").join("");
+    }
+    if (step === steps.length - 1) html += `<p class="status">Seat ${data.winner} (${esc(data.seats[data.winner])}) wins.</p>`;
+    const focused = document.activeElement?.id;
+    box.innerHTML = html;
+    $(`${prefix}-prev`).onclick = () => { step -= 1; draw(); };
+    $(`${prefix}-next`).onclick = () => { step += 1; draw(); };
+    if (focused === `${prefix}-prev` || focused === `${prefix}-next`) $(focused).focus();  // clicking on by keys
+  };
+  draw();
+  return draw;
 }
 
 // ---- keys -----------------------------------------------------------------------------------------------------
@@ -714,22 +899,34 @@ async function init() {
   options = {...given, specs: agents.players};
   advice = options.recommended;
   $("hint-agent").textContent = options.recommended.spec;
-  $("rule-set").innerHTML = options.rule_sets.map((s) => `<option value="${esc(s.name)}">${esc(s.label)}</option>`).join("") +
-    `<option value="custom">Custom: the rules below</option>`;
+  $("rule-sets").innerHTML = options.rule_sets.map((s) => choiceHtml("rule-set", s.name, s.label, esc(s.words))).join("") +
+    choiceHtml("rule-set", "custom", "Custom", "the rules set one by one under <i>Custom rules</i>");
   $("rule-controls").innerHTML = options.controls.map(controlHtml).join("");
   options.controls.forEach((c) => setRule(c.name, c.default));
-  $("rule-set").value = "today";
-  $("rule-set").onchange = () => { applyRuleSet($("rule-set").value); rulesChanged(); };
+  choose("rule-set", "today");
+  document.querySelectorAll('input[name="rule-set"]').forEach((radio) => {
+    radio.onchange = () => { applyRuleSet(radio.value); rulesChanged(); };
+  });
   document.querySelectorAll("#rule-controls [data-rule]").forEach((input) => { input.onchange = rulesChanged; });
+  $("levels").innerHTML = options.ladder.map((l) => choiceHtml("level", l.name, l.label,
+    `${esc(l.words)} <span class="plays">(plays <code>${esc(l.spec)}</code>)</span>`)).join("") +
+    choiceHtml("level", "custom", "Chosen seat by seat", "under <i>Custom rules</i>");
+  choose("level", options.ladder.find((l) => l.spec === options.recommended.spec)?.name ?? "custom");
+  document.querySelectorAll('input[name="level"]').forEach((radio) => { radio.onchange = () => { applyLevel(); askAdvice(); }; });
+  $("opponent-count").innerHTML = Array.from({length: options.limits.players - 1}, (_, i) =>
+    `<option value="${i + 1}">${i + 1} (a table of ${i + 2})</option>`).join("");
+  $("opponent-count").onchange = setOpponentCount;
   addOpponent();
-  $("add-opponent").onclick = () => { addOpponent(); askAdvice(); };
+  $("add-opponent").onclick = () => { addOpponent(); opponentsChanged(); };
   $("setup").onsubmit = startGame;
   $("hint-button").onclick = askHint;
   document.querySelectorAll("[role=tab]").forEach((t) => { t.onclick = () => showTab(t.getAttribute("aria-controls")); });
   $("tabs").addEventListener("keydown", tabKeys);
   document.addEventListener("keydown", onKey);
   $("replay-load").onclick = loadReplay;
-  $("replay-hands").onchange = renderReplay;
+  $("animate").checked = localStorage.getItem("ldpomdp-animate") !== "off";
+  $("animate").onchange = () => localStorage.setItem("ldpomdp-animate", $("animate").checked ? "on" : "off");
+  $("replay-hands").onchange = () => { if (replayDraw) replayDraw(); };
   if (options.results) { $("tab-results").hidden = false; loadResults(); }
   askAdvice();
   const state = await fetch("/api/game").then((r) => (r.ok ? r.json() : null)).catch(() => null);
