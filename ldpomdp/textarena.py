@@ -1,13 +1,11 @@
-"""The package's players in TextArena's ``LiarsDice-v0`` (extra ``textarena``).
+"""The package's players in TextArena's ``LiarsDice-v0`` (extra ``textarena``; its rules: the preset ``textarena``).
 
 - ``TextArenaAgent``: a package player (or spec) as a TextArena agent, ``agent(observation) -> action``: it reads the
   env's observation text, shows the player the package's events, and answers ``[Bid: q, f]`` or ``[Call]``.
-- ``ShowHands``: the env wrapper that shows every hand at a call (TextArena's text names only the called face's count;
-  a player learning from the shown hands needs them, so the agent asks for it).
+- ``ShowHands``: the env wrapper that shows every hand at a call (TextArena's text names only the called face's count).
 - ``make_env``, ``play_game``: one game of TextArena's env with its agents, and what happened (docs/textarena.md).
 
-TextArena's rules are the preset ``GameConfig.preset("textarena")`` (no wild dice, a raise lowers neither quantity
-nor face). Not imported by ``import ldpomdp``.
+Not imported by ``import ldpomdp``.
 """
 
 from __future__ import annotations
@@ -236,8 +234,9 @@ def _messages(text: str) -> list[tuple[str, str]]:
 
 
 class ShowHands(ta.Wrapper):
-    """Shows every hand to every player at a call, as the table does in Liar's Dice: the message ``Hands shown:
-    Player 0: 3, 1, 4; Player 1: ...`` before the call's result. Wrap the env that ``textarena.make`` gives."""
+    """Shows every hand to every player at a call, as the table does in Liar's Dice (wrap ``textarena.make``'s env).
+
+    The message ``Hands shown: Player 0: 3, 1, 4; Player 1: ...`` comes just before the call's result."""
 
     def step(self, action: str) -> tuple[bool, ta.Info]:
         state = self.env.state
