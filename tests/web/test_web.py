@@ -202,8 +202,8 @@ def test_every_gameconfig_field_is_a_rule_of_the_form_a_variant_added_later_too(
     options = client.get("/api/options").json()
     rules = options["rules"]
     assert rules == {"dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger",
-                     "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one", "raise_order": "plain",
-                     "variant": "plain"}
+                     "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one",
+                     "raise_order": "plain", "variant": "plain"}
     # one control per rule, never JSON text: a select with words for each value, a checkbox for a yes or no; the
     # variant added later a text box taking its word
     controls = {c["name"]: c for c in options["controls"]}
