@@ -47,12 +47,15 @@ MAX_TABLE_DICE = 200
 
 # the variant fields with today's rules as their values (GameConfig.variants lists those that differ)
 VARIANT_DEFAULTS: dict[str, object] = {"wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one",
-                                       "palifico_round": False}
+                                       "palifico_round": False, "raise_order": "plain"}
 WILD_BID_RULES = ("plain", "perudo")
 LOSS_RULES = ("one", "difference")
-PRESETS = {  # GameConfig.preset(name): the variant fields each named rule set turns on (docs/rules.md: sources)
+RAISE_ORDERS = ("plain", "no_lower")  # plain: higher quantity, or equal on a higher face; no_lower: TextArena's
+# GameConfig.preset(name): the fields each named rule set sets (docs/rules.md: sources)
+PRESETS: dict[str, dict[str, object]] = {
     "perudo": {"wild": 1, "wild_bids": "perudo", "exact_call": True, "palifico": True},
     "dudo": {"wild": 1, "wild_bids": "perudo", "loss": "difference"},
+    "textarena": {"wild": None, "raise_order": "no_lower"},
 }
 
 
@@ -140,6 +143,7 @@ class GameConfig:
     palifico: bool = False  # whether the round after a player first drops to one die is a palifico round
     loss: str = "one"  # "one" (a challenge's loser loses one die) or "difference" (as many as the bid missed by)
     palifico_round: bool = False  # the rules *of* a palifico round, derived by round_rules; a user never sets it
+    raise_order: str = "plain"  # or "no_lower" (TextArena's: a raise lowers neither quantity nor face)
     bid_faces: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     if TYPE_CHECKING:  # the dataclass's __init__ as it takes dice: an integer or a sequence (tests/test_rules.py
@@ -147,7 +151,7 @@ class GameConfig:
         def __init__(self, num_players: int = 2, dice: int | Sequence[int] | np.ndarray = 5, faces: int = 6,
                      wild: int | None = 1, bids: str = "full", opener: str = "after_challenger",
                      wild_bids: str = "plain", exact_call: bool = False, palifico: bool = False, loss: str = "one",
-                     palifico_round: bool = False) -> None: ...
+                     palifico_round: bool = False, raise_order: str = "plain") -> None: ...
 
     def __post_init__(self) -> None:
         num_players = int_at_least("GameConfig", "num_players", self.num_players, 2)
@@ -186,6 +190,11 @@ class GameConfig:
             raise UsageError(f"GameConfig.wild_bids must be one of {WILD_BID_RULES}, got {self.wild_bids!r}")
         if self.loss not in LOSS_RULES:
             raise UsageError(f"GameConfig.loss must be one of {LOSS_RULES}, got {self.loss!r}")
+        if self.raise_order not in RAISE_ORDERS:
+            raise UsageError(f"GameConfig.raise_order must be one of {RAISE_ORDERS}, got {self.raise_order!r}")
+        if self.raise_order == "no_lower" and (self.bids != "full" or self.wild_bids != "plain"):
+            raise UsageError(f"GameConfig.raise_order='no_lower' needs bids='full' and wild_bids='plain' (it orders "
+                             f"bids on any face), got bids={self.bids!r}, wild_bids={self.wild_bids!r}")
         for name in ("exact_call", "palifico", "palifico_round"):
             if not isinstance(getattr(self, name), bool):
                 raise UsageError(f"GameConfig.{name} must be True or False, got {getattr(self, name)!r}")
@@ -203,10 +212,12 @@ class GameConfig:
 
     @classmethod
     def preset(cls, name: str, **fields: object) -> GameConfig:
-        """A named rule set, ``"perudo"`` or ``"dudo"``; ``fields`` pass through and override the preset's.
+        """A named rule set, ``"perudo"``, ``"dudo"`` or ``"textarena"``; ``fields`` pass through and override the
+        preset's.
 
         ``"perudo"``: ones wild, Perudo bids, exact call, palifico. ``"dudo"``: Neller & Hnath's two-player Dudo:
-        ones wild, Perudo bids, loss by the difference. An unknown name is a UsageError.
+        ones wild, Perudo bids, loss by the difference. ``"textarena"``: TextArena's ``LiarsDice-v0``: no wild dice,
+        a raise lowers neither quantity nor face. An unknown name is a UsageError.
         """
         if name not in PRESETS:
             raise UsageError(f"GameConfig.preset: unknown rule set {name!r}; known: {', '.join(PRESETS)}")
@@ -258,7 +269,8 @@ class GameConfig:
         """The variants in force in a few words (``""`` for today's rules): ``", Perudo bids on ones, exact
         call, palifico"``."""
         words = {"wild_bids": "Perudo bids on ones", "exact_call": "exact call", "palifico": "palifico",
-                 "loss": "loss by the difference", "palifico_round": "a palifico round"}
+                 "loss": "loss by the difference", "palifico_round": "a palifico round",
+                 "raise_order": "raises lower neither quantity nor face"}
         return "".join(f", {words[name]}" for name in self.variants)
 
 
@@ -283,8 +295,9 @@ def is_raise(config: GameConfig, new: Bid, current: Bid | None) -> bool:
 
 
 def _ordered(config: GameConfig) -> bool:
-    """Whether a full game's raises follow a variant's order (Perudo bids, a palifico round), not plain (q, f)."""
-    return config.wild_bids == "perudo" or config.palifico_round
+    """Whether a full game's raises follow a variant's order (Perudo bids, a palifico round, TextArena's), not plain
+    (q, f)."""
+    return config.wild_bids == "perudo" or config.palifico_round or config.raise_order == "no_lower"
 
 
 def _raise_floor(config: GameConfig, bid: Bid | None, face: int) -> int | None:
@@ -292,13 +305,16 @@ def _raise_floor(config: GameConfig, bid: Bid | None, face: int) -> int | None:
 
     Plain: higher in quantity, or equal on a higher face. A palifico round: any opening face, then only that face,
     rising in quantity. Perudo bids (ones wild): no opening on ones; ones over q x f need ceil(q / 2); another face
-    over q x 1 needs 2q + 1; ones over ones, and other faces over other faces, rise as plain."""
+    over q x 1 needs 2q + 1; ones over ones, and other faces over other faces, rise as plain. ``no_lower`` (TextArena):
+    no lower face; the same face needs q + 1, a higher one q."""
     if bid is None:
         return None if config.wild_bids == "perudo" and face == 1 else 1
     if config.palifico_round:
         return bid.quantity + 1 if face == bid.face else None
     if config.wild_bids == "perudo" and (face == 1) != (bid.face == 1):
         return (bid.quantity + 1) // 2 if face == 1 else 2 * bid.quantity + 1
+    if config.raise_order == "no_lower" and face < bid.face:
+        return None
     return bid.quantity + 1 if face <= bid.face else bid.quantity
 
 

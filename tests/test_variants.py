@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ldpomdp.exact.two_player.table import rules_key
 from ldpomdp.game import GameState, RoundEnd, RoundStart, play_game
 from ldpomdp.registry import make_player, registered_names
 from ldpomdp.round_end import round_ends, settle_round
@@ -155,6 +156,9 @@ def test_palifico_round_follows_the_first_drop_to_one_die_once_per_player(opener
     ({"palifico": 1}, "palifico must be True or False"),
     ({"loss": "two"}, "loss must be one of"),
     ({"palifico_round": True}, "palifico_round"),
+    ({"raise_order": "up"}, "raise_order must be one of"),
+    ({"raise_order": "no_lower", "bids": "sixes"}, "raise_order='no_lower' needs bids='full'"),
+    ({"raise_order": "no_lower", "wild_bids": "perudo"}, "raise_order='no_lower' needs bids='full'"),
 ])
 def test_bad_variant_fields_are_refused_naming_them(fields, words):
     with pytest.raises(ValueError, match=words):
@@ -174,6 +178,18 @@ def test_presets_and_their_pass_through():
         GameConfig.preset("calza")
     assert GameConfig().variants == {} and GameConfig().describe() == "full game, 6 faces, ones wild"
     assert "exact call" in perudo.describe() and "loss by the difference" in dudo.describe()
+
+
+def test_the_textarena_raise_order_lowers_neither_quantity_nor_face():
+    config = GameConfig.preset("textarena")
+    assert (config.wild, config.raise_order, config.variants) == (None, "no_lower", {"raise_order": "no_lower"})
+    assert "raises lower neither quantity nor face" in config.describe()
+    bids = [a for a in legal_actions(config, 4, Bid(2, 4)) if isinstance(a, Bid)]
+    assert bids == [Bid(2, 5), Bid(2, 6), Bid(3, 4), Bid(3, 5), Bid(3, 6), Bid(4, 4), Bid(4, 5), Bid(4, 6)]
+    assert minimal_raises(config, 4, Bid(2, 4)) == (Bid(3, 4), Bid(2, 5), Bid(2, 6))
+    assert minimal_raises(config, 4, Bid(3, 6)) == (Bid(4, 6),) and legal_actions(config, 4, Bid(4, 6)) == (CHALLENGE,)
+    assert len(legal_actions(config, 4, None)) == 24  # any opening bid, ones too (no wild dice)
+    assert rules_key(config) != rules_key(GameConfig(wild=None))  # its tables are its own
 
 
 def test_palifico_with_one_die_each_is_played_and_warned_about_since_no_palifico_round_can_happen():

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import UsageError
-from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig
+from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, RAISE_ORDERS, WILD_BID_RULES, GameConfig
 
 __all__ = ["option_int", "add_rule_options", "deprecated_alias", "config_from_args", "variant_fields",
            "variant_flags", "wild_face", "RULE_OPTIONS", "VARIANT_OPTIONS"]
@@ -34,7 +34,7 @@ def option_int(minimum: int) -> Callable[[str], int]:
 # the rule options and their flags; not given, they stay None and GameConfig's defaults apply
 RULE_OPTIONS = {"dice": "--dice", "faces": "--faces", "wild": "--wild", "bids": "--bids", "opener": "--opener"}
 VARIANT_OPTIONS = {"rules": "--rules", "wild_bids": "--wild-bids", "exact_call": "--exact-call",
-                   "palifico": "--palifico", "loss": "--loss"}
+                   "palifico": "--palifico", "loss": "--loss", "raise_order": "--raise-order"}
 
 # each rule option's add_argument keywords where a command does not say otherwise
 _RULE_FLAGS: dict[str, dict[str, Any]] = {
@@ -63,7 +63,8 @@ def add_rule_options(parser: argparse.ArgumentParser, variants: str = "default: 
     rules = parser.add_argument_group(f"rule variants ({variants})")
     rules.add_argument("--rules", choices=tuple(PRESETS), default=None,
                        help="a named rule set: perudo (Perudo bids, exact call, palifico), dudo (Perudo bids, loss "
-                            "by the difference)")
+                            "by the difference), textarena (TextArena's LiarsDice-v0: no wild dice, raises lower "
+                            "neither quantity nor face)")
     rules.add_argument("--wild-bids", choices=WILD_BID_RULES, default=None, help="perudo: bids on the wild ones "
                                                                                  "count double (needs --wild 1)")
     rules.add_argument("--exact-call", action="store_const", const=True, default=None,
@@ -73,6 +74,8 @@ def add_rule_options(parser: argparse.ArgumentParser, variants: str = "default: 
                        help="a palifico round after a player first drops to one die")
     rules.add_argument("--loss", choices=LOSS_RULES, default=None, help="difference: the loser loses what the bid "
                                                                        "missed by")
+    rules.add_argument("--raise-order", choices=RAISE_ORDERS, default=None,
+                       help="no_lower: a raise lowers neither quantity nor face (TextArena's)")
 
 
 class _DeprecatedAlias(argparse.Action):

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..caches import BoundedCache, bounded_cache, cache_dir
 from ..errors import TableError, UsageError
 from ..progress import preparing
-from ..rules import PRESETS, GameConfig, dice_text
+from ..rules import GameConfig, dice_text
 from .many_players.blueprint import (
     BLUEPRINT_RECALL,
     blueprint_continuation,
@@ -56,7 +56,8 @@ BLUEPRINT_ON_DEMAND = SolveSettings(dice=3, recall=str(BLUEPRINT_RECALL), iterat
 SIXES_ON_DEMAND_DICE = 10  # the sixes game's blueprints solved on demand (a hand is its matching count: small rounds)
 SIXES_TWO_PLAYER_DICE = 35  # and its two-player tables (report 002's sizes; 336 CPU s up to 35 dice each)
 SHIPPED_SECONDS = 1566  # CPU s of the shipped table's solve (docs/exact.md), ``solve_seconds``'s scale
-PRESET_TABLES = {name: GameConfig.preset(name) for name in PRESETS}  # the shipped preset tables' rules (and dice)
+PRESET_TABLES = {name: GameConfig.preset(name) for name in ("perudo", "dudo")}  # the shipped preset tables' rules
+# (and dice); the other presets' tables are solved on first use
 CACHED_TABLES = 8  # tables kept in memory (the shipped one is 10 MB)
 _MEMORY: BoundedCache[str, GameTable] = bounded_cache(f"{__name__}._MEMORY", CACHED_TABLES)
 _BLUEPRINTS: BoundedCache[str, BlueprintTable] = bounded_cache(f"{__name__}._BLUEPRINTS", CACHED_TABLES)

@@ -106,7 +106,7 @@ class Tournament:
         """``tournament.json``: the agents, players per game, dice, rules, games per group, seed and the groups
         (its keys ``games_per_table`` and ``tables``: the file's names since 0.1)."""
         rules = {name: getattr(self.config, name) for name in ("bids", "faces", "wild", "opener", "wild_bids",
-                                                               "exact_call", "palifico", "loss")}
+                                                               "exact_call", "palifico", "loss", "raise_order")}
         return {"agents": list(self.agents), "players": self.players, "dice": self.config.starting_dice[0],
                 "rules": rules, "rules_text": self.config.describe(), "games_per_table": self.games,
                 "seed": self.seed, "tables": [list(cell.players) for cell in self._cells]}

@@ -13,7 +13,7 @@ from ..errors import UsageError
 from ..exact.tables import cost_text, on_demand_seconds
 from ..players.robust import table_source
 from ..registry import RECOMMENDED, parse_spec, player_parameters, registered_names
-from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, WILD_BID_RULES, GameConfig
+from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, RAISE_ORDERS, WILD_BID_RULES, GameConfig
 
 __all__ = ["LIMITS", "EXAMPLE_SPECS", "LADDER", "rule_fields", "rule_controls", "rule_sets", "spec_choices",
            "rules_from_form", "recommendation"]
@@ -49,10 +49,12 @@ _WORDS: dict[str, tuple[str, dict[Any, str]]] = {
     "exact_call": ("Exact call (a right one wins a die back)", {}),
     "palifico": ("Palifico rounds (down to one die: no wild dice, the face fixed)", {}),
     "loss": ("A lost challenge costs", {"one": "one die", "difference": "the difference from the bid"}),
+    "raise_order": ("A raise", {"plain": "a higher quantity, or the same on a higher face",
+                                "no_lower": "lowers neither quantity nor face (TextArena's)"}),
 }
 _CHOICES: dict[str, tuple[Any, ...]] = {"wild": (1, HIGHEST, None), "bids": BID_MODES, "opener": OPENER_RULES,
-                                        "wild_bids": WILD_BID_RULES, "loss": LOSS_RULES}
-_RULE_SET_NAMES = {"today": "Today's rules", "perudo": "Perudo", "dudo": "Dudo"}
+                                        "wild_bids": WILD_BID_RULES, "loss": LOSS_RULES, "raise_order": RAISE_ORDERS}
+_RULE_SET_NAMES = {"today": "Today's rules", "perudo": "Perudo", "dudo": "Dudo", "textarena": "TextArena"}
 
 
 def rule_fields() -> dict[str, Any]:

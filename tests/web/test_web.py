@@ -202,7 +202,8 @@ def test_every_gameconfig_field_is_a_rule_of_the_form_a_variant_added_later_too(
     options = client.get("/api/options").json()
     rules = options["rules"]
     assert rules == {"dice": 5, "faces": 6, "wild": 1, "bids": "full", "opener": "after_challenger",
-                     "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one", "variant": "plain"}
+                     "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one",
+                     "raise_order": "plain", "variant": "plain"}
     # one control per rule, never JSON text: a select with words for each value, a checkbox for a yes or no; the
     # variant added later a text box taking its word
     controls = {c["name"]: c for c in options["controls"]}
@@ -216,7 +217,7 @@ def test_every_gameconfig_field_is_a_rule_of_the_form_a_variant_added_later_too(
             "variant": "odd"}
     config = client.post("/api/game", json=body).json()["config"]
     assert config == {"num_players": 2, "wild_bids": "plain", "exact_call": False, "palifico": False, "loss": "one",
-                      **{k: v for k, v in body.items() if k != "opponents"}}
+                      "raise_order": "plain", **{k: v for k, v in body.items() if k != "opponents"}}
 
 
 def _file_parameters() -> list[tuple[str, str]]:
@@ -684,9 +685,11 @@ def test_the_agents_offered_are_the_registrys_seats_with_their_parameters_and_de
         assert canonical_spec(name + (":" + ",".join(given) if given else "")) == canonical_spec(choice["spec"])
     assert options["recommended"] == {"spec": "robust", "plays": "equilibrium",
                                       "note": "plays the two-player equilibrium (shipped table)"}
-    assert [s["name"] for s in options["rule_sets"]] == ["today", "perudo", "dudo"]
+    assert [s["name"] for s in options["rule_sets"]] == ["today", "perudo", "dudo", "textarena"]
     assert options["rule_sets"][1]["words"] == GameConfig.preset("perudo").describe()
-    assert [s["rules"]["loss"] for s in options["rule_sets"]] == ["one", "one", "difference"]
+    assert [s["rules"]["loss"] for s in options["rule_sets"]] == ["one", "one", "difference", "one"]
+    assert options["rule_sets"][3]["rules"]["raise_order"] == "no_lower" and options["rule_sets"][3]["label"] == \
+        "TextArena"
 
 
 @pytest.mark.parametrize("form, plays, note", [

@@ -188,7 +188,8 @@ class GameTable:
         return load_npz(path, "equilibrium table", cls.from_arrays)
 
 
-_VARIANT_FIELDS = ("wild_bids", "exact_call", "palifico", "loss")  # the rules a format-3 table stores beyond format 2
+# the rules a format-3 table stores beyond format 2 (raise_order since 2026-12: a file without it has the plain order)
+_VARIANT_FIELDS = ("wild_bids", "exact_call", "palifico", "loss", "raise_order")
 
 
 def file_bids(data: Mapping[str, np.ndarray], sixes_format: int) -> str:
