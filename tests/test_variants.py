@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 from ldpomdp.exact.two_player.table import rules_key
 from ldpomdp.game import GameState, RoundEnd, RoundStart, play_game
@@ -223,7 +224,8 @@ def test_round_ends_list_every_end_settle_round_can_reach():
 SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcsi-nagy:s=0.5,t=0.1",
          "expected-count": "expected-count:particles=500", "pomcp": "pomcp:sims=30,particles=500",
          "best-response": "best-response:assume=random", "lbr": "lbr:one-third",
-         "openspiel": "openspiel:bot=ismcts,sims=10"}
+         "openspiel": "openspiel:bot=ismcts,sims=10",
+         "text": "text:agent=examples.text_agents:careful"}  # examples/: a folder of the checkout
 # trained on, or solving, today's rules (dqn, best-response) / one small round (nash)
 REFUSING = {"dqn": "DQN network plays", "best-response": "solves today's rules only",
             "nash": "MAX_SEQUENCES|two players"}
@@ -233,9 +235,10 @@ GAMES = 4  # per preset, table size and dice: 32 games per player (benchmarks/va
 
 
 @pytest.mark.parametrize("name", PLAYING)
-def test_every_player_plays_both_presets_legally(name):
+def test_every_player_plays_both_presets_legally(name, monkeypatch):
     if name == "openspiel":
         pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    monkeypatch.syspath_prepend(str(ROOT))  # the text agent's example
     for preset in ("perudo", "dudo"):
         for players in (2,) if name in TWO_PLAYERS else (2, 3):
             for dice in (3, 5):

@@ -91,6 +91,9 @@ def rules_text(config: GameConfig) -> str:
             claim += (" Each bid must raise the standing bid: on the same kind of face, a higher quantity or the same "
                       "quantity on a higher face; a bid on ones over Q of another face needs at least half of Q, "
                       "rounded up; a bid on another face over Q ones needs at least 2Q+1. Nobody opens on ones.")
+        elif config.raise_order == "no_lower":
+            claim += (" Each bid must raise the standing bid: it may lower neither the quantity nor the face, and "
+                      "must raise at least one of them.")
         else:
             claim += (" Each bid must raise the standing bid: a higher quantity (on any face), or the same quantity "
                       "on a higher face.")

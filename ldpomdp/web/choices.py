@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import UsageError
 from ..exact.tables import cost_text, on_demand_seconds
 from ..players.robust import table_source
-from ..registry import RECOMMENDED, parse_spec, player_parameters, registered_names
+from ..registry import CODE, RECOMMENDED, parse_spec, player_parameters, registered_names
 from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, RAISE_ORDERS, WILD_BID_RULES, GameConfig
 
 __all__ = ["LIMITS", "EXAMPLE_SPECS", "LADDER", "rule_fields", "rule_controls", "rule_sets", "spec_choices",
@@ -101,9 +101,9 @@ def rule_sets() -> list[dict]:
 def spec_choices() -> list[dict]:
     """The built-in agents the page offers, each with a spec that plays and its parameters.
 
-    ``human`` and the models that take no seat are left out. Each entry has ``name``, ``summary``, a ``spec`` that
-    plays, and its ``parameters`` (name, default as spec text, kind, and ``value``: what that spec sets);
-    ``parameters`` is None for an agent whose module cannot be imported here."""
+    ``human``, the models that take no seat and the seats of user code (``text``) are left out. Each entry has
+    ``name``, ``summary``, a ``spec`` that plays, and its ``parameters`` (name, default as spec text, kind, and
+    ``value``: what that spec sets); ``parameters`` is None for an agent whose module cannot be imported here."""
     choices = []
     for name, summary in registered_names(seats_only=True).items():
         if name == "human":
@@ -115,6 +115,8 @@ def spec_choices() -> list[dict]:
                                              for p in player_parameters(name)]
         except UsageError:
             parameters = None
+        if parameters is not None and any(p["kind"] == CODE for p in parameters):
+            continue
         choices.append({"name": name, "summary": summary, "spec": spec, "parameters": parameters})
     return choices
 

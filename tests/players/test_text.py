@@ -100,13 +100,16 @@ def test_exact_call_and_the_sixes_game_read_their_moves():
     (PERUDO, ["exact call", "palifico round", "half of Q", "Nobody opens on ones"], ["as the bid missed by"]),
     (DUDO, ["as many dice as the bid missed by", "half of Q"], ["exact call", "palifico"]),
     (GameConfig(wild=None, opener="loser"), ["No face is wild", "the player who lost a die"], ["Ones are wild"]),
+    (GameConfig.preset("textarena"), ["No face is wild", "lower neither the quantity nor the face"],
+     ["a higher quantity (on any face)"]),
 ])
 def test_rules_text_states_the_rules_in_force(config, has, lacks):
     text = rules_text(config)
     assert all(phrase in text for phrase in has) and not any(phrase in text for phrase in lacks)
 
 
-@pytest.mark.parametrize("config", [TODAY, PERUDO, DUDO, GameConfig(dice=3, bids="sixes")])
+@pytest.mark.parametrize("config", [TODAY, PERUDO, DUDO, GameConfig.preset("textarena"),
+                                    GameConfig(dice=3, bids="sixes")])
 def test_every_bid_the_prompt_lists_is_legal_and_read_back(config):
     """The prompt lists the smallest bid on each face: each, answered back in the stated format, is that legal bid."""
     player = TextPlayer(agent=lambda prompt: "[Call]")
@@ -255,7 +258,8 @@ def test_a_tournament_seats_the_worked_example(monkeypatch, tmp_path, rules):
 
 def test_the_worked_example_plays_whole_games_under_each_rule_set(monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT))
-    for config in (TODAY, PERUDO, DUDO, GameConfig.preset("perudo", num_players=5, dice=2)):
+    for config in (TODAY, PERUDO, DUDO, GameConfig.preset("textarena"),
+                   GameConfig.preset("perudo", num_players=5, dice=2)):
         for name in ("typical", "careful"):
             player = make_seat(f"text:agent=examples.text_agents:{name}")
             players = [player] + [make_seat("one-third") for _ in range(config.num_players - 1)]

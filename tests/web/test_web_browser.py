@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import TOURNAMENT_AGENTS, SlowSolve, fresh_tables, write_tournament_folder
 
-from ldpomdp.rules import GameConfig, matching_count
+from ldpomdp.rules import PRESETS, GameConfig, matching_count
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -332,9 +332,10 @@ def test_a_whole_game_through_the_page(open_page, shots, rule_set, seed, opponen
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_the_setup_opens_with_the_rule_sets_and_a_ladder_and_folds_the_custom_rules(open_page, shots, viewport):
     page = open_page(viewport)
+    labels = {"today": "Today's rules", "perudo": "Perudo", "dudo": "Dudo", "textarena": "TextArena"}
     assert [" ".join(t.split()) for t in page.locator("#rule-sets label.choice:visible").all_inner_texts()] == [
-        f"{label} {GameConfig.preset(name).describe() if name != 'today' else GameConfig().describe()}"
-        for name, label in (("today", "Today's rules"), ("perudo", "Perudo"), ("dudo", "Dudo"))]
+        f"{labels[name]} {GameConfig.preset(name).describe() if name != 'today' else GameConfig().describe()}"
+        for name in ("today", *PRESETS)]
     levels = [" ".join(t.split()) for t in page.locator("#levels label.choice:visible").all_inner_texts()]
     assert [t.split(" ")[0] for t in levels] == ["Beginner", "Club", "Expert"]
     assert [t.rsplit("(plays ", 1)[1] for t in levels] == ["one-third)", "expected-count)", "robust)"]
