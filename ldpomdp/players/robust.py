@@ -32,13 +32,11 @@ from .cfr import CFRPlayer
 from .lbr import LocalBestResponse
 from .mixture import DEFAULT_SAFE, DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
 
-__all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS", "DEFAULT_ALLOWANCE", "DEFAULT_CONFIDENCE", "LEARN_CONFIDENCE",
-           "MACHINERY", "SEARCH", "SOLVE_ON_USE", "machinery_for", "table_source"]
+__all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS", "DEFAULT_ALLOWANCE", "MACHINERY", "SEARCH", "SOLVE_ON_USE",
+           "machinery_for", "table_source"]
 
 DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the player keeps to the equilibrium
 DEFAULT_ALLOWANCE = 0.5  # with learn: game value it may risk before it has won any (a match's, or a game's)
-DEFAULT_CONFIDENCE = 0.95  # weight off the safe type that names the opponent (without learn)
-LEARN_CONFIDENCE = 0.5  # with learn: the fitted model explains the opponent better than the safe type does
 MACHINERY = ("auto", "equilibrium", "search")  # robust's machinery= values; auto: machinery_for the table
 SEARCH = "lbr:quantal:reads=true,ends=fair"  # the bid-reading search, with fair round ends (needs no table)
 SOLVE_ON_USE = 120  # CPU s: a two-player table estimated to solve within this is solved on first use, else the search
@@ -81,12 +79,12 @@ class RobustPlayer(BaseOpponent):
 
     ``machinery``: ``auto`` (``machinery_for`` the table), ``equilibrium`` or ``search`` (``SEARCH``). The
     equilibrium (``safe``: a ``cfr`` spec) plays the local best response to the opponent-type posterior in the rounds
-    where it puts at least ``confidence`` (default ``DEFAULT_CONFIDENCE``) on the listed ``types`` after a round's
-    evidence, until the exploited rounds have lost more than ``stop_loss`` game value; at 3-6 players on its
-    blueprint, a type model at each other seat. With ``learn`` the posterior also holds ``QuantalFamily``'s points,
-    ``confidence`` defaults to ``LEARN_CONFIDENCE``, and a round is exploited only while its ``risk`` (its value less
-    the lowest value any round end can leave) is at most the ``budget``, ``allowance`` plus the game value ``won``
-    since the game (with ``match``: the match) began. ``match`` (two players): the posterior, the evidence and what
+    where it puts at least ``confidence`` on the listed ``types`` after a round's evidence, until the exploited rounds
+    have lost more than ``stop_loss`` game value; at 3-6 players on its blueprint, a type model at each other seat.
+    With ``learn`` the posterior also holds ``QuantalFamily``'s points (``confidence`` then counts them with the
+    types), and a round is exploited only while its ``risk`` (its value less the lowest value any round end can
+    leave) is at most the ``budget``, ``allowance`` plus the game value ``won`` since the game (with ``match``: the
+    match) began. ``match`` (two players): the posterior, the evidence and what
     was won carry from one game to the next of the same rules, until ``forget``; sweeps refuse it
     (``learns_across_games``). ``floor``, ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR (the search's
     too). ``plays``: the machinery the last reset chose (``machinery`` before any); ``exploited`` counts the best
@@ -94,7 +92,7 @@ class RobustPlayer(BaseOpponent):
     when the next round starts or the game ends."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE,
-                 confidence: float | None = None, floor: float = 0.01, tremble: float = DEFAULT_TREMBLE,
+                 confidence: float = 0.95, floor: float = 0.01, tremble: float = DEFAULT_TREMBLE,
                  lookahead: int = 2, stop_loss: float | None = None, machinery: str = "auto", learn: bool = False,
                  allowance: float | None = None, match: bool = False, name: str | None = None):
         self.machinery = one_of("RobustPlayer", "machinery", machinery, MACHINERY)
@@ -107,15 +105,14 @@ class RobustPlayer(BaseOpponent):
             raise UsageError("RobustPlayer: allowance= is the safety budget of learn=true; without it, stop_loss=")
         self.learn, self.match = learn, match
         self.learns_across_games = match  # what it learnt in a game changes its next one (sweeps refuse it)
-        self.confidence = number("RobustPlayer", "confidence", confidence, 0.0, 1.0) if confidence is not None else (
-            LEARN_CONFIDENCE if learn else DEFAULT_CONFIDENCE)
+        self.confidence = number("RobustPlayer", "confidence", confidence, 0.0, 1.0)
         floor = number("RobustPlayer", "floor", floor, 0.0, 1.0)
         self.stop_loss = number("RobustPlayer", "stop_loss", DEFAULT_STOP_LOSS if stop_loss is None else stop_loss,
                                 0.0)
         self.allowance = number("RobustPlayer", "allowance", DEFAULT_ALLOWANCE if allowance is None else allowance,
                                 0.0)
         if 1.0 - self.confidence <= floor:
-            raise UsageError(f"RobustPlayer: confidence {self.confidence} can never be reached: the safe type keeps at "
+            raise UsageError(f"RobustPlayer: confidence {confidence} can never be reached: the safe type keeps at "
                              f"least the floor {floor} of the posterior (need confidence < 1 - floor)")
         if safe in (None, "", "none"):
             raise UsageError("RobustPlayer.safe: the robust player needs a safe (equilibrium) type, e.g. safe=cfr")
@@ -136,7 +133,7 @@ class RobustPlayer(BaseOpponent):
         self.name = name or spec_text("robust", {
             key: None if value == default else value for key, value, default in
             (("types", self.model.types, DEFAULT_TYPES), ("safe", self.model.safe, DEFAULT_SAFE),
-             ("confidence", confidence, None), ("floor", floor, 0.01), ("tremble", tremble, DEFAULT_TREMBLE),
+             ("confidence", confidence, 0.95), ("floor", floor, 0.01), ("tremble", tremble, DEFAULT_TREMBLE),
              ("lookahead", lookahead, 2), ("stop_loss", stop_loss, None), ("machinery", self.machinery, "auto"),
              ("learn", learn, False), ("allowance", allowance, None), ("match", match, False))})
         self.decisions = self.exploited = 0
