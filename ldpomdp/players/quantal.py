@@ -52,8 +52,15 @@ class _Raises(NamedTuple):
 
 def challenge_probabilities(estimate: np.ndarray, view: PublicView, can_raise: bool,
                             temperature: float | np.ndarray, shift: float | np.ndarray = 0.0) -> np.ndarray:
-    """Each hand's (rows of ``estimate``, (N, faces)) probability of challenging the standing bid q, the logistic of
-    (q - e - ``shift``) / ``temperature`` (1 where no raise is left); arrays of (G, 1) give (G, N), one row a point."""
+    """Each hand's probability of challenging the standing bid q: the logistic of (q - e - shift) / temperature.
+
+    Args:
+        estimate: (N, faces), each hand's expected matching dice.
+        view: the view whose standing bid it challenges.
+        can_raise: whether a raise is left (if not, it challenges: 1).
+        temperature: in dice; a (G, 1) array gives (G, N), a row a point.
+        shift: dice added to the estimate; broadcast alike.
+    """
     assert view.bid is not None  # a challenge needs a bid
     doubt = (view.bid.quantity - estimate[:, view.bid.face - 1] - shift) / temperature
     return 0.5 * (1.0 + np.tanh(0.5 * doubt)) if can_raise else np.ones(np.shape(doubt))  # overflow-free

@@ -4,11 +4,9 @@ It chooses its machinery by table (``machinery_for``). At two players, where an 
 solves on first use within about two CPU minutes, it plays the whole game's approximate equilibrium (``cfr``),
 exploiting the opponent only once it has named it as a listed type: each round it plays the local best response to
 its ``TypeMixture`` only when both gates agree, *identification* (after at least one round, at least ``confidence``
-on the listed types) and *stop-loss* (the exploited rounds have lost at most ``stop_loss`` of its game value).
-With ``learn`` the mixture also fits a family of noisy honest bidders, and the stop-loss gives way to a *safety
-budget* (risk only what has been won above the game value, plus an ``allowance``); with ``match`` what it learnt
-carries from game to game. Elsewhere it plays the bid-reading search (``SEARCH``). Which machinery at which table,
-why, and what it costs: the Players page; the budget: the Robustness page.
+on the listed types) and *stop-loss* (the exploited rounds have lost at most ``stop_loss`` of its game value), or
+with ``learn`` a fitted family and a safety budget. Elsewhere it plays the bid-reading search (``SEARCH``). Which
+machinery at which table, why, and what it costs: the Players page; ``learn`` and ``match``: the Robustness page.
 """
 
 from __future__ import annotations
@@ -77,19 +75,13 @@ def table_source(config: GameConfig) -> str | None:
 class RobustPlayer(BaseOpponent):
     """The recommended agent: equilibrium play that exploits a named opponent type within a stop-loss, or the search.
 
-    ``machinery``: ``auto`` (``machinery_for`` the table), ``equilibrium`` or ``search`` (``SEARCH``). The
-    equilibrium (``safe``: a ``cfr`` spec) plays the local best response to the opponent-type posterior in the rounds
-    where it puts at least ``confidence`` on the listed ``types`` after a round's evidence, until the exploited rounds
-    have lost more than ``stop_loss`` game value; at 3-6 players on its blueprint, a type model at each other seat.
-    With ``learn`` the posterior also holds ``QuantalFamily``'s points (``confidence`` then counts them with the
-    types), and a round is exploited only while its ``risk`` (its value less the lowest value any round end can
-    leave) is at most the ``budget``, ``allowance`` plus the game value ``won`` since the game (with ``match``: the
-    match) began. ``match`` (two players): the posterior, the evidence and what
-    was won carry from one game to the next of the same rules, until ``forget``; sweeps refuse it
-    (``learns_across_games``). ``floor``, ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR (the search's
-    too). ``plays``: the machinery the last reset chose (``machinery`` before any); ``exploited`` counts the best
-    responder's decisions, ``decisions`` all; ``exploit_result`` is the game value the exploited rounds won, counted
-    when the next round starts or the game ends."""
+    ``machinery``: ``auto`` (``machinery_for``), ``equilibrium`` or ``search``. The equilibrium (``safe``: a ``cfr``
+    spec) plays the local best response to the type posterior in rounds where it puts at least ``confidence`` on the
+    ``types`` (with ``learn``, on them and ``QuantalFamily``'s points) after a round's evidence, while the exploited
+    rounds have lost at most ``stop_loss`` (with ``learn``: while the round's ``risk`` is within the ``budget``,
+    ``allowance`` plus the value ``won``); ``match``: the posterior and ``won`` carry to the next game of the same
+    rules, until ``forget``. ``floor``, ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR. ``plays``: the
+    machinery chosen; ``exploited``/``decisions`` count moves; ``exploit_result``: value the exploited rounds won."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE,
                  confidence: float = 0.95, floor: float = 0.01, tremble: float = DEFAULT_TREMBLE,
@@ -203,9 +195,10 @@ class RobustPlayer(BaseOpponent):
         return self.exploiter if self.exploiting else self.safe_player
 
     def _risk(self, dice: tuple[int, ...], opener: int, palifico: bool) -> float:
-        """The most game value the round starting at ``dice`` can lose: its value less the lowest value of any dice
-        its end can leave (any seat losing dice, or regaining one under the exact call; any opener; palifico or
-        not)."""
+        """The most game value the round starting at ``dice`` can lose.
+
+        Its value less the lowest value of any dice its end can leave (any seat losing dice, or regaining one under
+        the exact call; any opener; palifico or not)."""
         config = self.config
         assert config is not None
         now, ends = self._value(dice, opener, palifico), []
