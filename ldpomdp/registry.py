@@ -46,7 +46,8 @@ MAXIMA: dict[str, int] = {
     "rollouts": 10_000, "max_depth": 1_000, "planning_time": 3_600, "lookahead": 2,
     "timeout": 3_600, "retries": 100, "history": 1_000,
     # weights, widths and temperatures
-    "temperature": 1_000_000, "s": 1_000_000, "t": 1_000_000, "stop_loss": 1_000_000, "uct_c": 1_000_000,
+    "temperature": 1_000_000, "s": 1_000_000, "t": 1_000_000, "stop_loss": 1_000_000, "allowance": 1_000_000,
+    "uct_c": 1_000_000,
     "exploration_const": 1_000_000, "settle": 1_000_000,
     # seeds: any unsigned 64-bit integer (numpy's generators take them all)
     "seed": 2**64 - 1,
@@ -187,8 +188,9 @@ register("conservative", "ldpomdp.players.dummies:ConservativePlayer",
 register("mixture", "ldpomdp.players.mixture:TypeMixture", kinds={"types": SPECS, "safe": SPEC},
          summary="Bayesian mixture over opponent types, learnt from the hands shown at each round's end, plus a safe "
                  "type (default cfr; safe=none drops it) that keeps the floor and allows a slip (tremble), so the "
-                 "weight returns to it when no listed type fits; a model for assume= and lbr:mixture, e.g. "
-                 "pomcp:assume=[mixture:types=[random,conservative]]",
+                 "weight returns to it when no listed type fits; family=quantal adds a grid of noisy honest bidders "
+                 "(temperature, calling shift, slip) fitted alike; a model for assume= and lbr:mixture, e.g. "
+                 "pomcp:assume=[mixture:types=[random,conservative]] or lbr:mixture:family=quantal",
          not_a_seat="the type mixture models another seat's play (use it as assume=mixture, or lbr:mixture); "
                     "seated, it would model its own seat. Seat `robust`: it plays the best response to this model "
                     "of its opponent, within a stop-loss")
@@ -206,10 +208,12 @@ register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS,
          summary="recommended at every table, 2-6 players, any rules and dice: at two players where an equilibrium "
                  "table is shipped or solves on first use within about two CPU minutes, the equilibrium (cfr) with "
                  "the local best response to the listed types once revealed hands have identified the opponent with "
-                 "the given confidence, until those rounds have lost more than stop_loss of its game value; elsewhere "
-                 "the bid-reading search "
+                 "the given confidence, until those rounds have lost more than stop_loss of its game value; with "
+                 "learn=true it also fits a family of noisy honest bidders and exploits whenever the fit explains the "
+                 "opponent better than the equilibrium, risking only allowance plus what it has won (match=true: "
+                 "carried from game to game, not in sweeps); elsewhere the bid-reading search "
                  "(lbr:quantal:reads=true,ends=fair); machinery=equilibrium|search forces one, e.g. "
-                 "robust:confidence=0.9,stop_loss=0.5")
+                 "robust:confidence=0.9,stop_loss=0.5 or robust:learn=true,match=true")
 register("text", "ldpomdp.players.text:TextPlayer", kinds={"agent": CODE},
          summary="a text agent (a language model's client, a local model, a script): agent=module:callable takes "
                  "each move's prompt (rules, hand, bids, legal moves) and returns text, read leniently; an unreadable "

@@ -9,6 +9,8 @@ matching dice given its bids this round, read as the non-reading rule's (exact p
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -20,15 +22,19 @@ from ..game import Event, PlayerView, PublicView, RoundStart
 from ..hands import solver_hands
 from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..registry import spec_text
-from ..rules import CHALLENGE, Action, Bid, GameConfig, match_matrix
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, match_matrix
 from ..validation import number
 
-__all__ = ["QuantalEstimate"]
+__all__ = ["QuantalEstimate", "QuantalFamily", "challenge_probabilities", "raise_probabilities", "FAMILY_TEMPERATURES",
+           "FAMILY_SHIFTS", "FAMILY_SLIPS"]
 
 COLDEST = 1e-6  # the lowest temperature, in dice
 RAISES_MEMO = 4096  # the legal raises' arrays kept (by rules, dice on the table and standing bid)
 READ_MEMO = 20_000  # reading: the posteriors kept (by bids), cleared at each round's start, least recent dropped
 BIDS_MEMO = 256  # reading: the non-reading policies kept (each hands x actions), likewise
+FAMILY_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)  # QuantalFamily's grid: temperatures, in dice,
+FAMILY_SHIFTS = (-1.0, -0.5, 0.0, 0.5, 1.0)  # shifts of the challenge threshold, in dice (> 0: believes bids longer),
+FAMILY_SLIPS = (0.0, 0.1, 0.3)  # and chances of a uniform legal action instead (bluffs, blunders)
 
 History = tuple[tuple[int, Bid], ...]
 Reading = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # each seat's posterior, its expected matching dice
@@ -42,6 +48,32 @@ class _Raises(NamedTuple):
     faces: np.ndarray
     quantities: np.ndarray
     columns: dict[Action, int]
+
+
+def challenge_probabilities(estimate: np.ndarray, view: PublicView, can_raise: bool,
+                            temperature: float | np.ndarray, shift: float | np.ndarray = 0.0) -> np.ndarray:
+    """Each hand's probability of challenging the standing bid q: the logistic of (q - e - shift) / temperature.
+
+    Args:
+        estimate: (N, faces), each hand's expected matching dice.
+        view: the view whose standing bid it challenges.
+        can_raise: whether a raise is left (if not, it challenges: 1).
+        temperature: in dice; a (G, 1) array gives (G, N), a row a point.
+        shift: dice added to the estimate; broadcast alike.
+    """
+    assert view.bid is not None  # a challenge needs a bid
+    doubt = (view.bid.quantity - estimate[:, view.bid.face - 1] - shift) / temperature
+    return 0.5 * (1.0 + np.tanh(0.5 * doubt)) if can_raise else np.ones(np.shape(doubt))  # overflow-free
+
+
+def raise_probabilities(estimate: np.ndarray, found: _Raises, temperature: float) -> np.ndarray:
+    """(N, raises): each hand's softmax over the legal raises of (e(f') - q') / ``temperature``, given that it
+    raises."""
+    if not len(found.faces):
+        return np.zeros((estimate.shape[0], 0))
+    margin = estimate[:, found.faces] - found.quantities
+    probs = np.exp((margin - margin.max(axis=1, keepdims=True)) / temperature)
+    return probs / probs.sum(axis=1, keepdims=True)
 
 
 class QuantalEstimate(BaseOpponent):
@@ -149,18 +181,12 @@ class QuantalEstimate(BaseOpponent):
 
     def _challenge(self, estimate: np.ndarray, view: PublicView, can_raise: bool) -> np.ndarray:
         """(N,) each hand's probability of challenging the standing bid: the logistic of its doubt (1: no raise)."""
-        assert view.bid is not None  # a challenge needs a bid
-        doubt = (view.bid.quantity - estimate[:, view.bid.face - 1]) / self.temperature
-        return 0.5 * (1.0 + np.tanh(0.5 * doubt)) if can_raise else np.ones(len(estimate))  # overflow-free
+        return challenge_probabilities(estimate, view, can_raise, self.temperature)
 
     def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[_Raises, np.ndarray]:
         estimate = self._estimate(hands, view, reading)
         found = self._actions(view)
-        probs = np.zeros((estimate.shape[0], len(found.faces)))
-        if len(found.faces):
-            margin = estimate[:, found.faces] - found.quantities
-            probs = np.exp((margin - margin.max(axis=1, keepdims=True)) / self.temperature)
-            probs /= probs.sum(axis=1, keepdims=True)
+        probs = raise_probabilities(estimate, found, self.temperature)
         if view.bid is None:
             return found, probs
         challenge = self._challenge(estimate, view, len(found.faces) > 0)
@@ -182,3 +208,66 @@ class QuantalEstimate(BaseOpponent):
         actions, probs = self.policy(np.asarray(view.hand)[None, :], view)
         return sample_action(actions, probs[0], rng)
 
+
+
+class QuantalFamily:
+    """A grid of noisy honest bidders, the points a ``TypeMixture`` keeps a posterior over (its ``family``).
+
+    Point g is the (non-reading) quantal rule at temperature T_g whose challenges are shifted by c_g dice (it
+    challenges with logistic((q - e - c_g) / T_g)), slipping to a uniform legal action with probability s_g; the grid
+    is every combination of ``temperatures``, ``shifts`` and ``slips``. Vectorised over the points and the hands."""
+
+    def __init__(self, temperatures: Sequence[float] = FAMILY_TEMPERATURES, shifts: Sequence[float] = FAMILY_SHIFTS,
+                 slips: Sequence[float] = FAMILY_SLIPS):
+        grid = np.array(list(itertools.product(temperatures, shifts, slips)), dtype=float)
+        if not len(grid) or grid[:, 0].min() < COLDEST or not ((grid[:, 2] >= 0.0) & (grid[:, 2] <= 1.0)).all():
+            raise UsageError(f"QuantalFamily: needs temperatures >= {COLDEST} and slips in [0, 1], got "
+                             f"{temperatures}, {slips}")
+        self.temperature, self.shift, self.slip = (grid[:, i].copy() for i in range(3))
+        self.labels = tuple(f"quantal:temperature={t:g},shift={c:g},slip={s:g}" for t, c, s in grid)
+        temps, group = np.unique(self.temperature, return_inverse=True)
+        self._temps, self._group = temps, group
+        self._by_temperature = (np.arange(len(temps))[:, None] == group[None, :]).astype(float)  # (U, G) one-hot
+        self._rule = QuantalEstimate()  # its estimates and its actions, memoised
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def _parts(self, hands: np.ndarray, view: PublicView
+               ) -> tuple[tuple[Action, ...], np.ndarray, np.ndarray | None]:
+        """(the actions: raises, challenge, exact call where open; (temperatures, N, raises) raise probabilities given
+        a raise; (points, N) challenge probabilities, None before a bid)."""
+        estimate = self._rule._estimate(np.atleast_2d(hands), view, reading=False)
+        found = self._rule._actions(view)
+        raises = np.stack([raise_probabilities(estimate, found, t) for t in self._temps])
+        if view.bid is None:
+            return found.actions, raises, None
+        challenge = challenge_probabilities(estimate, view, len(found.faces) > 0, self.temperature[:, None],
+                                            self.shift[:, None])
+        return found.actions + ((EXACT,) if view.config.exact_call else ()), raises, challenge
+
+    def point_probabilities(self, hand: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:
+        """(the legal actions, (points, actions): each point's probability of each for the one ``hand``)."""
+        actions, raises, challenge = self._parts(np.asarray(hand)[None, :], view)
+        keep = (1.0 - self.slip)[:, None]
+        honest = raises[self._group, 0, :] * keep
+        columns = [honest] if challenge is None else [honest * (1.0 - challenge), challenge * keep]
+        if len(actions) > sum(c.shape[1] for c in columns):  # the exact call: a slip only
+            columns.append(np.zeros((len(self), 1)))
+        return actions, np.concatenate(columns, axis=1) + (self.slip / len(actions))[:, None]
+
+    def policy(self, hands: np.ndarray, view: PublicView, weights: np.ndarray
+               ) -> tuple[tuple[Action, ...], np.ndarray]:
+        """(the legal actions, (N, actions)): each hand's probability of each under the points mixed by ``weights``
+        (summing to their total)."""
+        actions, raises, challenge = self._parts(hands, view)
+        keep = (1.0 - self.slip) * weights
+        n = raises.shape[1]
+        stay = (np.broadcast_to(keep[:, None], (len(self), n)) if challenge is None
+                else keep[:, None] * (1.0 - challenge))
+        columns = [np.einsum("un,unr->nr", self._by_temperature @ stay, raises)]
+        if challenge is not None:
+            columns.append((keep @ challenge)[:, None])
+        if len(actions) > sum(c.shape[1] for c in columns):
+            columns.append(np.zeros((n, 1)))
+        return actions, np.concatenate(columns, axis=1) + float(weights @ self.slip) / len(actions)

@@ -97,6 +97,10 @@ def validate(cells: Sequence[Cell], games: int, seed: int) -> None:
                     raise UsageError(f"player {echo(spec)} in cell {echo(cell.id, quote=False)}: a person cannot "
                                      f"play in a sweep (its games run unattended, in worker processes); play the "
                                      f"agents with `ldpomdp play`")
+                if getattr(built[spec], "learns_across_games", False):
+                    raise UsageError(f"player {echo(spec)} in cell {echo(cell.id, quote=False)}: it carries what it "
+                                     f"learnt from game to game, so a game would depend on which games its batch "
+                                     f"played before; sweep it without match play")
             try:
                 built[spec].reset(seat, config)
             except UsageError as exc:
