@@ -1,5 +1,5 @@
 """A seat for a text agent: a language model's client, a local model or a script, as a callable from a prompt to an
-answer (docs/text_agents.md).
+answer (docs/evaluate.md, "Text agents").
 
 The package writes each move's prompt (the rules in force, the hand, the dice, the earlier rounds, this round's bids,
 the legal moves and the answer's format), reads the answer leniently (``read_move``), asks again with the reason on an
@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import UsageError, describe
 from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
-from ..registry import import_target
+from ..registry import import_target, spec_text
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, legal_actions, minimal_raises
 from ..validation import int_at_least, number
 
@@ -34,15 +34,25 @@ _NUMBER_WORDS = {word: n for n, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty".split())}
 _FACE_WORDS = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6}
-_QUANTITY = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
-_FACE = r"(\d+)(?:'?s)?|(" + "|".join(_FACE_WORDS) + ")"
+_CALL, _EXACT = r"call|challenge|liar|dudo|doubt", r"exact(?:\s+call)?|calza|spot[\s-]on"
+
+
+def _quantity(n: int) -> str:
+    return rf"(?P<q{n}>\d+|{'|'.join(_NUMBER_WORDS)})"
+
+
+def _face(n: int) -> str:
+    return rf"(?:(?P<f{n}>\d+)(?:'?s)?|(?P<w{n}>{'|'.join(_FACE_WORDS)}))"
+
+
+_FLAGS = re.IGNORECASE | re.ASCII  # ASCII: no Unicode case folding ("ſixes" is no face)
 # a move in the stated format: [Bid: 3, 4] (also [Bid 3 4], [3x4]; [Bid: 3] in the sixes game), [Call], [Exact]
-_BRACKETED = re.compile(r"\[\s*(?:bid\s*:?\s*)?(\d+)\s*(?:[,x×*]\s*|\s+)?(\d+)?\s*\]|\[\s*(call|challenge|liar|dudo|"
-                        r"exact(?:\s+call)?|calza|spot[\s-]on)\s*\]", re.IGNORECASE)
+_BRACKETED = re.compile(rf"\[\s*(?:bid\s*:?\s*)?(?P<q0>\d+)\s*(?:[,x×*]\s*|\s+)?(?P<f0>\d+)?\s*\]"
+                        rf"|\[\s*(?P<call>{_CALL})\s*\]|\[\s*(?P<exact>{_EXACT})\s*\]", _FLAGS)
 # the same moves in running text: "bid 3 4", "3 x 4", "three fours", "I call", "liar!", "exact call", "calza"
-_LOOSE = re.compile(r"\bbid\s*:?\s*" + _QUANTITY + r"\s*[,x×*]?\s*(?:" + _FACE + r")\b|\b" + _QUANTITY
-                    + r"\s*[x×*]\s*(\d+)\b|\b" + _QUANTITY + r"\s+(?:" + _FACE + r")\b|\b(exact(?:\s+call)?|calza|"
-                    r"spot[\s-]on)\b|\b(call|challenge|liar|dudo|doubt)\b", re.IGNORECASE)
+_LOOSE = re.compile(rf"\bbid\s*:?\s*{_quantity(1)}\s*[,x×*]?\s*{_face(1)}\b|\b{_quantity(2)}\s*[x×*]\s*"
+                    rf"(?P<f2>\d+)\b|\b{_quantity(3)}\s+{_face(3)}\b|\b(?P<exact>{_EXACT})\b|\b(?P<call>{_CALL})\b",
+                    _FLAGS)
 
 
 def face_text(face: int, quantity: int = 2) -> str:
@@ -125,7 +135,8 @@ def read_move(answer: str, view: PlayerView) -> Action | NotAMove:
     in running text ("bid 3 4", "3x4", "three fours", "I call", "liar", "exact call"); in the sixes game a bid may
     omit its face."""
     config = view.config
-    found = [_move(m, config) for m in _BRACKETED.finditer(answer)] or _loose_moves(answer, config)
+    bracketed = [_move(m, config) for m in _BRACKETED.finditer(answer)]
+    found = [move for move in bracketed if not isinstance(move, str)] or bracketed or _loose_moves(answer, config)
     if not found:
         return NotAMove("unreadable", f"no move found; answer with {answer_format(config)}")
     move = found[-1]
@@ -153,16 +164,18 @@ def _loose_moves(answer: str, config: GameConfig) -> list[Action | str]:
 
 def _move(match: re.Match, config: GameConfig) -> Action | str:
     """The move one match names (a text saying why not, for a face the dice do not have)."""
-    words = [g for g in match.groups()]
-    calls = [g.lower() for g in words if g and not g[0].isdigit() and g.lower() not in _NUMBER_WORDS
-             and g.lower() not in _FACE_WORDS]
-    if calls:
-        return EXACT if calls[0].startswith(("exact", "calza", "spot")) else CHALLENGE
-    numbers = [g for g in words if g]
-    quantity = _count(numbers[0])
-    face = config.faces if len(numbers) == 1 else _face(numbers[1])
-    if len(numbers) == 1 and config.bids != "sixes":
-        return f"a bid names a quantity and a face, e.g. [Bid: {quantity}, {config.faces}]"
+    found = {name: value for name, value in match.groupdict().items() if value is not None}
+    if "exact" in found:
+        return EXACT
+    if "call" in found:
+        return CHALLENGE
+    quantity = _count(next(v for k, v in found.items() if k.startswith("q")))
+    face = next((int(v) for k, v in found.items() if k.startswith("f")), None)
+    face = next((_FACE_WORDS[v.lower()] for k, v in found.items() if k.startswith("w")), face)
+    if face is None:
+        if config.bids != "sixes":
+            return f"a bid names a quantity and a face, e.g. [Bid: {quantity}, {config.faces}]"
+        face = config.faces
     if not 1 <= face <= config.faces:
         return f"there is no face {face}: the dice have faces 1 to {config.faces}"
     return Bid(quantity, face)
@@ -170,10 +183,6 @@ def _move(match: re.Match, config: GameConfig) -> Action | str:
 
 def _count(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBER_WORDS[word.lower()]
-
-
-def _face(word: str) -> int:
-    return int(word) if word.isdigit() else _FACE_WORDS[word.lower()]
 
 
 @dataclass(frozen=True)
@@ -197,9 +206,12 @@ class TextPlayer:
                  name: str | None = None):
         self.retries = int_at_least("TextPlayer", "retries", retries, 0)
         self.timeout = number("TextPlayer", "timeout", timeout, 0.0)
+        if self.timeout == 0:
+            raise UsageError("TextPlayer.timeout must be above 0 seconds, got 0")
         self.history = int_at_least("TextPlayer", "history", history, 0)
+        named = None
         if isinstance(agent, str):
-            target = agent.strip()
+            target = named = agent.strip()
             module, _, attribute = target.partition(":")
             if not (attribute.isidentifier() and all(part.isidentifier() for part in module.split("."))):
                 raise UsageError(f"TextPlayer.agent: expected package.module:callable, got {agent!r}")
@@ -209,7 +221,11 @@ class TextPlayer:
         if not callable(agent):
             raise UsageError(f"TextPlayer.agent: {agent!r} is not callable (it must take a prompt and return text)")
         self.agent: Callable[[str], str] = agent
-        self.name = name or f"text:agent={getattr(agent, '__qualname__', type(agent).__name__)}"
+        self.name = name or (spec_text("text", {"agent": named, "retries": None if retries == 2 else retries,
+                                                "timeout": None if timeout == 60 else timeout,
+                                                "history": None if history == 3 else history}) if named else
+                             f"TextPlayer({getattr(agent, '__qualname__', type(agent).__name__)})")
+        self._late: threading.Thread | None = None  # a call that timed out and still runs
         self.transcript: dict[str, Any] | None = None
         self.seat, self.config = -1, GameConfig()
         self._rounds: list[str] = []  # what each earlier round showed, one line each
@@ -295,7 +311,12 @@ class TextPlayer:
         return default
 
     def _ask(self, prompt: str) -> _Answer:
-        """The agent's answer to ``prompt`` within the timeout, or why there is none."""
+        """The agent's answer to ``prompt`` within the timeout, or why there is none.
+
+        One call at a time: while a call that timed out still runs, the agent is not called again (the answer is a
+        timeout at once), so a hanging agent holds one thread, and an agent that is not thread-safe one call."""
+        if self._late is not None and self._late.is_alive():
+            return _Answer("", 0.0, NotAMove("timeout", "the agent's last call, which timed out, is still running"))
         box: dict[str, Any] = {}
 
         def call() -> None:
@@ -306,10 +327,14 @@ class TextPlayer:
 
         thread = threading.Thread(target=call, name=f"text agent, seat {self.seat}", daemon=True)
         start = time.perf_counter()
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError as exc:  # no thread to be had (the process's limit)
+            return _Answer("", 0.0, NotAMove("error", f"no thread could run the agent ({exc})"))
         thread.join(self.timeout)
         seconds = time.perf_counter() - start
         if thread.is_alive():
+            self._late = thread
             return _Answer("", seconds, NotAMove("timeout", f"no answer within {self.timeout:g} s"))
         if "error" in box:
             exc = box["error"]

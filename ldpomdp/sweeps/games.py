@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..game import GameRecord, Player, permute, play_game, rotate, seeded_rng
+from ..players.text import TextPlayer
 from ..rules import GameConfig
 from .cell import Cell, game_seed
 from .store import TRANSCRIPTS, game_line
@@ -19,12 +20,12 @@ def play_one(cell: Cell, seed: int, game: int, players: Sequence[Player]) -> tup
     """Play game ``game`` of ``cell`` in the sweep of ``seed``; return the whole game and its ``games.jsonl`` line.
 
     ``players`` are built from the cell's specs in its order, and seated by the cell's ``seating``. The same arguments
-    always play the same game (given players that play the same moves). A player with a ``transcript`` (a text agent's
-    calls: ``ldpomdp.players.text``) has it stored in the line's ``TRANSCRIPTS`` list, by player."""
+    always play the same game (given players that play the same moves). A text agent's transcript (its calls:
+    ``ldpomdp.players.text.TextPlayer``) is stored in the line's ``TRANSCRIPTS`` list, by player."""
     seated, seat_of = (permute if cell.seating == "permute" else rotate)(players, game)
     played = play_game(cell.config, seated, seeded_rng(game_seed(seed, cell, game), players), first_opener=0)
     line = game_line(cell.id, game, seed, [seat_of.index(s) for s in range(len(players))], played)
-    transcripts = [getattr(player, "transcript", None) for player in players]
+    transcripts = [player.transcript if isinstance(player, TextPlayer) else None for player in players]
     if any(transcript is not None for transcript in transcripts):  # text agents' calls, by player (None: no text)
         line[TRANSCRIPTS] = transcripts
     return played, line

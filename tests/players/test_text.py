@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -67,6 +68,7 @@ def view(config=TODAY, bid=None, hand=(1, 0, 2, 0, 1, 1), dice=(5, 5)):
     ("[Call]", CHALLENGE),
     ("I challenge", CHALLENGE),
     ("I'd raise to 3 fours. Actually no, I call.", CHALLENGE),  # the last move named
+    ("[Bid: 4, 5] is my move [1]", Bid(4, 5)),  # a bracket that is no move is passed over
 ])
 def test_answers_are_read_leniently(answer, move):
     assert read_move(answer, view(bid=Bid(2, 6))) == move
@@ -74,6 +76,7 @@ def test_answers_are_read_leniently(answer, move):
 
 @pytest.mark.parametrize("answer, config, bid, kind, says", [
     ("hmm", TODAY, Bid(2, 6), "unreadable", "no move found; answer with [Bid: QUANTITY, FACE] or [Call]"),
+    ("bid 4 \u017fixes", TODAY, Bid(2, 6), "unreadable", "no move found"),  # no Unicode case folding
     ("[Bid: 3, 9]", TODAY, Bid(2, 6), "unreadable", "there is no face 9"),
     ("[Bid: 3]", TODAY, Bid(2, 6), "unreadable", "a bid names a quantity and a face"),
     ("[Bid: 2, 5]", TODAY, Bid(2, 6), "illegal", "2 fives is not a raise over 2 sixes with 10 dice on the table"),
@@ -166,9 +169,34 @@ def test_timeouts_exceptions_and_non_text_are_recorded_not_raised():
     assert 'raise ConnectionError("server down")' in player.transcript["calls"][0]["reason"]  # the agent's line
 
 
+def test_a_hanging_agent_is_called_once_at_a_time():
+    """While a call that timed out still runs, the agent is not called again: one thread, one call at a time."""
+    started, release = [], threading.Event()
+
+    def hangs(prompt):
+        started.append(prompt)
+        release.wait(5)
+        return "[Call]"
+
+    player = TextPlayer(agent=hangs, retries=3, timeout=0.05)
+    player.reset(0, TODAY)
+    for _ in range(3):
+        assert player.act(view(bid=Bid(2, 6)), np.random.default_rng(0)) is CHALLENGE
+    assert len(started) == 1 and player.transcript["timeout"] == 12 and player.transcript["defaults"] == 3
+    assert [c["reason"] for c in player.transcript["calls"][1:3]] == [
+        "the agent's last call, which timed out, is still running"] * 2
+    release.set()
+    player._late.join(5)
+    # free again: called at each of its 4 tries (its "[Call]" cannot open a round), then the default opening bid
+    assert player.act(view(), np.random.default_rng(0)) == Bid(1, 1) and len(started) == 5
+
+
 def test_the_spec_imports_the_agent_and_refuses_what_it_cannot_call(agents):
     player = make_seat(f"text:agent={agents}:good,retries=1,timeout=5")
     assert isinstance(player, TextPlayer) and player.retries == 1 and player.timeout == 5
+    assert player.name == f"text:agent={agents}:good,retries=1,timeout=5"  # its canonical spec
+    with pytest.raises(UsageError, match="timeout must be above 0 seconds"):
+        make_player(f"text:agent={agents}:good,timeout=0")
     for spec, says in ((f"text:agent={agents}:missing", "has no 'missing'"),
                        ("text:agent=no_such_module:ask", "no module named 'no_such_module'"),
                        ("text:agent=not a target", "expected package.module:callable"),
