@@ -21,7 +21,7 @@ from ..registry import canonical_spec, spec_text
 from ..rules import GameConfig, dice_text
 from .cell import Cell
 from .csv_format import columns_of, write_csv
-from .runner import run_sweep
+from .runner import run_sweep, validate
 from .statistics import SummaryRow, summarize, wilson_interval
 from .store import GAMES_FILE, read_games
 from .tournament import Standings, Tournament, run_tournament
@@ -75,7 +75,8 @@ def evaluate(agent: str, out: str | Path, config: GameConfig, games: int, *, lad
         run_options: ``run_sweep``'s (workers, scheduler, executor, progress).
 
     Raises:
-        UsageError: the agent is on the ladder, or a number of seats is not 2 to the agents' count; before any game.
+        UsageError: the agent is on the ladder, a number of seats is not 2 to the agents' count or given twice, or a
+            spec cannot play its rules; before any game.
     """
     agent = canonical_spec(agent)
     ladder = tuple(canonical_spec(spec) for spec in ladder)
@@ -85,18 +86,25 @@ def evaluate(agent: str, out: str | Path, config: GameConfig, games: int, *, lad
                         for n in seats):
         raise UsageError(f"seats must be player counts from 2 to {len(ladder) + 1} (the ladder and the agent), got "
                          f"{list(seats)}")
+    if len(set(seats)) < len(seats):
+        raise UsageError(f"seats gives a number of players twice: {list(seats)}")
+    tournaments = [Tournament((agent, *ladder), replace(config, num_players=n, dice=config.starting_dice[:1] * n),
+                              games, seed) for n in seats]
+    probe = (Cell((spec_text("lbr", {"policy": agent}), agent), replace(config, num_players=2,
+                                                                        dice=(probe_dice, probe_dice)))
+             if probe_games and 2 in seats else None)
+    validate([cell for t in tournaments for cell in t.cells] + ([probe] if probe else []), max(games, probe_games),
+             seed)  # every spec plays its rules: refused now, not after hours of games
     out, rows = Path(out), []
-    for n in seats:
-        tournament = Tournament((agent, *ladder), replace(config, num_players=n, dice=config.starting_dice[:1] * n),
-                                games, seed)
+    for tournament in tournaments:
+        n = tournament.players
         folder = out / f"{n}-players"
         if log:
             log(f"== {n} players: {agent} and the ladder, {games} games a group -> {folder}")
         rows += _tournament_rows(agent, tournament, run_tournament(tournament, folder, plot=False, log=log,
                                                                    **run_options), folder)
-    if probe_games and 2 in seats:
-        probed = replace(config, num_players=2, dice=(probe_dice, probe_dice))
-        rows.append(_probe(agent, probed, probe_games, out / "probe", seed, log, run_options))
+    if probe is not None:
+        rows.append(_probe(probe, probe_games, out / "probe", seed, log, run_options))
     write_csv(out / EVALUATION_FILE, list(columns_of(EvaluationRow)), [astuple(row) for row in rows], newline="\n")
     if log:
         log(format_evaluation(agent, rows))
@@ -137,14 +145,15 @@ def _row(players: int, opponents: str, wins: int, games: int, rating: float, ran
                          1.0 / players if fair is None else fair, rating, rank)
 
 
-def _probe(agent: str, config: GameConfig, games: int, folder: Path, seed: int, log: Callable[[str], None] | None,
+def _probe(cell: Cell, games: int, folder: Path, seed: int, log: Callable[[str], None] | None,
            run_options: dict) -> EvaluationRow:
-    """The exploitation probe: ``lbr:AGENT``'s wins against the agent (2 players, seats rotated)."""
-    lbr = spec_text("lbr", {"policy": agent})
+    """The exploitation probe: the wins of ``cell``'s ``lbr:AGENT`` against the agent (2 players, seats rotated)."""
+    lbr, agent = cell.players
     if log:
-        log(f"== exploitation probe: {lbr} against {agent}, {dice_text(config.starting_dice[0])} each, {games} games "
-            f"-> {folder}")
-    (row, _) = run_sweep([Cell((lbr, agent), config)], games, folder, seed, log=log, exact=False, **run_options)
+        log(f"== exploitation probe: {lbr} against {agent}, {dice_text(cell.dice)} each, {games} games -> {folder}"
+            + ("\n   (LBR asks the text agent once per hand it could hold at each of its decisions: those calls are "
+               "not in text_costs.csv)" if agent.startswith("text:") else ""))
+    (row, _) = run_sweep([cell], games, folder, seed, log=log, exact=False, **run_options)
     return _row(2, "lbr", row.wins, row.games, math.nan, 0, fair=0.5)
 
 
