@@ -209,9 +209,10 @@ register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS,
                  "table is shipped or solves on first use within about two CPU minutes, the equilibrium (cfr) with "
                  "the local best response to the listed types once revealed hands have identified the opponent with "
                  "the given confidence, until those rounds have lost more than stop_loss of its game value; with "
-                 "learn=true it also fits a family of noisy honest bidders and exploits whenever the fit explains the "
-                 "opponent better than the equilibrium, risking only allowance plus what it has won (match=true: "
-                 "carried from game to game, not in sweeps); elsewhere the bid-reading search "
+                 "learn=true it also fits a family of noisy honest bidders, identifies the opponent once the family "
+                 "and the listed types hold the given confidence, and exploits a round only if it risks at most "
+                 "allowance plus what it has won (match=true: carried from game to game, not in sweeps); elsewhere "
+                 "the bid-reading search "
                  "(lbr:quantal:reads=true,ends=fair); machinery=equilibrium|search forces one, e.g. "
                  "robust:confidence=0.9,stop_loss=0.5 or robust:learn=true,match=true")
 register("text", "ldpomdp.players.text:TextPlayer", kinds={"agent": CODE},

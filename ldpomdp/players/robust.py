@@ -85,24 +85,23 @@ class RobustPlayer(BaseOpponent):
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE,
                  confidence: float = 0.95, floor: float = 0.01, tremble: float = DEFAULT_TREMBLE,
-                 lookahead: int = 2, stop_loss: float | None = None, machinery: str = "auto", learn: bool = False,
-                 allowance: float | None = None, match: bool = False, name: str | None = None):
+                 lookahead: int = 2, stop_loss: float = DEFAULT_STOP_LOSS, machinery: str = "auto",
+                 learn: bool = False, allowance: float = DEFAULT_ALLOWANCE, match: bool = False,
+                 name: str | None = None):
         self.machinery = one_of("RobustPlayer", "machinery", machinery, MACHINERY)
         for key, flag in (("learn", learn), ("match", match)):
             if not isinstance(flag, bool):
                 raise UsageError(f"RobustPlayer.{key} must be true or false, got {flag!r}")
-        if learn and stop_loss is not None:
+        if learn and stop_loss != DEFAULT_STOP_LOSS:
             raise UsageError("RobustPlayer: with learn=true its safety budget (allowance=) replaces stop_loss")
-        if not learn and allowance is not None:
+        if not learn and allowance != DEFAULT_ALLOWANCE:
             raise UsageError("RobustPlayer: allowance= is the safety budget of learn=true; without it, stop_loss=")
         self.learn, self.match = learn, match
         self.learns_across_games = match  # what it learnt in a game changes its next one (sweeps refuse it)
         self.confidence = number("RobustPlayer", "confidence", confidence, 0.0, 1.0)
         floor = number("RobustPlayer", "floor", floor, 0.0, 1.0)
-        self.stop_loss = number("RobustPlayer", "stop_loss", DEFAULT_STOP_LOSS if stop_loss is None else stop_loss,
-                                0.0)
-        self.allowance = number("RobustPlayer", "allowance", DEFAULT_ALLOWANCE if allowance is None else allowance,
-                                0.0)
+        self.stop_loss = number("RobustPlayer", "stop_loss", stop_loss, 0.0)
+        self.allowance = number("RobustPlayer", "allowance", allowance, 0.0)
         if 1.0 - self.confidence <= floor:
             raise UsageError(f"RobustPlayer: confidence {confidence} can never be reached: the safe type keeps at "
                              f"least the floor {floor} of the posterior (need confidence < 1 - floor)")
@@ -126,8 +125,9 @@ class RobustPlayer(BaseOpponent):
             key: None if value == default else value for key, value, default in
             (("types", self.model.types, DEFAULT_TYPES), ("safe", self.model.safe, DEFAULT_SAFE),
              ("confidence", confidence, 0.95), ("floor", floor, 0.01), ("tremble", tremble, DEFAULT_TREMBLE),
-             ("lookahead", lookahead, 2), ("stop_loss", stop_loss, None), ("machinery", self.machinery, "auto"),
-             ("learn", learn, False), ("allowance", allowance, None), ("match", match, False))})
+             ("lookahead", lookahead, 2), ("stop_loss", stop_loss, DEFAULT_STOP_LOSS),
+             ("machinery", self.machinery, "auto"), ("learn", learn, False),
+             ("allowance", allowance, DEFAULT_ALLOWANCE), ("match", match, False))})
         self.decisions = self.exploited = 0
         self.exploit_result, self.exploiting = 0.0, False
         self.won = self.risk = 0.0  # game value won since the game (match) began; this round's risk (learn)
