@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import UsageError
 from ..rules import GameConfig
-from .choices import LADDER, LIMITS, recommendation, rule_controls, rule_fields, rule_sets, spec_choices
+from .choices import LEVELS, LIMITS, recommendation, rule_controls, rule_fields, rule_sets, spec_choices
 from .results import Results, ResultsFolder
 from .session import Sessions, WebError, WebGame, new_game, recommend
 
@@ -88,7 +88,7 @@ class Handlers:
         recommended agent and what it plays under today's rules."""
         return JSONResponse({"limits": LIMITS, "allow_plugins": self.allow_plugins, "results": self.folder is not None,
                              "rules": rule_fields(), "controls": rule_controls(), "rule_sets": rule_sets(),
-                             "ladder": list(LADDER),
+                             "ladder": list(LEVELS),
                              "recommended": await run_in_threadpool(recommendation, GameConfig())})
 
     async def players(self, request: Request) -> Response:

@@ -15,7 +15,7 @@ from ..players.robust import table_source
 from ..registry import CODE, RECOMMENDED, parse_spec, player_parameters, registered_names
 from ..rules import BID_MODES, LOSS_RULES, OPENER_RULES, PRESETS, RAISE_ORDERS, WILD_BID_RULES, GameConfig
 
-__all__ = ["LIMITS", "EXAMPLE_SPECS", "LADDER", "rule_fields", "rule_controls", "rule_sets", "spec_choices",
+__all__ = ["LIMITS", "EXAMPLE_SPECS", "LEVELS", "rule_fields", "rule_controls", "rule_sets", "spec_choices",
            "rules_from_form", "recommendation"]
 
 # what the server plays at most: the page lists every bid up to the dice on the table
@@ -26,7 +26,7 @@ EXAMPLE_SPECS = {"bluff": "bluff:0.3", "oehm": "oehm:0.2", "burcsi-nagy": "burcs
                  "lbr": "lbr:one-third"}
 # the opponents the form opens with, weakest first: each plays every table the page offers (2-6 players, each rule
 # set), and each beats the one before it in the measured results (why: In the browser, "The opponent ladder")
-LADDER = (
+LEVELS = (
     {"name": "beginner", "label": "Beginner", "spec": "one-third",
      "words": "counts its own dice and a third of the others', and bids or calls on that count: honest and "
               "predictable"},

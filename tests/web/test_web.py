@@ -670,7 +670,8 @@ def test_the_agents_offered_are_the_registrys_seats_with_their_parameters_and_de
     client = _client(app)
     options = client.get("/api/options").json()
     choices = {c["name"]: c for c in client.get("/api/players").json()["players"]}
-    assert set(choices) == set(registered_names(seats_only=True)) - {"human"}  # `ldpomdp players` less the models
+    # `ldpomdp players` less the models, the person and the seat of user code (text: a plug-in)
+    assert set(choices) == set(registered_names(seats_only=True)) - {"human", "text"}
     assert all(c["summary"] == registered_names()[name] for name, c in choices.items())
     robust = {p["name"]: p for p in choices["robust"]["parameters"]}
     assert robust["confidence"]["default"] == "0.95" and robust["stop_loss"]["default"] == "0.5"
