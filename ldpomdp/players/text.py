@@ -337,8 +337,8 @@ class TextPlayer:
             self._late = thread
             return _Answer("", seconds, NotAMove("timeout", f"no answer within {self.timeout:g} s"))
         if "error" in box:
-            exc = box["error"]
-            reason = f"the agent raised {type(exc).__name__}: {exc}\n{describe(exc)}".rstrip()
+            raised = box["error"]
+            reason = f"the agent raised {type(raised).__name__}: {raised}\n{describe(raised)}".rstrip()
             return _Answer("", seconds, NotAMove("error", reason))
         if not isinstance(box.get("answer"), str):
             reason = f"the agent returned {type(box.get('answer')).__name__}, not text"
