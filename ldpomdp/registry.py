@@ -167,8 +167,9 @@ register("quantal", "ldpomdp.players.quantal:QuantalEstimate",
                  "1): challenges with probability 1 / (1 + exp(-(bid - estimate) / T)), else raises to each legal bid "
                  "in proportion to exp((estimate - quantity) / T); never the exact call; with reads=true each other "
                  "seat counts at its expected matching dice given its bids this round (a seat that believes bids); "
-                 "with fit=true T is refitted after each round to the seat's bids shown so far (maximum likelihood "
-                 "over 0.1-4 dice); a model of an honest, noisy player, e.g. quantal:temperature=0.5")
+                 "with fit=true T (0.1-4 dice) and reads are refitted after each round to the seat's raises and "
+                 "challenges shown so far (maximum likelihood); a model of an honest, noisy player, e.g. "
+                 "quantal:temperature=0.5")
 register("random", "ldpomdp.players.random_player:RandomPlayer", summary="uniform over legal actions")
 register("human", "ldpomdp.players.human:HumanPlayer",
          summary="you, in the terminal (ASCII dice; bad input is re-prompted with the reason): ldpomdp play only, "

@@ -5,8 +5,9 @@ facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(
 legal bid (q', f') with probability proportional to exp((e(f') - q') / T); never the exact call; cold, it challenges
 where the one-third rule does (e(f) = q: half the time). With ``reads``, e(f) counts each other seat at its expected
 matching dice given its bids this round, read as the non-reading rule's (exact posterior). With ``fit``, a model of
-one seat sets T after each round to the temperature of ``FAMILY_TEMPERATURES`` under which that seat's bids so far
-were likeliest, given the hands shown at each round's end (maximum likelihood; before any, ``temperature``).
+one seat sets T and whether it reads after each round to the pair (a temperature of ``FAMILY_TEMPERATURES``, reading
+or not) under which that seat's raises and challenges so far were likeliest, given the hands shown at each round's
+end (maximum likelihood; before any, ``temperature`` and ``reads``).
 """
 
 from __future__ import annotations
@@ -90,11 +91,11 @@ class QuantalEstimate(BaseOpponent):
             raise UsageError(f"QuantalEstimate.reads must be true or false, got {reads!r}")
         if not isinstance(fit, bool):
             raise UsageError(f"QuantalEstimate.fit must be true or false, got {fit!r}")
-        self.reads, self.fit, self.start_temperature = reads, fit, self.temperature
+        self.reads, self.fit, self._start = reads, fit, (reads, self.temperature)
         self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else self.temperature,
                                                   "reads": reads or None, "fit": fit or None})
-        self._fitted = np.zeros(len(FAMILY_TEMPERATURES))  # fit: each temperature's log-likelihood of the shown bids
-        self._shown: list[tuple[PublicView, Bid]] = []  # fit: this round's bids by the modelled seat
+        self._fitted = np.zeros((2, len(FAMILY_TEMPERATURES)))  # fit: log-likelihood of the shown actions by (reads, T)
+        self._shown: list[tuple[PublicView, Action]] = []  # fit: this round's raises and challenge by its seat
         self._memo: ViewMemo[tuple[_Raises, np.ndarray]] = ViewMemo()
         self._raises: BoundedCache[tuple[GameConfig, int, Bid | None], _Raises] = BoundedCache(RAISES_MEMO)
         self._read: BoundedCache[tuple[GameConfig, tuple[int, ...], History], Reading] = BoundedCache(READ_MEMO)
@@ -153,7 +154,7 @@ class QuantalEstimate(BaseOpponent):
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
         if self.fit:  # a new game: the fit starts again
-            self._set_temperature(self.start_temperature)
+            self._set_model(*self._start)
             self._fitted[:] = 0.0
             self._shown = []
 
@@ -161,9 +162,8 @@ class QuantalEstimate(BaseOpponent):
         if isinstance(event, RoundStart):  # a new round's bids: no key of the last round's comes again
             self._clear()
             self._shown = []
-        elif self.fit and isinstance(event, ActionTaken) and event.seat == self.seat \
-                and isinstance(event.action, Bid):
-            self._shown.append((event.view, event.action))
+        elif self.fit and isinstance(event, ActionTaken) and event.seat == self.seat and event.action is not EXACT:
+            self._shown.append((event.view, event.action))  # a raise or a challenge (it never makes the exact call)
         elif self.fit and isinstance(event, RoundEnd) and self._shown:
             self._fit(np.asarray(event.hands[self.seat])[None, :])
 
@@ -173,20 +173,21 @@ class QuantalEstimate(BaseOpponent):
         self._bidding.clear()
         self._memo = ViewMemo()
 
-    def _set_temperature(self, temperature: float) -> None:
-        if temperature != self.temperature:
-            self.temperature = temperature
+    def _set_model(self, reads: bool, temperature: float) -> None:
+        if (reads, temperature) != (self.reads, self.temperature):
+            self.reads, self.temperature = reads, temperature
             self._clear()
 
     def _fit(self, hand: np.ndarray) -> None:
-        """Add the log-likelihood of this round's shown bids (the seat's ``hand`` now known) at each temperature of
-        ``FAMILY_TEMPERATURES``, and play the likeliest."""
-        for k, temperature in enumerate(FAMILY_TEMPERATURES):
-            self._set_temperature(temperature)
-            for view, bid in self._shown:
-                found, probs = self._policy(hand, view, self.reads)
-                self._fitted[k] += np.log(max(float(probs[0, found.columns[bid]]), 1e-300))
-        self._set_temperature(FAMILY_TEMPERATURES[int(np.argmax(self._fitted))])
+        """Add the log-likelihood of this round's shown actions (the seat's ``hand`` now known) for the rule reading
+        bids or not at each temperature of ``FAMILY_TEMPERATURES``, and play the likeliest."""
+        for reads, k in itertools.product((False, True), range(len(FAMILY_TEMPERATURES))):
+            self._set_model(reads, FAMILY_TEMPERATURES[k])
+            for view, action in self._shown:
+                found, probs = self._policy(hand, view, reads)
+                self._fitted[int(reads), k] += np.log(max(float(probs[0, found.columns[action]]), 1e-300))
+        reads, k = np.unravel_index(int(np.argmax(self._fitted)), self._fitted.shape)
+        self._set_model(bool(reads), FAMILY_TEMPERATURES[k])
         self._shown = []
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:

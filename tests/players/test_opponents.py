@@ -337,9 +337,9 @@ class Watched:
 @pytest.mark.parametrize("rules", [None, "perudo"])
 @pytest.mark.parametrize("spec, fitted", [("one-third", min), ("random", max)])
 def test_fitted_quantal_finds_the_temperature_of_the_bids_it_is_shown(rules, spec, fitted):
-    """fit=true: after each round the temperature is the likeliest of the grid for the seat's bids shown so far; the
-    one-third rule (deterministic raises) comes out coldest, a uniform random bidder hottest; a new game starts from
-    the given temperature again, and fit=false never moves."""
+    """fit=true: after each round the temperature and the reading are the likeliest of the grid for the seat's raises
+    and challenges shown so far; the one-third rule, the non-reading rule's cold limit, comes out coldest, a uniform
+    random player hottest; a new game starts from the given model again, and fit=false never moves."""
     from ldpomdp.players.quantal import FAMILY_TEMPERATURES
     config = GameConfig(num_players=3, dice=3) if rules is None else GameConfig.preset(rules, num_players=3, dice=3)
     model, still = QuantalEstimate(reads=True, fit=True), QuantalEstimate(reads=True)
@@ -347,9 +347,9 @@ def test_fitted_quantal_finds_the_temperature_of_the_bids_it_is_shown(rules, spe
     play_game(config, [Watched(make_player(spec), model), make_player("one-third"),
                        Watched(make_player("one-third"), still)], 3)
     assert model.temperature == fitted(FAMILY_TEMPERATURES)
-    assert still.temperature == 1.0
+    assert still.temperature == 1.0 and still.reads
     model.reset(0, config)
-    assert model.temperature == 1.0 and not model._fitted.any()
+    assert model.temperature == 1.0 and model.reads and not model._fitted.any()
 
 
 def test_reading_quantal_in_the_sixes_game_reads_matching_counts_as_every_hand_would():
