@@ -4,10 +4,9 @@ With e(f) the expected matching dice on the table for face f (``expected_matches
 facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(f)) / T)), and otherwise raises to a
 legal bid (q', f') with probability proportional to exp((e(f') - q') / T); never the exact call; cold, it challenges
 where the one-third rule does (e(f) = q: half the time). With ``reads``, e(f) counts each other seat at its expected
-matching dice given its bids this round, read as the non-reading rule's (exact posterior). With ``fit``, a model of
-one seat sets T and whether it reads after each round to the pair (a temperature of ``FAMILY_TEMPERATURES``, reading
-or not) under which that seat's raises and challenges so far were likeliest, given the hands shown at each round's
-end (maximum likelihood; before any, ``temperature`` and ``reads``).
+matching dice given its bids this round, read as the non-reading rule's (exact posterior). With ``fit``, after each
+round a model of one seat takes the T of ``FAMILY_TEMPERATURES`` and the reading under which that seat's raises and
+challenges so far were likeliest, given the hands shown (maximum likelihood; before any, ``temperature``, ``reads``).
 """
 
 from __future__ import annotations
@@ -186,8 +185,8 @@ class QuantalEstimate(BaseOpponent):
             for view, action in self._shown:
                 found, probs = self._policy(hand, view, reads)
                 self._fitted[int(reads), k] += np.log(max(float(probs[0, found.columns[action]]), 1e-300))
-        reads, k = np.unravel_index(int(np.argmax(self._fitted)), self._fitted.shape)
-        self._set_model(bool(reads), FAMILY_TEMPERATURES[k])
+        best = int(np.argmax(self._fitted))  # row: reads, column: the temperature
+        self._set_model(best >= len(FAMILY_TEMPERATURES), FAMILY_TEMPERATURES[best % len(FAMILY_TEMPERATURES)])
         self._shown = []
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:
