@@ -54,6 +54,10 @@ class BoundedCache(OrderedDict[K, V]):
             self.move_to_end(key)
             return super().__getitem__(key)
 
+    def __reduce__(self) -> tuple[type, tuple[int]]:
+        """Copied or pickled empty: its entries are recomputed on use, and its lock cannot be copied."""
+        return type(self), (self.maxsize,)
+
     def __setitem__(self, key: K, value: V) -> None:
         with self._lock:
             super().__setitem__(key, value)

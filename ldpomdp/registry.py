@@ -167,7 +167,9 @@ register("quantal", "ldpomdp.players.quantal:QuantalEstimate",
                  "1): challenges with probability 1 / (1 + exp(-(bid - estimate) / T)), else raises to each legal bid "
                  "in proportion to exp((estimate - quantity) / T); never the exact call; with reads=true each other "
                  "seat counts at its expected matching dice given its bids this round (a seat that believes bids); "
-                 "a model of an honest, noisy player, e.g. quantal:temperature=0.5")
+                 "with fit=true T (0.1-4 dice) and reads are refitted after each round to the seat's raises and "
+                 "challenges shown so far (maximum likelihood); a model of an honest, noisy player, e.g. "
+                 "quantal:temperature=0.5")
 register("random", "ldpomdp.players.random_player:RandomPlayer", summary="uniform over legal actions")
 register("human", "ldpomdp.players.human:HumanPlayer",
          summary="you, in the terminal (ASCII dice; bad input is re-prompted with the reason): ldpomdp play only, "
@@ -213,7 +215,7 @@ register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS,
                  "and the listed types hold the given confidence, and exploits a round only if it risks at most "
                  "allowance plus what it has won (match=true: carried from game to game, not in sweeps); elsewhere "
                  "the bid-reading search "
-                 "(lbr:quantal:reads=true,ends=fair); machinery=equilibrium|search forces one, e.g. "
+                 "(lbr:[quantal:fit=true,reads=true],ends=fair); machinery=equilibrium|search forces one, e.g. "
                  "robust:confidence=0.9,stop_loss=0.5 or robust:learn=true,match=true")
 register("text", "ldpomdp.players.text:TextPlayer", kinds={"agent": CODE},
          summary="a text agent (a language model's client, a local model, a script): agent=module:callable takes "

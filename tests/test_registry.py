@@ -284,7 +284,7 @@ def test_a_key_the_nested_player_does_not_take_goes_to_the_player_around_it(writ
 
 
 def test_a_key_no_player_of_a_nested_spec_takes_is_refused_showing_the_bracketed_form():
-    with pytest.raises(ValueError, match=re.escape("neither quantal nor lbr takes speed (quantal takes reads, "
+    with pytest.raises(ValueError, match=re.escape("neither quantal nor lbr takes speed (quantal takes fit, reads, "
                                                    "temperature; lbr takes ends, lookahead, policy, raises, table)")
                        ) as err:
         parse_spec("lbr:quantal:speed=2,ends=fair")

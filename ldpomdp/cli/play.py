@@ -61,8 +61,8 @@ def _yes(prompt: str) -> bool:
 # your own class, listed after the registered players (``ldpomdp.registry`` reads such a spec)
 OWN_CLASS = ("package.module:Class", "your own class, built with the keyword arguments given, e.g. "
                                      "mypkg.bots:Cautious:level=2")
-SEAT_ADVICE = ("Against an opponent you do not know, seat `robust` (two players: today's rules, Perudo, Dudo); at a "
-               "table of three to six, `lbr:quantal:reads=true,ends=fair`.")
+SEAT_ADVICE = ("Against an opponent you do not know, seat `robust`: it plays every table, 2-6 players, any rules "
+               "and dice.")
 
 
 def player_listing() -> list[tuple[str, str, str]]:

@@ -4,7 +4,9 @@ With e(f) the expected matching dice on the table for face f (``expected_matches
 facing a bid of q on face f it challenges with probability 1 / (1 + exp(-(q - e(f)) / T)), and otherwise raises to a
 legal bid (q', f') with probability proportional to exp((e(f') - q') / T); never the exact call; cold, it challenges
 where the one-third rule does (e(f) = q: half the time). With ``reads``, e(f) counts each other seat at its expected
-matching dice given its bids this round, read as the non-reading rule's (exact posterior).
+matching dice given its bids this round, read as the non-reading rule's (exact posterior). With ``fit``, after each
+round a model of one seat takes the T of ``FAMILY_TEMPERATURES`` and the reading under which that seat's raises and
+challenges so far were likeliest, given the hands shown (maximum likelihood; before any, ``temperature``, ``reads``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 from ..caches import BoundedCache
 from ..errors import UsageError
 from ..estimate import expected_matches, unseen_matches
-from ..game import Event, PlayerView, PublicView, RoundStart
+from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
 from ..hands import solver_hands
 from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..registry import spec_text
@@ -80,15 +82,19 @@ class QuantalEstimate(BaseOpponent):
     """Challenges with logistic((q - e) / ``temperature``), else raises with softmax((e - q') / ``temperature``);
     with ``reads``, e counts the other seats at their posteriors given their bids this round."""
 
-    def __init__(self, temperature: float = 1.0, reads: bool = False, name: str | None = None):
+    def __init__(self, temperature: float = 1.0, reads: bool = False, fit: bool = False, name: str | None = None):
         # colder plays as the cold limit already (any two margins differ by a sixth of a die at least), and cannot
         # overflow the logits
         self.temperature = number("QuantalEstimate", "temperature", temperature, COLDEST)
         if not isinstance(reads, bool):
             raise UsageError(f"QuantalEstimate.reads must be true or false, got {reads!r}")
-        self.reads = reads
+        if not isinstance(fit, bool):
+            raise UsageError(f"QuantalEstimate.fit must be true or false, got {fit!r}")
+        self.reads, self.fit, self._start = reads, fit, (reads, self.temperature)
         self.name = name or spec_text("quantal", {"temperature": None if self.temperature == 1.0 else self.temperature,
-                                                  "reads": reads or None})
+                                                  "reads": reads or None, "fit": fit or None})
+        self._fitted = np.zeros((2, len(FAMILY_TEMPERATURES)))  # fit: log-likelihood of the shown actions by (reads, T)
+        self._shown: list[tuple[PublicView, Action]] = []  # fit: this round's raises and challenge by its seat
         self._memo: ViewMemo[tuple[_Raises, np.ndarray]] = ViewMemo()
         self._raises: BoundedCache[tuple[GameConfig, int, Bid | None], _Raises] = BoundedCache(RAISES_MEMO)
         self._read: BoundedCache[tuple[GameConfig, tuple[int, ...], History], Reading] = BoundedCache(READ_MEMO)
@@ -144,10 +150,44 @@ class QuantalEstimate(BaseOpponent):
             found = self._bidding[key] = (raises.columns, probs)
         return found
 
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        if self.fit:  # a new game: the fit starts again
+            self._set_model(*self._start)
+            self._fitted[:] = 0.0
+            self._shown = []
+
     def observe(self, event: Event) -> None:
         if isinstance(event, RoundStart):  # a new round's bids: no key of the last round's comes again
-            self._read.clear()
-            self._bidding.clear()
+            self._clear()
+            self._shown = []
+        elif self.fit and isinstance(event, ActionTaken) and event.seat == self.seat and event.action is not EXACT:
+            self._shown.append((event.view, event.action))  # a raise or a challenge (it never makes the exact call)
+        elif self.fit and isinstance(event, RoundEnd) and self._shown:
+            self._fit(np.asarray(event.hands[self.seat])[None, :])
+
+    def _clear(self) -> None:
+        """Forget the round's memoised readings and policies (a new round, or a new temperature)."""
+        self._read.clear()
+        self._bidding.clear()
+        self._memo = ViewMemo()
+
+    def _set_model(self, reads: bool, temperature: float) -> None:
+        if (reads, temperature) != (self.reads, self.temperature):
+            self.reads, self.temperature = reads, temperature
+            self._clear()
+
+    def _fit(self, hand: np.ndarray) -> None:
+        """Add the log-likelihood of this round's shown actions (the seat's ``hand`` now known) for the rule reading
+        bids or not at each temperature of ``FAMILY_TEMPERATURES``, and play the likeliest."""
+        for reads, k in itertools.product((False, True), range(len(FAMILY_TEMPERATURES))):
+            self._set_model(reads, FAMILY_TEMPERATURES[k])
+            for view, action in self._shown:
+                found, probs = self._policy(hand, view, reads)
+                self._fitted[int(reads), k] += np.log(max(float(probs[0, found.columns[action]]), 1e-300))
+        best = int(np.argmax(self._fitted))  # row: reads, column: the temperature
+        self._set_model(best >= len(FAMILY_TEMPERATURES), FAMILY_TEMPERATURES[best % len(FAMILY_TEMPERATURES)])
+        self._shown = []
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:
         """The legal raises, then the challenge when a bid stands, and (N, those actions) their probabilities for

@@ -36,7 +36,7 @@ __all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS", "DEFAULT_ALLOWANCE", "MACHINERY"
 DEFAULT_STOP_LOSS = 0.5  # game value the exploited rounds may lose before the player keeps to the equilibrium
 DEFAULT_ALLOWANCE = 0.5  # with learn: game value it may risk before it has won any (a match's, or a game's)
 MACHINERY = ("auto", "equilibrium", "search")  # robust's machinery= values; auto: machinery_for the table
-SEARCH = "lbr:quantal:reads=true,ends=fair"  # the bid-reading search, with fair round ends (needs no table)
+SEARCH = "lbr:[quantal:fit=true,reads=true],ends=fair"  # the bid-reading search, fair round ends (needs no table)
 SOLVE_ON_USE = 120  # CPU s: a two-player table estimated to solve within this is solved on first use, else the search
 
 

@@ -220,6 +220,18 @@ def test_fair_ends_value_a_right_exact_call_by_the_die_it_gives_back():
                                atol=1e-12)
 
 
+def test_a_model_object_is_copied_for_each_other_seat():
+    """Given a model object (not a spec), LBR at three players plays a game with a deep copy of it at each other
+    seat (its memos copied empty)."""
+    from ldpomdp.players.quantal import QuantalEstimate
+    model = QuantalEstimate(reads=True)
+    lbr = LocalBestResponse(model, ends="fair")
+    record = play_game(GameConfig.preset("perudo", num_players=3, dice=2), [lbr, *map(make_player, ["one-third"] * 2)],
+                       0)
+    assert record.winner in range(3)
+    assert all(copy is not model and copy.reads for copy in lbr.models.values())
+
+
 def test_fair_ends_under_loss_by_the_difference():
     """Under Dudo, from (2, 1, 1) of 2 dice each, LBR at seat 0: a challenge's loser loses what the bid missed by
     (the challenger one more), then fair rounds; by hand, e.g. seat 0 challenging a bid that holds with 2 to spare

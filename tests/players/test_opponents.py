@@ -252,9 +252,10 @@ def test_conservative_bids_only_what_its_hand_makes_true():
     lambda: BurcsiNagyPlayer(t=float("inf")), lambda: make_player("oehm:2"), lambda: make_player("burcsi-nagy:u=1"),
     lambda: QuantalEstimate(0), lambda: QuantalEstimate(-1.0), lambda: QuantalEstimate(float("nan")),
     lambda: QuantalEstimate(True), lambda: make_player("quantal:temperature=x"), lambda: QuantalEstimate(reads=1),
+    lambda: QuantalEstimate(fit=1),
 ])
 def test_parameters_are_validated(bad):
-    with pytest.raises(ValueError, match="bluff|BurcsiNagyPlayer|burcsi-nagy|QuantalEstimate.(temperature|reads)"):
+    with pytest.raises(ValueError, match="bluff|BurcsiNagyPlayer|burcsi-nagy|QuantalEstimate.(temperature|reads|fit)"):
         bad()
 
 
@@ -314,6 +315,41 @@ def test_reading_quantal_counts_the_others_at_their_posterior():
     got = np.array([reader.action_probabilities(np.array([hand]), view, b)[0] for b in raises])
     np.testing.assert_allclose(got, expected, rtol=1e-12)
 
+
+class Watched:
+    """A seated player whose events a model also observes (the model of its seat, reset for it)."""
+
+    def __init__(self, player, model):
+        self.player, self.model = player, model
+
+    def reset(self, seat, config):
+        self.player.reset(seat, config)
+        self.model.reset(seat, config)
+
+    def act(self, view, rng):
+        return self.player.act(view, rng)
+
+    def observe(self, event):
+        self.player.observe(event)
+        self.model.observe(event)
+
+
+@pytest.mark.parametrize("rules", [None, "perudo"])
+@pytest.mark.parametrize("spec, fitted", [("one-third", min), ("random", max)])
+def test_fitted_quantal_finds_the_temperature_of_the_bids_it_is_shown(rules, spec, fitted):
+    """fit=true: after each round the temperature and the reading are the likeliest of the grid for the seat's raises
+    and challenges shown so far; the one-third rule, the non-reading rule's cold limit, comes out coldest, a uniform
+    random player hottest; a new game starts from the given model again, and fit=false never moves."""
+    from ldpomdp.players.quantal import FAMILY_TEMPERATURES
+    config = GameConfig(num_players=3, dice=3) if rules is None else GameConfig.preset(rules, num_players=3, dice=3)
+    model, still = QuantalEstimate(reads=True, fit=True), QuantalEstimate(reads=True)
+    assert model.name == "quantal:fit=true,reads=true" and make_player(model.name).fit
+    play_game(config, [Watched(make_player(spec), model), make_player("one-third"),
+                       Watched(make_player("one-third"), still)], 3)
+    assert model.temperature == fitted(FAMILY_TEMPERATURES)
+    assert still.temperature == 1.0 and still.reads
+    model.reset(0, config)
+    assert model.temperature == 1.0 and model.reads and not model._fitted.any()
 
 
 def test_reading_quantal_in_the_sixes_game_reads_matching_counts_as_every_hand_would():
