@@ -19,6 +19,7 @@ import numpy as np
 
 from .caches import memo
 from .errors import PlayerError, UsageError, describe
+from .hands import hand_faces
 from .moved import REMOVED_IN
 from .round_end import next_active_seat, next_round, settle_round
 from .rules import EXACT, Action, Bid, GameConfig, is_legal, legal_actions
@@ -84,7 +85,7 @@ class PlayerView(PublicView):
     @property
     def hand_dice(self) -> list[int]:
         """The hand as sorted die faces, for display."""
-        return [face for face, n in enumerate(self.hand, start=1) for _ in range(n)]
+        return hand_faces(self.hand)
 
     def public(self) -> PublicView:
         return PublicView(self.config, self.seat, self.dice, self.history, self.round_index)

@@ -10,6 +10,7 @@ old names).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -22,12 +23,17 @@ from .validation import int_at_least as _int_at_least
 
 __all__ = [
     "HAND_DTYPE", "MAX_SUPPORT", "support_size", "PRIOR_ALIAS_MAX", "row_width", "hand_support", "alias_arrays",
-    "prior_alias", "count_hands", "count_prior", "hand_rows", "solver_hands", "solver_hand_rows",
+    "prior_alias", "count_hands", "count_prior", "hand_rows", "solver_hands", "solver_hand_rows", "hand_faces",
 ]
 
 MAX_SUPPORT = 20_000_000  # rows; ExactBelief refuses larger supports (memory ~ 60 bytes per row)
 PRIOR_ALIAS_MAX = 1_000_000  # rows; up to this support size prior hands come from alias arrays (6 faces: 40 dice)
 HAND_DTYPE = np.int16
+
+
+def hand_faces(hand: Sequence[int]) -> list[int]:
+    """A hand of face counts as its dice, sorted: ``(0, 1, 2, 0, 0, 1)`` is ``[2, 3, 3, 6]`` (for display)."""
+    return [face for face, n in enumerate(hand, start=1) for _ in range(int(n))]
 
 
 def row_width(faces: int) -> int:

@@ -12,6 +12,7 @@ from typing import TextIO
 import numpy as np
 
 from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
+from ..hands import hand_faces
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, dice_text, is_legal, minimal_raises
 
 __all__ = ["HumanPlayer", "render_dice", "DICE_PER_ROW"]
@@ -141,7 +142,7 @@ class HumanPlayer:
         elif isinstance(event, RoundEnd):
             for seat, hand in enumerate(event.hands):
                 if sum(hand):  # seats out of the game have no dice to show
-                    self._say(f"{self._seat(seat)}: {[f for f, n in enumerate(hand, start=1) for _ in range(n)]}")
+                    self._say(f"{self._seat(seat)}: {hand_faces(hand)}")
             match = "matches" if event.matching == 1 else "match"
             if event.loser is None:  # a right exact call
                 back = "gets a die back" if event.regained else "keeps its dice (it has all it started with)"

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import UsageError, describe
 from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
+from ..hands import hand_faces
 from ..registry import import_target, spec_text
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, legal_actions, minimal_raises
 from ..validation import int_at_least, number
@@ -358,7 +359,7 @@ def _instantiated(cls: type, target: str) -> Callable[[str], str]:
 
 def _dice_list(hand: tuple[int, ...]) -> str:
     """A hand of face counts as its dice, ``"2 3 3 5"``."""
-    return " ".join(str(face) for face, n in enumerate(hand, start=1) for _ in range(n)) or "none"
+    return " ".join(map(str, hand_faces(hand))) or "none"
 
 
 def _legal_text(view: PlayerView) -> str:

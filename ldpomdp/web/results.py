@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import PlayerError, UsageError
+from ..hands import hand_faces
 from ..registry import make_player
 from ..round_end import settle_round
 from ..rules import CHALLENGE, EXACT, GameConfig
@@ -209,7 +210,7 @@ class ResultsFolder:
             actions.append({"seat": r.challenger, "action": action_text(call)})
             after = settle_round(config, np.array(r.hands), dice, r.final_bid, r.actions[-1][0], r.challenger, call)[2]
             rounds.append({"dice": list(dice), "opener": r.opener, "actions": actions, "bid": str(r.final_bid),
-                           "hands": [[f for f, n in enumerate(h, start=1) for _ in range(n)] for h in r.hands],
+                           "hands": [hand_faces(h) for h in r.hands],
                            "challenger": r.challenger, "loser": r.loser, "matching": r.matching, "exact": r.exact,
                            "palifico": r.palifico, "dice_after": list(after),
                            **matching_dice(config, r.hands, r.final_bid.face)})

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import PlayerError, TableError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name
+from ..hands import hand_faces
 from ..registry import RECOMMENDED, make_seat, parse_spec
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, matching_count
 from ..sweeps import SteppedGame
@@ -245,7 +246,7 @@ class WebGame:
                 **shown, "phase": phase, "preparing": None,
                 "round": rnd.round_index, "opener": rnd.opener, "turn": None if ended else rnd.seat,
                 "palifico": rnd.palifico, "round_wild": rnd.config.wild,  # a palifico round has no wild face
-                "hand": _faces(rnd.hands[YOU]), "bid": None if not rnd.history else str(rnd.history[-1][1]),
+                "hand": hand_faces(rnd.hands[YOU]), "bid": None if not rnd.history else str(rnd.history[-1][1]),
                 "history": self._actions,
                 "legal": [action_text(a) for a in rnd.view().legal_actions()] if phase == "your-turn" else [],
                 "rounds": self.rounds,  # ended rounds only
@@ -340,7 +341,7 @@ class WebGame:
             decision["your_count"] = None if face is None else int(matching_count(end.hands[YOU], face, config))
         self.rounds.append({
             "round": end.round_index, "opener": self._round.opener, "dice": list(self._round.dice),
-            "actions": self._actions, "hands": [_faces(h) for h in end.hands], "bid": str(end.bid),
+            "actions": self._actions, "hands": [hand_faces(h) for h in end.hands], "bid": str(end.bid),
             "bidder": end.bidder, "challenger": end.caller, "loser": -1 if end.loser is None else end.loser,
             "matching": end.matching,
             "exact": end.exact, "regained": end.regained, "palifico": end.palifico,
@@ -396,9 +397,6 @@ def _first_line(exc: BaseException) -> str:
     lines = str(exc).splitlines()
     return lines[0] if lines and lines[0] else type(exc).__name__
 
-
-def _faces(hand: tuple[int, ...]) -> list[int]:
-    return [face for face, n in enumerate(hand, start=1) for _ in range(n)]
 
 
 class Sessions:
