@@ -117,6 +117,11 @@ Action = Bid | Challenge | ExactCall
 _FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
 
 
+def face_name(face: int) -> str:
+    """A face's name in a sentence, plural: ``"fours"`` (``"7s"`` above six)."""
+    return _FACE_NAMES.get(face, f"{face}s")
+
+
 def dice_text(n: int) -> str:
     """``"1 die"``, ``"5 dice"``: a number of dice for messages and titles."""
     return f"{n} {'die' if n == 1 else 'dice'}"
@@ -261,7 +266,7 @@ class GameConfig:
     def describe(self) -> str:
         """The rules in a few words, without players and dice: ``"full game, 6 faces, ones wild"`` (plus
         ``", the loser opens"`` under that opener rule)."""
-        wild = "no wild" if self.wild is None else f"{_FACE_NAMES.get(self.wild, f'{self.wild}s')} wild"
+        wild = "no wild" if self.wild is None else f"{face_name(self.wild)} wild"
         loser = ", the loser opens" if self.opener == "loser" else ""
         return f"{self.bids} game, {self.faces} faces, {wild}{loser}{self.describe_variants()}"
 

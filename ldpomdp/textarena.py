@@ -18,9 +18,10 @@ import numpy as np
 
 from .errors import UsageError, install_hint
 from .game import ActionTaken, Event, Player, PlayerView, PublicView, RoundEnd, RoundStart, ask, player_name
+from .players.text import move_format
 from .registry import make_seat
 from .round_end import next_active_seat, next_round, settle_round
-from .rules import CHALLENGE, Action, Bid, GameConfig, is_legal
+from .rules import CHALLENGE, Bid, GameConfig, is_legal
 
 try:
     import textarena as ta
@@ -48,11 +49,6 @@ _INVALID = re.compile(r"Player \d+ (attempted an invalid move|was eliminated by 
 def config_for(num_players: int, dice: int | Sequence[int] = 5) -> GameConfig:
     """The package's rules of a TextArena Liar's Dice game: the ``textarena`` preset at ``num_players``, ``dice``."""
     return GameConfig.preset("textarena", num_players=num_players, dice=dice)
-
-
-def _action_text(action: Action) -> str:
-    """The env's words for ``action``."""
-    return f"[Bid: {action.quantity}, {action.face}]" if isinstance(action, Bid) else "[Call]"
 
 
 def _faces_to_counts(text: str, faces: int, where: str) -> tuple[int, ...]:
@@ -126,7 +122,7 @@ class TextArenaAgent(ta.Agent):
         if not is_legal(game.config, sum(game.dice), view.bid, action):
             raise UsageError(f"player {self.name} (Player {game.seat}) played illegal action {action!r} over bid "
                              f"{view.bid}")
-        return _action_text(action)
+        return move_format(action)
 
     def _observe(self, event: Event) -> None:
         assert self._game is not None

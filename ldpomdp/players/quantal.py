@@ -249,7 +249,6 @@ class QuantalEstimate(BaseOpponent):
         return sample_action(actions, probs[0], rng)
 
 
-
 class QuantalFamily:
     """A grid of noisy honest bidders, the points a ``TypeMixture`` keeps a posterior over (its ``family``).
 

@@ -22,10 +22,11 @@ from ..errors import UsageError, describe
 from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart
 from ..hands import hand_faces
 from ..registry import import_target, spec_text
-from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, is_legal, legal_actions, minimal_raises
+from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, face_name, is_legal, legal_actions, minimal_raises
 from ..validation import int_at_least, number
 
-__all__ = ["TextPlayer", "NotAMove", "read_move", "rules_text", "move_text", "answer_format", "FAILURES", "COSTS"]
+__all__ = ["TextPlayer", "NotAMove", "read_move", "rules_text", "move_text", "move_format", "answer_format",
+           "FAILURES", "COSTS"]
 
 FAILURES = ("unreadable", "illegal", "timeout", "error")  # how a call can fail to give a move
 # a transcript's counts: moves played, default moves, the agent's seconds, prompt and answer characters, failed calls
@@ -34,7 +35,7 @@ KEPT_ANSWER = 4_000  # characters of an answer kept in the transcript (its lengt
 _NUMBER_WORDS = {word: n for n, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty".split())}
-_FACE_WORDS = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6}
+_FACE_WORDS = {face_name(face): face for face in range(1, 7)}  # "ones": 1, ..., "sixes": 6
 _CALL, _EXACT = r"call|challenge|liar|dudo|doubt", r"exact(?:\s+call)?|calza|spot[\s-]on"
 
 
@@ -58,12 +59,8 @@ _LOOSE = re.compile(rf"\bbid\s*:?\s*{_quantity(1)}\s*[,x×*]?\s*{_face(1)}\b|\b{
 
 def face_text(face: int, quantity: int = 2) -> str:
     """A face's name after ``quantity``: ``"four"`` after 1, ``"fours"`` otherwise (``"7s"`` above six)."""
-    return _plural(face) if quantity != 1 else {1: "one", 2: "two", 3: "three", 4: "four", 5: "five",
-                                                6: "six"}.get(face, str(face))
-
-
-def _plural(face: int) -> str:
-    return next((word for word, f in _FACE_WORDS.items() if f == face), f"{face}s")
+    return face_name(face) if quantity != 1 else {1: "one", 2: "two", 3: "three", 4: "four", 5: "five",
+                                                  6: "six"}.get(face, str(face))
 
 
 @dataclass(frozen=True)
@@ -79,6 +76,13 @@ def answer_format(config: GameConfig) -> str:
     return "[Bid: QUANTITY, FACE], [Call] or [Exact]" if config.exact_call else "[Bid: QUANTITY, FACE] or [Call]"
 
 
+def move_format(action: Action) -> str:
+    """A move as an answer writes it (``answer_format``): ``"[Bid: 3, 4]"``, ``"[Call]"``, ``"[Exact]"``."""
+    if isinstance(action, Bid):
+        return f"[Bid: {action.quantity}, {action.face}]"
+    return "[Exact]" if action is EXACT else "[Call]"
+
+
 def move_text(action: Action) -> str:
     """A move as the prompt writes it: ``"3 fours"``, ``"call"``, ``"exact call"``."""
     if isinstance(action, Bid):
@@ -89,12 +93,12 @@ def move_text(action: Action) -> str:
 def rules_text(config: GameConfig) -> str:
     """The rules in force in plain sentences, as the prompt gives them (table size and dice aside)."""
     wild = config.wild
+    named = "" if wild is None else face_name(wild)
     counted = ("No face is wild." if wild is None else
-               f"{_plural(wild).capitalize()} are wild: they count as every face (a bid on {_plural(wild)} counts "
-               f"{_plural(wild)} only).")
+               f"{named.capitalize()} are wild: they count as every face (a bid on {named} counts {named} only).")
     if config.bids == "sixes":
-        claim = (f"Every bid is on {_plural(config.faces)}: a bid of Q claims that at least Q dice on the whole table "
-                 f"show {config.faces}. Each bid raises the quantity by exactly one (the first bid is 1).")
+        claim = (f"Every bid is on {face_name(config.faces)}: a bid of Q claims that at least Q dice on the whole "
+                 f"table show {config.faces}. Each bid raises the quantity by exactly one (the first bid is 1).")
     else:
         claim = ("A bid 'Q F' claims that at least Q dice on the whole table (every player's dice together) show "
                  "face F.")
@@ -194,6 +198,7 @@ class _Answer:
     seconds: float
     failure: NotAMove | None = None
 
+
 class TextPlayer:
     """A seat played by a text agent: ``agent`` is a callable from a prompt to an answer (or "module:attribute"
     naming one; a class there is instantiated once, without arguments).
@@ -229,13 +234,16 @@ class TextPlayer:
         self._late: threading.Thread | None = None  # a call that timed out and still runs
         self.transcript: dict[str, Any] | None = None
         self.seat, self.config = -1, GameConfig()
+        self._preamble = ""  # the rules part of every prompt, written at each reset
         self._rounds: list[str] = []  # what each earlier round showed, one line each
         self._bids: list[str] = []  # this round's moves so far, in words
 
     def reset(self, seat: int, config: GameConfig) -> None:
         self.seat, self.config = seat, config
         self._rounds, self._bids = [], []
-        self.transcript = {"player": self.name, "rules": rules_text(config), "calls": [],
+        rules = rules_text(config)
+        self._preamble = f"You are playing Liar's Dice.\nRules:\n{rules}\n\n"
+        self.transcript = {"player": self.name, "rules": rules, "calls": [],
                            **{cost: 0.0 if cost == "seconds" else 0 for cost in COSTS}}
 
     def observe(self, event: Event) -> None:
@@ -260,8 +268,8 @@ class TextPlayer:
         return self.preamble() + self.situation(view)
 
     def preamble(self) -> str:
-        """The part of every prompt of a game that stays the same: the rules in force."""
-        return f"You are playing Liar's Dice.\nRules:\n{rules_text(self.config)}\n\n"
+        """The part of every prompt of a game that stays the same: the rules in force (written once a game)."""
+        return self._preamble
 
     def situation(self, view: PlayerView) -> str:
         """The part of the prompt that changes from move to move: the table, the hand, the bids, the legal moves."""
@@ -347,7 +355,6 @@ class TextPlayer:
         return _Answer(box["answer"], seconds)
 
 
-
 def _instantiated(cls: type, target: str) -> Callable[[str], str]:
     """An instance of the agent class ``cls``, made without arguments (a UsageError naming what went wrong)."""
     try:
@@ -366,16 +373,14 @@ def _legal_text(view: PlayerView) -> str:
     """The legal moves at ``view`` in words: the calls, and the smallest bid on each face."""
     config, calls = view.config, []
     if view.bid is not None:
-        calls.append("[Call]")
-        if config.exact_call:
-            calls.append("[Exact]")
+        calls = [move_format(CHALLENGE)] + ([move_format(EXACT)] if config.exact_call else [])
     raises = minimal_raises(config, view.table_dice, view.bid)
     if not raises:
         return " or ".join(calls) + " (no bid is higher than the standing one)"
     if config.bids == "sixes":
-        bids = f"the bid [Bid: {raises[0].quantity}, {config.faces}]"
+        bids = f"the bid {move_format(raises[0])}"
     else:
-        smallest = ", ".join(f"{move_text(bid)} [Bid: {bid.quantity}, {bid.face}]" for bid in raises)
+        smallest = ", ".join(f"{move_text(bid)} {move_format(bid)}" for bid in raises)
         bids = (f"a bid of at least these on each face: {smallest} (a higher quantity on the same face too, up to "
                 f"{view.table_dice})")
     return ", ".join(calls + [bids]) if calls else bids
