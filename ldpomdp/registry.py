@@ -349,12 +349,14 @@ class PlayerSpec:
         return player
 
 
-def import_target(target: str, where: str) -> Any:
+def import_target(target: str, where: str, noun: str = "attribute") -> Any:
     """The attribute that ``target`` ("package.module:attribute") names, imported.
 
-    A UsageError starting with ``where`` when the module is missing or fails to import (its own traceback lines
-    follow), or lacks the attribute."""
+    A UsageError starting with ``where`` when ``target`` is not of that shape (``noun`` names what it should name),
+    the module is missing or fails to import (its own traceback lines follow), or lacks the attribute."""
     module_name, _, attr = target.partition(":")
+    if not _names_target(module_name, attr):
+        raise UsageError(f"{where}: expected package.module:{noun}, got {echo(target)}")
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:
@@ -371,6 +373,11 @@ def import_target(target: str, where: str) -> Any:
     if found is None:
         raise UsageError(f"{where}: cannot import {echo(target)} (module {module_name} has no {echo(attr)})")
     return found
+
+
+def _names_target(module: str, attribute: str) -> bool:
+    """Whether ``module`` and ``attribute`` can name an importable attribute (dotted identifiers, an identifier)."""
+    return attribute.isidentifier() and all(part.isidentifier() for part in module.split("."))
 
 
 def _reason(exc: BaseException) -> str:
@@ -395,7 +402,7 @@ def parse_spec(text: str) -> PlayerSpec:
     elif "." in head and sep:
         attr, _, params = rest.partition(":")
         attr = attr.strip()
-        if not (attr.isidentifier() and all(part.isidentifier() for part in head.split("."))):
+        if not _names_target(head, attr):
             raise UsageError(f"player spec {echo(text)}: expected package.module:ClassName")
         name = f"{head}:{attr}"
         entry = _Entry(name)

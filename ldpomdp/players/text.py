@@ -218,10 +218,7 @@ class TextPlayer:
         named = None
         if isinstance(agent, str):
             target = named = agent.strip()
-            module, _, attribute = target.partition(":")
-            if not (attribute.isidentifier() and all(part.isidentifier() for part in module.split("."))):
-                raise UsageError(f"TextPlayer.agent: expected package.module:callable, got {agent!r}")
-            agent = import_target(target, f"TextPlayer.agent {target!r}")
+            agent = import_target(target, "TextPlayer.agent", noun="callable")
             if isinstance(agent, type):
                 agent = _instantiated(agent, target)
         if not callable(agent):

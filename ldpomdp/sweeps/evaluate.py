@@ -179,7 +179,8 @@ def plot_evaluation(agent: str, rows: Sequence[EvaluationRow], path: str | Path,
     import matplotlib.pyplot as plt
 
     shown = list(reversed(rows))  # the first row is drawn at the top
-    fig, ax = plt.subplots(figsize=(8, 1.8 + 0.4 * len(shown)))
+    height = 1.8 + 0.4 * len(shown)
+    fig, ax = plt.subplots(figsize=(8, height))
     ys = list(range(len(shown)))
     ax.errorbar([r.win_rate for r in shown], ys, fmt="o", capsize=4, label="win rate, 95% interval",
                 xerr=[[r.win_rate - r.low for r in shown], [r.high - r.win_rate for r in shown]])
@@ -192,7 +193,6 @@ def plot_evaluation(agent: str, rows: Sequence[EvaluationRow], path: str | Path,
     ax.set_xlabel("share of games won (the probe's row: the local best response's)")
     ax.set_title("\n".join(textwrap.wrap(f"{agent}: {dice_text(config.starting_dice[0])} each, "
                                          f"{config.describe()}", 70)), fontsize=10)
-    height = 1.8 + 0.4 * len(shown)
     fig.legend(loc="lower center", ncol=2, fontsize=8)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout(rect=(0, 0.35 / height, 1, 1))
