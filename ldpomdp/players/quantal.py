@@ -195,7 +195,7 @@ class QuantalEstimate(BaseOpponent):
         found, probs = self._policy(hands, view, self.reads)
         return found.actions, probs
 
-    def _actions(self, view: PublicView) -> _Raises:
+    def legal_moves(self, view: PublicView) -> _Raises:
         """The policy's actions at ``view``, memoised (they depend on the rules, the dice on the table and the bid)."""
         key = (view.config, view.table_dice, view.bid)
         found = self._raises.lookup(key)
@@ -208,7 +208,7 @@ class QuantalEstimate(BaseOpponent):
             found = self._raises[key] = _Raises(actions, faces, quantities, {a: i for i, a in enumerate(actions)})
         return found
 
-    def _estimate(self, hands: np.ndarray, view: PublicView, reading: bool) -> np.ndarray:
+    def estimates(self, hands: np.ndarray, view: PublicView, reading: bool) -> np.ndarray:
         """(N, faces): each hand's expected matching dice on the table, the others read from their bids if
         ``reading``."""
         estimate = expected_matches(np.atleast_2d(np.asarray(hands)), view)
@@ -224,8 +224,8 @@ class QuantalEstimate(BaseOpponent):
         return challenge_probabilities(estimate, view, can_raise, self.temperature)
 
     def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[_Raises, np.ndarray]:
-        estimate = self._estimate(hands, view, reading)
-        found = self._actions(view)
+        estimate = self.estimates(hands, view, reading)
+        found = self.legal_moves(view)
         probs = raise_probabilities(estimate, found, self.temperature)
         if view.bid is None:
             return found, probs
@@ -237,7 +237,7 @@ class QuantalEstimate(BaseOpponent):
             # a call alone (a lookahead asks the calls at many views, the raises at few): no softmax over the raises
             if action != CHALLENGE or view.bid is None:  # never the exact call; no challenge before a bid
                 return np.zeros(len(np.atleast_2d(hands)))
-            return self._challenge(self._estimate(hands, view, self.reads), view, len(self._actions(view).faces) > 0)
+            return self._challenge(self.estimates(hands, view, self.reads), view, len(self.legal_moves(view).faces) > 0)
         found, probs = self._memo.get(hands, view, lambda: self._policy(hands, view, self.reads))
         column = found.columns.get(action)
         if column is None:  # not legal here, or the exact call
@@ -276,8 +276,8 @@ class QuantalFamily:
                ) -> tuple[tuple[Action, ...], np.ndarray, np.ndarray | None]:
         """(the actions: raises, challenge, exact call where open; (temperatures, N, raises) raise probabilities given
         a raise; (points, N) challenge probabilities, None before a bid)."""
-        estimate = self._rule._estimate(np.atleast_2d(hands), view, reading=False)
-        found = self._rule._actions(view)
+        estimate = self._rule.estimates(np.atleast_2d(hands), view, reading=False)
+        found = self._rule.legal_moves(view)
         raises = np.stack([raise_probabilities(estimate, found, t) for t in self._temps])
         if view.bid is None:
             return found.actions, raises, None

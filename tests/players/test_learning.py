@@ -51,7 +51,7 @@ def test_shift_moves_the_calls_and_slip_mixes_in_a_uniform_legal_action():
     actions, probs = family.point_probabilities(hand, view)
     assert actions[-2:] == (CHALLENGE, EXACT) and set(actions) == set(view.legal_actions())
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, rtol=1e-12)
-    estimate = QuantalEstimate()._estimate(hand[None, :], view, reading=False)[0, 2]
+    estimate = QuantalEstimate().estimates(hand[None, :], view, reading=False)[0, 2]
     honest = 1.0 / (1.0 + np.exp(-(4 - estimate - family.shift) / family.temperature))
     np.testing.assert_allclose(probs[:, -2], (1 - family.slip) * honest + family.slip / len(actions), rtol=1e-9)
     np.testing.assert_allclose(probs[:, -1], family.slip / len(actions), rtol=1e-12)
