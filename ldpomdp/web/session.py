@@ -71,7 +71,7 @@ def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> 
     """A new ``WebGame`` from the page's form ``body``; a ``WebError`` names a refused field.
 
     The form holds ``opponents`` (specs), ``seed`` (null: fresh) and the rules of ``rules_from_form``; ``earlier``,
-    the session's game before it, carries the score on."""
+    the session's game before it, carries the score on, and the seats that learn across games (``match_seats``)."""
     if not isinstance(body, dict):
         raise WebError(400, "the request body must be a JSON object")
     unknown = sorted(set(body) - {"opponents", "seed", *rule_fields()})
@@ -86,7 +86,19 @@ def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> 
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise WebError(400, f"seed must be an integer >= 0, got {seed!r}")
     return WebGame(config, specs, secrets.randbits(32) if seed is None else seed,
-                   score=earlier.score() if earlier is not None else None)
+                   score=earlier.score() if earlier is not None else None,
+                   carried=match_seats(earlier, specs, config) if earlier is not None else None)
+
+
+def match_seats(earlier: WebGame, specs: list[str], config: GameConfig) -> dict[int, tuple[Any, int]]:
+    """The players of ``earlier`` that carry what they learnt into the next game (``learns_across_games``), by seat,
+    with the games each has played: only from a finished game seating the same ``specs`` under the same ``config``,
+    so a match is one person against the same agents under the same rules."""
+    with earlier.lock:
+        if not earlier.state.over or earlier.specs[1:] != tuple(specs) or earlier.state.config != config:
+            return {}
+        return {seat: (player, earlier.match_games.get(seat, 0) + 1) for seat, player in enumerate(earlier.players)
+                if getattr(player, "learns_across_games", False)}
 
 
 def recommend(body: Any) -> dict:
@@ -122,14 +134,19 @@ class WebGame:
     Seeded as game 0 of a sweep cell of these players (so its finished record is a ``games.jsonl`` line). The seats
     are reset in a ``Preparation``: the game is created once they are reset or say they are preparing (a table
     solved on first use), and starts when they are done. ``version`` counts the changes applied; each change names the
-    version it was asked on. ``score``: the session's games before this one and the person's wins in them."""
+    version it was asked on. ``score``: the session's games before this one and the person's wins in them;
+    ``carried``: by seat, a player that learns across games and the games it has played before this one (a match)."""
 
-    def __init__(self, config: GameConfig, specs: list[str], seed: int, score: dict[str, int] | None = None):
+    def __init__(self, config: GameConfig, specs: list[str], seed: int, score: dict[str, int] | None = None,
+                 carried: dict[int, tuple[Any, int]] | None = None):
         self.specs = ("human", *specs)
         self.earlier = dict(score or {"games": 0, "won": 0})
         self.seed = seed
+        carried = carried or {}
+        self.match_games = {seat: games for seat, (_, games) in carried.items()}  # games learnt from, by seat
         players: list[Any] = [_You()]
-        players += [make_seat(spec) for spec in specs]  # a spec that does not build: a UsageError, the app's 400
+        # a spec that does not build: a UsageError, the app's 400
+        players += [carried[seat][0] if seat in carried else make_seat(spec) for seat, spec in enumerate(specs, 1)]
         self.players = players
         self._seeded = SteppedGame(self.specs, config, seed, players)
         self.rng = self._seeded.rng
@@ -232,7 +249,8 @@ class WebGame:
                            "dice": config.starting_dice[0]},
                 "rules": config.describe(), "warnings": list(config.warnings), "seed": self.seed,
                 # dice now: after an ended round, its loss counted
-                "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": state.dice[s]}
+                "players": [{"seat": s, "spec": spec, "name": player_name(p), "dice": state.dice[s],
+                             "match_games": self.match_games.get(s, 0)}
                             for s, (spec, p) in enumerate(zip(self.specs, self.players, strict=True))],
                 "score": self.score(), "hint": {"agent": self.adviser_spec, "refusal": self.adviser_refusal},
             }

@@ -809,3 +809,25 @@ def test_the_ladder_offers_three_levels_of_increasing_strength_that_play_every_t
             form = {"opponents": [level["spec"]] * (players - 1), "dice": 1, **rule_set["rules"]}
             run = play_over_http(_client(app), form, seed=3)
             assert not run.problems and run.final["phase"] == "game-over", (level["name"], rule_set["name"])
+
+
+def test_a_seat_that_learns_across_games_plays_a_match_in_the_session(app):
+    """``robust:learn=true,match=true`` is the same player from one finished game to the next of the session while the
+    seats and rules stay the same (its ``match_games`` counts the games it learnt from); other rules, a game left
+    unfinished, another session or a seat that does not learn across games start afresh."""
+    client, match = _client(app), "robust:learn=true,match=true"
+    form = {"opponents": [match], "dice": 1}
+    seen = []
+    for games in range(3):
+        states = _states(client, {**form, "seed": games})
+        assert states[0]["players"][1]["match_games"] == games and states[0]["players"][0]["match_games"] == 0
+        seen.append(app.state.sessions.get(client.cookies.get(COOKIE)).players[1])
+    assert seen[0] is seen[1] is seen[2] and seen[2].won != 0.0  # what it has won carries on
+    after = {"other rules": (client, {**form, "dice": 2}), "another session": (_client(app), form)}
+    for why, (who, body) in after.items():
+        assert who.post("/api/game", json=body).json()["players"][1]["match_games"] == 0, why
+    client.post("/api/game", json=form)
+    assert client.post("/api/game", json=form).json()["players"][1]["match_games"] == 0  # the last game unfinished
+    _states(client, {"opponents": ["one-third"], "dice": 1, "seed": 0})
+    assert client.post("/api/game", json={"opponents": ["one-third"], "dice": 1}).json()["players"][1][
+        "match_games"] == 0  # not a learner

@@ -634,3 +634,33 @@ def test_a_table_solved_on_first_use_shows_its_progress_then_the_game(browser, p
         page.wait_for_selector("#hint svg.chart", timeout=60_000)
     _checked(page, shots, f"prepared-{what}", viewport)
     context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_seat_learning_over_a_match_says_so_on_its_card(open_page, shots, viewport):
+    """The session's second game against ``robust:learn=true,match=true`` (same rules): its seat card says it learns
+    from your last game; the first game's card says nothing of a match."""
+    page = open_page(viewport)
+    form = {"opponents": ["robust:learn=true,match=true"], "dice": 1}
+    finish = """async (form) => {
+      const post = (path, body) => fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                               body: JSON.stringify(body)}).then((r) => r.json());
+      let s = await post("/api/game", form);
+      for (let i = 0; i < 50 && s.phase !== "game-over"; i++) {
+        if (s.phase === "your-turn") s = await post("/api/game/act", {move: s.legal.includes("challenge") ?
+                                                    "challenge" : s.legal[0], version: s.version});
+        else s = await post(s.phase === "agent-turn" ? "/api/game/step" : "/api/game/next-round",
+                            {version: s.version});
+      }
+      return s.phase;
+    }"""
+    assert page.evaluate(finish, {**form, "seed": 1}) == "game-over"
+    page.reload()
+    page.wait_for_selector("#table .seat[data-seat='1']")
+    assert page.locator("#table .seat .match").count() == 0
+    page.evaluate("(form) => fetch('/api/game', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                  "body: JSON.stringify(form)})", {**form, "seed": 2})
+    page.reload()
+    page.wait_for_selector("#table .seat[data-seat='1'] .match")
+    assert page.inner_text("#table .seat[data-seat='1'] .match") == "learning from your last game"
+    _checked(page, shots, "match", viewport)

@@ -411,7 +411,10 @@ function renderTable() {
     }
     return `<div class="${classes}" data-seat="${p.seat}"><div class="name">${esc(who)}` +
       `${badge ? ` <span class="badge">${badge}</span>` : ""}</div>` +
-      `<div class="spec">${esc(p.spec === "human" ? "seat 0" : p.spec)}</div>${dice}<div class="left">${esc(left)}</div></div>`;
+      `<div class="spec">${esc(p.spec === "human" ? "seat 0" : p.spec)}</div>` +
+      (p.match_games ? `<div class="match" data-match="${p.match_games}">learning from your ${p.match_games === 1 ?
+        "last game" : `last ${p.match_games} games`}</div>` : "") +
+      `${dice}<div class="left">${esc(left)}</div></div>`;
   });
   $("table").className = `table seats-${game.players.length}`;
   $("table").innerHTML = seats.join("") + `<div class="felt"><p>${feltHtml(ended)}</p></div>`;
