@@ -27,8 +27,8 @@ from ..registry import spec_text
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, match_matrix
 from ..validation import number
 
-__all__ = ["QuantalEstimate", "QuantalFamily", "challenge_probabilities", "raise_probabilities", "FAMILY_TEMPERATURES",
-           "FAMILY_SHIFTS", "FAMILY_SLIPS"]
+__all__ = ["QuantalEstimate", "QuantalFamily", "LegalMoves", "challenge_probabilities", "raise_probabilities",
+           "FAMILY_TEMPERATURES", "FAMILY_SHIFTS", "FAMILY_SLIPS"]
 
 COLDEST = 1e-6  # the lowest temperature, in dice
 RAISES_MEMO = 4096  # the legal raises' arrays kept (by rules, dice on the table and standing bid)
@@ -42,7 +42,7 @@ History = tuple[tuple[int, Bid], ...]
 Reading = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # each seat's posterior, its expected matching dice
 
 
-class _Raises(NamedTuple):
+class LegalMoves(NamedTuple):
     """The policy's actions at a view (the legal raises, then the challenge when a bid stands), each raise's face
     column and quantity, and each action's column."""
 
@@ -68,7 +68,7 @@ def challenge_probabilities(estimate: np.ndarray, view: PublicView, can_raise: b
     return 0.5 * (1.0 + np.tanh(0.5 * doubt)) if can_raise else np.ones(np.shape(doubt))  # overflow-free
 
 
-def raise_probabilities(estimate: np.ndarray, found: _Raises, temperature: float) -> np.ndarray:
+def raise_probabilities(estimate: np.ndarray, found: LegalMoves, temperature: float) -> np.ndarray:
     """(N, raises): each hand's softmax over the legal raises of (e(f') - q') / ``temperature``, given that it
     raises."""
     if not len(found.faces):
@@ -95,8 +95,8 @@ class QuantalEstimate(BaseOpponent):
                                                   "reads": reads or None, "fit": fit or None})
         self._fitted = np.zeros((2, len(FAMILY_TEMPERATURES)))  # fit: log-likelihood of the shown actions by (reads, T)
         self._shown: list[tuple[PublicView, Action]] = []  # fit: this round's raises and challenge by its seat
-        self._memo: ViewMemo[tuple[_Raises, np.ndarray]] = ViewMemo()
-        self._raises: BoundedCache[tuple[GameConfig, int, Bid | None], _Raises] = BoundedCache(RAISES_MEMO)
+        self._memo: ViewMemo[tuple[LegalMoves, np.ndarray]] = ViewMemo()
+        self._raises: BoundedCache[tuple[GameConfig, int, Bid | None], LegalMoves] = BoundedCache(RAISES_MEMO)
         self._read: BoundedCache[tuple[GameConfig, tuple[int, ...], History], Reading] = BoundedCache(READ_MEMO)
         self._bidding: BoundedCache[tuple[GameConfig, tuple[int, ...], History, int],
                                     tuple[dict[Action, int], np.ndarray]] = BoundedCache(BIDS_MEMO)
@@ -195,7 +195,7 @@ class QuantalEstimate(BaseOpponent):
         found, probs = self._policy(hands, view, self.reads)
         return found.actions, probs
 
-    def legal_moves(self, view: PublicView) -> _Raises:
+    def legal_moves(self, view: PublicView) -> LegalMoves:
         """The policy's actions at ``view``, memoised (they depend on the rules, the dice on the table and the bid)."""
         key = (view.config, view.table_dice, view.bid)
         found = self._raises.lookup(key)
@@ -205,7 +205,7 @@ class QuantalEstimate(BaseOpponent):
             faces = np.array([b.face - 1 for b in raises], dtype=np.intp)
             quantities = np.array([b.quantity for b in raises], dtype=float)
             faces.flags.writeable = quantities.flags.writeable = False
-            found = self._raises[key] = _Raises(actions, faces, quantities, {a: i for i, a in enumerate(actions)})
+            found = self._raises[key] = LegalMoves(actions, faces, quantities, {a: i for i, a in enumerate(actions)})
         return found
 
     def estimates(self, hands: np.ndarray, view: PublicView, reading: bool) -> np.ndarray:
@@ -223,7 +223,7 @@ class QuantalEstimate(BaseOpponent):
         """(N,) each hand's probability of challenging the standing bid: the logistic of its doubt (1: no raise)."""
         return challenge_probabilities(estimate, view, can_raise, self.temperature)
 
-    def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[_Raises, np.ndarray]:
+    def _policy(self, hands: np.ndarray, view: PublicView, reading: bool) -> tuple[LegalMoves, np.ndarray]:
         estimate = self.estimates(hands, view, reading)
         found = self.legal_moves(view)
         probs = raise_probabilities(estimate, found, self.temperature)
