@@ -31,7 +31,7 @@ __all__ = ["QuantalEstimate", "QuantalFamily", "LegalMoves", "challenge_probabil
            "FAMILY_TEMPERATURES", "FAMILY_SHIFTS", "FAMILY_SLIPS"]
 
 COLDEST = 1e-6  # the lowest temperature, in dice
-RAISES_MEMO = 4096  # the legal raises' arrays kept (by rules, dice on the table and standing bid)
+LEGAL_MEMO = 4096  # the legal moves' arrays kept (by rules, dice on the table and standing bid)
 READ_MEMO = 20_000  # reading: the posteriors kept (by bids), cleared at each round's start, least recent dropped
 BIDS_MEMO = 256  # reading: the non-reading policies kept (each hands x actions), likewise
 FAMILY_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)  # QuantalFamily's grid: temperatures, in dice,
@@ -43,8 +43,9 @@ Reading = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # each seat's pos
 
 
 class LegalMoves(NamedTuple):
-    """The policy's actions at a view (the legal raises, then the challenge when a bid stands), each raise's face
-    column and quantity, and each action's column."""
+    """The policy's actions at a view (the legal raises, then the challenge when a bid stands; never the exact call,
+    which the policy does not make), each raise's face column and quantity, and each action's column (read-only:
+    memoised and shared)."""
 
     actions: tuple[Action, ...]
     faces: np.ndarray
@@ -96,7 +97,7 @@ class QuantalEstimate(BaseOpponent):
         self._fitted = np.zeros((2, len(FAMILY_TEMPERATURES)))  # fit: log-likelihood of the shown actions by (reads, T)
         self._shown: list[tuple[PublicView, Action]] = []  # fit: this round's raises and challenge by its seat
         self._memo: ViewMemo[tuple[LegalMoves, np.ndarray]] = ViewMemo()
-        self._raises: BoundedCache[tuple[GameConfig, int, Bid | None], LegalMoves] = BoundedCache(RAISES_MEMO)
+        self._legal: BoundedCache[tuple[GameConfig, int, Bid | None], LegalMoves] = BoundedCache(LEGAL_MEMO)
         self._read: BoundedCache[tuple[GameConfig, tuple[int, ...], History], Reading] = BoundedCache(READ_MEMO)
         self._bidding: BoundedCache[tuple[GameConfig, tuple[int, ...], History, int],
                                     tuple[dict[Action, int], np.ndarray]] = BoundedCache(BIDS_MEMO)
@@ -198,14 +199,14 @@ class QuantalEstimate(BaseOpponent):
     def legal_moves(self, view: PublicView) -> LegalMoves:
         """The policy's actions at ``view``, memoised (they depend on the rules, the dice on the table and the bid)."""
         key = (view.config, view.table_dice, view.bid)
-        found = self._raises.lookup(key)
+        found = self._legal.lookup(key)
         if found is None:
             raises = tuple(a for a in view.legal_actions() if isinstance(a, Bid))
             actions = raises + ((CHALLENGE,) if view.bid is not None else ())
             faces = np.array([b.face - 1 for b in raises], dtype=np.intp)
             quantities = np.array([b.quantity for b in raises], dtype=float)
             faces.flags.writeable = quantities.flags.writeable = False
-            found = self._raises[key] = LegalMoves(actions, faces, quantities, {a: i for i, a in enumerate(actions)})
+            found = self._legal[key] = LegalMoves(actions, faces, quantities, {a: i for i, a in enumerate(actions)})
         return found
 
     def estimates(self, hands: np.ndarray, view: PublicView, reading: bool) -> np.ndarray:

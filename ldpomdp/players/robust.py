@@ -97,7 +97,6 @@ class RobustPlayer(BaseOpponent):
         if not learn and allowance != DEFAULT_ALLOWANCE:
             raise UsageError("RobustPlayer: allowance= is the safety budget of learn=true; without it, stop_loss=")
         self.learn, self.match = learn, match
-        self.learns_across_games = match  # what it learnt in a game changes its next one (sweeps refuse it)
         self.confidence = number("RobustPlayer", "confidence", confidence, 0.0, 1.0)
         floor = number("RobustPlayer", "floor", floor, 0.0, 1.0)
         self.stop_loss = number("RobustPlayer", "stop_loss", stop_loss, 0.0)
@@ -133,6 +132,12 @@ class RobustPlayer(BaseOpponent):
         self.won = self.risk = 0.0  # game value won since the game (match) began; this round's risk (learn)
         self._rounds_seen = 0
         self._match_config: GameConfig | None = None  # the rules of the match being played (match)
+
+    @property
+    def learns_across_games(self) -> bool:
+        """Whether what it learnt in a game changes its next one (sweeps refuse it): ``match``, unless the last reset
+        chose the search (``plays``), whose models start each game afresh."""
+        return self.match and self.plays != "search"
 
     @property
     def budget(self) -> float:

@@ -9,7 +9,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import PlayerError, TableError
 from ..game import Event, GameState, RoundEnd, RoundState, ask, player_name
@@ -21,7 +21,7 @@ from .choices import LIMITS, recommendation, rule_fields, rules_from_form
 from .explain import action_distribution, action_text, explain, matching_dice
 from .preparation import Preparation
 
-__all__ = ["WebError", "WebGame", "Sessions", "check_spec", "new_game", "parse_action", "recommend"]
+__all__ = ["WebError", "WebGame", "Carried", "Sessions", "check_spec", "new_game", "parse_action", "recommend"]
 
 YOU = 0  # the person's seat
 
@@ -71,7 +71,7 @@ def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> 
     """A new ``WebGame`` from the page's form ``body``; a ``WebError`` names a refused field.
 
     The form holds ``opponents`` (specs), ``seed`` (null: fresh) and the rules of ``rules_from_form``; ``earlier``,
-    the session's game before it, carries the score on, and the seats that learn across games (``match_seats``)."""
+    the session's game before it, carries the score on, and the players that learn across games (``_hand_on``)."""
     if not isinstance(body, dict):
         raise WebError(400, "the request body must be a JSON object")
     unknown = sorted(set(body) - {"opponents", "seed", *rule_fields()})
@@ -85,20 +85,36 @@ def new_game(body: Any, allow_plugins: bool, earlier: WebGame | None = None) -> 
     seed = body.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise WebError(400, f"seed must be an integer >= 0, got {seed!r}")
-    return WebGame(config, specs, secrets.randbits(32) if seed is None else seed,
-                   score=earlier.score() if earlier is not None else None,
-                   carried=match_seats(earlier, specs, config) if earlier is not None else None)
+    carried = _hand_on(earlier, specs, config) if earlier is not None else {}
+    try:
+        return WebGame(config, specs, secrets.randbits(32) if seed is None else seed,
+                       score=earlier.score() if earlier is not None else None, carried=carried)
+    except BaseException:
+        if earlier is not None and carried:  # not handed on after all: the next game may take them
+            earlier.handed_on = False
+        raise
 
 
-def match_seats(earlier: WebGame, specs: list[str], config: GameConfig) -> dict[int, tuple[Any, int]]:
-    """The players of ``earlier`` that carry what they learnt into the next game (``learns_across_games``), by seat,
-    with the games each has played: only from a finished game seating the same ``specs`` under the same ``config``,
-    so a match is one person against the same agents under the same rules."""
+class Carried(NamedTuple):
+    """A seat's player that learns across games, carried into the next game of a match, and the games it learnt
+    from."""
+
+    player: Any
+    games: int
+
+
+def _hand_on(earlier: WebGame, specs: list[str], config: GameConfig) -> dict[int, Carried]:
+    """The players of ``earlier`` that carry what they learnt into the next game (``learns_across_games``), by seat:
+    once only, and only from a game that finished without failing, seating the same ``specs`` under the same
+    ``config`` (a match is one person against the same agents under the same rules)."""
     with earlier.lock:
-        if not earlier.state.over or earlier.specs[1:] != tuple(specs) or earlier.state.config != config:
+        if (earlier.handed_on or not earlier.state.over or earlier.failure is not None
+                or earlier.specs[1:] != tuple(specs) or earlier.state.config != config):
             return {}
-        return {seat: (player, earlier.match_games.get(seat, 0) + 1) for seat, player in enumerate(earlier.players)
-                if getattr(player, "learns_across_games", False)}
+        carried = {seat: Carried(player, earlier.match_games.get(seat, 0) + 1)
+                   for seat, player in enumerate(earlier.players) if getattr(player, "learns_across_games", False)}
+        earlier.handed_on = bool(carried)  # a second request for the next game gets fresh players
+        return carried
 
 
 def recommend(body: Any) -> dict:
@@ -135,18 +151,20 @@ class WebGame:
     are reset in a ``Preparation``: the game is created once they are reset or say they are preparing (a table
     solved on first use), and starts when they are done. ``version`` counts the changes applied; each change names the
     version it was asked on. ``score``: the session's games before this one and the person's wins in them;
-    ``carried``: by seat, a player that learns across games and the games it has played before this one (a match)."""
+    ``carried``: by seat, a player that learns across games from the game before (a match); ``handed_on``: this
+    game's such players went on to the next game."""
 
     def __init__(self, config: GameConfig, specs: list[str], seed: int, score: dict[str, int] | None = None,
-                 carried: dict[int, tuple[Any, int]] | None = None):
+                 carried: dict[int, Carried] | None = None):
         self.specs = ("human", *specs)
         self.earlier = dict(score or {"games": 0, "won": 0})
         self.seed = seed
         carried = carried or {}
-        self.match_games = {seat: games for seat, (_, games) in carried.items()}  # games learnt from, by seat
+        self.match_games = {seat: c.games for seat, c in carried.items()}  # games learnt from, by seat
+        self.handed_on = False
         players: list[Any] = [_You()]
         # a spec that does not build: a UsageError, the app's 400
-        players += [carried[seat][0] if seat in carried else make_seat(spec) for seat, spec in enumerate(specs, 1)]
+        players += [carried[seat].player if seat in carried else make_seat(spec) for seat, spec in enumerate(specs, 1)]
         self.players = players
         self._seeded = SteppedGame(self.specs, config, seed, players)
         self.rng = self._seeded.rng

@@ -34,6 +34,7 @@ from ldpomdp.web.choices import spec_choices
 from ldpomdp.web.explain import action_text
 from ldpomdp.web.load_driver import play_over_http
 from ldpomdp.web.results import ResultsFolder
+from ldpomdp.web.session import new_game
 
 # the others': probabilities if they have action_probabilities; robust's are those of the part that plays the round,
 # lbr's its one move
@@ -812,9 +813,10 @@ def test_the_ladder_offers_three_levels_of_increasing_strength_that_play_every_t
 
 
 def test_a_seat_that_learns_across_games_plays_a_match_in_the_session(app):
-    """``robust:learn=true,match=true`` is the same player from one finished game to the next of the session while the
-    seats and rules stay the same (its ``match_games`` counts the games it learnt from); other rules, a game left
-    unfinished, another session or a seat that does not learn across games start afresh."""
+    """``robust:learn=true,match=true`` is the same player, with what it learnt, from one finished game to the next of
+    the session while the seats and rules stay the same (its ``match_games`` counts the games it learnt from); other
+    rules or seats, a game left unfinished, another session, a seat that does not learn across games, or a second
+    request for the next game start afresh."""
     client, match = _client(app), "robust:learn=true,match=true"
     form = {"opponents": [match], "dice": 1}
     seen = []
@@ -822,12 +824,33 @@ def test_a_seat_that_learns_across_games_plays_a_match_in_the_session(app):
         states = _states(client, {**form, "seed": games})
         assert states[0]["players"][1]["match_games"] == games and states[0]["players"][0]["match_games"] == 0
         seen.append(app.state.sessions.get(client.cookies.get(COOKIE)).players[1])
-    assert seen[0] is seen[1] is seen[2] and seen[2].won != 0.0  # what it has won carries on
-    after = {"other rules": (client, {**form, "dice": 2}), "another session": (_client(app), form)}
+        assert seen[-1]._rounds_seen == games + 1  # one round a game at 1 die: every game's rounds, carried
+    assert seen[0] is seen[1] is seen[2]
+    earlier = app.state.sessions.get(client.cookies.get(COOKIE))
+    first, second = new_game(form, False, earlier), new_game(form, False, earlier)  # two requests, one next game
+    assert first.players[1] is seen[2] and first.match_games == {1: 3}
+    assert second.players[1] is not seen[2] and second.match_games == {}
+    after = {"other rules": (client, {**form, "dice": 2}), "another session": (_client(app), form),
+             "other seats": (client, {**form, "opponents": [f"{match},confidence=0.9"]})}
     for why, (who, body) in after.items():
+        if why == "other seats":
+            _states(client, {**form, "seed": 5})
         assert who.post("/api/game", json=body).json()["players"][1]["match_games"] == 0, why
     client.post("/api/game", json=form)
     assert client.post("/api/game", json=form).json()["players"][1]["match_games"] == 0  # the last game unfinished
     _states(client, {"opponents": ["one-third"], "dice": 1, "seed": 0})
     assert client.post("/api/game", json={"opponents": ["one-third"], "dice": 1}).json()["players"][1][
         "match_games"] == 0  # not a learner
+
+
+def test_robust_playing_the_search_carries_nothing_so_no_match_is_said():
+    """Where ``robust`` plays the search (3-6 players), each game starts afresh, so a match seat does not say it learns
+    across games: the page shows no match and sweeps take it."""
+    app = create_app()
+    client, form = _client(app), {"opponents": ["robust:learn=true,match=true"] * 2, "dice": 1}
+    _states(client, {**form, "seed": 0})
+    assert [p["match_games"] for p in client.post("/api/game", json=form).json()["players"]] == [0, 0, 0]
+    robust = make_player("robust:learn=true,match=true")
+    assert robust.learns_across_games  # before a reset: what it plays is not known, so sweeps refuse it
+    robust.reset(0, GameConfig(num_players=3, dice=1))
+    assert robust.plays == "search" and not robust.learns_across_games

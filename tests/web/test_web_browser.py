@@ -663,4 +663,5 @@ def test_a_seat_learning_over_a_match_says_so_on_its_card(open_page, shots, view
     page.reload()
     page.wait_for_selector("#table .seat[data-seat='1'] .match")
     assert page.inner_text("#table .seat[data-seat='1'] .match") == "learning from your last game"
+    assert page.get_attribute("#table .seat[data-seat='1'] .match", "data-match") == "1"
     _checked(page, shots, "match", viewport)
