@@ -43,9 +43,10 @@ Reading = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # each seat's pos
 
 
 class LegalMoves(NamedTuple):
-    """The policy's actions at a view (the legal raises, then the challenge when a bid stands; never the exact call,
-    which the policy does not make), each raise's face column and quantity, and each action's column (read-only:
-    memoised and shared)."""
+    """The policy's actions at a view (the legal raises, then the challenge when a bid stands), each raise's face
+    column and quantity, and each action's column.
+
+    Never the exact call, which the policy does not make; read-only (memoised and shared)."""
 
     actions: tuple[Action, ...]
     faces: np.ndarray

@@ -104,8 +104,9 @@ class Carried(NamedTuple):
 
 
 def _hand_on(earlier: WebGame, specs: list[str], config: GameConfig) -> dict[int, Carried]:
-    """The players of ``earlier`` that carry what they learnt into the next game (``learns_across_games``), by seat:
-    once only, and only from a game that finished without failing, seating the same ``specs`` under the same
+    """The players of ``earlier`` that carry what they learnt into the next game (``learns_across_games``), by seat.
+
+    Once only, and only from a game that finished without failing, seating the same ``specs`` under the same
     ``config`` (a match is one person against the same agents under the same rules)."""
     with earlier.lock:
         if (earlier.handed_on or not earlier.state.over or earlier.failure is not None
