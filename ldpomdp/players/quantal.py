@@ -187,9 +187,30 @@ class QuantalEstimate(BaseOpponent):
             for view, action in self._shown:
                 found, probs = self._policy(hand, view, reads)
                 self._fitted[int(reads), k] += np.log(max(float(probs[0, found.columns[action]]), 1e-300))
+        self._shown = []
+        self._play_likeliest()
+
+    def _play_likeliest(self) -> None:
+        """Play the model under which the evidence is likeliest; evidence that tells none apart keeps the one played."""
+        if np.ptp(self._fitted) == 0.0:
+            return
         best = int(np.argmax(self._fitted))  # row: reads, column: the temperature
         self._set_model(best >= len(FAMILY_TEMPERATURES), FAMILY_TEMPERATURES[best % len(FAMILY_TEMPERATURES)])
-        self._shown = []
+
+    def evidence(self) -> np.ndarray:
+        """With ``fit``: the log-likelihood of the seat's actions seen since the reset, by (reads, temperature of
+        ``FAMILY_TEMPERATURES``) (a copy)."""
+        return self._fitted.copy()
+
+    def add_evidence(self, evidence: np.ndarray) -> None:
+        """With ``fit``: add ``evidence`` seen elsewhere (another's ``evidence()``: an earlier game of a match), and
+        play the likeliest model."""
+        evidence = np.asarray(evidence, dtype=float)
+        if not self.fit or evidence.shape != self._fitted.shape or not np.isfinite(evidence).all():
+            raise UsageError(f"{self.name}.add_evidence: needs fit=true and finite log-likelihoods of shape "
+                             f"{self._fitted.shape}, got {'fit=false' if not self.fit else evidence.shape}")
+        self._fitted += evidence
+        self._play_likeliest()
 
     def policy(self, hands: np.ndarray, view: PublicView) -> tuple[tuple[Action, ...], np.ndarray]:
         """The legal raises, then the challenge when a bid stands, and (N, those actions) their probabilities for

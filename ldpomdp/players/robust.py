@@ -29,6 +29,7 @@ from ..validation import number, one_of
 from .cfr import CFRPlayer
 from .lbr import LocalBestResponse
 from .mixture import DEFAULT_SAFE, DEFAULT_TREMBLE, DEFAULT_TYPES, TypeMixture
+from .quantal import QuantalEstimate
 
 __all__ = ["RobustPlayer", "DEFAULT_STOP_LOSS", "DEFAULT_ALLOWANCE", "MACHINERY", "SEARCH", "SOLVE_ON_USE",
            "machinery_for", "table_source"]
@@ -79,9 +80,10 @@ class RobustPlayer(BaseOpponent):
     spec) plays the local best response to the type posterior in rounds where it puts at least ``confidence`` on the
     ``types`` (with ``learn``, on them and ``QuantalFamily``'s points) after a round's evidence, while the exploited
     rounds have lost at most ``stop_loss`` (with ``learn``: while the round's ``risk`` is within the ``budget``,
-    ``allowance`` plus the value ``won``); ``match``: the posterior and ``won`` carry to the next game of the same
-    rules, until ``forget``. ``floor``, ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR. ``plays``: the
-    machinery chosen; ``exploited``/``decisions`` count moves; ``exploit_result``: value the exploited rounds won."""
+    ``allowance`` plus the value ``won``); ``match``: the posterior and ``won`` (the search: each other seat's
+    fitted evidence, by its place after this one) carry to the next game of the same rules, until ``forget``.
+    ``floor``, ``tremble`` as in ``TypeMixture``, ``lookahead`` as in LBR. ``plays``: the machinery chosen;
+    ``exploited``/``decisions`` count moves; ``exploit_result``: value the exploited rounds won."""
 
     def __init__(self, types: Sequence[str] | str = DEFAULT_TYPES, safe: str = DEFAULT_SAFE,
                  confidence: float = 0.95, floor: float = 0.01, tremble: float = DEFAULT_TREMBLE,
@@ -135,9 +137,8 @@ class RobustPlayer(BaseOpponent):
 
     @property
     def learns_across_games(self) -> bool:
-        """Whether what it learnt in a game changes its next one (sweeps refuse it): ``match``, unless the last reset
-        chose the search (``plays``), whose models start each game afresh."""
-        return self.match and self.plays != "search"
+        """Whether what it learnt in a game changes its next one (``match``; sweeps refuse it)."""
+        return self.match
 
     @property
     def budget(self) -> float:
@@ -154,12 +155,17 @@ class RobustPlayer(BaseOpponent):
         self.decisions = self.exploited = 0
         self.exploit_result, self.exploiting = 0.0, False
         if self.plays == "search":
+            carried = self._search_evidence() if self.match and self._match_config == config else {}
             super().reset(seat, config)
             self.search.reset(seat, config)
+            for other, model in self.search.models.items():
+                if (other - seat) % config.num_players in carried:
+                    cast(QuantalEstimate, model).add_evidence(carried[(other - seat) % config.num_players])
+            self._match_config = config
             return
         if self.match and config.num_players != 2:
-            raise UsageError(f"{self.name}: match play is for two players (at {config.num_players} the games do not "
-                             f"say which opponent sits where)")
+            raise UsageError(f"{self.name}: match play with the equilibrium is for two players (at "
+                             f"{config.num_players} players the search plays matches: machinery=auto)")
         try:  # refuses the games the equilibrium cannot play
             self.safe_player.reset(seat, config)
         except TableError:
@@ -179,6 +185,14 @@ class RobustPlayer(BaseOpponent):
         if carried is not None:
             self.model.posterior, self.won, self._rounds_seen = carried
         self._match_config = config
+
+    def _search_evidence(self) -> dict[int, np.ndarray]:
+        """The search's fitted evidence of each other seat, by its place after this seat (0 before any game)."""
+        if self.config is None or self.plays != "search":
+            return {}
+        n = self.config.num_players
+        return {(other - self.seat) % n: cast(QuantalEstimate, model).evidence()
+                for other, model in self.search.models.items()}
 
     def _value(self, dice: tuple[int, ...], opener: int, palifico: bool) -> float:
         """This seat's game value (in [-1, 1]: P(win) - P(lose)) at the start of a round with ``dice`` opened by

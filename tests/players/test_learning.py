@@ -254,8 +254,34 @@ def test_match_play_carries_the_posterior_and_the_winnings_until_the_rules_chang
     match.forget()
     match.reset(0, config)
     assert match.won == 0.0
-    with pytest.raises(UsageError, match="match play is for two players"):
+    with pytest.raises(UsageError, match="match play with the equilibrium is for two players"):
         make_player("robust:learn=true,match=true,machinery=equilibrium").reset(0, GameConfig(num_players=3, dice=2))
+
+
+def test_the_search_carries_each_seats_fitted_evidence_by_its_place_until_the_rules_change_or_forget():
+    """At 3-6 players ``robust:match=true`` plays the search and carries each other seat's fitted evidence to the next
+    game, by the seat's place after its own (a rotation of the seats keeps who sits after whom); without ``match``,
+    other rules or ``forget()``, the next game starts afresh."""
+    config = GameConfig(num_players=3, dice=2)
+    match, single = make_player("robust:match=true"), make_player("robust")
+    for player in (match, single):
+        play_game(config, [player, make_player("random"), make_player("one-third")], np.random.default_rng(0))
+    assert match.plays == "search" and match.learns_across_games and not single.learns_across_games
+    models = match.search.models
+    learnt = {seat: (models[seat].evidence(), models[seat].temperature) for seat in (1, 2)}
+    assert all(evidence.any() for evidence, _ in learnt.values()) and learnt[1][1] > learnt[2][1]
+    match.reset(1, config)  # one seat on: seat 2 sits where seat 1 sat (next after it), seat 0 where seat 2 sat
+    for now, before in ((2, 1), (0, 2)):
+        np.testing.assert_array_equal(match.search.models[now].evidence(), learnt[before][0])
+        assert match.search.models[now].temperature == learnt[before][1]
+    single.reset(1, config)
+    assert not any(model.evidence().any() for model in single.search.models.values())
+    match.reset(0, GameConfig(num_players=3, dice=3))  # other rules: a new match
+    assert not any(model.evidence().any() for model in match.search.models.values())
+    play_game(config, [match, make_player("random"), make_player("one-third")], np.random.default_rng(1))
+    match.forget()
+    match.reset(0, config)
+    assert not any(model.evidence().any() for model in match.search.models.values())
 
 
 def test_sweeps_refuse_match_play(tmp_path):

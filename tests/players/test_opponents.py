@@ -11,6 +11,7 @@ from conftest import all_hands
 
 from ldpomdp import CHALLENGE, Bid, GameConfig, PlayerView, PublicView, RoundEnd, play_game
 from ldpomdp.bid_probability import bid_true_probability
+from ldpomdp.errors import UsageError
 from ldpomdp.game import IllegalActionError
 from ldpomdp.hands import hand_support
 from ldpomdp.opponent import BaseOpponent, ViewMemo
@@ -350,6 +351,26 @@ def test_fitted_quantal_finds_the_temperature_of_the_bids_it_is_shown(rules, spe
     assert still.temperature == 1.0 and still.reads
     model.reset(0, config)
     assert model.temperature == 1.0 and model.reads and not model._fitted.any()
+
+
+def test_fitted_quantal_takes_evidence_from_an_earlier_game_and_refuses_what_it_cannot_fit():
+    """``add_evidence`` adds another model's ``evidence()`` (a match's earlier game) and plays the likeliest model;
+    evidence that tells no model apart keeps the one played; a model that does not fit, or evidence of another
+    shape or not finite, is refused."""
+    config = GameConfig(num_players=3, dice=3)
+    seen = QuantalEstimate(reads=True, fit=True)
+    play_game(config, [Watched(make_player("random"), seen), make_player("one-third"), make_player("one-third")], 3)
+    fresh = QuantalEstimate(reads=True, fit=True)
+    fresh.reset(0, config)
+    fresh.add_evidence(np.zeros_like(seen.evidence()))
+    assert (fresh.reads, fresh.temperature) == (True, 1.0)
+    fresh.add_evidence(seen.evidence())
+    np.testing.assert_array_equal(fresh.evidence(), seen.evidence())
+    assert (fresh.reads, fresh.temperature) == (seen.reads, seen.temperature) and fresh.temperature > 1.0
+    for model, evidence in ((QuantalEstimate(), seen.evidence()), (fresh, np.zeros(3)),
+                            (fresh, np.full_like(seen.evidence(), np.nan))):
+        with pytest.raises(UsageError, match="add_evidence: needs fit=true"):
+            model.add_evidence(evidence)
 
 
 def test_reading_quantal_in_the_sixes_game_reads_matching_counts_as_every_hand_would():

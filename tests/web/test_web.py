@@ -843,14 +843,12 @@ def test_a_seat_that_learns_across_games_plays_a_match_in_the_session(app):
         "match_games"] == 0  # not a learner
 
 
-def test_robust_playing_the_search_carries_nothing_so_no_match_is_said():
-    """Where ``robust`` plays the search (3-6 players), each game starts afresh, so a match seat does not say it learns
-    across games: the page shows no match and sweeps take it."""
+def test_robust_playing_the_search_plays_a_match_at_three_players():
+    """Where ``robust`` plays the search (3-6 players), a match seat carries each other seat's fitted evidence to the
+    session's next game, and the page says so."""
     app = create_app()
     client, form = _client(app), {"opponents": ["robust:learn=true,match=true"] * 2, "dice": 1}
     _states(client, {**form, "seed": 0})
-    assert [p["match_games"] for p in client.post("/api/game", json=form).json()["players"]] == [0, 0, 0]
-    robust = make_player("robust:learn=true,match=true")
-    assert robust.learns_across_games  # before a reset: what it plays is not known, so sweeps refuse it
-    robust.reset(0, GameConfig(num_players=3, dice=1))
-    assert robust.plays == "search" and not robust.learns_across_games
+    assert [p["match_games"] for p in client.post("/api/game", json=form).json()["players"]] == [0, 1, 1]
+    robust = app.state.sessions.get(client.cookies.get(COOKIE)).players[1]
+    assert robust.plays == "search" and robust.learns_across_games
