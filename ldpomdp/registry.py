@@ -214,8 +214,8 @@ register("robust", "ldpomdp.players.robust:RobustPlayer", kinds={"types": SPECS,
                  "learn=true it also fits a family of noisy honest bidders, identifies the opponent once the family "
                  "and the listed types hold the given confidence, and exploits a round only if it risks at most "
                  "allowance plus what it has won (match=true: carried from game to game, not in sweeps); elsewhere "
-                 "the bid-reading search "
-                 "(lbr:[quantal:fit=true,reads=true],ends=fair); machinery=equilibrium|search forces one, e.g. "
+                 "the bid-reading search (lbr:[quantal:fit=true,reads=true],ends=fair; match=true carries its fit of "
+                 "each seat from game to game); machinery=equilibrium|search forces one, e.g. "
                  "robust:confidence=0.9,stop_loss=0.5 or robust:learn=true,match=true")
 register("text", "ldpomdp.players.text:TextPlayer", kinds={"agent": CODE},
          summary="a text agent (a language model's client, a local model, a script): agent=module:callable takes "

@@ -17,6 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..caches import BoundedCache
 from ..errors import TableError, UsageError
 from ..exact.against_models.game_values import FairRounds, GameValue, seat_values
 from ..exact.many_players.blueprint import end_values
@@ -26,10 +27,10 @@ from ..exact.tables import blueprint_for, table_for
 from ..exact.two_player.exploitability import ReplayPolicy
 from ..exact.two_player.states import DiceState, RoundOutcome, round_slots, successor
 from ..exact.two_player.table import GameTable
-from ..game import ActionTaken, Event, PlayerView, RoundEnd, RoundStart, player_name
+from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart, player_name
 from ..hands import solver_hands
 from ..moved import moved_attribute
-from ..opponent import BaseOpponent, OpponentModel, checked_probabilities
+from ..opponent import BaseOpponent, OpponentModel, ViewMemo, checked_probabilities
 from ..registry import make_player, spec_text
 from ..round_end import seats_in_turn, settle_count
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, match_matrix
@@ -37,9 +38,11 @@ from ..validation import one_of
 from . import lbr_search
 from .cfr import CFRPlayer
 
-__all__ = ["LocalBestResponse", "ENDS"]
+__all__ = ["LocalBestResponse", "Observing", "ENDS"]
 
 ENDS = ("blueprint", "fair")  # how 3-6 players' round ends are valued: the blueprint's values, or fair rounds
+RANGES_MEMO = 4096  # the ranges kept after each round's bids (cleared at each round's start)
+History = tuple[tuple[int, Bid], ...]
 
 
 def _policy(policy: object) -> tuple[OpponentModel, str | None]:
@@ -48,10 +51,30 @@ def _policy(policy: object) -> tuple[OpponentModel, str | None]:
     model: object = make_player(spec) if spec is not None else policy
     if not callable(getattr(model, "act", None)) and not callable(getattr(model, "action_probabilities", None)):
         raise UsageError(f"LocalBestResponse.policy: {player_name(model)} is neither a player nor a policy")
-    if not callable(getattr(model, "action_probabilities", None)):  # a planner: read its act
+    if callable(getattr(model, "observed_probabilities", None)) and not callable(
+            getattr(model, "action_probabilities", None)):  # a player that keeps public events: watched
+        model = Observing(model)
+    elif not callable(getattr(model, "action_probabilities", None)):  # a planner: read its act
         factory: Callable[[], object] = (lambda: make_player(spec)) if spec is not None else (lambda: model)
         model = ReplayPolicy(factory, name=spec)
     return cast(OpponentModel, model), spec  # action_probabilities checked above, or read off act
+
+
+class Observing:
+    """A player's ``observed_probabilities`` as a model's ``action_probabilities``: it sees every event of the game,
+    so it is asked in the round it observes (as LBR asks its models)."""
+
+    def __init__(self, player: Any):
+        self.player, self.name = player, player_name(player)
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        self.player.reset(seat, config)
+
+    def observe(self, event: Event) -> None:
+        self.player.observe(event)
+
+    def action_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        return self.player.observed_probabilities(hands, view, action)
 
 
 class LocalBestResponse(BaseOpponent):
@@ -94,7 +117,11 @@ class LocalBestResponse(BaseOpponent):
         self.copy_model: Callable[[], OpponentModel] = copy_model or (  # the policy for each other seat at 3-6 players
             (lambda: _policy(self.spec)[0]) if self.spec else (lambda: copy.deepcopy(self.model)))
         self.models: dict[int, OpponentModel] = {}  # the policy at each other seat (two players: ``model``)
-        self._ranges: dict[int, lbr_search.HandRange] = {}  # the range of each other seat with dice, this round
+        self._ranges: dict[int, lbr_search.HandRange] = {}  # the range of each other seat with dice, as observed
+        self._priors: dict[int, lbr_search.HandRange] = {}  # those ranges at the round's start
+        self._after: BoundedCache[History, dict[int, lbr_search.HandRange]] = BoundedCache(RANGES_MEMO)  # by bids
+        self._memo: ViewMemo[tuple[list[Action], np.ndarray]] = ViewMemo()  # its policy at the last view asked
+        self._seen: tuple[tuple[int, ...], History] | None = None  # this round's dice and bids observed (None: none)
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -114,6 +141,7 @@ class LocalBestResponse(BaseOpponent):
         for other, model in self.models.items():
             model.reset(other, config)
         self._had_palifico: set[int] = set()  # the seats whose palifico round has been played
+        self._seen = None
         self._loser: int | None = None  # the last round's loser (None: nobody lost it)
 
     def _blueprint_for(self, config: GameConfig) -> BlueprintTable:
@@ -131,6 +159,7 @@ class LocalBestResponse(BaseOpponent):
         return blueprint
 
     def observe(self, event: Event) -> None:
+        self._memo = ViewMemo()
         for model in self.models.values():
             if callable(getattr(model, "observe", None)):
                 model.observe(event)
@@ -138,15 +167,34 @@ class LocalBestResponse(BaseOpponent):
             if event.palifico and self._loser is not None:  # the palifico round of the seat just dropped to one die
                 self._had_palifico.add(self._loser)
             self._start(event)
+            self._seen = (tuple(event.dice), ())
         elif isinstance(event, RoundEnd):
-            self._loser = event.loser
-        elif isinstance(event, ActionTaken) and event.seat in self._ranges and isinstance(event.action, Bid):
-            r, model = self._ranges[event.seat], self.models[event.seat]
-            likelihood = checked_probabilities(model, model.action_probabilities(r.support, event.view, event.action),
-                                               len(r.support))
-            weights = r.weights * likelihood
-            total = weights.sum()  # zero: the policy could not have played this; keep the range it had
-            r.weights = weights / total if total > 0.0 else r.weights
+            self._loser, self._seen = event.loser, None
+        elif isinstance(event, ActionTaken) and isinstance(event.action, Bid):  # a call ends the round
+            self._seen = (event.view.dice, event.view.history + ((event.seat, event.action),))
+            self._ranges = self._ranges_at(event.view, self._seen[1])
+
+    def _ranges_at(self, view: PublicView, history: History) -> dict[int, lbr_search.HandRange]:
+        """Each other seat's range after the bids ``history`` of ``view``'s round, memoised.
+
+        Bayes on its model's probability of each of its bids (one its model could not make leaves its range)."""
+        found = self._after.lookup(history) if history else self._priors
+        if found is not None:
+            return found
+        before = self._ranges_at(view, history[:-1])
+        seat, bid = history[-1]
+        if seat not in before:
+            found = before
+        else:
+            r, model = before[seat], self.models[seat]
+            at = PublicView(view.config, seat, view.dice, history[:-1], view.round_index)
+            weights = r.weights * checked_probabilities(model, model.action_probabilities(r.support, at, bid),
+                                                        len(r.support))
+            total = weights.sum()
+            found = before if total <= 0.0 else before | {seat: lbr_search.HandRange(r.support, r.matching,
+                                                                                      weights / total)}
+        self._after[history] = found
+        return found
 
     def _start(self, event: RoundStart) -> None:
         """A new round: each range is the prior, and each way the round can end gets its game value."""
@@ -154,11 +202,12 @@ class LocalBestResponse(BaseOpponent):
         assert config is not None  # reset sets it before any round starts
         rules = config.round_rules(event.palifico)
         match = match_matrix(rules)
-        self._ranges = {}
+        self._priors, self._after = {}, BoundedCache(RANGES_MEMO)
         for seat in self.models:
             if event.dice[seat] > 0:  # in the sixes game a hand is its matching count, as the solvers tell hands apart
                 support, prior = solver_hands(event.dice[seat], rules)
-                self._ranges[seat] = lbr_search.HandRange(support, support @ match, prior.copy())
+                self._priors[seat] = lbr_search.HandRange(support, support @ match, prior.copy())
+        self._ranges = self._priors
         if config.num_players == 2:
             self._ends = self._round_ends(event)
         elif event.dice[self.seat] > 0:
@@ -220,16 +269,41 @@ class LocalBestResponse(BaseOpponent):
                 values.append(self.values.win_probability(after, first))
         return lbr_search.from_side(RoundOutcome.from_slots(values, sum(dice)), role, 1.0)
 
-    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        own = np.asarray(view.hand, dtype=np.int64)[None, :] @ match_matrix(view.config)
+    def _values(self, hands: np.ndarray, view: PublicView) -> tuple[list[Action], np.ndarray]:
+        """Its candidate actions at ``view`` (its seat to act) and their lookahead values, (N, actions), for each of
+        ``hands``."""
         assert self._ends is not None  # a round has started
+        own = np.atleast_2d(np.asarray(hands, dtype=np.int64)) @ match_matrix(view.config)
+        ranges = self._ranges_at(view, view.history)
         if view.config.num_players == 2:
-            r = self._ranges[1 - self.seat]
-            actions, values = lbr_search.lookahead_values(self.model, view.public(), own, r.matching, r.support,
-                                                          r.weights, self._ends, self.lookahead, self.raises)
-        else:
-            actions, values = lbr_search.table_lookahead_values(self.models, view.public(), own[0], self._ranges,
-                                                                self._ends, self.lookahead, self.raises)
+            r = ranges[1 - self.seat]
+            return lbr_search.lookahead_values(self.model, view, own, r.matching, r.support, r.weights, self._ends,
+                                               self.lookahead, self.raises)
+        return lbr_search.table_lookahead_values(self.models, view, own, ranges, self._ends, self.lookahead,
+                                                 self.raises)
+
+    def observed_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        """(N,) 1 for each of ``hands`` with which it plays ``action`` at ``view``, else 0.
+
+        ``view``: its seat's, in the round it observes (it is deterministic, and keeps only public events)."""
+        seen = self._seen
+        common = min(len(view.history), len(seen[1])) if seen is not None else 0
+        if (view.seat != self.seat or seen is None or view.dice != seen[0]
+                or view.history[:common] != seen[1][:common]):
+            raise UsageError(f"{self.name}.observed_probabilities: the view (seat {view.seat}, dice {view.dice}, "
+                             f"{len(view.history)} bids) is not of seat {self.seat} in the round it observes")
+        actions, best = self._memo.get(hands, view, lambda: self._best(hands, view))
+        if action not in actions:
+            return np.zeros(len(best))
+        return (best == actions.index(action)).astype(float)
+
+    def _best(self, hands: np.ndarray, view: PublicView) -> tuple[list[Action], np.ndarray]:
+        """Its candidate actions at ``view`` and the index of the one it plays with each of ``hands``."""
+        actions, values = self._values(hands, view)
+        return actions, lbr_search.best_actions(values)
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
+        actions, values = self._values(np.asarray(view.hand)[None, :], view.public())
         return actions[int(lbr_search.best_actions(values)[0])]
 
 

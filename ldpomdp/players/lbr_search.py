@@ -47,7 +47,7 @@ def candidate_raises(actions: Sequence[Action], raises: str) -> list[Bid]:
 def lookahead_values(policy: OpponentModel, view: PublicView, own_matching: np.ndarray, support_matching: np.ndarray,
                      support: np.ndarray, weights: np.ndarray, ends: RoundOutcome, lookahead: int = 2,
                      raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
-    """LBR's candidate actions at ``view`` (two players) and their lookahead values for each own hand.
+    """LBR's candidate actions at ``view`` (two players) and their lookahead values, by own hand.
 
     The calls are the challenge and, under the exact call, the exact call; the policy's are counted after each
     raise. See the module docstring.
@@ -137,7 +137,7 @@ class HandRange:
 def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView, own_matching: np.ndarray,
                            ranges: Mapping[int, HandRange], ends: RoundOutcome, lookahead: int = 2,
                            raises: str = "smallest") -> tuple[list[Action], np.ndarray]:
-    """LBR's candidate actions at ``view`` (LBR to act; any number of seats) and their lookahead values.
+    """LBR's candidate actions at ``view`` (LBR to act; any number of seats) and their lookahead values, by own hand.
 
     After LBR's raise the next seat calls or raises as its model says; with ``lookahead`` 2 the seat after it calls
     that raise as its model says (LBR, if it is LBR's turn again, when that is worth more); a round that goes on is
@@ -146,7 +146,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
     Args:
         models: the policy's model at every other seat with dice.
         view: the public view at LBR's decision.
-        own_matching: (faces,) LBR's matching counts.
+        own_matching: (M, faces) matching counts of LBR's hands, or (faces,) of one.
         ranges: the hand range of every other seat with dice.
         ends: LBR's value of each way the round ends, a ``RoundOutcome`` with a role per seat.
         lookahead: 2: the seat after the next one calls too, as above; any other value: the next seat alone.
@@ -154,7 +154,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
 
     Returns:
         ``(actions, values)``: LBR's candidate actions (the legal calls, then the candidate raises) and their
-        values, (1, actions).
+        values, (M, actions) (one row for one hand).
 
     Raises:
         ValueError: ``ends`` has not a role per seat or not the round's dice, or under the exact call no
@@ -164,6 +164,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
         raise ValueError(f"table_lookahead_values: ends must have a role per seat ({len(view.dice)}) and the round's "
                          f"{view.table_dice} dice, got {len(ends.challenge)} roles and {ends.table_dice} dice")
     config, me = view.config, view.seat
+    own_matching = np.atleast_2d(own_matching)
     turn = seats_in_turn(view.dice, me)[1:]  # the others with dice, in turn
     later = {s: turn[turn.index(s) + 1] if s != turn[-1] else me for s in turn} | {me: turn[0]}
     table = ends.table_dice
@@ -177,42 +178,45 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
         return checked_probabilities(models[seat], models[seat].action_probabilities(support, at, action),
                                      len(support))
 
-    def called(call: Action, caller: int, bid: Bid, held: Mapping[int, np.ndarray]) -> float:
-        """The value of ``caller``'s ``call`` of ``bid``, each seat in ``held`` weighted by that reach.
+    def called(call: Action, caller: int, bid: Bid, held: Mapping[int, np.ndarray]) -> np.ndarray:
+        """(M,) the value of ``caller``'s ``call`` of ``bid`` for each own hand, each seat in ``held`` weighted by that
+        reach.
 
         Seats not in ``held`` are weighted by their range: the others' total count convolved seat by seat, then each
         count's end (by what the bid missed by)."""
         total = np.ones(1)  # the weight of each total count of the others' dice matching the bid's face
         for seat in turn:
             total = np.convolve(total, ranges[seat].counts(bid.face, held.get(seat)))
-        need = bid.quantity - int(own_matching[bid.face - 1])
+        need = bid.quantity - own_matching[:, bid.face - 1]  # (M,) the others' dice the bid needs
         if call is EXACT:
             assert ends.exact is not None  # checked above: the exact call is legal only under its rules
-            right = float(total[need]) if 0 <= need < len(total) else 0.0
+            right = np.where((need >= 0) & (need < len(total)), total[np.clip(need, 0, len(total) - 1)], 0.0)
             return right * ends.exact[caller, 1] + (float(total.sum()) - right) * ends.exact[caller, 0]
-        return float(total @ ends.challenge[caller, need + table - np.arange(len(total))])
+        return ends.challenge[caller][need[:, None] + table - np.arange(len(total))] @ total
 
     legal = view.legal_actions()
     actions: list[Action] = [c for c in calls if c in legal]
     actions += candidate_raises(legal, raises)
-    values = np.empty((1, len(actions)))
+    values = np.empty((len(own_matching), len(actions)))
     nxt = turn[0]
     third = later[nxt]
     for k, action in enumerate(actions):
         if not isinstance(action, Bid):
             assert view.bid is not None
-            values[0, k] = called(action, me, view.bid, {})
+            values[:, k] = called(action, me, view.bid, {})
             continue
         history = view.history + ((me, action),)
         after = PublicView(config, nxt, view.dice, history, view.round_index)
-        value = sum(called(c, nxt, action, {nxt: ranges[nxt].weights * asked(nxt, after, c)}) for c in calls)
+        value = np.sum([called(c, nxt, action, {nxt: ranges[nxt].weights * asked(nxt, after, c)}) for c in calls],
+                       axis=0)
         replies = [r for r in legal_actions(config, view.table_dice, action) if isinstance(r, Bid)]
         reaches = [ranges[nxt].weights * asked(nxt, after, reply) for reply in replies]  # P(hand) x P(reply)
         masses = np.array([float(reach.sum()) for reach in reaches])
         value += float(masses.sum()) * neutral  # the round goes on; the lookahead's replies corrected below
         if lookahead == 2 and third == me:
             for reply, reach, mass in zip(replies, reaches, masses, strict=True):
-                value += max(0.0, *(called(c, me, reply, {nxt: reach}) - mass * neutral for c in calls))
+                value += np.maximum.reduce([np.zeros(len(own_matching)),
+                                            *(called(c, me, reply, {nxt: reach}) - mass * neutral for c in calls)])
         elif lookahead == 2:
             order = np.argsort(-masses, kind="stable")
             covered = np.searchsorted(np.cumsum(masses[order]), (1.0 - REPLY_MASS) * masses.sum()) + 1
@@ -222,7 +226,7 @@ def table_lookahead_values(models: Mapping[int, OpponentModel], view: PublicView
                     reach = ranges[third].weights * asked(third, again, c)
                     value += called(c, third, replies[j], {nxt: reaches[j], third: reach}) - float(
                         reach.sum()) * masses[j] * neutral
-        values[0, k] = value
+        values[:, k] = value
     return actions, values
 
 

@@ -21,7 +21,7 @@ from ..errors import TableError, UsageError
 from ..exact.many_players.table import BlueprintTable
 from ..exact.tables import ON_DEMAND, SHIPPED, cached_table_path, on_demand, on_demand_seconds, shipped_path
 from ..exact.two_player.table import GameTable
-from ..game import Event, PlayerView, RoundEnd, RoundStart
+from ..game import Event, PlayerView, PublicView, RoundEnd, RoundStart
 from ..opponent import BaseOpponent
 from ..registry import make_player, parse_spec, spec_text
 from ..rules import Action, GameConfig
@@ -155,12 +155,12 @@ class RobustPlayer(BaseOpponent):
         self.decisions = self.exploited = 0
         self.exploit_result, self.exploiting = 0.0, False
         if self.plays == "search":
-            carried = self._search_evidence() if self.match and self._match_config == config else {}
+            evidence = self._search_evidence() if self.match and self._match_config == config else {}
             super().reset(seat, config)
             self.search.reset(seat, config)
             for other, model in self.search.models.items():
-                if (other - seat) % config.num_players in carried:
-                    cast(QuantalEstimate, model).add_evidence(carried[(other - seat) % config.num_players])
+                if (other - seat) % config.num_players in evidence:
+                    cast(QuantalEstimate, model).add_evidence(evidence[(other - seat) % config.num_players])
             self._match_config = config
             return
         if self.match and config.num_players != 2:
@@ -263,6 +263,14 @@ class RobustPlayer(BaseOpponent):
                 self.exploiting = identified and self.risk <= self.budget
             else:
                 self.exploiting = identified and self.exploit_result >= -self.stop_loss
+
+    def observed_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
+        """(N,) the probability of ``action`` at ``view`` (its seat's, in the round it observes) with each of
+        ``hands``: that of the part that plays now (``playing``), which keeps only public events."""
+        playing = self.playing
+        if isinstance(playing, LocalBestResponse):
+            return playing.observed_probabilities(hands, view, action)
+        return playing.action_probabilities(hands, view, action)
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
         self.decisions += 1

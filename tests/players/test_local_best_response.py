@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 import ldpomdp.players.lbr_search as lbr_search
+from ldpomdp.errors import UsageError
 from ldpomdp.exact import cached_solution, exploitability, policy_behaviour
 from ldpomdp.exact.two_player.states import RoundOutcome
 from ldpomdp.game import ActionTaken, PlayerView, PublicView, RoundEnd, RoundStart, play_game, rotate
-from ldpomdp.hands import hand_support
+from ldpomdp.hands import hand_support, solver_hands
 from ldpomdp.players.cfr import CFRPlayer
 from ldpomdp.players.lbr import LocalBestResponse
 from ldpomdp.players.lbr_search import (
@@ -164,6 +165,19 @@ def test_planners_are_read_through_their_act():
     record = play_game(config, [lbr, make_player("expected-count")], np.random.default_rng(0))
     assert record.winner in (0, 1)
 
+
+
+@pytest.mark.parametrize("players, spec", [(3, "lbr:[quantal:fit=true,reads=true],ends=fair"), (3, "robust"),
+                                           (2, "robust:learn=true")])
+def test_players_that_keep_public_events_are_watched_not_replayed(players, spec):
+    """A local best response to a player with ``observed_probabilities`` (the search, ``robust``) watches a copy of
+    it at each seat, which sees every event: no replay, and the copy's policy is the player's own, whole game."""
+    lbr = LocalBestResponse(spec, ends="fair")
+    assert type(lbr.model).__name__ == "Observing"
+    seated = [lbr] + [make_player(spec) for _ in range(players - 1)]
+    record = play_game(GameConfig(num_players=players, dice=2), seated, np.random.default_rng(1))
+    assert record.winner in range(players)
+    assert all(type(m).__name__ == "Observing" and m.player.seat == seat for seat, m in lbr.models.items())
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"lookahead": 3}, "lookahead"), ({"raises": "some"}, "raises"), ({"policy": "nope"}, "nope"),
@@ -463,3 +477,48 @@ def test_lbr_beats_one_third_in_whole_games_under_the_presets(preset):
         calls, right = calls + len(mine), right + sum(r.loser == -1 for r in mine)
     assert wins > games / 2 + 3 * math.sqrt(games) / 2, wins  # a fair coin passes this with probability < 0.2%
     assert (calls > 0 and right > calls / 2) if config.exact_call else calls == 0, (calls, right)
+
+
+class Checked:
+    """Plays ``player``; at each of its decisions checks that a ``copy`` seeing the same events gives probability 1
+    to the move played with its hand, and for every hand of its seat the move its own values rank first."""
+
+    def __init__(self, player, copy):
+        self.player, self.copy, self.decisions = player, copy, 0
+
+    def reset(self, seat, config):
+        self.player.reset(seat, config)
+        self.copy.reset(seat, config)
+
+    def observe(self, event):
+        self.player.observe(event)
+        self.copy.observe(event)
+
+    def act(self, view, rng):
+        move = self.player.act(view, rng)
+        public = view.public()
+        hands = solver_hands(view.dice[view.seat], public.config)[0]
+        actions, values = self.copy._values(hands, public)
+        assert self.copy.observed_probabilities(np.asarray(view.hand)[None, :], public, move).tolist() == [1.0]
+        best = lbr_search.best_actions(values)
+        for k, action in enumerate(actions):
+            np.testing.assert_array_equal(self.copy.observed_probabilities(hands, public, action), best == k)
+        for hand, row in zip(hands[:5], values, strict=False):  # the values of many hands are each hand's alone
+            np.testing.assert_allclose(self.copy._values(hand[None, :], public)[1][0], row, rtol=0, atol=1e-12)
+        self.decisions += 1
+        return move
+
+
+@pytest.mark.parametrize("players, preset", [(2, None), (3, None), (3, "perudo")])
+def test_the_search_gives_its_policy_in_the_round_it_observes(players, preset):
+    """LBR is deterministic and keeps only what public events tell it, so ``observed_probabilities`` is its policy in
+    the round it observes: a copy that sees the game's events gives probability 1 to each move it makes, its values
+    for many hands at once are each hand's alone, and it refuses another seat's view or another round's."""
+    config = (GameConfig(num_players=players, dice=3) if preset is None
+              else GameConfig.preset(preset, num_players=players, dice=3))
+    spec = "lbr:[quantal:fit=true,reads=true],ends=fair"
+    checked = Checked(make_player(spec), make_player(spec))
+    play_game(config, [checked] + [make_player("one-third") for _ in range(players - 1)], np.random.default_rng(4))
+    assert checked.decisions >= 5
+    with pytest.raises(UsageError, match="is not of seat 0 in the round it observes"):
+        checked.copy.observed_probabilities(np.ones((1, 6)), PublicView(config, 1, (3,) * players), Bid(1, 2))
