@@ -7,8 +7,9 @@ wild, seats rotated; today's rules, or with ``--rules`` a preset (Perudo, Dudo).
   planners read through ``ReplayPolicy``; beside it, where the game is one round, the one-round LBR's figure,
   ``ldpomdp.players.lbr_search.local_best_response``, for agents with ``action_probabilities``), elsewhere the
   local best response's lower bound 2w - 1 from its win rate w against the agent (``lbr:SPEC``), with the 95%
-  Wilson interval mapped the same way, over ``--lbr-games`` games (0: not measured). A planner (no
-  ``action_probabilities``) is read through its ``act``, affordable up to ``--replay-dice`` dice each only (0: never).
+  Wilson interval mapped the same way, over ``--lbr-games`` games (0: not measured). LBR watches an agent that gives
+  ``observed_probabilities`` (the search, ``robust``); a planner (neither that nor ``action_probabilities``) is read
+  through its ``act``, affordable up to ``--replay-dice`` dice each only (0: never).
 - head-to-head: the agent's win rate against each of ``--opponents``, 95% Wilson intervals, ``--games`` a cell.
 - CPU seconds per cell (the sweep's worker CPU time; the exact solve's process time).
 
@@ -52,6 +53,14 @@ def plays(spec: str, config: GameConfig) -> bool:
     return True
 
 
+def watched(spec: str) -> bool:
+    """Whether LBR watches the agent (``observed_probabilities``: a copy sees the whole game) rather than replaying
+    its ``act``."""
+    player = make_player(spec)
+    return callable(getattr(player, "observed_probabilities", None)) and not callable(
+        getattr(player, "action_probabilities", None))
+
+
 def policy_of(spec: str) -> object:
     """The agent as a policy with ``action_probabilities`` (a planner read through its ``act``)."""
     player = make_player(spec)
@@ -79,7 +88,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="games per cell (default 2000)")
     parser.add_argument("--lbr-games", type=int, default=None,
                         help="games per LBR cell (default --games; 0: exploitability not measured beyond one die)")
-    parser.add_argument("--opponents", default=OPPONENTS, help=f"head-to-head opponents (default {OPPONENTS})")
+    parser.add_argument("--opponents", default=OPPONENTS, help=f"head-to-head opponents (default {OPPONENTS}; empty: none)")
     parser.add_argument("--rules", choices=tuple(PRESETS), default=None,
                         help="a preset's rules (default: today's); its cells go to OUT/RULES")
     parser.add_argument("--replay-dice", type=int, default=2,
@@ -95,7 +104,7 @@ def main() -> None:
     dice_counts = parse_dice_range(args.dice)
     args.name = args.name or ("robustness_" + args.rules if args.rules else "robustness")
     out = Path(args.out) / args.rules if args.rules else Path(args.out)
-    agents, opponents = split_specs(args.agents), split_specs(args.opponents)
+    agents, opponents = split_specs(args.agents), split_specs(args.opponents) if args.opponents else []
     for spec in agents + opponents:  # every one takes a seat (a model such as mixture does not): say so before any game
         try:
             make_seat(spec)
@@ -117,7 +126,7 @@ def main() -> None:
                 continue
             row: list = [f"`{spec}`", dice]
             policy = policy_of(spec)
-            replayed = isinstance(policy, ReplayPolicy)
+            replayed = isinstance(policy, ReplayPolicy) and not watched(spec)  # by LBR beyond one die
             if dice > 1 and lbr_games == 0:
                 row += ["not measured", None]
             elif replayed and dice > args.replay_dice:
@@ -125,7 +134,7 @@ def main() -> None:
             elif dice == 1:  # the whole game's exact figure (one round, or under the exact call a repeated one)
                 start = time.process_time()
                 text = f"{game_exploitability(policy, config).average:.3f} (exact)"
-                if not replayed and not config.exact_call:  # the game is one round: how much of it LBR finds
+                if not isinstance(policy, ReplayPolicy) and not config.exact_call:  # one round: what LBR finds
                     text += f"; one-round LBR {local_best_response(make_player(spec), config).average:.3f}"
                 row += [text, round(time.process_time() - start, 1)]
             else:
