@@ -25,6 +25,19 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORTS = {"desktop": {"width": 1200, "height": 900}, "phone": {"width": 375, "height": 740}}
 
+# a game started from the page's script and played to its end through the API (you call, or make the first legal move)
+FINISH_GAME = """async (form) => {
+  const post = (path, body) => fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                           body: JSON.stringify(body)}).then((r) => r.json());
+  let s = await post("/api/game", form);
+  for (let i = 0; i < 50 && s.phase !== "game-over"; i++) {
+    if (s.phase === "your-turn") s = await post("/api/game/act", {move: s.legal.includes("challenge") ?
+                                                "challenge" : s.legal[0], version: s.version});
+    else s = await post(s.phase === "agent-turn" ? "/api/game/step" : "/api/game/next-round", {version: s.version});
+  }
+  return s.phase;
+}"""
+
 # one test process (pytest-xdist) runs them all: one results folder, server and browser for the module, not one each
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)"),
               pytest.mark.xdist_group("browser")]
@@ -642,19 +655,7 @@ def test_a_seat_learning_over_a_match_says_so_on_its_card(open_page, shots, view
     from your last game; the first game's card says nothing of a match."""
     page = open_page(viewport)
     form = {"opponents": ["robust:learn=true,match=true"], "dice": 1}
-    finish = """async (form) => {
-      const post = (path, body) => fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
-                                               body: JSON.stringify(body)}).then((r) => r.json());
-      let s = await post("/api/game", form);
-      for (let i = 0; i < 50 && s.phase !== "game-over"; i++) {
-        if (s.phase === "your-turn") s = await post("/api/game/act", {move: s.legal.includes("challenge") ?
-                                                    "challenge" : s.legal[0], version: s.version});
-        else s = await post(s.phase === "agent-turn" ? "/api/game/step" : "/api/game/next-round",
-                            {version: s.version});
-      }
-      return s.phase;
-    }"""
-    assert page.evaluate(finish, {**form, "seed": 1}) == "game-over"
+    assert page.evaluate(FINISH_GAME, {**form, "seed": 1}) == "game-over"
     page.reload()
     page.wait_for_selector("#table .seat[data-seat='1']")
     assert page.locator("#table .seat .match").count() == 0
@@ -665,3 +666,20 @@ def test_a_seat_learning_over_a_match_says_so_on_its_card(open_page, shots, view
     assert page.inner_text("#table .seat[data-seat='1'] .match") == "learning from your last game"
     assert page.get_attribute("#table .seat[data-seat='1'] .match", "data-match") == "1"
     _checked(page, shots, "match", viewport)
+
+
+def test_play_again_is_disabled_while_its_request_is_out(open_page):
+    """One click of "Play again" asks for one next game: the button is disabled until the answer comes."""
+    page = open_page("desktop")
+    assert page.evaluate(FINISH_GAME, {"opponents": ["one-third"], "dice": 1, "seed": 1}) == "game-over"
+    page.reload()
+    page.wait_for_selector("#again")
+    held = []
+    page.route("**/api/game", lambda route: held.append(route) if route.request.method == "POST"
+               else route.continue_())
+    page.click("#again")
+    page.wait_for_function("document.getElementById('again').disabled")
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/api/game")
+    page.wait_for_selector("#over .over-card", state="detached")

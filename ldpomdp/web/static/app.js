@@ -590,7 +590,11 @@ function renderOver() {
     `<a class="button secondary" href="/api/game/record" download="ldpomdp-game.json">Download the game record (JSON)</a></div>` +
     `<div id="game-replay" class="replay" hidden></div>` +
     `<h3>What the agents believed about your hand</h3><div id="believed">${believedHtml()}</div></div>`;
-  $("again").onclick = () => { $("seed").value = ""; startGame(null); };
+  $("again").onclick = async (event) => {  // disabled while its request is out: one click, one next game
+    event.currentTarget.disabled = true;
+    $("seed").value = "";
+    try { await startGame(null); } finally { if ($("again")) $("again").disabled = false; }
+  };
   $("replay-open").onclick = () => {
     const panel = $("game-replay"), open = panel.hidden;
     panel.hidden = !open;
