@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from test_mixture import Watched
 
 import ldpomdp.players.lbr_search as lbr_search
 from ldpomdp.errors import UsageError
@@ -479,34 +480,18 @@ def test_lbr_beats_one_third_in_whole_games_under_the_presets(preset):
     assert (calls > 0 and right > calls / 2) if config.exact_call else calls == 0, (calls, right)
 
 
-class Checked:
-    """Plays ``player``; at each of its decisions checks that a ``copy`` seeing the same events gives probability 1
-    to the move played with its hand, and for every hand of its seat the move its own values rank first."""
-
-    def __init__(self, player, copy):
-        self.player, self.copy, self.decisions = player, copy, 0
-
-    def reset(self, seat, config):
-        self.player.reset(seat, config)
-        self.copy.reset(seat, config)
-
-    def observe(self, event):
-        self.player.observe(event)
-        self.copy.observe(event)
-
-    def act(self, view, rng):
-        move = self.player.act(view, rng)
-        public = view.public()
-        hands = solver_hands(view.dice[view.seat], public.config)[0]
-        actions, values = self.copy._values(hands, public)
-        assert self.copy.observed_probabilities(np.asarray(view.hand)[None, :], public, move).tolist() == [1.0]
-        best = lbr_search.best_actions(values)
-        for k, action in enumerate(actions):
-            np.testing.assert_array_equal(self.copy.observed_probabilities(hands, public, action), best == k)
-        for hand, row in zip(hands[:5], values, strict=False):  # the values of many hands are each hand's alone
-            np.testing.assert_allclose(self.copy._values(hand[None, :], public)[1][0], row, rtol=0, atol=1e-12)
-        self.decisions += 1
-        return move
+def reproduces_the_search(copy, view, move):
+    """At the search's decision: ``copy``, seeing the same events, gives probability 1 to the move played with its
+    hand, and for every hand of its seat the move its own values rank first."""
+    public = view.public()
+    hands = solver_hands(view.dice[view.seat], public.config)[0]
+    actions, values = copy._values(hands, public)
+    assert copy.observed_probabilities(np.asarray(view.hand)[None, :], public, move).tolist() == [1.0]
+    best = lbr_search.best_actions(values)
+    for k, action in enumerate(actions):
+        np.testing.assert_array_equal(copy.observed_probabilities(hands, public, action), best == k)
+    for hand, row in zip(hands[:5], values, strict=False):  # the values of many hands are each hand's alone
+        np.testing.assert_allclose(copy._values(hand[None, :], public)[1][0], row, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("players, preset", [(2, None), (3, None), (3, "perudo")])
@@ -517,8 +502,8 @@ def test_the_search_gives_its_policy_in_the_round_it_observes(players, preset):
     config = (GameConfig(num_players=players, dice=3) if preset is None
               else GameConfig.preset(preset, num_players=players, dice=3))
     spec = "lbr:[quantal:fit=true,reads=true],ends=fair"
-    checked = Checked(make_player(spec), make_player(spec))
+    checked = Watched(make_player(spec), make_player(spec), check=reproduces_the_search)
     play_game(config, [checked] + [make_player("one-third") for _ in range(players - 1)], np.random.default_rng(4))
     assert checked.decisions >= 5
     with pytest.raises(UsageError, match="is not of seat 0 in the round it observes"):
-        checked.copy.observed_probabilities(np.ones((1, 6)), PublicView(config, 1, (3,) * players), Bid(1, 2))
+        checked.watcher.observed_probabilities(np.ones((1, 6)), PublicView(config, 1, (3,) * players), Bid(1, 2))

@@ -23,10 +23,11 @@ def test_check_opponent(bids):
 
 class Watched:
     """Plays ``player`` and shows every event to ``watcher``, reset to the same seat; with ``keep`` the watcher
-    keeps its posterior from game to game."""
+    keeps its posterior from game to game; ``check(watcher, view, move)`` is called at each of the player's moves."""
 
-    def __init__(self, player, watcher, keep=False):
-        self.player, self.watcher, self.keep, self.started = player, watcher, keep, False
+    def __init__(self, player, watcher, keep=False, check=None):
+        self.player, self.watcher, self.keep, self.started, self.check = player, watcher, keep, False, check
+        self.decisions = 0
 
     def reset(self, seat, config):
         self.player.reset(seat, config)
@@ -41,7 +42,11 @@ class Watched:
         self.watcher.observe(event)
 
     def act(self, view, rng):
-        return self.player.act(view, rng)
+        move = self.player.act(view, rng)
+        if self.check is not None:
+            self.check(self.watcher, view, move)
+        self.decisions += 1
+        return move
 
 
 @pytest.mark.parametrize("kind", ["conservative", "aggressive", "random", "one-third"])

@@ -7,6 +7,7 @@ import hashlib
 import numpy as np
 import pytest
 from conftest import fresh_tables
+from test_mixture import Watched
 
 from ldpomdp.exact.two_player.equilibrium import solve_game
 from ldpomdp.game import GameState, RoundStart, play_game
@@ -270,28 +271,12 @@ def test_exploits_two_one_third_at_three_players():
     assert exploited > 0 and wilson_interval(wins, games)[0] > 1 / 3, (wins, exploited)
 
 
-class Reproduced:
-    """Plays ``player``; at each of its decisions a ``copy`` that saw the same events gives its move a positive
-    probability with its hand, and its probabilities over the legal actions sum to one."""
-
-    def __init__(self, player, copy):
-        self.player, self.copy, self.decisions = player, copy, 0
-
-    def reset(self, seat, config):
-        self.player.reset(seat, config)
-        self.copy.reset(seat, config)
-
-    def observe(self, event):
-        self.player.observe(event)
-        self.copy.observe(event)
-
-    def act(self, view, rng):
-        move = self.player.act(view, rng)
-        hand, public = np.asarray(view.hand)[None, :], view.public()
-        probs = [float(self.copy.observed_probabilities(hand, public, a)[0]) for a in public.legal_actions()]
-        assert sum(probs) == pytest.approx(1.0) and probs[public.legal_actions().index(move)] > 0.0
-        self.decisions += 1
-        return move
+def reproduces_robust(copy, view, move):
+    """At robust's decision: ``copy``, seeing the same events, gives the move played a positive probability with its
+    hand, and its probabilities over the legal actions sum to one."""
+    hand, public = np.asarray(view.hand)[None, :], view.public()
+    probs = [float(copy.observed_probabilities(hand, public, a)[0]) for a in public.legal_actions()]
+    assert sum(probs) == pytest.approx(1.0) and probs[public.legal_actions().index(move)] > 0.0
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -299,6 +284,6 @@ def test_robust_gives_its_policy_in_the_round_it_observes(players):
     """``robust``'s ``observed_probabilities`` is the policy of the part that plays (the equilibrium at two players,
     the search at three), for a copy that saw the same events: what a local best response to it reads."""
     config = GameConfig(num_players=players, dice=2)
-    checked = Reproduced(make_player("robust"), make_player("robust"))
+    checked = Watched(make_player("robust"), make_player("robust"), check=reproduces_robust)
     play_game(config, [checked] + [make_player("one-third") for _ in range(players - 1)], np.random.default_rng(2))
-    assert checked.decisions >= 2 and checked.copy.plays == ("equilibrium" if players == 2 else "search")
+    assert checked.decisions >= 2 and checked.watcher.plays == ("equilibrium" if players == 2 else "search")
