@@ -25,6 +25,7 @@ from .round_end import next_active_seat, next_round, settle_round
 from .rules import EXACT, Action, Bid, GameConfig, is_legal, legal_actions
 
 __all__ = [
+    "History",
     "PublicView",
     "PlayerView",
     "RoundStart",
@@ -46,6 +47,8 @@ __all__ = [
     "seeded_rng",
 ]
 
+History = tuple[tuple[int, Bid], ...]  # a round's bids so far, each by its seat, in order
+
 
 @dataclass(frozen=True)
 class PublicView:
@@ -54,7 +57,7 @@ class PublicView:
     config: GameConfig
     seat: int
     dice: tuple[int, ...]
-    history: tuple[tuple[int, Bid], ...] = ()
+    history: History = ()
     round_index: int = 0
 
     @property

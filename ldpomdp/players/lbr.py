@@ -27,12 +27,12 @@ from ..exact.tables import blueprint_for, table_for
 from ..exact.two_player.exploitability import ReplayPolicy
 from ..exact.two_player.states import DiceState, RoundOutcome, round_slots, successor
 from ..exact.two_player.table import GameTable
-from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart, player_name
+from ..game import ActionTaken, Event, History, PlayerView, PublicView, RoundEnd, RoundStart, player_name
 from ..hands import solver_hands
 from ..moved import moved_attribute
 from ..opponent import BaseOpponent, OpponentModel, ViewMemo, checked_probabilities
 from ..registry import make_player, spec_text
-from ..round_end import seats_in_turn, settle_count
+from ..round_end import next_active_seat, seats_in_turn, settle_count
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, match_matrix
 from ..validation import one_of
 from . import lbr_search
@@ -42,7 +42,6 @@ __all__ = ["LocalBestResponse", "Observing", "ENDS"]
 
 ENDS = ("blueprint", "fair")  # how 3-6 players' round ends are valued: the blueprint's values, or fair rounds
 RANGES_MEMO = 4096  # the ranges kept after each round's bids (cleared at each round's start)
-History = tuple[tuple[int, Bid], ...]
 
 
 def _policy(policy: object) -> tuple[OpponentModel, str | None]:
@@ -117,11 +116,11 @@ class LocalBestResponse(BaseOpponent):
         self.copy_model: Callable[[], OpponentModel] = copy_model or (  # the policy for each other seat at 3-6 players
             (lambda: _policy(self.spec)[0]) if self.spec else (lambda: copy.deepcopy(self.model)))
         self.models: dict[int, OpponentModel] = {}  # the policy at each other seat (two players: ``model``)
-        self._ranges: dict[int, lbr_search.HandRange] = {}  # the range of each other seat with dice, as observed
-        self._priors: dict[int, lbr_search.HandRange] = {}  # those ranges at the round's start
+        self._priors: dict[int, lbr_search.HandRange] = {}  # each other seat's range with dice at the round's start
         self._after: BoundedCache[History, dict[int, lbr_search.HandRange]] = BoundedCache(RANGES_MEMO)  # by bids
         self._memo: ViewMemo[tuple[list[Action], np.ndarray]] = ViewMemo()  # its policy at the last view asked
-        self._seen: tuple[tuple[int, ...], History] | None = None  # this round's dice and bids observed (None: none)
+        self._opened: PublicView | None = None  # the round observed, at its start (None: between rounds)
+        self._seen: History = ()  # the round's bids observed
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
@@ -141,8 +140,15 @@ class LocalBestResponse(BaseOpponent):
         for other, model in self.models.items():
             model.reset(other, config)
         self._had_palifico: set[int] = set()  # the seats whose palifico round has been played
-        self._seen = None
+        self._opened = None
         self._loser: int | None = None  # the last round's loser (None: nobody lost it)
+
+    @property
+    def learns_across_games(self) -> bool:
+        """Whether the player it responds to carries what it learnt from game to game (then so does its model, or its
+        copies are not that player: sweeps refuse it)."""
+        watched = self.model.player if isinstance(self.model, Observing) else self.model
+        return bool(getattr(watched, "learns_across_games", False))
 
     def _blueprint_for(self, config: GameConfig) -> BlueprintTable:
         """The blueprint valuing round ends at this table (3-6 players), or a UsageError naming what is missing."""
@@ -167,27 +173,33 @@ class LocalBestResponse(BaseOpponent):
             if event.palifico and self._loser is not None:  # the palifico round of the seat just dropped to one die
                 self._had_palifico.add(self._loser)
             self._start(event)
-            self._seen = (tuple(event.dice), ())
         elif isinstance(event, RoundEnd):
-            self._loser, self._seen = event.loser, None
+            self._loser, self._opened = event.loser, None
         elif isinstance(event, ActionTaken) and isinstance(event.action, Bid):  # a call ends the round
-            self._seen = (event.view.dice, event.view.history + ((event.seat, event.action),))
-            self._ranges = self._ranges_at(event.view, self._seen[1])
+            self._seen = event.view.history + ((event.seat, event.action),)
+            self._ranges_at(self._seen)  # Bayes on each bid as it comes (memoised)
 
-    def _ranges_at(self, view: PublicView, history: History) -> dict[int, lbr_search.HandRange]:
-        """Each other seat's range after the bids ``history`` of ``view``'s round, memoised.
+    @property
+    def ranges(self) -> dict[int, lbr_search.HandRange]:
+        """Each other seat's range with dice after the round's bids observed (read-only)."""
+        return self._ranges_at(self._seen)
+
+    def _ranges_at(self, history: History) -> dict[int, lbr_search.HandRange]:
+        """Each other seat's range after the bids ``history`` of the round observed, memoised.
 
         Bayes on its model's probability of each of its bids (one its model could not make leaves its range)."""
         found = self._after.lookup(history) if history else self._priors
         if found is not None:
             return found
-        before = self._ranges_at(view, history[:-1])
+        before = self._ranges_at(history[:-1])
         seat, bid = history[-1]
         if seat not in before:
             found = before
         else:
+            opened = self._opened
+            assert opened is not None  # bids come within a round
             r, model = before[seat], self.models[seat]
-            at = PublicView(view.config, seat, view.dice, history[:-1], view.round_index)
+            at = PublicView(opened.config, seat, opened.dice, history[:-1], opened.round_index)
             weights = r.weights * checked_probabilities(model, model.action_probabilities(r.support, at, bid),
                                                         len(r.support))
             total = weights.sum()
@@ -202,12 +214,12 @@ class LocalBestResponse(BaseOpponent):
         assert config is not None  # reset sets it before any round starts
         rules = config.round_rules(event.palifico)
         match = match_matrix(rules)
-        self._priors, self._after = {}, BoundedCache(RANGES_MEMO)
+        self._priors, self._after, self._seen = {}, BoundedCache(RANGES_MEMO), ()
+        self._opened = PublicView(rules, event.opener, tuple(event.dice), (), event.round_index)
         for seat in self.models:
             if event.dice[seat] > 0:  # in the sixes game a hand is its matching count, as the solvers tell hands apart
                 support, prior = solver_hands(event.dice[seat], rules)
                 self._priors[seat] = lbr_search.HandRange(support, support @ match, prior.copy())
-        self._ranges = self._priors
         if config.num_players == 2:
             self._ends = self._round_ends(event)
         elif event.dice[self.seat] > 0:
@@ -274,7 +286,7 @@ class LocalBestResponse(BaseOpponent):
         ``hands``."""
         assert self._ends is not None  # a round has started
         own = np.atleast_2d(np.asarray(hands, dtype=np.int64)) @ match_matrix(view.config)
-        ranges = self._ranges_at(view, view.history)
+        ranges = self._ranges_at(view.history)
         if view.config.num_players == 2:
             r = ranges[1 - self.seat]
             return lbr_search.lookahead_values(self.model, view, own, r.matching, r.support, r.weights, self._ends,
@@ -286,16 +298,24 @@ class LocalBestResponse(BaseOpponent):
         """(N,) 1 for each of ``hands`` with which it plays ``action`` at ``view``, else 0.
 
         ``view``: its seat's, in the round it observes (it is deterministic, and keeps only public events)."""
-        seen = self._seen
-        common = min(len(view.history), len(seen[1])) if seen is not None else 0
-        if (view.seat != self.seat or seen is None or view.dice != seen[0]
-                or view.history[:common] != seen[1][:common]):
-            raise UsageError(f"{self.name}.observed_probabilities: the view (seat {view.seat}, dice {view.dice}, "
-                             f"{len(view.history)} bids) is not of seat {self.seat} in the round it observes")
+        if not self._in_round(view):
+            raise UsageError(f"{self.name}.observed_probabilities: the view (seat {view.seat} to act, round "
+                             f"{view.round_index}, dice {view.dice}, {len(view.history)} bids) is not one of seat "
+                             f"{self.seat}'s in the round it observes")
         actions, best = self._memo.get(hands, view, lambda: self._best(hands, view))
         if action not in actions:
             return np.zeros(len(best))
         return (best == actions.index(action)).astype(float)
+
+    def _in_round(self, view: PublicView) -> bool:
+        """Whether ``view`` is of the round observed (its rules, dice and bids so far, before or after those seen)
+        and this seat is to act there."""
+        opened, common = self._opened, min(len(view.history), len(self._seen))
+        if opened is None or (view.config, view.round_index, view.dice) != (opened.config, opened.round_index,
+                                                                           opened.dice):
+            return False
+        to_act = next_active_seat(view.dice, view.history[-1][0]) if view.history else opened.seat
+        return view.seat == self.seat == to_act and view.history[:common] == self._seen[:common]
 
     def _best(self, hands: np.ndarray, view: PublicView) -> tuple[list[Action], np.ndarray]:
         """Its candidate actions at ``view`` and the index of the one it plays with each of ``hands``."""

@@ -20,7 +20,7 @@ import numpy as np
 from ..caches import BoundedCache
 from ..errors import UsageError
 from ..estimate import expected_matches, unseen_matches
-from ..game import ActionTaken, Event, PlayerView, PublicView, RoundEnd, RoundStart
+from ..game import ActionTaken, Event, History, PlayerView, PublicView, RoundEnd, RoundStart
 from ..hands import solver_hands
 from ..opponent import BaseOpponent, ViewMemo, sample_action
 from ..registry import spec_text
@@ -38,7 +38,6 @@ FAMILY_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)  # QuantalFamily's grid: t
 FAMILY_SHIFTS = (-1.0, -0.5, 0.0, 0.5, 1.0)  # shifts of the challenge threshold, in dice (> 0: believes bids longer),
 FAMILY_SLIPS = (0.0, 0.1, 0.3)  # and chances of a uniform legal action instead (bluffs, blunders)
 
-History = tuple[tuple[int, Bid], ...]
 Reading = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # each seat's posterior, its expected matching dice
 
 

@@ -284,8 +284,11 @@ def test_the_search_carries_each_seats_fitted_evidence_by_its_place_until_the_ru
     assert not any(model.evidence().any() for model in match.search.models.values())
 
 
-def test_sweeps_refuse_match_play(tmp_path):
-    cell = Cell(("robust:learn=true,match=true", "one-third"), GameConfig(dice=1))
+@pytest.mark.parametrize("spec", ["robust:learn=true,match=true", "lbr:[robust:learn=true,match=true]"])
+def test_sweeps_refuse_match_play(tmp_path, spec):
+    """A match player, or a best response watching one (its model would carry the match too), is refused."""
+    cell = Cell((spec, "one-third"), GameConfig(dice=1))
     with pytest.raises(UsageError, match="carries what it learnt from game to game"):
         run_sweep([cell], 2, tmp_path / "out", 0, workers=1, progress=False, log=None)
     assert not (tmp_path / "out").exists()
+    assert not make_player("lbr:[robust:learn=true]").learns_across_games

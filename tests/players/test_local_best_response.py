@@ -149,14 +149,14 @@ def test_range_is_bayes_on_the_policys_bids():
     view = PublicView(config, 1, (2, 2))
     bid = policy.act(PlayerView(config, 1, (2, 2), hand=(0, 0, 0, 0, 2, 0)), np.random.default_rng(0))
     lbr.observe(ActionTaken(1, bid, view))
-    likelihood = policy.action_probabilities(lbr._ranges[1].support, view, bid)
+    likelihood = policy.action_probabilities(lbr.ranges[1].support, view, bid)
     prior = hand_support(2, 6)[1]
     assert 0 < likelihood.sum() < len(likelihood)
-    np.testing.assert_allclose(lbr._ranges[1].weights, prior * likelihood / (prior * likelihood).sum())
-    before = lbr._ranges[1].weights.copy()
+    np.testing.assert_allclose(lbr.ranges[1].weights, prior * likelihood / (prior * likelihood).sum())
+    before = lbr.ranges[1].weights.copy()
     after = PublicView(config, 1, (2, 2), ((1, bid), (0, Bid(4, 6))))
     lbr.observe(ActionTaken(1, CHALLENGE, after))  # a challenge ends the round: no update
-    np.testing.assert_array_equal(lbr._ranges[1].weights, before)
+    np.testing.assert_array_equal(lbr.ranges[1].weights, before)
 
 
 def test_planners_are_read_through_their_act():
@@ -287,7 +287,7 @@ def test_table_lookahead_at_two_seats_is_the_two_player_lookahead(spec, preset):
     lbr.reset(0, config)
     lbr.observe(RoundStart(0, (3, 2), 1))
     rng = np.random.default_rng(5)
-    r, t = lbr._ranges[1], 5
+    r, t = lbr.ranges[1], 5
     own = np.array([[1, 0, 2, 0, 0, 0]]) @ match_matrix(config)
     lose, win, regain, given = rng.random(4)  # LBR's value when it loses the die, when the other seat does; when
     # its exact call is right, when the other seat's is
@@ -424,10 +424,10 @@ def test_lbr_values_each_call_by_how_the_bid_missed():
     assert ends.exact is not None and 0.0 < ends.exact[0, 1] < 1.0 and ends.exact[0, 0] == 0.0  # LBR: right, wrong
     view = PublicView(config, 0, (1, 1), ((1, Bid(2, 5)),))
     own = np.array([[0, 0, 0, 0, 1, 0]]) @ match_matrix(config)  # one five
-    fives = lbr._ranges[1].matching[:, 4]  # the range's dice matching five: a five or a one
+    fives = lbr.ranges[1].matching[:, 4]  # the range's dice matching five: a five or a one
     for matching, exact_value, challenge_value in ((1, ends.exact[0, 1], 0.0), (0, 0.0, 1.0)):
         weights = (fives == matching) / (fives == matching).sum()
-        r = lbr._ranges[1]
+        r = lbr.ranges[1]
         actions, values = lookahead_values(lbr.model, view, own, r.matching, r.support, weights, ends)
         assert values[0, actions.index(EXACT)] == pytest.approx(exact_value)
         assert values[0, actions.index(CHALLENGE)] == pytest.approx(challenge_value)
@@ -461,7 +461,7 @@ def test_lbr_keeps_the_palifico_round_and_its_rules():
     lbr.observe(RoundEnd(0, ((1, 0, 0, 0, 0, 2), (0, 1, 1, 0, 0, 0)), Bid(3, 6), 0, 1, 1, 2, (3, 1)))
     lbr.observe(RoundStart(1, (3, 1), 1, palifico=True))
     rules = config.round_rules(True)
-    np.testing.assert_array_equal(lbr._ranges[1].matching, lbr._ranges[1].support @ match_matrix(rules))
+    np.testing.assert_array_equal(lbr.ranges[1].matching, lbr.ranges[1].support @ match_matrix(rules))
     assert lbr._had_palifico == {1}
 
 
@@ -505,5 +505,27 @@ def test_the_search_gives_its_policy_in_the_round_it_observes(players, preset):
     checked = Watched(make_player(spec), make_player(spec), check=reproduces_the_search)
     play_game(config, [checked] + [make_player("one-third") for _ in range(players - 1)], np.random.default_rng(4))
     assert checked.decisions >= 5
-    with pytest.raises(UsageError, match="is not of seat 0 in the round it observes"):
-        checked.watcher.observed_probabilities(np.ones((1, 6)), PublicView(config, 1, (3,) * players), Bid(1, 2))
+    with pytest.raises(UsageError, match="is not one of seat 0's in the round it observes"):  # between rounds
+        checked.watcher.observed_probabilities(np.ones((1, 6)), PublicView(config, 0, (3,) * players), Bid(1, 2))
+
+
+def test_observed_probabilities_refuse_a_view_outside_the_round_observed():
+    """Only views of the round it observes, at its own turn, are answered: another round, other rules, other dice,
+    another seat to act or bids it has not seen are refused, not answered from the wrong round's ranges."""
+    config, hand = GameConfig(num_players=3, dice=2), np.array([[0, 1, 0, 0, 1, 0]])
+    lbr = make_player("lbr:one-third")
+    lbr.reset(0, config)
+    lbr.observe(RoundStart(2, (2, 2, 2), 1))
+    seen = ((1, Bid(2, 3)),)
+    lbr.observe(ActionTaken(1, Bid(2, 3), PublicView(config, 1, (2, 2, 2), (), 2)))
+    assert lbr.observed_probabilities(hand, PublicView(config, 0, (2, 2, 2), seen + ((2, Bid(3, 3)),), 2),
+                                      CHALLENGE).shape == (1,)
+    outside = [PublicView(config, 0, (2, 2, 2), seen + ((2, Bid(3, 3)),), 1),  # another round
+               PublicView(GameConfig.preset("perudo", num_players=3, dice=2), 0, (2, 2, 2),
+                          seen + ((2, Bid(3, 3)),), 2),  # other rules
+               PublicView(config, 0, (2, 1, 2), seen + ((2, Bid(3, 3)),), 2),  # other dice
+               PublicView(config, 0, (2, 2, 2), seen, 2),  # seat 2 is to act, not 0
+               PublicView(config, 0, (2, 2, 2), ((1, Bid(2, 4)), (2, Bid(3, 3))), 2)]  # bids it has not seen
+    for view in outside:
+        with pytest.raises(UsageError, match="is not one of seat 0's in the round it observes"):
+            lbr.observed_probabilities(hand, view, CHALLENGE)
