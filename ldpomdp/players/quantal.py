@@ -181,12 +181,14 @@ class QuantalEstimate(BaseOpponent):
     def _fit(self, hand: np.ndarray) -> None:
         """Add the log-likelihood of this round's shown actions (the seat's ``hand`` now known) for the rule reading
         bids or not at each temperature of ``FAMILY_TEMPERATURES``, and play the likeliest."""
+        played = (self.reads, self.temperature)
         for reads, k in itertools.product((False, True), range(len(FAMILY_TEMPERATURES))):
             self._set_model(reads, FAMILY_TEMPERATURES[k])
             for view, action in self._shown:
                 found, probs = self._policy(hand, view, reads)
                 self._fitted[int(reads), k] += np.log(max(float(probs[0, found.columns[action]]), 1e-300))
         self._shown = []
+        self._set_model(*played)  # kept where the evidence tells no model apart
         self._play_likeliest()
 
     def _play_likeliest(self) -> None:

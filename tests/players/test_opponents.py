@@ -12,7 +12,7 @@ from conftest import all_hands
 from ldpomdp import CHALLENGE, Bid, GameConfig, PlayerView, PublicView, RoundEnd, play_game
 from ldpomdp.bid_probability import bid_true_probability
 from ldpomdp.errors import UsageError
-from ldpomdp.game import IllegalActionError
+from ldpomdp.game import ActionTaken, IllegalActionError, RoundStart
 from ldpomdp.hands import hand_support
 from ldpomdp.opponent import BaseOpponent, ViewMemo
 from ldpomdp.players import (
@@ -371,6 +371,22 @@ def test_fitted_quantal_takes_evidence_from_an_earlier_game_and_refuses_what_it_
                             (fresh, np.full_like(seen.evidence(), np.nan))):
         with pytest.raises(UsageError, match="add_evidence: needs fit=true"):
             model.add_evidence(evidence)
+
+
+def test_fitted_quantal_keeps_its_model_when_a_round_tells_none_apart():
+    """A round whose only shown action is forced (a challenge of the highest bid) is as likely under every model:
+    the fit keeps the model it played, not the last one it tried."""
+    config, dice = GameConfig(num_players=3, dice=1), (1, 1, 1)
+    opening = [a for a in PublicView(config, 0, dice).legal_actions() if isinstance(a, Bid)]
+    top = next(b for b in opening if not any(isinstance(a, Bid)
+                                             for a in PublicView(config, 1, dice, ((0, b),)).legal_actions()))
+    model = QuantalEstimate(reads=True, fit=True)
+    model.reset(1, config)
+    model.observe(RoundStart(0, dice, 0))
+    model.observe(ActionTaken(0, top, PublicView(config, 0, dice)))
+    model.observe(ActionTaken(1, CHALLENGE, PublicView(config, 1, dice, ((0, top),))))
+    model.observe(RoundEnd(0, ((0, 0, 0, 0, 0, 1),) * 3, top, 0, 1, 0, 3, (0, 1, 1)))
+    assert not model.evidence().any() and (model.reads, model.temperature) == (True, 1.0)
 
 
 def test_reading_quantal_in_the_sixes_game_reads_matching_counts_as_every_hand_would():
