@@ -30,6 +30,7 @@ from pathlib import Path
 from _record import record
 
 from ldpomdp.exact import ReplayPolicy, game_exploitability
+from ldpomdp.players.lbr import LocalBestResponse
 from ldpomdp.players.lbr_search import local_best_response
 from ldpomdp.registry import make_player, make_seat, split_specs
 from ldpomdp.rules import PRESETS, GameConfig
@@ -51,14 +52,6 @@ def plays(spec: str, config: GameConfig) -> bool:
     except ValueError:
         return False
     return True
-
-
-def watched(spec: str) -> bool:
-    """Whether LBR watches the agent (``observed_probabilities``: a copy sees the whole game) rather than replaying
-    its ``act``."""
-    player = make_player(spec)
-    return callable(getattr(player, "observed_probabilities", None)) and not callable(
-        getattr(player, "action_probabilities", None))
 
 
 def policy_of(spec: str) -> object:
@@ -88,7 +81,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000, help="games per cell (default 2000)")
     parser.add_argument("--lbr-games", type=int, default=None,
                         help="games per LBR cell (default --games; 0: exploitability not measured beyond one die)")
-    parser.add_argument("--opponents", default=OPPONENTS, help=f"head-to-head opponents (default {OPPONENTS}; empty: none)")
+    parser.add_argument("--opponents", default=OPPONENTS,
+                        help=f"head-to-head opponents (default {OPPONENTS}; empty: none)")
     parser.add_argument("--rules", choices=tuple(PRESETS), default=None,
                         help="a preset's rules (default: today's); its cells go to OUT/RULES")
     parser.add_argument("--replay-dice", type=int, default=2,
@@ -126,7 +120,7 @@ def main() -> None:
                 continue
             row: list = [f"`{spec}`", dice]
             policy = policy_of(spec)
-            replayed = isinstance(policy, ReplayPolicy) and not watched(spec)  # by LBR beyond one die
+            replayed = isinstance(LocalBestResponse(spec).model, ReplayPolicy)  # how LBR reads it beyond one die
             if dice > 1 and lbr_games == 0:
                 row += ["not measured", None]
             elif replayed and dice > args.replay_dice:
