@@ -26,6 +26,7 @@ from ldpomdp.players.lbr_search import (
     lookahead_values,
     table_lookahead_values,
 )
+from ldpomdp.players.robust import RobustPlayer
 from ldpomdp.registry import make_player
 from ldpomdp.rules import CHALLENGE, EXACT, Bid, GameConfig, legal_actions, match_matrix
 from ldpomdp.sweeps import exploitability_lower_bound, wilson_interval
@@ -179,6 +180,18 @@ def test_players_that_keep_public_events_are_watched_not_replayed(players, spec)
     record = play_game(GameConfig(num_players=players, dice=2), seated, np.random.default_rng(1))
     assert record.winner in range(players)
     assert all(type(m).__name__ == "Observing" and m.player.seat == seat for seat, m in lbr.models.items())
+    for seat, model in lbr.models.items():  # each copy learnt what the player at its seat learnt
+        copy, real = model.player, seated[seat]
+        if isinstance(real, RobustPlayer):
+            assert (copy.won, copy._rounds_seen, copy.plays) == (real.won, real._rounds_seen, real.plays)
+            if real.learn:
+                np.testing.assert_array_equal(copy.model.posterior, real.model.posterior)
+            copy, real = copy.search, real.search
+        if real.models:
+            assert copy.models.keys() == real.models.keys()
+            for other, fitted in real.models.items():
+                np.testing.assert_array_equal(copy.models[other].evidence(), fitted.evidence())
+
 
 @pytest.mark.parametrize("kwargs, match", [
     ({"lookahead": 3}, "lookahead"), ({"raises": "some"}, "raises"), ({"policy": "nope"}, "nope"),

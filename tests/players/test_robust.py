@@ -11,6 +11,7 @@ from test_mixture import Watched
 
 from ldpomdp.exact.two_player.equilibrium import solve_game
 from ldpomdp.game import GameState, RoundStart, play_game
+from ldpomdp.players.lbr import LocalBestResponse
 from ldpomdp.players.mixture import TypeMixture
 from ldpomdp.players.robust import SEARCH, RobustPlayer, machinery_for
 from ldpomdp.registry import make_player
@@ -272,11 +273,19 @@ def test_exploits_two_one_third_at_three_players():
 
 
 def reproduces_robust(copy, view, move):
-    """At robust's decision: ``copy``, seeing the same events, gives the move played a positive probability with its
-    hand, and its probabilities over the legal actions sum to one."""
+    """At robust's decision: ``copy``, seeing the same events, gives the policy of the part that plays: the
+    search's or the exploiter's move with probability 1, or the equilibrium's probabilities (a fresh ``cfr``'s)."""
     hand, public = np.asarray(view.hand)[None, :], view.public()
-    probs = [float(copy.observed_probabilities(hand, public, a)[0]) for a in public.legal_actions()]
-    assert sum(probs) == pytest.approx(1.0) and probs[public.legal_actions().index(move)] > 0.0
+    actions = public.legal_actions()
+    probs = np.array([copy.observed_probabilities(hand, public, a)[0] for a in actions])
+    if isinstance(copy.playing, LocalBestResponse):
+        assert probs[actions.index(move)] == 1.0 and probs.sum() == 1.0
+    else:
+        equilibrium = make_player("cfr")
+        equilibrium.reset(view.seat, public.config)
+        expected = [equilibrium.action_probabilities(hand, public, a)[0] for a in actions]
+        np.testing.assert_allclose(probs, expected, rtol=0, atol=1e-12)
+        assert probs[actions.index(move)] > 0.0
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -287,3 +296,4 @@ def test_robust_gives_its_policy_in_the_round_it_observes(players):
     checked = Watched(make_player("robust"), make_player("robust"), check=reproduces_robust)
     play_game(config, [checked] + [make_player("one-third") for _ in range(players - 1)], np.random.default_rng(2))
     assert checked.decisions >= 2 and checked.watcher.plays == ("equilibrium" if players == 2 else "search")
+    assert players == 3 or 0 < checked.player.exploited < checked.decisions  # both parts were checked
