@@ -207,9 +207,11 @@ class QuantalEstimate(BaseOpponent):
         """With ``fit``: add ``evidence`` seen elsewhere (another's ``evidence()``: an earlier game of a match), and
         play the likeliest model."""
         evidence = np.asarray(evidence, dtype=float)
-        if not self.fit or evidence.shape != self._fitted.shape or not np.isfinite(evidence).all():
+        problem = ("fit=false" if not self.fit else f"shape {evidence.shape}" if evidence.shape != self._fitted.shape
+                   else "values that are not finite" if not np.isfinite(evidence).all() else None)
+        if problem is not None:
             raise UsageError(f"{self.name}.add_evidence: needs fit=true and finite log-likelihoods of shape "
-                             f"{self._fitted.shape}, got {'fit=false' if not self.fit else evidence.shape}")
+                             f"{self._fitted.shape}, got {problem}")
         self._fitted += evidence
         self._play_likeliest()
 

@@ -187,7 +187,7 @@ class RobustPlayer(BaseOpponent):
         self._match_config = config
 
     def _search_evidence(self) -> dict[int, np.ndarray]:
-        """The search's fitted evidence of each other seat, by its place after this seat (0 before any game)."""
+        """The search's fitted evidence of each other seat, by its place after this seat (empty before any game)."""
         if self.config is None or self.plays != "search":
             return {}
         n = self.config.num_players

@@ -367,9 +367,10 @@ def test_fitted_quantal_takes_evidence_from_an_earlier_game_and_refuses_what_it_
     fresh.add_evidence(seen.evidence())
     np.testing.assert_array_equal(fresh.evidence(), seen.evidence())
     assert (fresh.reads, fresh.temperature) == (seen.reads, seen.temperature) and fresh.temperature > 1.0
-    for model, evidence in ((QuantalEstimate(), seen.evidence()), (fresh, np.zeros(3)),
-                            (fresh, np.full_like(seen.evidence(), np.nan))):
-        with pytest.raises(UsageError, match="add_evidence: needs fit=true"):
+    for model, evidence, problem in ((QuantalEstimate(), seen.evidence(), "fit=false"),
+                                     (fresh, np.zeros(3), "shape \\(3,\\)"),
+                                     (fresh, np.full_like(seen.evidence(), np.nan), "values that are not finite")):
+        with pytest.raises(UsageError, match=f"add_evidence: needs fit=true.*got {problem}"):
             model.add_evidence(evidence)
 
 
