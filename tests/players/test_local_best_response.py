@@ -168,7 +168,6 @@ def test_planners_are_read_through_their_act():
     assert record.winner in (0, 1)
 
 
-
 @pytest.mark.parametrize("players, spec", [(3, "lbr:[quantal:fit=true,reads=true],ends=fair"), (3, "robust"),
                                            (2, "robust:learn=true")])
 def test_players_that_keep_public_events_are_watched_not_replayed(players, spec):
