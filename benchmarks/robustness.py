@@ -132,7 +132,7 @@ def main() -> None:
                     text += f"; one-round LBR {local_best_response(make_player(spec), config).average:.3f}"
                 row += [text, round(time.process_time() - start, 1)]
             else:
-                _, cpu, lbr = sweep_cell((f"lbr:policy={spec}", spec), config, lbr_games, out, args.seed,
+                _, cpu, lbr = sweep_cell((f"lbr:policy=[{spec}]", spec), config, lbr_games, out, args.seed,
                                          args.workers)
                 bound = LowerBound(lbr.wins, lbr.games)
                 row += [f">= {bound.value:.3f} [{bound.interval[0]:.3f}, {bound.interval[1]:.3f}] (LBR)", round(cpu, 1)]
