@@ -37,6 +37,7 @@ BIDS_MEMO = 256  # reading: the non-reading policies kept (each hands x actions)
 FAMILY_TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)  # QuantalFamily's grid: temperatures, in dice,
 FAMILY_SHIFTS = (-1.0, -0.5, 0.0, 0.5, 1.0)  # shifts of the challenge threshold, in dice (> 0: believes bids longer),
 FAMILY_SLIPS = (0.0, 0.1, 0.3)  # and chances of a uniform legal action instead (bluffs, blunders)
+TIED = 1e-9  # log-likelihoods closer than this tell two models no apart (sums of the same terms, rounded apart)
 
 Reading = tuple[dict[int, np.ndarray], dict[int, np.ndarray]]  # each seat's posterior, its expected matching dice
 
@@ -192,11 +193,16 @@ class QuantalEstimate(BaseOpponent):
         self._play_likeliest()
 
     def _play_likeliest(self) -> None:
-        """Play the model under which the evidence is likeliest; evidence that tells none apart keeps the one played."""
-        if np.ptp(self._fitted) == 0.0:
+        """Play the model under which the evidence is likeliest; among models it tells no apart, the one played, else
+        one that reads bids as the played one does (an opening bid reads the same either way)."""
+        if np.ptp(self._fitted) <= TIED:
             return
-        best = int(np.argmax(self._fitted))  # row: reads, column: the temperature
-        self._set_model(best >= len(FAMILY_TEMPERATURES), FAMILY_TEMPERATURES[best % len(FAMILY_TEMPERATURES)])
+        tied = self._fitted >= self._fitted.max() - TIED  # row: reads, column: the temperature
+        row = int(self.reads)
+        if self.temperature in FAMILY_TEMPERATURES and tied[row, FAMILY_TEMPERATURES.index(self.temperature)]:
+            return
+        row = row if tied[row].any() else 1 - row
+        self._set_model(bool(row), FAMILY_TEMPERATURES[int(np.argmax(tied[row]))])
 
     def evidence(self) -> np.ndarray:
         """With ``fit``: the log-likelihood of the seat's actions seen since the reset, by (reads, temperature of

@@ -386,8 +386,26 @@ def test_fitted_quantal_keeps_its_model_when_a_round_tells_none_apart():
     model.observe(RoundStart(0, dice, 0))
     model.observe(ActionTaken(0, top, PublicView(config, 0, dice)))
     model.observe(ActionTaken(1, CHALLENGE, PublicView(config, 1, dice, ((0, top),))))
-    model.observe(RoundEnd(0, ((0, 0, 0, 0, 0, 1),) * 3, top, 0, 1, 0, 3, (0, 1, 1)))
+    model.observe(RoundEnd(0, ((0, 0, 0, 0, 0, 1),) * 3, top, 0, 1, 1, 3, (1, 0, 1)))  # the bid was true
     assert not model.evidence().any() and (model.reads, model.temperature) == (True, 1.0)
+
+
+def test_fitted_quantal_keeps_reading_bids_when_only_openings_were_shown():
+    """An opening bid has no bids before it to read, so it is as likely read or not: the fit picks the temperature
+    and keeps the reading it played (not the row that comes first)."""
+    from ldpomdp.players.quantal import FAMILY_TEMPERATURES
+    config, dice = GameConfig(num_players=3, dice=2), (2, 2, 2)
+    model = QuantalEstimate(reads=True, fit=True)
+    model.reset(0, config)
+    model.observe(RoundStart(0, dice, 0))
+    model.observe(ActionTaken(0, Bid(2, 3), PublicView(config, 0, dice)))
+    model.observe(ActionTaken(1, CHALLENGE, PublicView(config, 1, dice, ((0, Bid(2, 3)),))))
+    hands = ((0, 0, 2, 0, 0, 0), (1, 0, 0, 1, 0, 0), (0, 1, 0, 0, 0, 1))
+    model.observe(RoundEnd(0, hands, Bid(2, 3), 0, 1, 1, 3, (2, 1, 2)))  # the bid was true
+    evidence = model.evidence()
+    np.testing.assert_allclose(evidence[0], evidence[1], rtol=0, atol=1e-12)
+    assert np.ptp(evidence) > 0
+    assert (model.reads, model.temperature) == (True, FAMILY_TEMPERATURES[int(np.argmax(evidence[1]))])
 
 
 def test_reading_quantal_in_the_sixes_game_reads_matching_counts_as_every_hand_would():
