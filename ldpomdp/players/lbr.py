@@ -134,19 +134,24 @@ class LocalBestResponse(BaseOpponent):
                                       if self.spec and self._table is None and self.ends == "blueprint"
                                       else FairRounds(seat))
         else:
+            if self.learns_across_games:
+                raise UsageError(f"{self.name}: at {config.num_players} players its copy of the player at each seat "
+                                 f"is built afresh each game, so it cannot follow that player's match; respond to "
+                                 f"it without match play")
             if self.ends == "blueprint":
                 self._blueprint = self._blueprint_for(config)
             self.models = {s: self.copy_model() for s in range(config.num_players) if s != seat}
         for other, model in self.models.items():
             model.reset(other, config)
         self._had_palifico: set[int] = set()  # the seats whose palifico round has been played
-        self._opened = None
+        self._between_rounds()
         self._loser: int | None = None  # the last round's loser (None: nobody lost it)
 
     @property
     def learns_across_games(self) -> bool:
-        """Whether the player it responds to carries what it learnt from game to game (then so does its model, or its
-        copies are not that player: sweeps refuse it)."""
+        """Whether the player it responds to carries what it learnt from game to game (sweeps refuse it).
+
+        At two players its one model of that player carries it too; at 3-6 players ``reset`` refuses it."""
         watched = self.model.player if isinstance(self.model, Observing) else self.model
         return bool(getattr(watched, "learns_across_games", False))
 
@@ -174,14 +179,19 @@ class LocalBestResponse(BaseOpponent):
                 self._had_palifico.add(self._loser)
             self._start(event)
         elif isinstance(event, RoundEnd):
-            self._loser, self._opened = event.loser, None
+            self._loser = event.loser
+            self._between_rounds()
         elif isinstance(event, ActionTaken) and isinstance(event.action, Bid):  # a call ends the round
             self._seen = event.view.history + ((event.seat, event.action),)
             self._ranges_at(self._seen)  # Bayes on each bid as it comes (memoised)
 
+    def _between_rounds(self) -> None:
+        """No round is observed: forget the last one's ranges and bids."""
+        self._opened, self._seen, self._priors, self._after = None, (), {}, BoundedCache(RANGES_MEMO)
+
     @property
     def ranges(self) -> dict[int, lbr_search.HandRange]:
-        """Each other seat's range with dice after the round's bids observed (read-only)."""
+        """Each other seat's range with dice after the round's bids observed (empty between rounds; read-only)."""
         return self._ranges_at(self._seen)
 
     def _ranges_at(self, history: History) -> dict[int, lbr_search.HandRange]:
@@ -214,7 +224,7 @@ class LocalBestResponse(BaseOpponent):
         assert config is not None  # reset sets it before any round starts
         rules = config.round_rules(event.palifico)
         match = match_matrix(rules)
-        self._priors, self._after, self._seen = {}, BoundedCache(RANGES_MEMO), ()
+        self._between_rounds()
         self._opened = PublicView(rules, event.opener, tuple(event.dice), (), event.round_index)
         for seat in self.models:
             if event.dice[seat] > 0:  # in the sixes game a hand is its matching count, as the solvers tell hands apart
@@ -298,24 +308,33 @@ class LocalBestResponse(BaseOpponent):
         """(N,) 1 for each of ``hands`` with which it plays ``action`` at ``view``, else 0.
 
         ``view``: its seat's, in the round it observes (it is deterministic, and keeps only public events)."""
-        if not self._in_round(view):
-            raise UsageError(f"{self.name}.observed_probabilities: the view (seat {view.seat} to act, round "
+        reason = self._outside_round(view)
+        if reason is not None:
+            raise UsageError(f"{self.name}.observed_probabilities: the view (seat {view.seat}, round "
                              f"{view.round_index}, dice {view.dice}, {len(view.history)} bids) is not one of seat "
-                             f"{self.seat}'s in the round it observes")
+                             f"{self.seat}'s in the round it observes: {reason}")
         actions, best = self._memo.get(hands, view, lambda: self._best(hands, view))
         if action not in actions:
             return np.zeros(len(best))
         return (best == actions.index(action)).astype(float)
 
-    def _in_round(self, view: PublicView) -> bool:
-        """Whether ``view`` is of the round observed (its rules, dice and bids so far, before or after those seen)
-        and this seat is to act there."""
-        opened, common = self._opened, min(len(view.history), len(self._seen))
-        if opened is None or (view.config, view.round_index, view.dice) != (opened.config, opened.round_index,
-                                                                           opened.dice):
-            return False
+    def _outside_round(self, view: PublicView) -> str | None:
+        """Why ``view`` is not one of this seat's turns in the round observed (its rules, dice and bids so far, before
+        or after those seen), or None where it is."""
+        opened = self._opened
+        if opened is None:
+            return "no round is under way"
+        if view.config != opened.config:
+            return "its rules are not the round's (a palifico round's views carry the palifico rules)"
+        if (view.round_index, view.dice) != (opened.round_index, opened.dice):
+            return f"the round observed is round {opened.round_index} with dice {opened.dice}"
+        common = min(len(view.history), len(self._seen))
+        if view.history[:common] != self._seen[:common]:
+            return "its bids are not those seen"
         to_act = next_active_seat(view.dice, view.history[-1][0]) if view.history else opened.seat
-        return view.seat == self.seat == to_act and view.history[:common] == self._seen[:common]
+        if view.seat != to_act or to_act != self.seat:
+            return f"seat {to_act} is to act there"
+        return None
 
     def _best(self, hands: np.ndarray, view: PublicView) -> tuple[list[Action], np.ndarray]:
         """Its candidate actions at ``view`` and the index of the one it plays with each of ``hands``."""

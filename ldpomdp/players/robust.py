@@ -265,8 +265,10 @@ class RobustPlayer(BaseOpponent):
                 self.exploiting = identified and self.exploit_result >= -self.stop_loss
 
     def observed_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        """(N,) the probability of ``action`` at ``view`` (its seat's, in the round it observes) with each of
-        ``hands``: that of the part that plays now (``playing``), which keeps only public events."""
+        """(N,) the probability of ``action`` at ``view`` with each of ``hands``: that of the part that plays now.
+
+        The search and the exploiter answer only their seat's views in the round they observe (they keep only public
+        events); the equilibrium's probabilities depend on the view alone."""
         playing = self.playing
         if isinstance(playing, LocalBestResponse):
             return playing.observed_probabilities(hands, view, action)

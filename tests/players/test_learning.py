@@ -8,7 +8,7 @@ import pytest
 from test_mixture import Watched
 
 from ldpomdp.errors import UsageError
-from ldpomdp.game import PlayerView, RoundStart, play_game
+from ldpomdp.game import PlayerView, RoundStart, play_game, rotate
 from ldpomdp.players import QuantalEstimate, TypeMixture, check_opponent
 from ldpomdp.players.quantal import QuantalFamily
 from ldpomdp.registry import make_player
@@ -291,4 +291,18 @@ def test_sweeps_refuse_match_play(tmp_path, spec):
     with pytest.raises(UsageError, match="carries what it learnt from game to game"):
         run_sweep([cell], 2, tmp_path / "out", 0, workers=1, progress=False, log=None)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_best_response_follows_a_match_at_two_players_and_refuses_one_at_three():
+    """LBR watching a match player: at two players its one copy plays the match beside the player (so it learns
+    across games too, and sweeps refuse it); at three its copies are built each game, so it refuses the match."""
     assert not make_player("lbr:[robust:learn=true]").learns_across_games
+    lbr, real = make_player("lbr:[robust:learn=true,match=true]"), make_player("robust:learn=true,match=true")
+    assert lbr.learns_across_games
+    for game in range(2):
+        play_game(GameConfig(dice=2), rotate([lbr, real], game)[0], np.random.default_rng(game))
+    copy = lbr.model.player
+    assert copy.won == real.won and copy._rounds_seen == real._rounds_seen > 0
+    np.testing.assert_array_equal(copy.model.posterior, real.model.posterior)
+    with pytest.raises(UsageError, match="cannot follow that player's match"):
+        lbr.reset(0, GameConfig(num_players=3, dice=2))

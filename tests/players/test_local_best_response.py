@@ -522,22 +522,41 @@ def test_the_search_gives_its_policy_in_the_round_it_observes(players, preset):
 
 
 def test_observed_probabilities_refuse_a_view_outside_the_round_observed():
-    """Only views of the round it observes, at its own turn, are answered: another round, other rules, other dice,
-    another seat to act or bids it has not seen are refused, not answered from the wrong round's ranges."""
+    """Only its own turns in the round it observes are answered; another round, other rules, other dice, bids it has
+    not seen or another seat to act are refused with the reason, and between rounds it keeps no ranges."""
     config, hand = GameConfig(num_players=3, dice=2), np.array([[0, 1, 0, 0, 1, 0]])
     lbr = make_player("lbr:one-third")
     lbr.reset(0, config)
     lbr.observe(RoundStart(2, (2, 2, 2), 1))
-    seen = ((1, Bid(2, 3)),)
+    seen, answer = ((1, Bid(2, 3)),), (2, Bid(3, 3))
     lbr.observe(ActionTaken(1, Bid(2, 3), PublicView(config, 1, (2, 2, 2), (), 2)))
-    assert lbr.observed_probabilities(hand, PublicView(config, 0, (2, 2, 2), seen + ((2, Bid(3, 3)),), 2),
-                                      CHALLENGE).shape == (1,)
-    outside = [PublicView(config, 0, (2, 2, 2), seen + ((2, Bid(3, 3)),), 1),  # another round
-               PublicView(GameConfig.preset("perudo", num_players=3, dice=2), 0, (2, 2, 2),
-                          seen + ((2, Bid(3, 3)),), 2),  # other rules
-               PublicView(config, 0, (2, 1, 2), seen + ((2, Bid(3, 3)),), 2),  # other dice
-               PublicView(config, 0, (2, 2, 2), seen, 2),  # seat 2 is to act, not 0
-               PublicView(config, 0, (2, 2, 2), ((1, Bid(2, 4)), (2, Bid(3, 3))), 2)]  # bids it has not seen
-    for view in outside:
-        with pytest.raises(UsageError, match="is not one of seat 0's in the round it observes"):
+    mine = PublicView(config, 0, (2, 2, 2), seen + (answer,), 2)
+    assert lbr.observed_probabilities(hand, mine, CHALLENGE).shape == (1,)
+    perudo = GameConfig.preset("perudo", num_players=3, dice=2)
+    outside = [(PublicView(config, 0, (2, 2, 2), seen + (answer,), 1), "the round observed is round 2"),
+               (PublicView(perudo, 0, (2, 2, 2), seen + (answer,), 2), "its rules are not the round's"),
+               (PublicView(config, 0, (2, 1, 2), seen + (answer,), 2), r"with dice \(2, 2, 2\)"),
+               (PublicView(config, 0, (2, 2, 2), seen, 2), "seat 2 is to act there"),
+               (PublicView(config, 0, (2, 2, 2), ((1, Bid(2, 4)), answer), 2), "its bids are not those seen")]
+    for view, reason in outside:
+        with pytest.raises(UsageError, match=f"is not one of seat 0's in the round it observes: .*{reason}"):
             lbr.observed_probabilities(hand, view, CHALLENGE)
+    hands = ((0, 1, 0, 0, 1, 0), (0, 0, 2, 0, 0, 0), (0, 0, 1, 1, 0, 0))
+    lbr.observe(RoundEnd(2, hands, Bid(3, 3), 2, 0, 0, 3, (1, 2, 2)))  # three threes: the challenger loses
+    assert lbr.ranges == {}
+    with pytest.raises(UsageError, match="no round is under way"):
+        lbr.observed_probabilities(hand, PublicView(config, 0, (1, 2, 2), (), 3), Bid(1, 2))
+
+
+def test_observed_probabilities_in_a_palifico_round_take_its_rules():
+    """A palifico round's views carry the palifico rules (``config.round_rules(True)``): those are answered, the
+    preset's own rules refused."""
+    config, hand = GameConfig.preset("perudo", num_players=3, dice=2), np.array([[0, 0, 0, 1, 0, 0]])
+    lbr = make_player("lbr:one-third,ends=fair")
+    lbr.reset(0, config)
+    lbr.observe(RoundStart(3, (1, 2, 2), 0, palifico=True))
+    rules = config.round_rules(True)
+    assert rules != config
+    assert lbr.observed_probabilities(hand, PublicView(rules, 0, (1, 2, 2), (), 3), Bid(1, 4)).shape == (1,)
+    with pytest.raises(UsageError, match="its rules are not the round's"):
+        lbr.observed_probabilities(hand, PublicView(config, 0, (1, 2, 2), (), 3), Bid(1, 4))

@@ -273,8 +273,9 @@ def test_exploits_two_one_third_at_three_players():
 
 
 def reproduces_robust(copy, view, move):
-    """At robust's decision: ``copy``, seeing the same events, gives the policy of the part that plays: the
-    search's or the exploiter's move with probability 1, or the equilibrium's probabilities (a fresh ``cfr``'s)."""
+    """At robust's decision ``copy``, seeing the same events, gives the policy of the part that plays.
+
+    The search's or the exploiter's move with probability 1, or the equilibrium's probabilities (a fresh ``cfr``'s)."""
     hand, public = np.asarray(view.hand)[None, :], view.public()
     actions = public.legal_actions()
     probs = np.array([copy.observed_probabilities(hand, public, a)[0] for a in actions])
