@@ -40,7 +40,7 @@ _PLAIN_TYPES = {"str", "int", "float", "bool", "Sequence[str]", "object"}  # wha
 # value above it is refused in one line (docs/players.md, "Limits"). The lower bounds are the constructors' own.
 MAXIMA: dict[str, int] = {
     # probabilities and shares
-    "bluff": 1, "confidence": 1, "floor": 1, "tremble": 1, "injection": 1, "refresh": 1, "spread": 1,
+    "bluff": 1, "confidence": 1, "floor": 1, "tremble": 1, "injection": 1, "refresh": 1,
     # searches and beliefs: their size, in time and memory
     "n_particles": 1_000_000, "num_sims": 10_000_000, "sims": 10_000_000, "n_root": 1_000_000,
     "rollouts": 10_000, "max_depth": 1_000, "planning_time": 3_600, "lookahead": 2,

@@ -34,7 +34,7 @@ from ..opponent import BaseOpponent, OpponentModel, ViewMemo, checked_probabilit
 from ..registry import make_player, spec_text
 from ..round_end import next_active_seat, seats_in_turn, settle_count
 from ..rules import CHALLENGE, EXACT, Action, Bid, GameConfig, match_matrix
-from ..validation import number, one_of
+from ..validation import one_of
 from . import lbr_search
 from .cfr import CFRPlayer
 
@@ -83,13 +83,11 @@ class LocalBestResponse(BaseOpponent):
     the rules' equilibrium table). Three to six: ``table_lookahead_values`` with a copy of the policy at each other
     seat (``copy_model``; default: the spec made again, or a deep copy), round ends valued by the blueprint
     (``blueprints``; default: the file ``table``'s, a cfr policy's, or the shipped or solved one) or, with
-    ``ends="fair"``, by ``FairRounds``. Deterministic (it never draws from ``rng``) unless ``spread`` > 0: then it
-    plays uniformly among the actions whose value is within ``spread`` of the best (at 3-6 players a chance of
-    winning), hiding its hand from a reader. The models see every event.
+    ``ends="fair"``, by ``FairRounds``. Deterministic: it never draws from ``rng``; the models see every event.
     """
 
     def __init__(self, policy: object | str = "one-third", lookahead: int = 2, raises: str = "smallest",
-                 table: str | None = None, ends: str = "blueprint", name: str | None = None, spread: float = 0.0, *,
+                 table: str | None = None, ends: str = "blueprint", name: str | None = None, *,
                  tables: Callable[[GameConfig], GameTable] | None = None,
                  blueprints: Callable[[GameConfig], BlueprintTable] | None = None,
                  copy_model: Callable[[], OpponentModel] | None = None):
@@ -97,7 +95,6 @@ class LocalBestResponse(BaseOpponent):
             raise UsageError(f"LocalBestResponse.lookahead must be 1 or 2, got {lookahead!r}")
         self.lookahead, self.raises = int(lookahead), one_of("LocalBestResponse", "raises", raises, lbr_search.RAISES)
         self.ends = one_of("LocalBestResponse", "ends", ends, ENDS)
-        self.spread = number("LocalBestResponse", "spread", spread, 0.0)
         if self.ends == "fair" and table is not None:
             raise UsageError("LocalBestResponse: table= names the blueprint valuing round ends; ends=fair values "
                              "them without one (give one or the other)")
@@ -108,8 +105,7 @@ class LocalBestResponse(BaseOpponent):
             if given is not None and not callable(given):
                 raise UsageError(f"LocalBestResponse.{key} must be callable, got {given!r}")
         self.model, self.spec = _policy(policy)
-        params = {"policy": self.spec, "table": table, "ends": None if self.ends == "blueprint" else self.ends,
-                  "spread": spread or None}
+        params = {"policy": self.spec, "table": table, "ends": None if self.ends == "blueprint" else self.ends}
         self.name = name or (spec_text("lbr", params) if self.spec else f"lbr:{player_name(self.model)}")
         self._ends: RoundOutcome | None = None
         self.tables: Callable[[GameConfig], GameTable] = tables or table_for  # the variant rules' table
@@ -309,18 +305,18 @@ class LocalBestResponse(BaseOpponent):
                                                  self.raises)
 
     def observed_probabilities(self, hands: np.ndarray, view: PublicView, action: Action) -> np.ndarray:
-        """(N,) the probability that it plays ``action`` at ``view`` with each of ``hands`` (1 or 0 with ``spread`` 0).
+        """(N,) 1 for each of ``hands`` with which it plays ``action`` at ``view``, else 0.
 
-        ``view``: its seat's, in the round it observes (it keeps only public events)."""
+        ``view``: its seat's, in the round it observes (it is deterministic, and keeps only public events)."""
         reason = self._outside_round(view)
         if reason is not None:
             raise UsageError(f"{self.name}.observed_probabilities: the view (seat {view.seat}, round "
                              f"{view.round_index}, dice {view.dice}, {len(view.history)} bids) is not one of seat "
                              f"{self.seat}'s in the round it observes: {reason}")
-        actions, probs = self._memo.get(hands, view, lambda: self._policy_at(hands, view))
+        actions, best = self._memo.get(hands, view, lambda: self._best(hands, view))
         if action not in actions:
-            return np.zeros(len(probs))
-        return probs[:, actions.index(action)]
+            return np.zeros(len(best))
+        return (best == actions.index(action)).astype(float)
 
     def _outside_round(self, view: PublicView) -> str | None:
         """Why ``view`` is not one of this seat's turns in the round observed (its rules, dice and bids so far, before
@@ -340,21 +336,14 @@ class LocalBestResponse(BaseOpponent):
             return f"seat {to_act} is to act there"
         return None
 
-    def _policy_at(self, hands: np.ndarray, view: PublicView) -> tuple[list[Action], np.ndarray]:
-        """Its candidate actions at ``view`` and (N, actions) the probability it plays each with each of ``hands``."""
+    def _best(self, hands: np.ndarray, view: PublicView) -> tuple[list[Action], np.ndarray]:
+        """Its candidate actions at ``view`` and the index of the one it plays with each of ``hands``."""
         actions, values = self._values(hands, view)
-        if self.spread > 0.0:
-            near = values >= values.max(axis=1, keepdims=True) - self.spread
-            return actions, near / near.sum(axis=1, keepdims=True)
-        probs = np.zeros_like(values)
-        probs[np.arange(len(values)), lbr_search.best_actions(values)] = 1.0
-        return actions, probs
+        return actions, lbr_search.best_actions(values)
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        actions, probs = self._policy_at(np.asarray(view.hand)[None, :], view.public())
-        if self.spread > 0.0:
-            return actions[int(rng.choice(len(actions), p=probs[0]))]
-        return actions[int(np.argmax(probs[0]))]  # deterministic: no draw from rng
+        actions, values = self._values(np.asarray(view.hand)[None, :], view.public())
+        return actions[int(lbr_search.best_actions(values)[0])]
 
 
 def _variant_table(config: GameConfig, tables: Callable[[GameConfig], GameTable]) -> GameTable | None:

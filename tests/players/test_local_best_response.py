@@ -560,27 +560,3 @@ def test_observed_probabilities_in_a_palifico_round_take_its_rules():
     assert lbr.observed_probabilities(hand, PublicView(rules, 0, (1, 2, 2), (), 3), Bid(1, 4)).shape == (1,)
     with pytest.raises(UsageError, match="its rules are not the round's"):
         lbr.observed_probabilities(hand, PublicView(config, 0, (1, 2, 2), (), 3), Bid(1, 4))
-
-
-def test_spread_plays_uniformly_among_the_near_best_actions():
-    """``spread`` > 0: its policy is uniform over the actions within ``spread`` of each hand's best value, for a copy
-    that sees the game too, and its moves are drawn from it; a negative spread is refused."""
-    config, spread, choices = GameConfig(num_players=3, dice=2), 0.05, []
-
-    def check(copy, view, move):
-        public = view.public()
-        hands = solver_hands(view.dice[view.seat], public.config)[0]
-        actions, values = copy._values(hands, public)
-        near = values >= values.max(axis=1, keepdims=True) - spread
-        for k, action in enumerate(actions):
-            np.testing.assert_allclose(copy.observed_probabilities(hands, public, action), near[:, k] / near.sum(1))
-        own = copy.observed_probabilities(np.asarray(view.hand)[None, :], public, move)[0]
-        assert own > 0
-        choices.append(round(1 / own))
-
-    spec = f"lbr:[quantal:fit=true,reads=true],ends=fair,spread={spread}"
-    checked = Watched(make_player(spec), make_player(spec), check=check)
-    play_game(config, [checked, make_player("one-third"), make_player("one-third")], np.random.default_rng(4))
-    assert len(choices) >= 5 and max(choices) > 1  # some moves were drawn among several
-    with pytest.raises(UsageError, match="spread"):
-        make_player("lbr:one-third,spread=-0.1")
