@@ -148,18 +148,20 @@ def main() -> None:
             rows.append(row)
     if args.record:
         rules = f", {args.rules.capitalize()} rules" if args.rules else ""
-        record(args.name, f"Robustness: exploitability and head-to-head win rates (2 players, full game, ones wild"
-                          f"{rules})", columns, rows,
+        head_to_head = " and head-to-head win rates" if opponents else ""
+        record(args.name, f"Robustness: exploitability{head_to_head} (2 players, full game, ones wild{rules})",
+               columns, rows,
                command=f"python benchmarks/robustness.py --agents {','.join(agents)} --dice {args.dice} "
-                       f"--games {args.games} --lbr-games {lbr_games} --opponents {','.join(opponents)} "
+                       f"--games {args.games} --lbr-games {lbr_games} --opponents {','.join(opponents) or repr('')} "
                        + (f"--rules {args.rules} " if args.rules else "") +
                        f"--replay-dice {args.replay_dice} --seed {args.seed} --record --name {args.name}",
                notes="Exploitability in payoff units per role (+1 win / -1 loss; halve it for lost win probability): "
                      "exact at one die each, the whole game (with the one-round LBR's figure beside it where the "
                      "game is one round), else the local best "
                      "response's lower bound 2w - 1 (w its win rate "
-                     f"against the agent over {lbr_games} games, 95% Wilson interval mapped alike). Win rates are "
-                     "the agent's, seats rotated, 95% Wilson intervals. CPU s: the cell's worker CPU seconds (the "
+                     f"against the agent over {lbr_games} games, 95% Wilson interval mapped alike). "
+                     + ("Win rates are the agent's, seats rotated, 95% Wilson intervals. " if opponents else "") +
+                     "CPU s: the cell's worker CPU seconds (the "
                      "exact solve's process seconds), on a machine of 2 cores shared with other jobs.")
 
 
