@@ -342,8 +342,8 @@ class LocalBestResponse(BaseOpponent):
         return actions, lbr_search.best_actions(values)
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> Action:
-        actions, values = self._values(np.asarray(view.hand)[None, :], view.public())
-        return actions[int(lbr_search.best_actions(values)[0])]
+        actions, best = self._best(np.asarray(view.hand)[None, :], view.public())
+        return actions[int(best[0])]
 
 
 def _variant_table(config: GameConfig, tables: Callable[[GameConfig], GameTable]) -> GameTable | None:

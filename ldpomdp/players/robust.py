@@ -159,8 +159,9 @@ class RobustPlayer(BaseOpponent):
             super().reset(seat, config)
             self.search.reset(seat, config)
             for other, model in self.search.models.items():
-                if (other - seat) % config.num_players in evidence:
-                    cast(QuantalEstimate, model).add_evidence(evidence[(other - seat) % config.num_players])
+                place = (other - seat) % config.num_players
+                if place in evidence:
+                    cast(QuantalEstimate, model).add_evidence(evidence[place])
             self._match_config = config
             return
         if self.match and config.num_players != 2:
